@@ -1,0 +1,1 @@
+//! Companion follower (seed 004). Filled in by the follower work.

@@ -1,0 +1,1 @@
+//! Ghost pilots (seed 002). Filled in by the ghost work.

@@ -1,0 +1,135 @@
+//! The ground-probe interface the host implements, and ready-made grounds.
+//!
+//! A probe answers "what is the ground directly below this point": its height and surface normal.
+//! Mechanics that need the ground (movement's grounded test, ghost terrain avoidance, follower falling,
+//! slope alignment) take `&impl GroundProbe`. Implementations must be pure (same query → same answer)
+//! for determinism.
+
+use crate::math::{Vec2, Vec3};
+
+/// What a probe finds below a point.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct GroundHit {
+    /// World height (Y) of the ground surface below the query point.
+    pub height: f32,
+    /// Unit surface normal at that point (pointing away from the solid, usually up-ish).
+    pub normal: Vec3,
+}
+
+/// The host's view of the ground. Implement it over your level, heightfield or collision world.
+pub trait GroundProbe {
+    /// The ground directly below (or at) `point`, or `None` if there is none (a pit, off the map).
+    ///
+    /// Only `point.x`/`point.z` select the column; `point.y` lets multi-level worlds choose the
+    /// surface *below* the point. Must not return NaN; hopkit treats a non-finite hit as "no ground".
+    fn probe(&self, point: Vec3) -> Option<GroundHit>;
+}
+
+/// An infinite horizontal plane at `height`, normal +Y.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct FlatGround {
+    /// Plane height (world Y). Default 0.
+    pub height: f32,
+}
+
+impl FlatGround {
+    /// A plane at `height`.
+    pub const fn new(height: f32) -> Self {
+        FlatGround { height }
+    }
+}
+
+impl GroundProbe for FlatGround {
+    fn probe(&self, point: Vec3) -> Option<GroundHit> {
+        if point.y.is_nan() {
+            return None;
+        }
+        Some(GroundHit {
+            height: self.height,
+            normal: Vec3::UP,
+        })
+    }
+}
+
+/// No ground anywhere (free fall, space scenes).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct NoGround;
+
+impl GroundProbe for NoGround {
+    fn probe(&self, _point: Vec3) -> Option<GroundHit> {
+        None
+    }
+}
+
+/// A plane through `origin` with a tilted `normal` (a ramp that extends forever). Useful in tests.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct PlaneGround {
+    /// A point on the plane.
+    pub origin: Vec3,
+    /// Unit normal; must have a positive Y component (else the plane has no "below").
+    pub normal: Vec3,
+}
+
+impl PlaneGround {
+    /// A plane through `origin` with `normal` (normalised here; a normal with `y ≤ 0.01` or NaN
+    /// becomes +Y so the plane stays probe-able).
+    pub fn new(origin: Vec3, normal: Vec3) -> Self {
+        let n = match normal.try_normalize() {
+            Some(n) if n.y > 0.01 => n,
+            _ => Vec3::UP,
+        };
+        PlaneGround { origin, normal: n }
+    }
+    /// A ramp rising along planar direction `uphill` at `angle` radians from horizontal.
+    pub fn ramp(origin: Vec3, uphill: Vec2, angle: f32) -> Self {
+        let d = uphill.normalize_or_zero();
+        let (s, c) = crate::math::scalar::sin_cos(angle);
+        // Normal tilts away from the uphill direction.
+        PlaneGround::new(origin, Vec3::new(-d.x * s, c, -d.y * s))
+    }
+}
+
+impl GroundProbe for PlaneGround {
+    fn probe(&self, point: Vec3) -> Option<GroundHit> {
+        if !point.is_finite() {
+            return None;
+        }
+        let n = self.normal;
+        // n·(p − o) = 0 → y = o.y − (n.x(px−ox) + n.z(pz−oz)) / n.y
+        let height = self.origin.y
+            - (n.x * (point.x - self.origin.x) + n.z * (point.z - self.origin.z)) / n.y;
+        if height.is_finite() {
+            Some(GroundHit { height, normal: n })
+        } else {
+            None
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ramp_rises_uphill() {
+        let r = PlaneGround::ramp(
+            Vec3::ZERO,
+            Vec2::new(1.0, 0.0),
+            core::f32::consts::FRAC_PI_6,
+        );
+        let h = r.probe(Vec3::new(1.0, 10.0, 0.0)).unwrap();
+        assert!((h.height - 0.577_35).abs() < 1e-4, "{}", h.height);
+        assert!((h.normal.y - 0.866_025).abs() < 1e-5);
+        assert!(r.probe(Vec3::new(f32::NAN, 0.0, 0.0)).is_none());
+    }
+
+    #[test]
+    fn flat_and_none() {
+        assert_eq!(FlatGround::new(2.0).probe(Vec3::ZERO).unwrap().height, 2.0);
+        assert!(NoGround.probe(Vec3::ZERO).is_none());
+    }
+}

@@ -1,0 +1,147 @@
+//! Small vector maths: [`Vec2`], [`Vec3`], [`Quat`] and the scalar backend [`scalar`].
+//!
+//! Frame: right-handed, **Y up**, ground plane X/Z, forward at yaw 0 is **−Z** (Bevy/Godot).
+//! [`yaw_forward`] and [`yaw_right`] give the planar basis of a character with a given yaw.
+//!
+//! Every normalisation is guarded: `normalize_or_zero` returns the zero vector for zero, tiny,
+//! NaN or infinite input, and `try_normalize` returns `None` there. Nothing here panics.
+
+pub mod quat;
+pub mod scalar;
+pub mod vec2;
+pub mod vec3;
+
+pub use quat::Quat;
+pub use vec2::Vec2;
+pub use vec3::Vec3;
+
+/// Squared length below which a vector is treated as zero by the normalisers (length 1e-6).
+pub const NORMALIZE_EPSILON_SQ: f32 = 1.0e-12;
+
+/// Planar forward direction (X, Z components) of a character with `yaw` radians: `(−sin, −cos)`.
+///
+/// Yaw 0 faces −Z; positive yaw turns left (counter-clockwise seen from above, +Y towards you).
+#[inline]
+pub fn yaw_forward(yaw: f32) -> Vec2 {
+    let (s, c) = scalar::sin_cos(yaw);
+    Vec2::new(-s, -c)
+}
+
+/// Planar right direction (X, Z components) of a character with `yaw` radians: `(cos, −sin)`.
+#[inline]
+pub fn yaw_right(yaw: f32) -> Vec2 {
+    let (s, c) = scalar::sin_cos(yaw);
+    Vec2::new(c, -s)
+}
+
+/// Clamp `x` into `[lo, hi]` without panicking. NaN `x` returns `lo`; if `lo > hi`, returns `lo`.
+#[inline]
+pub fn clamp(x: f32, lo: f32, hi: f32) -> f32 {
+    if x >= lo {
+        if x <= hi {
+            x
+        } else if hi >= lo {
+            hi
+        } else {
+            lo
+        }
+    } else {
+        lo
+    }
+}
+
+/// The seed's `Clip(val, min, max)` exactly: `val ≤ min → min`, `val ≤ max → val`, else `max`.
+///
+/// NaN `val` fails both comparisons and returns `max`, as in the seed; callers sanitise first.
+#[inline]
+pub fn clip(val: f32, min: f32, max: f32) -> f32 {
+    if val <= min {
+        return min;
+    }
+    if val <= max {
+        return val;
+    }
+    max
+}
+
+/// `x` if finite, else `fallback`.
+#[inline]
+pub fn finite_or(x: f32, fallback: f32) -> f32 {
+    if x.is_finite() {
+        x
+    } else {
+        fallback
+    }
+}
+
+/// Wrap an angle in radians into `(−π, π]`. Non-finite input returns 0.
+#[inline]
+pub fn wrap_angle(a: f32) -> f32 {
+    if !a.is_finite() {
+        return 0.0;
+    }
+    let tau = core::f32::consts::TAU;
+    let mut r = a - tau * scalar::floor((a + core::f32::consts::PI) / tau);
+    if r <= -core::f32::consts::PI {
+        r += tau;
+    }
+    if r > core::f32::consts::PI {
+        r -= tau;
+    }
+    r
+}
+
+/// Move `current` towards `target` by at most `max_delta` (both finite; `max_delta ≥ 0`).
+#[inline]
+pub fn approach(current: f32, target: f32, max_delta: f32) -> f32 {
+    let d = target - current;
+    if d > max_delta {
+        current + max_delta
+    } else if d < -max_delta {
+        current - max_delta
+    } else {
+        target
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clamp_never_panics_and_handles_nan() {
+        assert_eq!(clamp(f32::NAN, 0.0, 1.0), 0.0);
+        assert_eq!(clamp(2.0, 0.0, 1.0), 1.0);
+        assert_eq!(clamp(-2.0, 0.0, 1.0), 0.0);
+        assert_eq!(clamp(0.5, 1.0, 0.0), 1.0);
+    }
+
+    #[test]
+    fn clip_matches_seed() {
+        assert_eq!(clip(-1.0, 0.0, 2.0), 0.0);
+        assert_eq!(clip(1.5, 0.0, 2.0), 1.5);
+        assert_eq!(clip(3.0, 0.0, 2.0), 2.0);
+    }
+
+    #[test]
+    fn yaw_basis_is_right_handed_y_up() {
+        let f = yaw_forward(0.0);
+        let r = yaw_right(0.0);
+        assert_eq!((f.x, f.y), (0.0, -1.0));
+        assert_eq!((r.x, r.y), (1.0, 0.0));
+        // Turning left by 90° faces −X.
+        let f = yaw_forward(core::f32::consts::FRAC_PI_2);
+        assert!((f.x + 1.0).abs() < 1e-6 && f.y.abs() < 1e-6);
+    }
+
+    #[test]
+    fn wrap_angle_range() {
+        for i in -100..100 {
+            let a = i as f32 * 0.37;
+            let w = wrap_angle(a);
+            assert!(w > -core::f32::consts::PI - 1e-6 && w <= core::f32::consts::PI + 1e-6);
+            assert!((scalar::sin(w) - scalar::sin(a)).abs() < 1e-4);
+        }
+        assert_eq!(wrap_angle(f32::NAN), 0.0);
+    }
+}

@@ -1,0 +1,233 @@
+//! Unit quaternion for orientations (flyers, slope tilt, follower body).
+
+use super::{scalar, Vec3};
+use core::ops::Mul;
+
+/// A rotation quaternion `(x, y, z, w)`, `w` the scalar part. Operations keep it unit length and
+/// fall back to [`Quat::IDENTITY`] instead of producing NaN.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[repr(C)]
+pub struct Quat {
+    /// Vector part, X.
+    pub x: f32,
+    /// Vector part, Y.
+    pub y: f32,
+    /// Vector part, Z.
+    pub z: f32,
+    /// Scalar part.
+    pub w: f32,
+}
+
+impl Default for Quat {
+    fn default() -> Self {
+        Quat::IDENTITY
+    }
+}
+
+impl Quat {
+    /// No rotation.
+    pub const IDENTITY: Quat = Quat {
+        x: 0.0,
+        y: 0.0,
+        z: 0.0,
+        w: 1.0,
+    };
+
+    /// Raw constructor (not normalised).
+    #[inline]
+    pub const fn from_xyzw(x: f32, y: f32, z: f32, w: f32) -> Self {
+        Quat { x, y, z, w }
+    }
+
+    /// Rotation of `angle` radians about `axis` (normalised here; a zero/NaN axis gives identity).
+    pub fn from_axis_angle(axis: Vec3, angle: f32) -> Quat {
+        match axis.try_normalize() {
+            Some(a) if angle.is_finite() => {
+                let (s, c) = scalar::sin_cos(angle * 0.5);
+                Quat::from_xyzw(a.x * s, a.y * s, a.z * s, c)
+            }
+            _ => Quat::IDENTITY,
+        }
+    }
+
+    /// Rotation about +Y (yaw) by `yaw` radians; positive turns −Z towards −X (left).
+    pub fn from_yaw(yaw: f32) -> Quat {
+        Quat::from_axis_angle(Vec3::Y, yaw)
+    }
+
+    /// Shortest rotation taking direction `from` to direction `to` (both normalised here).
+    ///
+    /// Opposite vectors rotate 180° about an arbitrary axis perpendicular to `from`; zero or NaN
+    /// input gives identity. Computed without trigonometry.
+    pub fn from_rotation_arc(from: Vec3, to: Vec3) -> Quat {
+        let (Some(a), Some(b)) = (from.try_normalize(), to.try_normalize()) else {
+            return Quat::IDENTITY;
+        };
+        let d = a.dot(b);
+        if d < -0.999_999 {
+            let axis = a.any_orthonormal();
+            return Quat::from_xyzw(axis.x, axis.y, axis.z, 0.0);
+        }
+        let c = a.cross(b);
+        Quat::from_xyzw(c.x, c.y, c.z, 1.0 + d).normalize()
+    }
+
+    /// Dot product of the 4-vectors.
+    #[inline]
+    pub fn dot(self, o: Quat) -> f32 {
+        self.x * o.x + self.y * o.y + self.z * o.z + self.w * o.w
+    }
+
+    /// Unit-length copy; zero/NaN gives identity.
+    pub fn normalize(self) -> Quat {
+        let l2 = self.dot(self);
+        if l2 > 1.0e-12 && l2.is_finite() {
+            let inv = 1.0 / scalar::sqrt(l2);
+            Quat::from_xyzw(self.x * inv, self.y * inv, self.z * inv, self.w * inv)
+        } else {
+            Quat::IDENTITY
+        }
+    }
+
+    /// Inverse of a unit quaternion.
+    #[inline]
+    pub fn conjugate(self) -> Quat {
+        Quat::from_xyzw(-self.x, -self.y, -self.z, self.w)
+    }
+
+    /// True if all components are finite.
+    #[inline]
+    pub fn is_finite(self) -> bool {
+        self.x.is_finite() && self.y.is_finite() && self.z.is_finite() && self.w.is_finite()
+    }
+
+    /// Rotate a vector.
+    #[inline]
+    pub fn rotate(self, v: Vec3) -> Vec3 {
+        // v' = v + 2w(q×v) + 2 q×(q×v)
+        let q = Vec3::new(self.x, self.y, self.z);
+        let t = q.cross(v) * 2.0;
+        v + t * self.w + q.cross(t)
+    }
+
+    /// Angle of this rotation in radians, in `[0, π]`.
+    pub fn angle(self) -> f32 {
+        2.0 * scalar::acos(self.w.abs())
+    }
+
+    /// Angle in radians between two orientations, in `[0, π]`.
+    pub fn angle_between(self, o: Quat) -> f32 {
+        2.0 * scalar::acos(self.dot(o).abs())
+    }
+
+    /// Spherical interpolation along the shortest arc, `t` in `[0, 1]`.
+    pub fn slerp(self, o: Quat, t: f32) -> Quat {
+        let mut d = self.dot(o);
+        let mut o = o;
+        if d < 0.0 {
+            d = -d;
+            o = Quat::from_xyzw(-o.x, -o.y, -o.z, -o.w);
+        }
+        if d > 0.9995 {
+            // Nearly parallel: normalised lerp is exact enough and avoids dividing by sin ≈ 0.
+            return Quat::from_xyzw(
+                self.x + (o.x - self.x) * t,
+                self.y + (o.y - self.y) * t,
+                self.z + (o.z - self.z) * t,
+                self.w + (o.w - self.w) * t,
+            )
+            .normalize();
+        }
+        let theta = scalar::acos(d);
+        let s = scalar::sin(theta);
+        let a = scalar::sin((1.0 - t) * theta) / s;
+        let b = scalar::sin(t * theta) / s;
+        Quat::from_xyzw(
+            self.x * a + o.x * b,
+            self.y * a + o.y * b,
+            self.z * a + o.z * b,
+            self.w * a + o.w * b,
+        )
+        .normalize()
+    }
+
+    /// Rotate from `self` towards `to` by at most `max_angle` radians (Unity's `RotateTowards`).
+    /// A negative or NaN `max_angle` leaves `self` unchanged; reaching the target returns it exactly.
+    pub fn rotate_towards(self, to: Quat, max_angle: f32) -> Quat {
+        if max_angle.is_nan() || max_angle <= 0.0 {
+            return self;
+        }
+        let angle = self.angle_between(to);
+        if angle <= max_angle || angle == 0.0 {
+            return to;
+        }
+        self.slerp(to, max_angle / angle)
+    }
+}
+
+impl Mul for Quat {
+    type Output = Quat;
+    /// Hamilton product: `(a * b).rotate(v) == a.rotate(b.rotate(v))`.
+    #[inline]
+    fn mul(self, b: Quat) -> Quat {
+        let a = self;
+        Quat::from_xyzw(
+            a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
+            a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
+            a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w,
+            a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z,
+        )
+    }
+}
+
+impl Mul<Vec3> for Quat {
+    type Output = Vec3;
+    #[inline]
+    fn mul(self, v: Vec3) -> Vec3 {
+        self.rotate(v)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: Vec3, b: Vec3) -> bool {
+        (a - b).length() < 1e-5
+    }
+
+    #[test]
+    fn rotation_arc_maps_from_to() {
+        let a = Vec3::Y;
+        let b = Vec3::new(1.0, 1.0, 0.0).normalize_or_zero();
+        assert!(close(Quat::from_rotation_arc(a, b).rotate(a), b));
+        // Opposite vectors.
+        let q = Quat::from_rotation_arc(Vec3::Y, -Vec3::Y);
+        assert!(close(q.rotate(Vec3::Y), -Vec3::Y));
+        assert_eq!(Quat::from_rotation_arc(Vec3::ZERO, Vec3::Y), Quat::IDENTITY);
+    }
+
+    #[test]
+    fn yaw_turns_left() {
+        let q = Quat::from_yaw(core::f32::consts::FRAC_PI_2);
+        assert!(close(q.rotate(Vec3::FORWARD), Vec3::new(-1.0, 0.0, 0.0)));
+    }
+
+    #[test]
+    fn rotate_towards_limits_angle() {
+        let to = Quat::from_axis_angle(Vec3::X, 1.0);
+        let r = Quat::IDENTITY.rotate_towards(to, 0.25);
+        assert!((r.angle() - 0.25).abs() < 1e-4);
+        assert_eq!(Quat::IDENTITY.rotate_towards(to, 2.0), to);
+        assert_eq!(Quat::IDENTITY.rotate_towards(to, f32::NAN), Quat::IDENTITY);
+    }
+
+    #[test]
+    fn product_composes() {
+        let a = Quat::from_axis_angle(Vec3::X, 0.3);
+        let b = Quat::from_axis_angle(Vec3::Y, 0.7);
+        let v = Vec3::new(0.2, -0.5, 0.9);
+        assert!(close((a * b).rotate(v), a.rotate(b.rotate(v))));
+    }
+}

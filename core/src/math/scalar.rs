@@ -1,0 +1,181 @@
+//! Scalar maths backend, called explicitly so that host and target give the same bits.
+//!
+//! With the default `libm` feature every function is `libm`'s correctly-rounded (sqrt) or
+//! high-accuracy (trig, ≤ 1 ulp) implementation. With the `micromath` feature the fast approximations
+//! of `micromath` are used instead: `sqrt` within about 5 %·10⁻³ relative, `sin`/`cos` within about
+//! 1.2·10⁻³ absolute, `atan2` within about 4·10⁻³ rad. Both backends are pure software and
+//! deterministic across platforms; golden hashes are recorded with `libm`.
+//!
+//! Never call the inherent `f32::sqrt`/`sin`/… in this crate: on a `std` host they may lower to
+//! platform intrinsics or the system libm, which is exactly what breaks cross-platform replays.
+
+#[cfg(not(feature = "micromath"))]
+mod backend {
+    #[inline]
+    pub fn sqrt(x: f32) -> f32 {
+        libm::sqrtf(x)
+    }
+    #[inline]
+    pub fn sin(x: f32) -> f32 {
+        libm::sinf(x)
+    }
+    #[inline]
+    pub fn cos(x: f32) -> f32 {
+        libm::cosf(x)
+    }
+    #[inline]
+    pub fn sin_cos(x: f32) -> (f32, f32) {
+        libm::sincosf(x)
+    }
+    #[inline]
+    pub fn atan2(y: f32, x: f32) -> f32 {
+        libm::atan2f(y, x)
+    }
+    #[inline]
+    pub fn acos(x: f32) -> f32 {
+        libm::acosf(x)
+    }
+    #[inline]
+    pub fn exp(x: f32) -> f32 {
+        libm::expf(x)
+    }
+    #[inline]
+    pub fn ln(x: f32) -> f32 {
+        libm::logf(x)
+    }
+    #[inline]
+    pub fn powf(x: f32, y: f32) -> f32 {
+        libm::powf(x, y)
+    }
+    #[inline]
+    pub fn floor(x: f32) -> f32 {
+        libm::floorf(x)
+    }
+    #[inline]
+    pub fn round(x: f32) -> f32 {
+        libm::roundf(x)
+    }
+}
+
+#[cfg(feature = "micromath")]
+mod backend {
+    use micromath::F32Ext;
+    #[inline]
+    pub fn sqrt(x: f32) -> f32 {
+        if x < 0.0 || x.is_nan() {
+            return f32::NAN;
+        }
+        F32Ext::sqrt(x)
+    }
+    #[inline]
+    pub fn sin(x: f32) -> f32 {
+        F32Ext::sin(x)
+    }
+    #[inline]
+    pub fn cos(x: f32) -> f32 {
+        F32Ext::cos(x)
+    }
+    #[inline]
+    pub fn sin_cos(x: f32) -> (f32, f32) {
+        (F32Ext::sin(x), F32Ext::cos(x))
+    }
+    #[inline]
+    pub fn atan2(y: f32, x: f32) -> f32 {
+        F32Ext::atan2(y, x)
+    }
+    #[inline]
+    pub fn acos(x: f32) -> f32 {
+        F32Ext::acos(x)
+    }
+    #[inline]
+    pub fn exp(x: f32) -> f32 {
+        F32Ext::exp(x)
+    }
+    #[inline]
+    pub fn ln(x: f32) -> f32 {
+        F32Ext::ln(x)
+    }
+    #[inline]
+    pub fn powf(x: f32, y: f32) -> f32 {
+        F32Ext::powf(x, y)
+    }
+    #[inline]
+    pub fn floor(x: f32) -> f32 {
+        F32Ext::floor(x)
+    }
+    #[inline]
+    pub fn round(x: f32) -> f32 {
+        F32Ext::round(x)
+    }
+}
+
+/// Square root. Negative or NaN input gives NaN (callers guard).
+#[inline]
+pub fn sqrt(x: f32) -> f32 {
+    backend::sqrt(x)
+}
+/// Sine of `x` radians.
+#[inline]
+pub fn sin(x: f32) -> f32 {
+    backend::sin(x)
+}
+/// Cosine of `x` radians.
+#[inline]
+pub fn cos(x: f32) -> f32 {
+    backend::cos(x)
+}
+/// `(sin x, cos x)`.
+#[inline]
+pub fn sin_cos(x: f32) -> (f32, f32) {
+    backend::sin_cos(x)
+}
+/// Four-quadrant arctangent of `y/x` in radians.
+#[inline]
+pub fn atan2(y: f32, x: f32) -> f32 {
+    backend::atan2(y, x)
+}
+/// Arc cosine, input clamped to `[−1, 1]` first so rounding never yields NaN. NaN input gives 0.
+#[inline]
+pub fn acos(x: f32) -> f32 {
+    backend::acos(super::clamp(x, -1.0, 1.0))
+}
+/// `e^x`.
+#[inline]
+pub fn exp(x: f32) -> f32 {
+    backend::exp(x)
+}
+/// Natural logarithm.
+#[inline]
+pub fn ln(x: f32) -> f32 {
+    backend::ln(x)
+}
+/// `x^y`.
+#[inline]
+pub fn powf(x: f32, y: f32) -> f32 {
+    backend::powf(x, y)
+}
+/// Largest integer not greater than `x`.
+#[inline]
+pub fn floor(x: f32) -> f32 {
+    backend::floor(x)
+}
+/// Nearest integer, ties away from zero.
+#[inline]
+pub fn round(x: f32) -> f32 {
+    backend::round(x)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backend_accuracy() {
+        assert_eq!(sqrt(4.0), 2.0);
+        assert!((sin(1.0) - 0.841_470_96).abs() < 2e-3);
+        assert!((cos(1.0) - 0.540_302_3).abs() < 2e-3);
+        assert!((atan2(1.0, 1.0) - core::f32::consts::FRAC_PI_4).abs() < 5e-3);
+        assert_eq!(acos(2.0), 0.0);
+        assert!(sqrt(-1.0).is_nan());
+    }
+}

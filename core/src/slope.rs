@@ -1,0 +1,1 @@
+//! Slope alignment (seed 003). Filled in by the slope work.

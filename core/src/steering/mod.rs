@@ -1,0 +1,1 @@
+//! Steering behaviours (seed 001). Filled in by the steering work.

@@ -1,0 +1,1 @@
+//! Analog stick input pipeline. Filled in by the stick work.

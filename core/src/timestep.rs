@@ -1,0 +1,1 @@
+//! Fixed-timestep stepper. Filled in by the movement work.

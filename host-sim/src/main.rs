@@ -1,0 +1,4 @@
+//! hopkit-sim: the desktop handheld.
+fn main() {
+    println!("hopkit-sim: under construction");
+}

@@ -1,0 +1,1 @@
+//! Shared helpers for hopkit's cross-crate integration tests (see `tests/tests/`).
