@@ -445,7 +445,7 @@ fn draw_hud<D: DrawTarget<Color = BinaryColor>>(
         // Ground-max tick (inverted where the bar is filled), sticking out above and below.
         let tick = bar_x + 1 + clamp_i(round(inner as f32 / SPEED_BAR_FULL_SCALE), 0, inner - 1);
         for y in 0..7 {
-            let on = !(2..5).contains(&y) || filled <= tick - bar_x - 1;
+            let on = !(2..5).contains(&y) || filled < tick - bar_x;
             Pixel(Point::new(tick, y), BinaryColor::from(on)).draw(target)?;
         }
         // Ratio to ground max, "x1.6".
@@ -484,7 +484,7 @@ fn finite_nonneg(v: f32) -> f32 {
 }
 
 fn clamp_i(v: f32, lo: i32, hi: i32) -> i32 {
-    if !(v >= lo as f32) {
+    if v.is_nan() || v < lo as f32 {
         lo
     } else if v > hi as f32 {
         hi
@@ -608,9 +608,11 @@ mod tests {
 
     #[test]
     fn viewport_centres_camera_and_rejects_nan() {
-        let mut view = DemoView::default();
-        view.arena_half_extent = Vec2::new(40.0, 20.0);
-        view.camera = Vec2::new(5.0, -3.0);
+        let view = DemoView {
+            arena_half_extent: Vec2::new(40.0, 20.0),
+            camera: Vec2::new(5.0, -3.0),
+            ..DemoView::default()
+        };
         let vp = Viewport::for_view(&view);
         assert_eq!(vp.pixels_per_unit, FIELD_HEIGHT as f32 / 20.0);
         assert_eq!(
