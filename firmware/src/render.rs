@@ -21,7 +21,7 @@
 //!   larger while it stands tilted on a slope; the HUD shows the tilt as a leaning stroke;
 //! - companion: a ring with a stroke for where its head looks; its breadcrumb trail as 2×2 dots;
 //! - critters: small rings (filled once arrived) and a `×` on their arrival target;
-//! - ghost fighters: arrow-head triangles along their heading, a tracer in front while firing,
+//! - ghost fighters: filled arrow-head triangles along their heading, a dashed tracer while firing,
 //!   a dot on the display edge when off screen;
 //! - ramps: an outline with contour stripes across the uphill direction;
 //! - the arena border and a sparse dot grid (so that scrolling shows motion).
@@ -46,8 +46,8 @@ pub const HEIGHT: i32 = DISPLAY_HEIGHT as i32;
 pub const HUD_HEIGHT: i32 = 8;
 /// Height of the playfield, pixels.
 pub const FIELD_HEIGHT: i32 = HEIGHT - HUD_HEIGHT;
-/// How much of the arena's depth (Z extent) the playfield shows at once: `0.5` = half of it.
-pub const VIEW_DEPTH_FRACTION: f32 = 0.5;
+/// How much of the arena's depth (Z extent) the playfield shows at once (`0.4` = 40 %).
+pub const VIEW_DEPTH_FRACTION: f32 = 0.4;
 /// World-units-per-pixel fallback used when the view's arena size is missing or not finite.
 pub const FALLBACK_PIXELS_PER_UNIT: f32 = 1.0;
 /// Screen coordinates are clamped to this many pixels outside the display (keeps lines short).
@@ -368,18 +368,21 @@ fn draw_ghost<D: DrawTarget<Color = BinaryColor>>(
     };
     let side = Vec2::new(-fwd.y, fwd.x);
     let (Some(nose), Some(l), Some(r)) = (
-        offset(p, fwd, 4.0),
-        offset(p, Vec2::new(-fwd.x * 3.0 + side.x * 3.0, -fwd.y * 3.0 + side.y * 3.0), 1.0),
-        offset(p, Vec2::new(-fwd.x * 3.0 - side.x * 3.0, -fwd.y * 3.0 - side.y * 3.0), 1.0),
+        offset(p, fwd, 5.0),
+        offset_xy(p, -fwd.x * 3.0 + side.x * 4.0, -fwd.y * 3.0 + side.y * 4.0),
+        offset_xy(p, -fwd.x * 3.0 - side.x * 4.0, -fwd.y * 3.0 - side.y * 4.0),
     ) else {
         return Ok(());
     };
     Triangle::new(nose, l, r)
-        .into_styled(stroke())
+        .into_styled(fill(BinaryColor::On))
         .draw(target)?;
     if ghost.firing {
-        if let (Some(a), Some(b)) = (offset(p, fwd, 7.0), offset(p, fwd, 12.0)) {
-            Line::new(a, b).into_styled(stroke()).draw(target)?;
+        // A dashed tracer ahead of the nose.
+        for (from, to) in [(8.0, 10.0), (13.0, 15.0), (18.0, 20.0)] {
+            if let (Some(a), Some(b)) = (offset(p, fwd, from), offset(p, fwd, to)) {
+                Line::new(a, b).into_styled(stroke()).draw(target)?;
+            }
         }
     }
     Ok(())
@@ -515,6 +518,16 @@ fn offset(p: Point, dir: Vec2, len: f32) -> Option<Point> {
     Some(Point::new(p.x + x as i32, p.y + y as i32))
 }
 
+/// `p` moved by `(dx, dy)` pixels (rounded); `None` if not finite.
+fn offset_xy(p: Point, dx: f32, dy: f32) -> Option<Point> {
+    let x = round(dx);
+    let y = round(dy);
+    if !(x.is_finite() && y.is_finite()) {
+        return None;
+    }
+    Some(Point::new(p.x + x as i32, p.y + y as i32))
+}
+
 /// Speed as text: one decimal when the ground max is below 50 (metre-scale presets), whole units
 /// otherwise (Quake-scale presets). Saturates at 9999.
 fn format_speed(speed: f32, gmax: f32, buf: &mut [u8; 12]) -> &str {
@@ -614,7 +627,7 @@ mod tests {
             ..DemoView::default()
         };
         let vp = Viewport::for_view(&view);
-        assert_eq!(vp.pixels_per_unit, FIELD_HEIGHT as f32 / 20.0);
+        assert_eq!(vp.pixels_per_unit, FIELD_HEIGHT as f32 / (40.0 * VIEW_DEPTH_FRACTION));
         assert_eq!(
             vp.to_point(view.camera),
             Some(Point::new(WIDTH / 2, HUD_HEIGHT + FIELD_HEIGHT / 2))

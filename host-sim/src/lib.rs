@@ -1,0 +1,11 @@
+//! hopkit-sim: the hopkit handheld demo, scenarios, plots and replay tools on the desktop.
+//!
+//! The binary (`hopkit-sim`) is the user-facing part; this library holds its pieces so that the
+//! integration tests can use them (e.g. the golden rendering test draws into [`lcd::Lcd`]).
+
+pub mod canvas;
+pub mod desktop;
+pub mod lcd;
+pub mod plot;
+pub mod progress;
+pub mod trace;
