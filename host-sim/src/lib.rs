@@ -9,3 +9,8 @@ pub mod lcd;
 pub mod plot;
 pub mod progress;
 pub mod trace;
+pub mod input;
+pub mod window;
+pub mod cli;
+pub mod headless;
+pub mod scenario;
