@@ -1,3 +1,162 @@
-//! Scenarios: headless experiments on single mechanics with CSV traces and plots.
+//! Scenarios: headless experiments on single mechanics, with CSV traces and plots.
+//!
+//! A scenario is a TOML file ([`config`]); the built-ins (`bhop`, `arrival`, `follower`, `slope`,
+//! `ghosts`) are such files compiled into the binary.
 
+pub mod config;
 pub mod error;
+
+use std::path::{Path, PathBuf};
+
+pub use config::{Kind, ScenarioFile, BUILTINS};
+pub use error::FileError;
+
+/// A loaded scenario: its settings, and where it came from.
+#[derive(Clone, Debug)]
+pub struct Loaded {
+    /// The settings.
+    pub file: ScenarioFile,
+    /// Built-in name or file path, for messages.
+    pub origin: String,
+    /// Directory relative paths in the file are resolved against (`.` for built-ins).
+    pub base_dir: PathBuf,
+}
+
+/// Why a scenario could not be loaded (all are the user's input: exit code 2).
+#[derive(Debug)]
+pub enum LoadError {
+    /// Not a built-in name and no such file.
+    NotFound(String),
+    /// The file could not be read.
+    Io(PathBuf, std::io::Error),
+    /// The file is not a valid scenario.
+    Bad(FileError),
+}
+
+impl std::fmt::Display for LoadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LoadError::NotFound(s) => {
+                let names: Vec<&str> = BUILTINS.iter().map(|(n, _)| *n).collect();
+                write!(
+                    f,
+                    "no built-in scenario or file named `{s}` (built-ins: {})",
+                    names.join(", ")
+                )
+            }
+            LoadError::Io(p, e) => write!(f, "cannot read {}: {e}", p.display()),
+            LoadError::Bad(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+/// Load a built-in by name, or a scenario file by path.
+pub fn load(name_or_path: &str) -> Result<Loaded, LoadError> {
+    if let Some((name, text)) = BUILTINS.iter().find(|(n, _)| *n == name_or_path) {
+        let path = PathBuf::from(format!("<built-in {name}>"));
+        let file = parse(&path, text).map_err(LoadError::Bad)?;
+        return Ok(Loaded {
+            file,
+            origin: format!("built-in `{name}`"),
+            base_dir: PathBuf::from("."),
+        });
+    }
+    let path = Path::new(name_or_path);
+    if !path.exists() {
+        return Err(LoadError::NotFound(name_or_path.to_string()));
+    }
+    let text = std::fs::read_to_string(path).map_err(|e| LoadError::Io(path.to_path_buf(), e))?;
+    let file = parse(path, &text).map_err(LoadError::Bad)?;
+    Ok(Loaded {
+        file,
+        origin: path.display().to_string(),
+        base_dir: path.parent().map(Path::to_path_buf).unwrap_or_default(),
+    })
+}
+
+/// Parse scenario text and check that only the section of its `kind` is present.
+pub fn parse(path: &Path, text: &str) -> Result<ScenarioFile, FileError> {
+    let file: ScenarioFile = error::parse_toml(path, text)?;
+    let present = [
+        ("bhop", file.bhop.is_some()),
+        ("arrival", file.arrival.is_some()),
+        ("follower", file.follower.is_some()),
+        ("slope", file.slope.is_some()),
+        ("ghosts", file.ghosts.is_some()),
+    ];
+    for (section, there) in present {
+        if there && section != file.kind.name() {
+            let at = find_section(text, section);
+            return Err(error::error_at(
+                path,
+                text,
+                at,
+                section,
+                &format!(
+                    "section [{section}] does not belong to kind = \"{}\" (use [{}])",
+                    file.kind.name(),
+                    file.kind.name()
+                ),
+            ));
+        }
+    }
+    Ok(file)
+}
+
+/// Byte span of the `[name]` header (or `name =` key) in `text`, if found.
+fn find_section(text: &str, name: &str) -> Option<std::ops::Range<usize>> {
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let trimmed = line.trim_start();
+        let lead = line.len() - trimmed.len();
+        let header = format!("[{name}]");
+        if trimmed.starts_with(&header)
+            || trimmed
+                .strip_prefix(name)
+                .is_some_and(|r| r.trim_start().starts_with('='))
+        {
+            let len = trimmed.trim_end().len();
+            return Some(offset + lead..offset + lead + len);
+        }
+        offset += line.len();
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builtins_parse_and_match_their_names() {
+        for (name, _) in BUILTINS {
+            let l = load(name).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(l.file.kind.name(), name);
+            assert!(l.file.ticks() > 60);
+        }
+        let ex = concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/bhop-quakeworld.toml");
+        let l = load(ex).unwrap();
+        assert_eq!(l.file.tick_hz, 77);
+        assert_eq!(l.file.bhop.unwrap().preset, config::Preset::Quakeworld);
+    }
+
+    #[test]
+    fn wrong_section_and_bad_values_point_at_the_line() {
+        let p = Path::new("s.toml");
+        let e = parse(p, "kind = \"bhop\"\n\n[arrival]\nmax_speed = 3.0\n").unwrap_err();
+        assert_eq!((e.line, e.field.as_str()), (3, "arrival"));
+        let e = parse(p, "kind = \"bhop\"\nseconds = -1\n").unwrap_err();
+        assert_eq!((e.line, e.field.as_str()), (2, "seconds"));
+        assert!(e.message.contains("seconds must be"), "{}", e.message);
+        let e = parse(p, "kind = \"bhop\"\n[bhop]\npreset = \"q4\"\n").unwrap_err();
+        assert_eq!((e.line, e.field.as_str()), (3, "bhop.preset"));
+        assert!(e.message.contains("q4"), "{}", e.message);
+        let e = parse(p, "kind = \"dance\"\n").unwrap_err();
+        assert_eq!((e.line, e.field.as_str()), (1, "kind"));
+        let e = parse(p, "seconds = 3\n").unwrap_err();
+        assert!(e.message.contains("missing field `kind`"), "{}", e.message);
+        assert!(matches!(load("no-such-thing"), Err(LoadError::NotFound(_))));
+    }
+}

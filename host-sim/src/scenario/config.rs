@@ -1,0 +1,340 @@
+//! The scenario file format (TOML). The built-in scenarios are files in this format too
+//! (`host-sim/scenarios/*.toml`, compiled into the binary).
+//!
+//! ```toml
+//! kind = "bhop"            # bhop | arrival | follower | slope | ghosts (required)
+//! title = "My experiment"  # plot title (optional)
+//! seconds = 10.0           # simulated time, 0 < s ≤ 3600 (optional, default per kind)
+//! tick_hz = 60             # fixed tick rate, 1..=1000 (optional, default 60)
+//!
+//! [bhop]                   # the section named by `kind` (optional; defaults below)
+//! preset = "seed"
+//! ```
+//!
+//! Every section's fields are optional and documented on the structs below; unknown fields are
+//! errors (typos do not pass silently).
+
+use serde::de::{self, Deserializer};
+use serde::Deserialize;
+
+/// Which experiment a scenario runs.
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    /// Strafe-jumping: speed gain over time against the ground max speed.
+    Bhop,
+    /// Arrival steering to a sequence of targets.
+    Arrival,
+    /// A companion following a leader's breadcrumb trail.
+    Follower,
+    /// A character running over the demo ramps, tilting to the slope.
+    Slope,
+    /// Ghost fighters replaying a recording.
+    Ghosts,
+}
+
+impl Kind {
+    /// The lowercase name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Bhop => "bhop",
+            Kind::Arrival => "arrival",
+            Kind::Follower => "follower",
+            Kind::Slope => "slope",
+            Kind::Ghosts => "ghosts",
+        }
+    }
+}
+
+/// A whole scenario file.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ScenarioFile {
+    /// Which experiment.
+    pub kind: Kind,
+    /// Title for plots and messages.
+    #[serde(default)]
+    pub title: Option<String>,
+    /// Simulated seconds (default: 10 for bhop, 8 for the others).
+    #[serde(default, deserialize_with = "opt_seconds")]
+    pub seconds: Option<f64>,
+    /// Fixed tick rate, Hz (default 60).
+    #[serde(default = "default_tick_hz", deserialize_with = "tick_hz")]
+    pub tick_hz: u32,
+    /// `kind = "bhop"` settings.
+    #[serde(default)]
+    pub bhop: Option<Bhop>,
+    /// `kind = "arrival"` settings.
+    #[serde(default)]
+    pub arrival: Option<Arrival>,
+    /// `kind = "follower"` settings.
+    #[serde(default)]
+    pub follower: Option<Follower>,
+    /// `kind = "slope"` settings.
+    #[serde(default)]
+    pub slope: Option<Slope>,
+    /// `kind = "ghosts"` settings.
+    #[serde(default)]
+    pub ghosts: Option<Ghosts>,
+}
+
+fn default_tick_hz() -> u32 {
+    60
+}
+
+fn tick_hz<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+    let v = i64::deserialize(d)?;
+    if (1..=1000).contains(&v) {
+        Ok(v as u32)
+    } else {
+        Err(de::Error::custom(format!(
+            "tick_hz must be between 1 and 1000, got {v}"
+        )))
+    }
+}
+
+fn opt_seconds<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+    let v = f64::deserialize(d)?;
+    if v.is_finite() && v > 0.0 && v <= 3600.0 {
+        Ok(Some(v))
+    } else {
+        Err(de::Error::custom(format!(
+            "seconds must be > 0 and ≤ 3600, got {v}"
+        )))
+    }
+}
+
+/// A finite number in `[lo, hi]`, for `deserialize_with` helpers.
+fn ranged<'de, D: Deserializer<'de>>(d: D, lo: f32, hi: f32, what: &str) -> Result<f32, D::Error> {
+    let v = f64::deserialize(d)?;
+    if v.is_finite() && v >= f64::from(lo) && v <= f64::from(hi) {
+        Ok(v as f32)
+    } else {
+        Err(de::Error::custom(format!(
+            "{what} must be between {lo} and {hi}, got {v}"
+        )))
+    }
+}
+
+macro_rules! ranged_fn {
+    ($name:ident, $opt:ident, $lo:expr, $hi:expr, $what:expr) => {
+        #[allow(dead_code)]
+        fn $name<'de, D: Deserializer<'de>>(d: D) -> Result<f32, D::Error> {
+            ranged(d, $lo, $hi, $what)
+        }
+        #[allow(dead_code)]
+        fn $opt<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f32>, D::Error> {
+            ranged(d, $lo, $hi, $what).map(Some)
+        }
+    };
+}
+
+ranged_fn!(positive, opt_positive, 1.0e-6, 1.0e6, "this value");
+ranged_fn!(non_negative, opt_non_negative, 0.0, 1.0e6, "this value");
+ranged_fn!(coord, opt_coord, -1.0e5, 1.0e5, "a coordinate");
+ranged_fn!(degrees, opt_degrees, -360.0, 360.0, "an angle in degrees");
+
+/// Movement preset names.
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Preset {
+    /// The seed article's controller (metres; ground max 7.7).
+    #[default]
+    Seed,
+    /// QuakeWorld (Quake units; ground max 320, air cap 30).
+    Quakeworld,
+    /// Quake III Arena (Quake units; no air cap, air accelerate 1).
+    Q3,
+    /// Source / Half-Life 2 (Quake units; ground max 320, air cap 30).
+    Source,
+}
+
+/// How the bhop pilot steers.
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Pilot {
+    /// Turn the view at the best strafe angle every tick (the speed-gain oracle).
+    #[default]
+    Optimal,
+    /// Hold forward-less strafe keys and turn at a constant rate, alternating sides each hop
+    /// (what a player does with A/D and the mouse).
+    Keys,
+}
+
+/// `[bhop]`: strafe-jumping from a standing start.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct Bhop {
+    /// Movement preset: `seed`, `quakeworld`, `q3`, `source`. Default `seed`.
+    pub preset: Preset,
+    /// Pilot: `optimal` or `keys`. Default `optimal`.
+    pub pilot: Pilot,
+    /// Jump again on landing while jump is held. Default true.
+    pub auto_hop: bool,
+    /// Seconds of running forward on the ground before the first jump. Default 1.0.
+    #[serde(deserialize_with = "non_negative")]
+    pub run_up: f32,
+    /// `keys` pilot: view turn rate, degrees per second. Default 180.
+    #[serde(deserialize_with = "positive")]
+    pub turn_rate_deg: f32,
+    /// Override of the preset's ground max speed, units/s.
+    #[serde(deserialize_with = "opt_positive")]
+    pub ground_max_speed: Option<f32>,
+    /// Override of the preset's air speed cap (the 30 of Quake), units/s.
+    #[serde(deserialize_with = "opt_positive")]
+    pub air_max_speed: Option<f32>,
+    /// Override of the preset's air acceleration.
+    #[serde(deserialize_with = "opt_non_negative")]
+    pub air_accelerate: Option<f32>,
+    /// Override of the preset's ground friction.
+    #[serde(deserialize_with = "opt_non_negative")]
+    pub friction: Option<f32>,
+}
+
+impl Default for Bhop {
+    fn default() -> Self {
+        Bhop {
+            preset: Preset::Seed,
+            pilot: Pilot::Optimal,
+            auto_hop: true,
+            run_up: 1.0,
+            turn_rate_deg: 180.0,
+            ground_max_speed: None,
+            air_max_speed: None,
+            air_accelerate: None,
+            friction: None,
+        }
+    }
+}
+
+/// `[arrival]`: a steering agent visiting targets in turn.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct Arrival {
+    /// Start position `[x, z]`. Default `[0, 0]`.
+    pub start: [f32; 2],
+    /// Targets `[[x, z], …]`, visited in order; the next one is taken when the agent has arrived.
+    /// Default: three points around the arena.
+    pub targets: Vec<[f32; 2]>,
+    /// Seconds to wait on arrival before taking the next target. Default 0.5.
+    #[serde(deserialize_with = "non_negative")]
+    pub dwell: f32,
+    /// Top speed, units/s. Default 6.
+    #[serde(deserialize_with = "positive")]
+    pub max_speed: f32,
+    /// Top acceleration, units/s². Default 12.
+    #[serde(deserialize_with = "positive")]
+    pub max_accel: f32,
+}
+
+impl Default for Arrival {
+    fn default() -> Self {
+        Arrival {
+            start: [0.0, 0.0],
+            targets: vec![[20.0, -15.0], [-18.0, -6.0], [4.0, 18.0]],
+            dwell: 0.5,
+            max_speed: 6.0,
+            max_accel: 12.0,
+        }
+    }
+}
+
+/// Leader paths for `[follower]`.
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum LeaderPath {
+    /// A figure eight.
+    #[default]
+    Figure8,
+    /// A circle.
+    Circle,
+    /// Zig-zag with sharp corners.
+    Zigzag,
+    /// A straight line with stops (walk 2 s, stand 1 s).
+    StopAndGo,
+}
+
+/// `[follower]`: a companion following a scripted leader.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct Follower {
+    /// The leader's path. Default `figure8`.
+    pub leader_path: LeaderPath,
+    /// Leader speed, units/s. Default 5.
+    #[serde(deserialize_with = "positive")]
+    pub leader_speed: f32,
+    /// Size of the path, units. Default 16.
+    #[serde(deserialize_with = "positive")]
+    pub path_size: f32,
+    /// Follower start offset from the leader `[x, z]`. Default `[0, 3]`.
+    pub start_offset: [f32; 2],
+}
+
+impl Default for Follower {
+    fn default() -> Self {
+        Follower {
+            leader_path: LeaderPath::Figure8,
+            leader_speed: 5.0,
+            path_size: 16.0,
+            start_offset: [0.0, 3.0],
+        }
+    }
+}
+
+/// `[slope]`: a walker running a straight line across the demo level's ramps.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct Slope {
+    /// Start `[x, z]`. Default `[0, -24]` (runs over the 20° ramp along +X).
+    pub start: [f32; 2],
+    /// Walking direction in degrees, yaw convention (0 = −Z, 90 = −X). Default −90 (towards +X).
+    #[serde(deserialize_with = "degrees")]
+    pub heading_deg: f32,
+    /// Walking speed, units/s. Default 5.
+    #[serde(deserialize_with = "positive")]
+    pub speed: f32,
+}
+
+impl Default for Slope {
+    fn default() -> Self {
+        Slope {
+            start: [0.0, -24.0],
+            heading_deg: -90.0,
+            speed: 5.0,
+        }
+    }
+}
+
+/// `[ghosts]`: fighters replaying a recording.
+#[derive(Clone, Debug, Deserialize, PartialEq, Default)]
+#[serde(deny_unknown_fields, default)]
+pub struct Ghosts {
+    /// Recording file (relative to the scenario file); default: the bundled demo recording.
+    pub recording: Option<String>,
+    /// Seed of the fleet's random start frames. Default: the demo's seed.
+    pub seed: Option<u64>,
+}
+
+impl ScenarioFile {
+    /// Simulated seconds (explicit or the kind's default).
+    pub fn seconds(&self) -> f64 {
+        self.seconds.unwrap_or(match self.kind {
+            Kind::Bhop => 10.0,
+            _ => 8.0,
+        })
+    }
+
+    /// Ticks to run.
+    pub fn ticks(&self) -> u32 {
+        (self.seconds() * f64::from(self.tick_hz)).round().max(1.0) as u32
+    }
+}
+
+/// The built-in scenarios as `(name, file text)`.
+pub const BUILTINS: [(&str, &str); 5] = [
+    ("bhop", include_str!("../../scenarios/bhop.toml")),
+    ("arrival", include_str!("../../scenarios/arrival.toml")),
+    ("follower", include_str!("../../scenarios/follower.toml")),
+    ("slope", include_str!("../../scenarios/slope.toml")),
+    ("ghosts", include_str!("../../scenarios/ghosts.toml")),
+];
