@@ -14,3 +14,18 @@ pub mod window;
 pub mod cli;
 pub mod headless;
 pub mod scenario;
+pub mod app;
+pub mod rig;
+
+/// An error in the user's input (bad scenario file, unreadable recording, …): exit code 2.
+#[derive(Debug)]
+pub struct UserError(pub String);
+
+impl std::fmt::Display for UserError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for UserError {}
+pub mod replay;

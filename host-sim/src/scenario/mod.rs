@@ -160,3 +160,4 @@ mod tests {
         assert!(matches!(load("no-such-thing"), Err(LoadError::NotFound(_))));
     }
 }
+pub mod run;
