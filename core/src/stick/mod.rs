@@ -7,7 +7,7 @@
 //! RawSticks (u16 samples, adc_max, button bits)
 //!   │  calibration::AxisCalibration   per axis: clamp, map [min,centre]→[−1,0] and [centre,max]→[0,1], invert
 //!   │  shape::shape                   per stick (2-D): scaled radial deadzone, outer saturation, curve
-//!   │  button::Buttons                per button: integrator debounce → held / just_pressed / just_released
+//!   │  button::Buttons                per button: lock-out debounce → held / just_pressed / just_released
 //!   ▼
 //! StickFrame { left, right, buttons }
 //!   │  wish::wish_from_stick(left)    → Wish { front, right, magnitude } for movement (seed 000)
@@ -30,7 +30,10 @@
 //!   hopkit (positive yaw turns left). See [`look_rate`].
 //!
 //! Nothing here allocates or panics: ADC max 0, samples above ADC max, inverted or degenerate
-//! calibrations, NaN/∞ parameters all have documented, finite results.
+//! calibrations, NaN/∞ parameters all have documented, finite results. Exactness (zero inside the
+//! deadzone, exactly ±1 on an axis at the rim, the seed's exact `1/√2` diagonal) does not depend on
+//! the scalar backend: comparisons use squared lengths, and with `micromath` (whose `sqrt` is only
+//! about 6 % accurate) stick lengths are refined by Heron steps (see `shape`).
 
 pub mod button;
 pub mod calibration;

@@ -31,7 +31,7 @@ pub struct ShapeParams {
     pub inner: f32,
     /// Radius at and beyond which the output length is exactly 1 (outer saturation).
     /// Default `0.95`: real sticks rarely reach the calibrated extreme in every direction (gate
-    /// shape, calibration drift); without this the rim would read 0.97–0.99 in some directions.
+    /// shape, calibration drift); without it some directions would never quite reach full speed.
     /// Sanitised: NaN/∞ → default, negative → 0. `outer ≤ inner` makes a step: any length beyond
     /// `inner` reads 1.
     pub outer: f32,
