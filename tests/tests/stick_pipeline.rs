@@ -115,6 +115,20 @@ fn radial_deadzone_keeps_direction() {
 }
 
 #[test]
+fn tiny_outputs_keep_direction() {
+    // Found by proptest: a huge `outer` makes t ≈ 1e-23, whose squared length underflows.
+    let params = ShapeParams {
+        inner: 0.0,
+        outer: 7.567_581e22,
+        curve: f32::NEG_INFINITY,
+    };
+    let v = Vec2::new(-0.878_762_4, -0.901_489_5);
+    let out = shape(v, &params);
+    assert!(out.x < 0.0 && out.y < 0.0, "{out:?}");
+    assert!((out.y / out.x - v.y / v.x).abs() < 1e-6);
+}
+
+#[test]
 fn bouncy_button_gives_one_press_edge_through_the_pipeline() {
     let mut p = StickPipeline {
         debounce: DebounceParams::for_tick_rate(1000, 8), // 1 kHz polling, 8 ms lock-out
