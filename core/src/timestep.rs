@@ -1,1 +1,279 @@
-//! Fixed-timestep stepper. Filled in by the movement work.
+//! Fixed simulation ticks from render frames of any length.
+//!
+//! hopkit simulates in **fixed ticks** so that the same inputs give the same state at any render
+//! frame rate. [`FixedStep`] turns each render frame's duration into a whole number of ticks plus an
+//! interpolation factor `alpha` for drawing between the last two states.
+//!
+//! Time is accumulated in exact integer units (nanoseconds × tick rate), so no rounding drift builds
+//! up: 60 render frames of 1/60 s at a 60 Hz tick give exactly 60 ticks, and 30 fps or 144 fps give
+//! exactly the same tick count over the same wall time.
+//!
+//! Bad frame times have documented results:
+//! - `dt ≤ 0`, NaN: no ticks, accumulator unchanged ([`Advance::rejected`] is true).
+//! - `+inf` or longer than [`FixedStep::max_frame`] (default 0.25 s, like most engines' "spiral of
+//!   death" guard and Quake III's 200 ms msec clamp): clamped; the dropped time is reported in
+//!   [`Advance::dropped_ns`] so the game can tell it ran slow.
+//!
+//! For callers that really want a variable step, [`SubSteps`] splits one long `dt` into equal
+//! sub-steps no longer than a maximum.
+
+/// Nanoseconds per second.
+pub const NANOS_PER_SECOND: u64 = 1_000_000_000;
+/// Highest accepted tick rate (Hz). Higher requests are clamped.
+pub const MAX_TICK_HZ: u32 = 10_000;
+/// Default longest frame accepted by [`FixedStep`], in nanoseconds (0.25 s).
+pub const DEFAULT_MAX_FRAME_NS: u64 = 250_000_000;
+
+/// The result of feeding one render frame to [`FixedStep`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Advance {
+    /// How many fixed ticks to simulate now.
+    pub ticks: u32,
+    /// Interpolation factor in `[0, 1)`: how far render time is past the last simulated tick,
+    /// as a fraction of one tick. Draw `lerp(previous_state, current_state, alpha)`.
+    pub alpha: f32,
+    /// Frame time thrown away by the long-frame clamp, in nanoseconds (0 normally).
+    pub dropped_ns: u64,
+    /// True if the frame time was NaN or ≤ 0 and was ignored.
+    pub rejected: bool,
+}
+
+/// Fixed-tick accumulator. Plain data; `Copy` so it can live in any state struct.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct FixedStep {
+    tick_hz: u32,
+    /// Accumulated time in units of nanoseconds × `tick_hz`; one tick is `NANOS_PER_SECOND` units.
+    acc: u64,
+    /// Longest accepted frame, nanoseconds.
+    max_frame_ns: u64,
+    /// Total ticks produced so far.
+    ticks_total: u64,
+}
+
+impl FixedStep {
+    /// A stepper at `tick_hz` ticks per second (clamped to `1..=MAX_TICK_HZ`).
+    pub const fn new(tick_hz: u32) -> Self {
+        let hz = if tick_hz == 0 {
+            1
+        } else if tick_hz > MAX_TICK_HZ {
+            MAX_TICK_HZ
+        } else {
+            tick_hz
+        };
+        FixedStep {
+            tick_hz: hz,
+            acc: 0,
+            max_frame_ns: DEFAULT_MAX_FRAME_NS,
+            ticks_total: 0,
+        }
+    }
+
+    /// Same stepper with a different long-frame clamp in nanoseconds (at least one tick long).
+    pub const fn with_max_frame_ns(mut self, max_frame_ns: u64) -> Self {
+        let one_tick = NANOS_PER_SECOND / self.tick_hz as u64;
+        self.max_frame_ns = if max_frame_ns < one_tick {
+            one_tick
+        } else {
+            max_frame_ns
+        };
+        self
+    }
+
+    /// Tick rate in Hz.
+    pub const fn tick_hz(&self) -> u32 {
+        self.tick_hz
+    }
+
+    /// Length of one tick in seconds, the `dt` every simulation step receives.
+    pub fn tick_dt(&self) -> f32 {
+        1.0 / self.tick_hz as f32
+    }
+
+    /// Longest accepted frame in nanoseconds.
+    pub const fn max_frame_ns(&self) -> u64 {
+        self.max_frame_ns
+    }
+
+    /// Total ticks produced since creation.
+    pub const fn ticks_total(&self) -> u64 {
+        self.ticks_total
+    }
+
+    /// Feed a render frame of `frame_ns` nanoseconds.
+    pub fn advance_nanos(&mut self, frame_ns: u64) -> Advance {
+        let (ns, dropped_ns) = if frame_ns > self.max_frame_ns {
+            (self.max_frame_ns, frame_ns - self.max_frame_ns)
+        } else {
+            (frame_ns, 0)
+        };
+        self.acc += ns * self.tick_hz as u64;
+        let ticks = self.acc / NANOS_PER_SECOND;
+        self.acc -= ticks * NANOS_PER_SECOND;
+        self.ticks_total = self.ticks_total.wrapping_add(ticks);
+        Advance {
+            ticks: ticks as u32,
+            alpha: self.alpha(),
+            dropped_ns,
+            rejected: false,
+        }
+    }
+
+    /// Feed a render frame of `frame_dt` seconds (converted to whole nanoseconds, rounded to
+    /// nearest). NaN or ≤ 0 is rejected (no ticks); `+inf` and over-long frames are clamped.
+    pub fn advance(&mut self, frame_dt: f32) -> Advance {
+        if frame_dt.is_nan() || frame_dt <= 0.0 {
+            return Advance {
+                ticks: 0,
+                alpha: self.alpha(),
+                dropped_ns: 0,
+                rejected: true,
+            };
+        }
+        // f32 → u64 casts saturate, so +inf becomes u64::MAX and is clamped below.
+        let ns = (frame_dt as f64 * NANOS_PER_SECOND as f64 + 0.5) as u64;
+        self.advance_nanos(ns)
+    }
+
+    /// Interpolation factor in `[0, 1)` for the current accumulator.
+    pub fn alpha(&self) -> f32 {
+        (self.acc as f64 / NANOS_PER_SECOND as f64) as f32
+    }
+}
+
+impl crate::hash::StateHash for FixedStep {
+    fn hash_state(&self, h: &mut crate::hash::StateHasher) {
+        h.write_u32(self.tick_hz);
+        h.write_u64(self.acc);
+        h.write_u64(self.max_frame_ns);
+        h.write_u64(self.ticks_total);
+    }
+}
+
+/// Splits one variable `dt` into `count` equal sub-steps of at most `max_step` seconds.
+///
+/// `dt` NaN or ≤ 0 gives zero sub-steps; `dt` above `max_step · max_count` is clamped to that
+/// (the excess is dropped, reported in [`SubSteps::dropped`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct SubSteps {
+    /// Number of sub-steps to run.
+    pub count: u32,
+    /// Length of each sub-step in seconds.
+    pub step: f32,
+    /// Seconds dropped by the clamp.
+    pub dropped: f32,
+}
+
+impl SubSteps {
+    /// Split `dt` (seconds) into sub-steps no longer than `max_step` (seconds, > 0), at most
+    /// `max_count` of them (≥ 1). Non-finite or non-positive `max_step` gives zero sub-steps.
+    pub fn split(dt: f32, max_step: f32, max_count: u32) -> SubSteps {
+        let none = SubSteps {
+            count: 0,
+            step: 0.0,
+            dropped: 0.0,
+        };
+        if dt.is_nan() || dt <= 0.0 || max_step.is_nan() || max_step <= 0.0 || !max_step.is_finite()
+        {
+            return none;
+        }
+        let max_count = max_count.max(1);
+        let limit = max_step * max_count as f32;
+        let (dt, dropped) = if dt > limit {
+            (
+                limit,
+                if dt.is_finite() {
+                    dt - limit
+                } else {
+                    f32::INFINITY
+                },
+            )
+        } else {
+            (dt, 0.0)
+        };
+        // ceil(dt / max_step) without std.
+        let q = dt / max_step;
+        let mut count = q as u32;
+        if (count as f32) < q {
+            count += 1;
+        }
+        let count = count.clamp(1, max_count);
+        SubSteps {
+            count,
+            step: dt / count as f32,
+            dropped,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run_fps(fps: u32, seconds: u32) -> u64 {
+        let mut s = FixedStep::new(60);
+        let frame_ns = NANOS_PER_SECOND / fps as u64;
+        let rem = NANOS_PER_SECOND % fps as u64;
+        let mut total = 0u64;
+        for _ in 0..seconds {
+            // Distribute the remainder so each wall second is exact.
+            for f in 0..fps as u64 {
+                let extra = if f < rem { 1 } else { 0 };
+                total += s.advance_nanos(frame_ns + extra).ticks as u64;
+            }
+        }
+        total
+    }
+
+    #[test]
+    fn tick_count_is_independent_of_render_rate() {
+        for fps in [30, 60, 144, 240, 59] {
+            assert_eq!(run_fps(fps, 10), 600, "fps {fps}");
+        }
+    }
+
+    #[test]
+    fn alpha_is_fraction_of_tick() {
+        let mut s = FixedStep::new(60);
+        let a = s.advance(1.5 / 60.0);
+        assert_eq!(a.ticks, 1);
+        assert!((a.alpha - 0.5).abs() < 1e-3);
+    }
+
+    #[test]
+    fn bad_frame_times() {
+        let mut s = FixedStep::new(60);
+        for bad in [0.0, -1.0, f32::NAN, f32::NEG_INFINITY] {
+            let a = s.advance(bad);
+            assert!(a.rejected);
+            assert_eq!(a.ticks, 0);
+        }
+        let a = s.advance(f32::INFINITY);
+        assert_eq!(a.ticks, 15); // clamped to 0.25 s
+        assert!(a.dropped_ns > 0);
+        let a = s.advance(10.0);
+        assert_eq!(a.ticks, 15);
+        assert_eq!(a.dropped_ns, 9_750_000_000);
+    }
+
+    #[test]
+    fn hz_is_clamped() {
+        assert_eq!(FixedStep::new(0).tick_hz(), 1);
+        assert_eq!(FixedStep::new(u32::MAX).tick_hz(), MAX_TICK_HZ);
+    }
+
+    #[test]
+    fn substeps_split() {
+        let s = SubSteps::split(0.05, 1.0 / 60.0, 8);
+        assert_eq!(s.count, 3);
+        assert!((s.step * 3.0 - 0.05).abs() < 1e-6);
+        assert_eq!(SubSteps::split(f32::NAN, 0.01, 4).count, 0);
+        assert_eq!(SubSteps::split(-1.0, 0.01, 4).count, 0);
+        let s = SubSteps::split(f32::INFINITY, 0.01, 4);
+        assert_eq!(s.count, 4);
+        assert!(s.dropped.is_infinite());
+        assert_eq!(SubSteps::split(1.0, 0.0, 4).count, 0);
+    }
+}
