@@ -29,8 +29,8 @@ pub struct DemoArgs {
     /// Never open a window: run headless on scripted input and write frames.
     #[arg(long)]
     pub headless: bool,
-    /// Headless: simulated seconds to run.
-    #[arg(long, default_value_t = 5.0, value_name = "S")]
+    /// Headless: simulated seconds to run (the script runs, then strafe-hops from 6 s on).
+    #[arg(long, default_value_t = 12.0, value_name = "S")]
     pub seconds: f64,
     /// Headless: directory for PNG frames and the summary.
     #[arg(long, default_value = "hopkit-sim-out", value_name = "DIR")]
