@@ -70,6 +70,11 @@ pub use playback::{verify, Desync, Ghost, GhostTick, Replay, ReplayStep};
 pub use recorder::{record_and_fly, Recorder, RecorderFull};
 pub use scene::{GhostScene, SceneTick, MAX_TARGETS};
 
+/// A fixed-capacity list of frames (what [`decode`] fills).
+pub type FrameVec<const N: usize> = heapless::Vec<Frame, N>;
+/// A fixed-capacity list of ghosts (what [`spawn_fleet`] / [`spawn_formation`] fill).
+pub type GhostVec<const N: usize> = heapless::Vec<Ghost, N>;
+
 /// The bundled demo recording: 30 s at 60 Hz flown by [`demo_pilot`] over the demo level, one state
 /// checksum per second (5544 bytes). Shared by the demo scene, the host simulator, the firmware,
 /// the C example and the wasm cart. Regenerate with
