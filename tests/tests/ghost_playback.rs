@@ -145,13 +145,12 @@ fn toward_segment_end_wraps_around_the_loop() {
     assert_eq!(rec.toward_segment_end(7), 2); // 7, 8, 9, 0, 1, 2
     assert_eq!(rec.toward_segment_end(0), 2);
     assert_eq!(rec.toward_segment_end(4), 4); // not Toward
-    let all = build(&vec![
-        Frame {
+    let all = build(
+        &[Frame {
             toward: true,
             ..Frame::NEUTRAL
-        };
-        5
-    ]);
+        }; 5],
+    );
     let rec = Recording::parse(&all).unwrap();
     assert_eq!(rec.toward_segment_end(2), 1); // walks the whole loop once, never forever
 }
