@@ -59,12 +59,17 @@ pub struct Overlay {
     pub hint: String,
     /// Status shown at the right of the speed read-out (e.g. "gamepad: Xbox", "headless").
     pub status: String,
+    /// Tick rate of the scene, Hz (for the time read-out).
+    pub tick_hz: u32,
 }
 
 impl Overlay {
-    /// Empty history.
+    /// Empty history for a scene ticking at 60 Hz.
     pub fn new() -> Self {
-        Self::default()
+        Overlay {
+            tick_hz: 60,
+            ..Self::default()
+        }
     }
 
     /// Remember this tick's positions and speed.
@@ -221,8 +226,13 @@ fn draw_panel(view: &DemoView, overlay: &Overlay, zoom: usize, canvas: &mut Canv
         Baseline::Top,
     )
     .draw(canvas);
+    let ratio_text = if gmax > 0.0 {
+        format!("x{ratio:.2} ground max")
+    } else {
+        "in flight".to_string()
+    };
     let _ = Text::with_baseline(
-        &format!("x{ratio:.2} ground max"),
+        &ratio_text,
         Point::new(12, y + 24),
         big,
         Baseline::Top,
@@ -249,7 +259,7 @@ fn draw_panel(view: &DemoView, overlay: &Overlay, zoom: usize, canvas: &mut Canv
         &format!(
             "tick {}  t={:.2}s  {}",
             view.tick,
-            f64::from(view.tick) / 60.0,
+            f64::from(view.tick) / f64::from(overlay.tick_hz.max(1)),
             overlay.status
         ),
         Point::new(12, y + 64),

@@ -50,6 +50,7 @@ pub fn run_headless(driver: &mut dyn Driver, opts: &HeadlessOpts) -> Result<Head
     std::fs::create_dir_all(&opts.out_dir)
         .with_context(|| format!("creating {}", opts.out_dir.display()))?;
     let mut overlay = Overlay::new();
+    overlay.tick_hz = driver.tick_hz();
     overlay.status = opts.status.clone();
     overlay.hint = format!("headless: {}", opts.label);
     let mut canvas = Canvas::new(1, 1, palette::PANEL);

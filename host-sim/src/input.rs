@@ -16,6 +16,12 @@ pub struct HostInput {
     pub jump: bool,
     /// Fire held (F, left mouse button, gamepad right trigger or west button).
     pub fire: bool,
+    /// Ghost recording only: missile (M, right mouse button, gamepad east button).
+    pub missile: bool,
+    /// Ghost recording only: Toward held (T, gamepad north button).
+    pub toward: bool,
+    /// Ghost recording only: Away held (G, gamepad left shoulder).
+    pub away: bool,
 }
 
 /// Movement keys held.
@@ -47,6 +53,21 @@ pub struct PadAxes {
     pub right_x: f32,
     /// Right stick y (up +).
     pub right_y: f32,
+}
+
+/// Gamepad buttons that matter.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PadButtons {
+    /// South (A / Cross) or left trigger: jump.
+    pub jump: bool,
+    /// Right trigger / west (X / Square): fire.
+    pub fire: bool,
+    /// East (B / Circle): missile.
+    pub missile: bool,
+    /// North (Y / Triangle): Toward.
+    pub toward: bool,
+    /// Left shoulder: Away.
+    pub away: bool,
 }
 
 /// Mouse pixels per tick that count as a full right-stick deflection.
@@ -86,7 +107,7 @@ impl Gamepads {
     }
 
     /// Drain events and return the state of the last used gamepad, with its name.
-    pub fn poll(&mut self) -> Option<(PadAxes, bool, bool, String)> {
+    pub fn poll(&mut self) -> Option<(PadAxes, PadButtons, String)> {
         use gilrs::{Axis, Button};
         let g = self.gilrs.as_mut()?;
         while let Some(ev) = g.next_event() {
@@ -100,11 +121,16 @@ impl Gamepads {
             right_x: pad.value(Axis::RightStickX),
             right_y: pad.value(Axis::RightStickY),
         };
-        let jump = pad.is_pressed(Button::South) || pad.is_pressed(Button::LeftTrigger2);
-        let fire = pad.is_pressed(Button::RightTrigger2)
-            || pad.is_pressed(Button::RightTrigger)
-            || pad.is_pressed(Button::West);
-        Some((axes, jump, fire, pad.name().to_string()))
+        let buttons = PadButtons {
+            jump: pad.is_pressed(Button::South) || pad.is_pressed(Button::LeftTrigger2),
+            fire: pad.is_pressed(Button::RightTrigger2)
+                || pad.is_pressed(Button::RightTrigger)
+                || pad.is_pressed(Button::West),
+            missile: pad.is_pressed(Button::East),
+            toward: pad.is_pressed(Button::North),
+            away: pad.is_pressed(Button::LeftTrigger),
+        };
+        Some((axes, buttons, pad.name().to_string()))
     }
 }
 

@@ -1,19 +1,352 @@
-//! Temporary until hopkit::ghost lands.
+//! Ghost recordings (`hopkit::ghost`): `record`, `play` and `hash FILE`.
+//!
+//! - **record**: a live fighter is flown through [`hopkit::ghost::record_and_fly`] — the frame is
+//!   quantized, stored, and *that* frame is flown (Doom's trick), so the file replays exactly. The
+//!   pilot is the keyboard/gamepad in a window, or the core's scripted demo pilot
+//!   ([`hopkit::ghost::demo_pilot::input_at`]) headless.
+//! - **play** / **hash**: the recording drives the demo formation of ghosts
+//!   ([`GhostScene::demo`], [`GHOSTS`] fighters) over the demo level around the demo pilot's
+//!   targets, at the recording's tick rate.
+
 use std::path::Path;
 
-use anyhow::{bail, Result};
+use anyhow::{Context, Result};
+use hopkit::demo::level::{ramp_views, DemoGround, ARENA_HALF_EXTENT};
+use hopkit::demo::view::{BodyView, CritterView, DemoView, GhostView};
+use hopkit::ghost::demo_pilot;
+use hopkit::ghost::{
+    record_and_fly, FlyerParams, FlyerState, GhostScene, PilotInput, Recorder, Recording,
+};
+use hopkit::hash::StateHash;
+use hopkit::math::{Vec2, Vec3};
 
+use crate::app::{drive_fixed, seconds_to_ticks};
 use crate::cli::{PlayArgs, RecordArgs};
+use crate::headless::{describe, run_headless, HeadlessOpts};
+use crate::input::{mouse_look_deflection, HostInput};
+use crate::window::{run_window, Driver, WindowEnd, WindowOpts};
+use crate::UserError;
 
-/// Record.
-pub fn record(_args: &RecordArgs) -> Result<()> {
-    bail!("ghost recordings need hopkit::ghost, which is not on main yet")
+/// Ghosts in the replay scene (the demo formation: a leader and three wingmen).
+pub const GHOSTS: usize = 4;
+/// Longest recording `record` can make: 10 minutes at 60 Hz.
+pub const MAX_FRAMES: usize = 36_000;
+/// Recorder capacity in bytes for [`MAX_FRAMES`] at the demo's settings.
+pub const RECORDER_BYTES: usize =
+    hopkit::ghost::recording_size(MAX_FRAMES, demo_pilot::INFO.checksum_interval);
+
+/// Read and validate a recording file; problems are the user's ([`UserError`], exit 2).
+pub fn load(path: &Path) -> Result<&'static [u8]> {
+    let bytes = std::fs::read(path)
+        .map_err(|e| UserError(format!("cannot read recording {}: {e}", path.display())))?;
+    if let Err(e) = Recording::parse(&bytes) {
+        return Err(UserError(format!(
+            "{} is not a valid ghost recording: {e:?}",
+            path.display()
+        ))
+        .into());
+    }
+    // One recording per process run: leaking it gives the scene a `'static` borrow.
+    Ok(Box::leak(bytes.into_boxed_slice()))
 }
-/// Play.
-pub fn play(_args: &PlayArgs) -> Result<()> {
-    bail!("ghost recordings need hopkit::ghost, which is not on main yet")
+
+/// The demo formation replaying one recording.
+pub struct GhostDriver {
+    recording: Recording<'static>,
+    scene: GhostScene<GHOSTS>,
 }
-/// Hash.
-pub fn hash_file(_p: &Path, _t: Option<u32>, _fps: u32) -> Result<u64> {
-    bail!("ghost recordings need hopkit::ghost, which is not on main yet")
+
+impl GhostDriver {
+    /// A fresh scene for validated recording bytes.
+    pub fn new(bytes: &'static [u8]) -> Result<Self> {
+        let recording = Recording::parse(bytes)
+            .map_err(|e| UserError(format!("not a valid ghost recording: {e:?}")))?;
+        Ok(GhostDriver {
+            scene: GhostScene::demo(&recording),
+            recording,
+        })
+    }
+
+    /// Frames in the recording.
+    pub fn frame_count(&self) -> u32 {
+        self.recording.frame_count()
+    }
+}
+
+/// A demo view of flyers and targets: the camera follows `focus`; the player is not drawn (its
+/// position is NaN, which the renderer skips).
+fn flyers_view(tick: u32, flyers: &[(FlyerState, bool)], targets: &[Vec3], focus: Vec3) -> DemoView {
+    let mut v = DemoView {
+        tick,
+        arena_half_extent: Vec2::new(ARENA_HALF_EXTENT, ARENA_HALF_EXTENT),
+        camera: focus.planar(),
+        ramps: ramp_views(),
+        ..DemoView::default()
+    };
+    v.player.position = Vec3::new(f32::NAN, 0.0, f32::NAN);
+    v.companion.position = Vec3::new(f32::NAN, 0.0, f32::NAN);
+    if let Some((lead, _)) = flyers.first() {
+        v.player.speed = lead.speed;
+    }
+    for (f, firing) in flyers {
+        let _ = v.ghosts.push(GhostView {
+            body: BodyView {
+                position: f.position,
+                heading: f.forward().planar().normalize_or_zero(),
+                speed: f.speed,
+            },
+            firing: *firing,
+        });
+    }
+    for t in targets {
+        let _ = v.critters.push(CritterView {
+            body: BodyView {
+                position: *t,
+                heading: Vec2::ZERO,
+                speed: 0.0,
+            },
+            target: t.planar(),
+            arrived: true,
+        });
+    }
+    v
+}
+
+impl Driver for GhostDriver {
+    fn tick(&mut self, _input: &HostInput) {
+        self.scene.step(&self.recording, &DemoGround);
+    }
+    fn view(&self) -> DemoView {
+        let flyers: Vec<(FlyerState, bool)> =
+            self.scene.ghosts.iter().map(|g| (g.flyer, g.firing)).collect();
+        let focus = flyers.first().map_or(Vec3::ZERO, |f| f.0.position);
+        flyers_view(self.scene.tick, &flyers, &self.scene.targets, focus)
+    }
+    fn reset(&mut self) {
+        self.scene = GhostScene::demo(&self.recording);
+    }
+    fn tick_hz(&self) -> u32 {
+        u32::from(self.recording.tick_hz())
+    }
+    fn state_hash(&self) -> u64 {
+        self.scene.state_hash()
+    }
+}
+
+/// `hash FILE`: the scene's state hash after `ticks` ticks (default: the recording's length),
+/// driven by render frames at `fps`.
+pub fn hash_file(path: &Path, ticks: Option<u32>, fps: u32) -> Result<u64> {
+    let bytes = load(path)?;
+    let mut d = GhostDriver::new(bytes)?;
+    let n = ticks.unwrap_or_else(|| d.frame_count());
+    drive_fixed(&mut d, n, fps);
+    Ok(d.state_hash())
+}
+
+/// Where a pilot comes from while recording.
+enum PilotSource {
+    /// The scripted demo pilot.
+    Scripted,
+    /// Keyboard/mouse/gamepad.
+    Live,
+}
+
+/// The fighter being recorded.
+pub struct RecordDriver {
+    recorder: Box<Recorder<RECORDER_BYTES>>,
+    flyer: FlyerState,
+    params: FlyerParams,
+    tick: u32,
+    limit: u32,
+    source: PilotSource,
+    firing: bool,
+}
+
+impl RecordDriver {
+    fn new(limit: u32, source: PilotSource) -> Result<Self> {
+        let recorder = Recorder::new(demo_pilot::INFO)
+            .map_err(|e| anyhow::anyhow!("recorder settings rejected: {e:?}"))?;
+        Ok(RecordDriver {
+            recorder: Box::new(recorder),
+            flyer: demo_pilot::start_state(),
+            params: FlyerParams::default(),
+            tick: 0,
+            limit: limit.min(MAX_FRAMES as u32),
+            source,
+            firing: false,
+        })
+    }
+
+    /// The recording so far (complete file bytes).
+    pub fn finish(&mut self) -> Vec<u8> {
+        self.recorder.finish().to_vec()
+    }
+
+    /// Frames recorded.
+    pub fn frames(&self) -> u32 {
+        self.recorder.frames()
+    }
+}
+
+/// Desktop input → pilot input: W/S or the left stick's y pitch (push = nose down), A/D, the
+/// mouse or the left stick's x yaw (right = turn right), F/fire gun, M/right click missile,
+/// T Toward, G Away.
+pub fn host_to_pilot(input: &HostInput) -> PilotInput {
+    let k = input.keys;
+    let axis = |pos: bool, neg: bool| f32::from(u8::from(pos)) - f32::from(u8::from(neg));
+    let mut pitch = axis(k.back, k.forward);
+    let mut yaw = axis(k.left || k.turn_left, k.right || k.turn_right)
+        - mouse_look_deflection(input.mouse_dx);
+    if let Some(p) = input.pad {
+        pitch -= p.left_y;
+        yaw -= p.left_x + p.right_x;
+    }
+    PilotInput {
+        pitch: pitch.clamp(-1.0, 1.0),
+        yaw: yaw.clamp(-1.0, 1.0),
+        fire: input.fire,
+        missile: input.missile || input.jump,
+        toward: input.toward,
+        away: input.away,
+    }
+}
+
+impl Driver for RecordDriver {
+    fn tick(&mut self, input: &HostInput) {
+        if self.tick >= self.limit {
+            return;
+        }
+        let pilot = match self.source {
+            PilotSource::Scripted => {
+                demo_pilot::input_at(self.tick, &self.flyer, &demo_pilot::TARGETS)
+            }
+            PilotSource::Live => host_to_pilot(input),
+        };
+        // A full recorder is impossible here (capacity covers `limit`); the frame is flown anyway.
+        let frame = record_and_fly(
+            &mut self.recorder,
+            &mut self.flyer,
+            &self.params,
+            &pilot,
+            &demo_pilot::TARGETS,
+            &DemoGround,
+        );
+        self.firing = frame.map(|f| f.fire).unwrap_or(false);
+        self.tick += 1;
+    }
+    fn view(&self) -> DemoView {
+        flyers_view(
+            self.tick,
+            &[(self.flyer, self.firing)],
+            &demo_pilot::TARGETS,
+            self.flyer.position,
+        )
+    }
+    fn reset(&mut self) {
+        self.recorder.reset();
+        self.flyer = demo_pilot::start_state();
+        self.tick = 0;
+    }
+    fn tick_hz(&self) -> u32 {
+        u32::from(demo_pilot::INFO.tick_hz)
+    }
+    fn state_hash(&self) -> u64 {
+        self.flyer.state_hash()
+    }
+    fn finished(&self) -> bool {
+        self.tick >= self.limit
+    }
+}
+
+/// `record`.
+pub fn record(args: &RecordArgs) -> Result<()> {
+    let hz = u32::from(demo_pilot::INFO.tick_hz);
+    let limit = seconds_to_ticks(args.seconds, hz)?;
+    if limit as usize > MAX_FRAMES {
+        return Err(UserError(format!(
+            "--seconds {} is longer than the recorder holds ({} s)",
+            args.seconds,
+            MAX_FRAMES as u32 / hz
+        ))
+        .into());
+    }
+    let mut driver = None;
+    if !args.headless {
+        let mut live = RecordDriver::new(limit, PilotSource::Live)?;
+        let opts = WindowOpts {
+            title: "hopkit-sim: recording a ghost (close the window to save)".into(),
+            zoom: crate::desktop::DEFAULT_ZOOM,
+            fps: 60,
+            speed: 1.0,
+            interactive: true,
+            hint: "W/S pitch  A/D/mouse yaw  F fire  M missile  T toward  G away  R restart  \
+                   Esc save+quit"
+                .into(),
+        };
+        match run_window(&mut live, &opts)? {
+            WindowEnd::Closed => driver = Some(live),
+            WindowEnd::Unavailable(why) => {
+                eprintln!("hopkit-sim: {why}; recording the scripted demo pilot instead")
+            }
+        }
+    }
+    let mut driver = match driver {
+        Some(d) => d,
+        None => {
+            let mut d = RecordDriver::new(limit, PilotSource::Scripted)?;
+            let bar = crate::progress::ticks_bar(u64::from(limit), "recording", args.quiet);
+            let input = HostInput::default();
+            for _ in 0..limit {
+                d.tick(&input);
+                bar.inc(1);
+            }
+            bar.finish_and_clear();
+            d
+        }
+    };
+    let bytes = driver.finish();
+    std::fs::write(&args.out, &bytes)
+        .with_context(|| format!("writing {}", args.out.display()))?;
+    println!(
+        "recorded {} frames ({:.2} s at {hz} Hz) to {} ({} bytes)",
+        driver.frames(),
+        f64::from(driver.frames()) / f64::from(hz),
+        args.out.display(),
+        bytes.len()
+    );
+    Ok(())
+}
+
+/// `play`.
+pub fn play(args: &PlayArgs) -> Result<()> {
+    let bytes = load(&args.file)?;
+    let mut driver = GhostDriver::new(bytes)?;
+    if !args.headless {
+        let opts = WindowOpts {
+            title: format!("hopkit-sim: {}", args.file.display()),
+            zoom: crate::desktop::DEFAULT_ZOOM,
+            fps: usize::from(args.fps),
+            speed: 1.0,
+            interactive: false,
+            hint: "R restart  P pause  Esc quit".into(),
+        };
+        match run_window(&mut driver, &opts)? {
+            WindowEnd::Closed => return Ok(()),
+            WindowEnd::Unavailable(why) => {
+                eprintln!("hopkit-sim: {why}; playing headless instead")
+            }
+        }
+    }
+    let ticks = driver.frame_count().max(1);
+    let opts = HeadlessOpts {
+        out_dir: args.out_dir.clone(),
+        ticks,
+        frame_every: args.frame_every,
+        quiet: args.quiet,
+        label: format!("ghost recording {}", args.file.display()),
+        status: "headless replay".into(),
+    };
+    let report = run_headless(&mut driver, &opts)?;
+    println!("{}", describe(&report, &args.out_dir));
+    Ok(())
 }

@@ -67,6 +67,8 @@ pub struct WindowOpts {
     pub speed: f64,
     /// Whether keyboard/mouse/gamepad input is used (false for replays).
     pub interactive: bool,
+    /// Controls line shown under the display.
+    pub hint: String,
 }
 
 /// Run `driver` in a window until it is closed. Falls back (returns [`WindowEnd::Unavailable`])
@@ -92,11 +94,8 @@ pub fn run_window(driver: &mut dyn Driver, opts: &WindowOpts) -> Result<WindowEn
     };
     let mut canvas = Canvas::new(w, h, palette::PANEL);
     let mut overlay = Overlay::new();
-    overlay.hint = if opts.interactive {
-        "WASD move  mouse/Q/E look  Space jump  F/click fire  R reset  Esc quit".into()
-    } else {
-        "R restart  Esc quit".into()
-    };
+    overlay.tick_hz = driver.tick_hz();
+    overlay.hint = opts.hint.clone();
     let mut stepper = FixedStep::new(driver.tick_hz());
     let mut last = Instant::now();
     let mut last_mouse: Option<f32> = None;
@@ -126,14 +125,20 @@ pub fn run_window(driver: &mut dyn Driver, opts: &WindowOpts) -> Result<WindowEn
             };
             input.jump = down(&[Key::Space]);
             input.fire = down(&[Key::F]) || window.get_mouse_down(MouseButton::Left);
+            input.missile = down(&[Key::M]) || window.get_mouse_down(MouseButton::Right);
+            input.toward = down(&[Key::T]);
+            input.away = down(&[Key::G]);
             if let (Some(x), Some(px)) = (mouse_x, last_mouse) {
                 input.mouse_dx = x - px;
             }
             match pads.poll() {
-                Some((axes, jump, fire, name)) => {
+                Some((axes, b, name)) => {
                     input.pad = Some(axes);
-                    input.jump |= jump;
-                    input.fire |= fire;
+                    input.jump |= b.jump;
+                    input.fire |= b.fire;
+                    input.missile |= b.missile;
+                    input.toward |= b.toward;
+                    input.away |= b.away;
                     overlay.status = format!("gamepad: {name}");
                 }
                 None => {

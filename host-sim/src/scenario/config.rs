@@ -55,7 +55,7 @@ pub struct ScenarioFile {
     /// Title for plots and messages.
     #[serde(default)]
     pub title: Option<String>,
-    /// Simulated seconds (default: 10 for bhop, 8 for the others).
+    /// Simulated seconds (default: 15 for bhop, 8 for the others).
     #[serde(default, deserialize_with = "opt_seconds")]
     pub seconds: Option<f64>,
     /// Fixed tick rate, Hz (default 60).
@@ -134,18 +134,20 @@ ranged_fn!(non_negative, opt_non_negative, 0.0, 1.0e6, "this value");
 ranged_fn!(coord, opt_coord, -1.0e5, 1.0e5, "a coordinate");
 ranged_fn!(degrees, opt_degrees, -360.0, 360.0, "an angle in degrees");
 
-/// Movement preset names.
+/// Movement preset names (`hopkit::movement::MoveParams` constructors).
 #[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "kebab-case")]
 pub enum Preset {
-    /// The seed article's controller (metres; ground max 7.7).
-    #[default]
+    /// `MoveParams::seed()`: the seed article's code constants (metres; ground max 10, air 0.5).
     Seed,
-    /// QuakeWorld (Quake units; ground max 320, air cap 30).
+    /// `MoveParams::seed_figure()`: the seed with the ground max of its figure 1 (7.7).
+    #[default]
+    SeedFigure,
+    /// `MoveParams::quakeworld()` (Quake units; ground max 320, air wish cap 30).
     Quakeworld,
-    /// Quake III Arena (Quake units; no air cap, air accelerate 1).
+    /// `MoveParams::quake3()` (Quake units; air accelerate 1, no air cap).
     Q3,
-    /// Source / Half-Life 2 (Quake units; ground max 320, air cap 30).
+    /// `MoveParams::source()` (Quake units; ground max 250, air wish cap 30).
     Source,
 }
 
@@ -153,56 +155,76 @@ pub enum Preset {
 #[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
 pub enum Pilot {
-    /// Turn the view at the best strafe angle every tick (the speed-gain oracle).
+    /// Hold a strafe key and turn the view so that the wish direction sits at the optimal strafe
+    /// angle to the velocity every tick (`hopkit::movement::optimal_strafe_cos`): the speed-gain
+    /// oracle.
     #[default]
     Optimal,
-    /// Hold forward-less strafe keys and turn at a constant rate, alternating sides each hop
-    /// (what a player does with A/D and the mouse).
+    /// Hold one strafe key and turn at a constant `turn_rate_deg` towards it, switching sides on
+    /// every jump (what a player does with A/D and the mouse).
     Keys,
 }
 
-/// `[bhop]`: strafe-jumping from a standing start.
+/// `[bhop]`: strafe-jumping from a standing start, jump held (auto-hop), on flat ground.
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
 pub struct Bhop {
-    /// Movement preset: `seed`, `quakeworld`, `q3`, `source`. Default `seed`.
+    /// Movement preset: `seed`, `seed-figure`, `quakeworld`, `q3`, `source`. Default
+    /// `seed-figure`.
     pub preset: Preset,
     /// Pilot: `optimal` or `keys`. Default `optimal`.
     pub pilot: Pilot,
-    /// Jump again on landing while jump is held. Default true.
-    pub auto_hop: bool,
-    /// Seconds of running forward on the ground before the first jump. Default 1.0.
+    /// Seconds of running forward on the ground before the first jump. Default 0.5.
     #[serde(deserialize_with = "non_negative")]
     pub run_up: f32,
     /// `keys` pilot: view turn rate, degrees per second. Default 180.
     #[serde(deserialize_with = "positive")]
     pub turn_rate_deg: f32,
-    /// Override of the preset's ground max speed, units/s.
+    /// Override `MoveParams::auto_hop` (jump again on landing while jump is held). Default: forced
+    /// on (the pilot never releases the key).
+    pub auto_hop: Option<bool>,
+    /// Override `MoveParams::max_speed` (ground max speed), units/s.
     #[serde(deserialize_with = "opt_positive")]
-    pub ground_max_speed: Option<f32>,
-    /// Override of the preset's air speed cap (the 30 of Quake), units/s.
+    pub max_speed: Option<f32>,
+    /// Override `MoveParams::accel` (ground acceleration).
+    #[serde(deserialize_with = "opt_non_negative")]
+    pub accel: Option<f32>,
+    /// Override `MoveParams::air_max_speed` (air wish speed), units/s.
     #[serde(deserialize_with = "opt_positive")]
     pub air_max_speed: Option<f32>,
-    /// Override of the preset's air acceleration.
+    /// Override `MoveParams::air_accel` (air acceleration).
     #[serde(deserialize_with = "opt_non_negative")]
-    pub air_accelerate: Option<f32>,
-    /// Override of the preset's ground friction.
+    pub air_accel: Option<f32>,
+    /// Override `MoveParams::air_wish_cap` (Quake's 30), units/s.
+    #[serde(deserialize_with = "opt_positive")]
+    pub air_wish_cap: Option<f32>,
+    /// Override `MoveParams::friction`.
     #[serde(deserialize_with = "opt_non_negative")]
     pub friction: Option<f32>,
+    /// Override `MoveParams::gravity`, units/s².
+    #[serde(deserialize_with = "opt_non_negative")]
+    pub gravity: Option<f32>,
+    /// Override `MoveParams::jump_speed`, units/s.
+    #[serde(deserialize_with = "opt_non_negative")]
+    pub jump_speed: Option<f32>,
 }
 
 impl Default for Bhop {
     fn default() -> Self {
         Bhop {
-            preset: Preset::Seed,
+            preset: Preset::SeedFigure,
             pilot: Pilot::Optimal,
-            auto_hop: true,
-            run_up: 1.0,
+            run_up: 0.5,
             turn_rate_deg: 180.0,
-            ground_max_speed: None,
+            auto_hop: None,
+            max_speed: None,
+            accel: None,
             air_max_speed: None,
-            air_accelerate: None,
+            air_accel: None,
+            air_wish_cap: None,
             friction: None,
+            gravity: None,
+            jump_speed: None,
         }
     }
 }
@@ -311,15 +333,29 @@ impl Default for Slope {
 pub struct Ghosts {
     /// Recording file (relative to the scenario file); default: the bundled demo recording.
     pub recording: Option<String>,
-    /// Seed of the fleet's random start frames. Default: the demo's seed.
+    /// `formation` (default): the demo's leader and wingmen (`GhostScene::demo`); `fleet`: ghosts
+    /// spread over the arena from random start frames (`GhostScene::fleet`).
+    pub layout: GhostLayout,
+    /// `fleet` only: seed of the random spawn. Default 2 (the demo's).
     pub seed: Option<u64>,
+}
+
+/// Ghost layouts.
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum GhostLayout {
+    /// The demo formation.
+    #[default]
+    Formation,
+    /// A random fleet.
+    Fleet,
 }
 
 impl ScenarioFile {
     /// Simulated seconds (explicit or the kind's default).
     pub fn seconds(&self) -> f64 {
         self.seconds.unwrap_or(match self.kind {
-            Kind::Bhop => 10.0,
+            Kind::Bhop => 15.0,
             _ => 8.0,
         })
     }
