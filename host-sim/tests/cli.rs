@@ -203,7 +203,7 @@ fn bad_scenario_files_exit_2_naming_field_and_line() {
         ("kind = \"bhop\"\nsecnods = 5\n", "line 2", "secnods"),
         ("kind = \"bhop\"\nseconds = 0\n", "line 2", "seconds"),
         ("kind = \"bhop\"\n[slope]\nspeed = 2.0\n", "line 2", "slope"),
-        ("kind = [\n", "line 2", ""),
+        ("kind = [\n", "line 1", "unclosed array"),
     ];
     for (i, (text, line, field)) in cases.iter().enumerate() {
         let path = dir.path().join(format!("bad{i}.toml"));
