@@ -466,7 +466,10 @@ fn draw_hud<D: DrawTarget<Color = BinaryColor>>(
     };
     let base = Point::new(WIDTH - 5, 6);
     let (s, c) = sin_cos(tilt.to_radians());
-    let tip = Point::new(base.x + round(s * 6.0) as i32, base.y - round(c * 6.0) as i32);
+    let tip = Point::new(
+        base.x + round(s * 6.0) as i32,
+        base.y - round(c * 6.0) as i32,
+    );
     Line::new(base, tip).into_styled(stroke()).draw(target)?;
     Line::new(Point::new(WIDTH - 9, 7), Point::new(WIDTH - 1, 7))
         .into_styled(stroke())
@@ -627,7 +630,10 @@ mod tests {
             ..DemoView::default()
         };
         let vp = Viewport::for_view(&view);
-        assert_eq!(vp.pixels_per_unit, FIELD_HEIGHT as f32 / (40.0 * VIEW_DEPTH_FRACTION));
+        assert_eq!(
+            vp.pixels_per_unit,
+            FIELD_HEIGHT as f32 / (40.0 * VIEW_DEPTH_FRACTION)
+        );
         assert_eq!(
             vp.to_point(view.camera),
             Some(Point::new(WIDTH / 2, HUD_HEIGHT + FIELD_HEIGHT / 2))

@@ -11,7 +11,10 @@ use crate::{plot, replay, scenario, UserError};
 /// Ticks for `seconds` at `hz`, or a [`UserError`] for nonsense durations.
 pub fn seconds_to_ticks(seconds: f64, hz: u32) -> Result<u32> {
     if !(seconds.is_finite() && seconds > 0.0 && seconds <= 24.0 * 3600.0) {
-        return Err(UserError(format!("--seconds must be > 0 and at most 86400, got {seconds}")).into());
+        return Err(UserError(format!(
+            "--seconds must be > 0 and at most 86400, got {seconds}"
+        ))
+        .into());
     }
     Ok(((seconds * f64::from(hz)).round() as u32).max(1))
 }

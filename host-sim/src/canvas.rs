@@ -112,7 +112,8 @@ impl Canvas {
 
 /// Write interleaved RGB8 bytes as a PNG file.
 pub fn write_png_rgb(path: &Path, width: u32, height: u32, rgb: &[u8]) -> Result<()> {
-    let file = std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?;
+    let file =
+        std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?;
     let mut enc = png::Encoder::new(BufWriter::new(file), width, height);
     enc.set_color(png::ColorType::Rgb);
     enc.set_depth(png::BitDepth::Eight);
@@ -167,6 +168,9 @@ mod tests {
         let path = dir.path().join("t.png");
         c.save_png(&path).unwrap();
         assert!(std::fs::read(&path).unwrap().starts_with(b"\x89PNG"));
-        assert_eq!(mix(Rgb888::BLACK, Rgb888::WHITE, 0.5), Rgb888::new(128, 128, 128));
+        assert_eq!(
+            mix(Rgb888::BLACK, Rgb888::WHITE, 0.5),
+            Rgb888::new(128, 128, 128)
+        );
     }
 }

@@ -11,9 +11,11 @@ use clap::{Args, Parser, Subcommand};
 /// runs the demo headless on the scripted input and writes PNG frames plus a summary instead.
 #[derive(Parser, Debug)]
 #[command(name = "hopkit-sim", version, about, long_about, max_term_width = 100)]
-#[command(after_help = "Controls in the window: W/A/S/D move, mouse or Q/E (arrow keys) look, \
+#[command(
+    after_help = "Controls in the window: W/A/S/D move, mouse or Q/E (arrow keys) look, \
 Space jump, F or left click fire, R reset, P pause, Esc quit. Gamepads: left stick move, right \
-stick look, A/south jump, right trigger fire.")]
+stick look, A/south jump, right trigger fire."
+)]
 pub struct Cli {
     /// What to do (default: the interactive demo).
     #[command(subcommand)]

@@ -130,7 +130,15 @@ pub fn compose(view: &DemoView, overlay: &Overlay, zoom: usize, canvas: &mut Can
     for trail in &overlay.ghosts {
         draw_trail(trail, &vp, &lcd, zoom, palette::GHOST, 0.55, canvas);
     }
-    draw_trail(&overlay.player, &vp, &lcd, zoom, palette::PLAYER, 1.0, canvas);
+    draw_trail(
+        &overlay.player,
+        &vp,
+        &lcd,
+        zoom,
+        palette::PLAYER,
+        1.0,
+        canvas,
+    );
     draw_panel(view, overlay, zoom, canvas);
 }
 
@@ -181,7 +189,11 @@ fn draw_trail(
             continue;
         }
         let age = 1.0 - i as f32 / n as f32;
-        let c = mix(color, palette::LCD_OFF, 1.0 - strength * (1.0 - age).powf(0.7));
+        let c = mix(
+            color,
+            palette::LCD_OFF,
+            1.0 - strength * (1.0 - age).powf(0.7),
+        );
         let steps = ((bx - ax).abs().max((by - ay).abs()).ceil() as usize).clamp(1, 4096);
         for s in 0..=steps {
             let t = s as f32 / steps as f32;
@@ -231,13 +243,8 @@ fn draw_panel(view: &DemoView, overlay: &Overlay, zoom: usize, canvas: &mut Canv
     } else {
         "in flight".to_string()
     };
-    let _ = Text::with_baseline(
-        &ratio_text,
-        Point::new(12, y + 24),
-        big,
-        Baseline::Top,
-    )
-    .draw(canvas);
+    let _ =
+        Text::with_baseline(&ratio_text, Point::new(12, y + 24), big, Baseline::Top).draw(canvas);
     let _ = Text::with_baseline(
         &format!(
             "top {:.2}  ground max {:.2}  tilt {:.0} deg  {}",
@@ -338,7 +345,10 @@ pub fn sample_view() -> DemoView {
         ground_max_speed: 7.7,
         companion: BodyView {
             position: Vec3::new(-3.0, 0.0, 2.0),
-            heading: Vec2::new(0.7071, -0.7071),
+            heading: Vec2::new(
+                core::f32::consts::FRAC_1_SQRT_2,
+                -core::f32::consts::FRAC_1_SQRT_2,
+            ),
             speed: 5.0,
         },
         companion_head_yaw: 0.5,

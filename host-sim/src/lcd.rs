@@ -86,7 +86,11 @@ impl Lcd {
             bail!("not a {W}x{H} binary PBM (expected header {header:?})");
         };
         if payload.len() != W / 8 * H {
-            bail!("PBM payload is {} bytes, expected {}", payload.len(), W / 8 * H);
+            bail!(
+                "PBM payload is {} bytes, expected {}",
+                payload.len(),
+                W / 8 * H
+            );
         }
         let mut lcd = Lcd::new();
         for (i, px) in lcd.px.iter_mut().enumerate() {
@@ -108,7 +112,11 @@ impl Lcd {
 
     /// Pixels that differ from `other`.
     pub fn diff_count(&self, other: &Lcd) -> usize {
-        self.px.iter().zip(&other.px).filter(|(a, b)| a != b).count()
+        self.px
+            .iter()
+            .zip(&other.px)
+            .filter(|(a, b)| a != b)
+            .count()
     }
 }
 
@@ -142,10 +150,18 @@ mod tests {
     #[test]
     fn pbm_round_trip_and_clipping() {
         let mut lcd = Lcd::new();
-        Pixel(Point::new(0, 0), BinaryColor::On).draw(&mut lcd).unwrap();
-        Pixel(Point::new(127, 63), BinaryColor::On).draw(&mut lcd).unwrap();
-        Pixel(Point::new(128, 0), BinaryColor::On).draw(&mut lcd).unwrap();
-        Pixel(Point::new(-1, 5), BinaryColor::On).draw(&mut lcd).unwrap();
+        Pixel(Point::new(0, 0), BinaryColor::On)
+            .draw(&mut lcd)
+            .unwrap();
+        Pixel(Point::new(127, 63), BinaryColor::On)
+            .draw(&mut lcd)
+            .unwrap();
+        Pixel(Point::new(128, 0), BinaryColor::On)
+            .draw(&mut lcd)
+            .unwrap();
+        Pixel(Point::new(-1, 5), BinaryColor::On)
+            .draw(&mut lcd)
+            .unwrap();
         assert_eq!(lcd.lit(), 2);
         let back = Lcd::from_pbm(&lcd.to_pbm()).unwrap();
         assert_eq!(back, lcd);

@@ -3,19 +3,19 @@
 //! The binary (`hopkit-sim`) is the user-facing part; this library holds its pieces so that the
 //! integration tests can use them (e.g. the golden rendering test draws into [`lcd::Lcd`]).
 
+pub mod app;
 pub mod canvas;
+pub mod cli;
 pub mod desktop;
+pub mod headless;
+pub mod input;
 pub mod lcd;
 pub mod plot;
 pub mod progress;
-pub mod trace;
-pub mod input;
-pub mod window;
-pub mod cli;
-pub mod headless;
-pub mod scenario;
-pub mod app;
 pub mod rig;
+pub mod scenario;
+pub mod trace;
+pub mod window;
 
 /// An error in the user's input (bad scenario file, unreadable recording, …): exit code 2.
 #[derive(Debug)]

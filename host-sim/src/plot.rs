@@ -201,7 +201,8 @@ pub fn render(spec: &PlotSpec, width: u32, height: u32) -> Result<Canvas> {
     }
     let xt = nice_ticks(xr.0, xr.1, 8);
     let yt = nice_ticks(yr.0, yr.1, 6);
-    let mut tick_px: (Vec<(f64, i32)>, Vec<(f64, i32)>) = (vec![], vec![]);
+    let mut x_ticks_px: Vec<(f64, i32)> = vec![];
+    let mut y_ticks_px: Vec<(f64, i32)> = vec![];
     {
         let root = BitMapBackend::with_buffer(&mut buf, (width, height)).into_drawing_area();
         let bg = RGBColor(PLOT_BG.0, PLOT_BG.1, PLOT_BG.2);
@@ -218,13 +219,13 @@ pub fn render(spec: &PlotSpec, width: u32, height: u32) -> Result<Canvas> {
             chart
                 .draw_series(LineSeries::new([(x, yr.0), (x, yr.1)], grid))
                 .map_err(|e| anyhow!("plot: {e}"))?;
-            tick_px.0.push((x, chart.backend_coord(&(x, yr.0)).0));
+            x_ticks_px.push((x, chart.backend_coord(&(x, yr.0)).0));
         }
         for &y in &yt {
             chart
                 .draw_series(LineSeries::new([(xr.0, y), (xr.1, y)], grid))
                 .map_err(|e| anyhow!("plot: {e}"))?;
-            tick_px.1.push((y, chart.backend_coord(&(xr.0, y)).1));
+            y_ticks_px.push((y, chart.backend_coord(&(xr.0, y)).1));
         }
         for s in &spec.series {
             let color = RGBColor(s.color.0, s.color.1, s.color.2);
@@ -276,7 +277,7 @@ pub fn render(spec: &PlotSpec, width: u32, height: u32) -> Result<Canvas> {
     let bottom = (height - MARGIN_BOTTOM) as i64;
     let left = MARGIN_LEFT as i64;
     // Tick marks and labels.
-    for (v, px) in &tick_px.0 {
+    for (v, px) in &x_ticks_px {
         canvas.fill_rect(i64::from(*px), bottom, 1, 5, axis_c);
         text(
             &mut canvas,
@@ -287,7 +288,7 @@ pub fn render(spec: &PlotSpec, width: u32, height: u32) -> Result<Canvas> {
             Alignment::Center,
         );
     }
-    for (v, py) in &tick_px.1 {
+    for (v, py) in &y_ticks_px {
         canvas.fill_rect(left - 5, i64::from(*py), 5, 1, axis_c);
         let shown = if spec.negate_y_labels && *v != 0.0 {
             -*v
@@ -355,7 +356,14 @@ fn draw_legend(canvas: &mut Canvas, spec: &PlotSpec, width: u32) {
         } else {
             canvas.fill_rect(x0 + 6, y - 1, 18, 2, c);
         }
-        text(canvas, &s.label, x0 as i32 + 28, y as i32, &FONT_6X10, Alignment::Left);
+        text(
+            canvas,
+            &s.label,
+            x0 as i32 + 28,
+            y as i32,
+            &FONT_6X10,
+            Alignment::Left,
+        );
     }
 }
 
@@ -370,7 +378,10 @@ mod tests {
 
     #[test]
     fn ticks_are_nice() {
-        assert_eq!(nice_ticks(0.0, 10.0, 5), vec![0.0, 2.0, 4.0, 6.0, 8.0, 10.0]);
+        assert_eq!(
+            nice_ticks(0.0, 10.0, 5),
+            vec![0.0, 2.0, 4.0, 6.0, 8.0, 10.0]
+        );
         assert_eq!(nice_ticks(-0.3, 0.3, 3), vec![-0.2, 0.0, 0.2]);
         assert!(nice_ticks(1.0, 1.0, 5).is_empty());
         assert!(nice_ticks(f64::NAN, 1.0, 5).is_empty());
@@ -383,7 +394,11 @@ mod tests {
             x_label: "time (s)".into(),
             y_label: "speed".into(),
             series: vec![
-                Series::line("speed", vec![(0.0, 0.0), (1.0, 5.0), (2.0, 9.0)], (200, 40, 40)),
+                Series::line(
+                    "speed",
+                    vec![(0.0, 0.0), (1.0, 5.0), (2.0, 9.0)],
+                    (200, 40, 40),
+                ),
                 Series {
                     dashed: true,
                     ..Series::line("ground max", vec![(0.0, 7.7), (2.0, 7.7)], (40, 40, 200))

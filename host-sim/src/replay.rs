@@ -75,7 +75,12 @@ impl GhostDriver {
 
 /// A demo view of flyers and targets: the camera follows `focus`; the player is not drawn (its
 /// position is NaN, which the renderer skips).
-fn flyers_view(tick: u32, flyers: &[(FlyerState, bool)], targets: &[Vec3], focus: Vec3) -> DemoView {
+fn flyers_view(
+    tick: u32,
+    flyers: &[(FlyerState, bool)],
+    targets: &[Vec3],
+    focus: Vec3,
+) -> DemoView {
     let mut v = DemoView {
         tick,
         arena_half_extent: Vec2::new(ARENA_HALF_EXTENT, ARENA_HALF_EXTENT),
@@ -117,8 +122,12 @@ impl Driver for GhostDriver {
         self.scene.step(&self.recording, &DemoGround);
     }
     fn view(&self) -> DemoView {
-        let flyers: Vec<(FlyerState, bool)> =
-            self.scene.ghosts.iter().map(|g| (g.flyer, g.firing)).collect();
+        let flyers: Vec<(FlyerState, bool)> = self
+            .scene
+            .ghosts
+            .iter()
+            .map(|g| (g.flyer, g.firing))
+            .collect();
         let focus = flyers.first().map_or(Vec3::ZERO, |f| f.0.position);
         flyers_view(self.scene.tick, &flyers, &self.scene.targets, focus)
     }
@@ -305,8 +314,7 @@ pub fn record(args: &RecordArgs) -> Result<()> {
         }
     };
     let bytes = driver.finish();
-    std::fs::write(&args.out, &bytes)
-        .with_context(|| format!("writing {}", args.out.display()))?;
+    std::fs::write(&args.out, &bytes).with_context(|| format!("writing {}", args.out.display()))?;
     println!(
         "recorded {} frames ({:.2} s at {hz} Hz) to {} ({} bytes)",
         driver.frames(),

@@ -46,7 +46,6 @@ pub fn host_to_raw(input: &HostInput) -> RawSticks {
     RawSticks::from_positions(left, right, b, ADC_MAX)
 }
 
-
 // Temporary placeholder drivers until hopkit::demo::DemoRig lands.
 
 /// Placeholder scene until `hopkit::demo::DemoRig` lands: shows the sample view.
@@ -84,5 +83,56 @@ impl Driver for ScriptedDemo {
     }
     fn state_hash(&self) -> u64 {
         0
+    }
+}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::input::{Keys, PadAxes};
+
+    const MID: u16 = ADC_MAX / 2;
+
+    #[test]
+    fn keys_mouse_and_buttons_become_raw_samples() {
+        let idle = host_to_raw(&HostInput::default());
+        assert_eq!(idle.adc_max, ADC_MAX);
+        assert!(idle.left_x.abs_diff(MID) <= 1 && idle.left_y.abs_diff(MID) <= 1);
+        assert_eq!(idle.buttons, 0);
+
+        let w = HostInput {
+            keys: Keys {
+                forward: true,
+                right: true,
+                ..Keys::default()
+            },
+            mouse_dx: 12.0,
+            jump: true,
+            ..HostInput::default()
+        };
+        let raw = host_to_raw(&w);
+        // W+D: the seed's diagonal, equal parts forward (up = +y) and right.
+        assert!(raw.left_y > MID + 1000 && raw.left_x > MID + 1000);
+        assert_eq!(raw.left_x, raw.left_y);
+        // Half a full deflection to the right from the mouse.
+        assert!(
+            raw.right_x.abs_diff(MID + ADC_MAX / 4) <= 1,
+            "{}",
+            raw.right_x
+        );
+        assert_eq!(raw.buttons, buttons::JUMP);
+
+        let pad = HostInput {
+            pad: Some(PadAxes {
+                left_x: -1.0,
+                left_y: 0.0,
+                right_x: 0.0,
+                right_y: 0.0,
+            }),
+            fire: true,
+            ..HostInput::default()
+        };
+        let raw = host_to_raw(&pad);
+        assert_eq!(raw.left_x, 0);
+        assert_eq!(raw.buttons, buttons::FIRE);
     }
 }

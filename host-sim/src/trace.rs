@@ -116,8 +116,14 @@ mod tests {
         t.write_csv(&mut out).unwrap();
         let s = String::from_utf8(out).unwrap();
         let mut lines = s.lines();
-        assert_eq!(lines.next(), Some("tick,time,x,y,z,vx,vy,vz,speed,grounded"));
-        assert_eq!(lines.next(), Some("0,0.016666666666666666,1,0,-2.5,0.1,0,0,0.1,1"));
+        assert_eq!(
+            lines.next(),
+            Some("tick,time,x,y,z,vx,vy,vz,speed,grounded")
+        );
+        assert_eq!(
+            lines.next(),
+            Some("0,0.016666666666666666,1,0,-2.5,0.1,0,0,0.1,1")
+        );
         assert_eq!(t.max_speed(), 0.1);
     }
 }

@@ -51,7 +51,12 @@ fn col(header: &[String], name: &str) -> usize {
 
 fn assert_png(path: &Path) {
     let bytes = std::fs::read(path).unwrap();
-    assert!(bytes.len() > 1000, "{} is {} bytes", path.display(), bytes.len());
+    assert!(
+        bytes.len() > 1000,
+        "{} is {} bytes",
+        path.display(),
+        bytes.len()
+    );
     assert!(bytes.starts_with(b"\x89PNG\r\n\x1a\n"));
 }
 
@@ -106,12 +111,19 @@ fn demo_hash_is_stable_across_runs_and_fps() {
     assert_eq!(a, run("7"));
     let mut buf = [0u8; 64];
     let expected = hopkit::hash::format_hash_line(hopkit::demo::scripted_hash(240), &mut buf);
-    assert_eq!(a, expected, "same as the core's scripted_hash (and the firmware)");
+    assert_eq!(
+        a, expected,
+        "same as the core's scripted_hash (and the firmware)"
+    );
     let other = sim()
         .args(["hash", "--scene", "demo", "--ticks", "241"])
         .output()
         .unwrap();
-    assert_ne!(a, hash_line(&other.stdout), "the hash depends on the tick count");
+    assert_ne!(
+        a,
+        hash_line(&other.stdout),
+        "the hash depends on the tick count"
+    );
 }
 
 #[test]
@@ -176,7 +188,10 @@ fn bhop_reaches_twice_ground_max() {
 fn custom_scenario_file_runs() {
     let dir = tempfile::tempdir().unwrap();
     let csv = dir.path().join("qw.csv");
-    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/bhop-quakeworld.toml");
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/scenarios/bhop-quakeworld.toml"
+    );
     sim()
         .args(["scenario", file, "--seconds", "2", "--csv"])
         .arg(&csv)

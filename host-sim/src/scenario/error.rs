@@ -136,14 +136,24 @@ mod tests {
         assert_eq!(e.field, "movement.friction");
         assert_eq!(e.span_len, 4);
         let shown = e.to_string();
-        assert!(shown.contains("line 3, column 12 in field `movement.friction`"), "{shown}");
+        assert!(
+            shown.contains("line 3, column 12 in field `movement.friction`"),
+            "{shown}"
+        );
         assert!(shown.contains("3 | friction = true"), "{shown}");
         assert!(shown.ends_with("  |            ^^^^"), "{shown}");
 
-        let e = parse_toml::<Outer>(Path::new("x.toml"), "seconds = 3\n[movement]\nfricton = 1.0\n")
-            .unwrap_err();
+        let e = parse_toml::<Outer>(
+            Path::new("x.toml"),
+            "seconds = 3\n[movement]\nfricton = 1.0\n",
+        )
+        .unwrap_err();
         assert_eq!(e.line, 3);
-        assert!(e.message.contains("unknown field `fricton`"), "{}", e.message);
+        assert!(
+            e.message.contains("unknown field `fricton`"),
+            "{}",
+            e.message
+        );
 
         let e = parse_toml::<Outer>(Path::new("x.toml"), "seconds = = 3\n").unwrap_err();
         assert_eq!(e.line, 1);

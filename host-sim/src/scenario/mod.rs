@@ -136,7 +136,10 @@ mod tests {
             assert_eq!(l.file.kind.name(), name);
             assert!(l.file.ticks() > 60);
         }
-        let ex = concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/bhop-quakeworld.toml");
+        let ex = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/scenarios/bhop-quakeworld.toml"
+        );
         let l = load(ex).unwrap();
         assert_eq!(l.file.tick_hz, 77);
         assert_eq!(l.file.bhop.unwrap().preset, config::Preset::Quakeworld);
