@@ -13,7 +13,7 @@ pub fn ticks_bar(len: u64, msg: &str, quiet: bool) -> ProgressBar {
     }
     let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
     let style = ProgressStyle::with_template(
-        "{msg:>12} [{bar:40.cyan/blue}] {pos}/{len} ticks ({per_sec}, eta {eta})",
+        "{msg:>12} [{bar:40.cyan/blue}] {pos}/{len} ticks  {elapsed_precise} eta {eta}",
     )
     .unwrap_or_else(|_| ProgressStyle::default_bar())
     .progress_chars("=> ");
