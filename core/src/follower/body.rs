@@ -124,11 +124,21 @@ impl FollowerBody {
     }
 
     /// The seed's `UpdateMoveSpeedFactor`: move the factor towards `target` by the eased step, then
-    /// clamp to `[0, max_factor]`. Unlike the seed, it lands on the target instead of dithering
-    /// ±step around it forever (identical values until the last step).
+    /// clamp to `[0, max_factor]`. Unless `seed_exact`, it lands on the target instead of
+    /// dithering ±step around it forever (identical values until the last step).
     pub(crate) fn ease_factor(&mut self, p: &FollowerParams, target: f32, n: f32) {
         let step = p.factor_ease_per_tick * n;
-        self.speed_factor = clamp(approach(self.speed_factor, target, step), 0.0, p.max_factor);
+        let f = self.speed_factor;
+        let f = if !p.seed_exact {
+            approach(f, target, step)
+        } else if f < target {
+            f + step
+        } else if f > target {
+            f - step
+        } else {
+            f
+        };
+        self.speed_factor = clamp(f, 0.0, p.max_factor);
     }
 
     /// The seed's `ReduceSpeed`: decay horizontal velocity, cap the factor, ease it to 0.

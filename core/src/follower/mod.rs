@@ -35,7 +35,9 @@
 //! - The last-crumb reference starts at the leader's start position (the seed's `_prevPlayerPos`
 //!   starts at the world origin, recording a duplicate crumb on the first frame).
 //! - Reaching a crumb and the move direction are measured in the ground plane.
-//! - The speed factor lands on its target instead of dithering ±0.02 around it.
+//! - Crumbs are cut at exactly `record_distance` along the leader's motion, not at its sampled
+//!   position, and the speed factor lands on its target instead of dithering ±0.02 around it —
+//!   both tick-rate fixes; [`FollowerParams::seed_exact`] restores the seed's behaviour.
 //! - A warp zeroes vertical velocity; a zero move direction keeps the old facing.
 //! - Teleport regroup and the [`party`] are additions.
 //!
@@ -162,14 +164,16 @@ pub fn step<const N: usize>(
     let leader = sanitize_leader(leader_pos, state.leader);
     let n = dt * p.reference_hz;
 
-    if leader.distance(state.leader) > p.teleport_distance {
-        let back = state.body.position.planar() - state.leader.planar();
+    let mut prev = state.leader;
+    if leader.distance(prev) > p.teleport_distance {
+        let back = state.body.position.planar() - prev.planar();
         regroup(state, &p, leader, back);
         ev.regrouped = true;
+        prev = leader;
     }
     state.leader = leader;
 
-    record_crumb(state, &p, leader, &mut ev);
+    record_crumb(state, &p, prev, leader, &mut ev);
     take_shortcut(state, &p, leader, &mut ev);
     drive(state, &p, leader, n, &mut ev);
 
@@ -206,25 +210,71 @@ pub fn regroup<const N: usize>(
 }
 
 /// The seed's `UpdateTargetPos`: record a crumb; a full trail warps the follower to the oldest.
+///
+/// Unless `seed_exact`, the leader's motion since the last step (`prev` → `leader`) is cut
+/// at exactly `record_distance` from the last crumb, as many times as it crosses it while the trail
+/// has room, so crumb positions do not depend on the tick rate. With it, the crumb is the
+/// leader's current position (the seed).
 fn record_crumb<const N: usize>(
     state: &mut FollowerState<N>,
     p: &FollowerParams,
+    prev: Vec3,
     leader: Vec3,
     ev: &mut FollowerEvents,
 ) {
-    if leader.distance(state.last_crumb) <= p.record_distance {
-        return;
+    let r = p.record_distance;
+    let mut from = prev;
+    for _ in 0..N {
+        if leader.distance(state.last_crumb) <= r {
+            return;
+        }
+        // Interpolated crumbs only fill free space: a full trail takes the leader's position, so a
+        // step warps at most once, as in the seed.
+        let crumb = if p.seed_exact || state.trail.is_full() {
+            leader
+        } else {
+            crossing(state.last_crumb, r, from, leader).unwrap_or(leader)
+        };
+        push_crumb(state, crumb, ev);
+        if crumb == leader {
+            return;
+        }
+        from = crumb;
     }
-    state.last_crumb = leader;
+}
+
+/// The point where the segment `a → b` leaves the sphere of radius `r` around `c`, if `a` is
+/// inside it, `b` outside, and the segment is not degenerate.
+fn crossing(c: Vec3, r: f32, a: Vec3, b: Vec3) -> Option<Vec3> {
+    let d = b - a;
+    let f = a - c;
+    let qa = d.dot(d);
+    let qc = f.dot(f) - r * r;
+    if qa <= 1.0e-12 || qc > 0.0 || r <= 1.0e-6 {
+        return None;
+    }
+    let qb = f.dot(d);
+    // qc ≤ 0 so the discriminant is ≥ qb² ≥ 0; the larger root is the exit, in [0, 1].
+    let t = (-qb + crate::math::scalar::sqrt(qb * qb - qa * qc)) / qa;
+    if (0.0..=1.0).contains(&t) {
+        Some(a + d * t)
+    } else {
+        None
+    }
+}
+
+/// Append a crumb, warping to the oldest first if the trail is full (the seed's rescue).
+fn push_crumb<const N: usize>(state: &mut FollowerState<N>, crumb: Vec3, ev: &mut FollowerEvents) {
+    state.last_crumb = crumb;
     if state.trail.is_full() {
         if let Some(oldest) = state.trail.pop_oldest() {
-            // Probably stuck on something: warp (the seed's rescue).
+            // Probably stuck on something: warp.
             state.target = oldest;
             state.body.warp(oldest);
             ev.warped = true;
         }
     }
-    ev.crumb_recorded = state.trail.push_newest(leader).is_ok();
+    ev.crumb_recorded |= state.trail.push_newest(crumb).is_ok();
 }
 
 /// The seed's `ShortCutTargetPos`: leader close by → skip ahead to the newest few crumbs.

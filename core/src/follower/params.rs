@@ -36,6 +36,16 @@ pub struct FollowerParams {
     /// A crumb is recorded when the leader is more than this far (3-D) from the last crumb.
     /// Units. Default **1.5** (seed). Range `[0, ∞)`.
     pub record_distance: f32,
+    /// Reproduce the seed's two tick-rate dependent quirks instead of fixing them. Default
+    /// **false**; [`FollowerParams::seed_exact`] sets true.
+    /// - false: crumbs are placed at exactly `record_distance` intervals along the leader's motion
+    ///   between steps (several per step if it moved far), and the speed factor lands on its
+    ///   target.
+    /// - true (the seed): a crumb is the leader's *sampled* position, which overshoots by up to one
+    ///   leader step, so crumb spacing — and where the follower finally stops — depends on the tick
+    ///   rate; and the speed factor steps ±`factor_ease_per_tick` past its target forever (its f32
+    ///   sum never hits 1.6 or 1.0 exactly), dithering ±0.02 and biasing the mean speed by ≈ 1 %.
+    pub seed_exact: bool,
     /// Shortcut: if the leader is closer than this (3-D) to the follower … Units. Default **7.0**
     /// (seed). Range `[0, ∞]`.
     pub shortcut_distance: f32,
@@ -139,10 +149,12 @@ impl Default for FollowerParams {
 }
 
 impl FollowerParams {
-    /// The seed's numbers (see each field). Same as `Default`.
+    /// The seed's numbers (see each field), with its tick-rate dependent quirks fixed
+    /// (`seed_exact = false`). Same as `Default`.
     pub const fn seed() -> Self {
         FollowerParams {
             record_distance: 1.5,
+            seed_exact: false,
             shortcut_distance: 7.0,
             shortcut_keep: 4,
             stop_distance: 3.5,
@@ -176,6 +188,15 @@ impl FollowerParams {
         }
     }
 
+    /// The seed's numbers *and* quirks (`seed_exact = true`): at 50 Hz this retraces a straight
+    /// port of the seed's C# (see the oracle test in `tests/tests/follower_oracle.rs`), at the price
+    /// of tick-rate dependent crumbs and a dithering speed factor.
+    pub const fn seed_exact() -> Self {
+        let mut p = Self::seed();
+        p.seed_exact = true;
+        p
+    }
+
     /// A closer, quicker companion: crumbs every 1.0, stops 2.0 from the leader, reaches crumbs
     /// within 1.2, shortcuts within 5.0, regroups 1.8 behind; speed and timing as the seed.
     pub const fn close_companion() -> Self {
@@ -203,6 +224,7 @@ impl FollowerParams {
         let finite = |x: f32, def: f32| if x.is_finite() { x } else { def };
         FollowerParams {
             record_distance: nonneg(self.record_distance, d.record_distance),
+            seed_exact: self.seed_exact,
             shortcut_distance: nonneg_inf(self.shortcut_distance, d.shortcut_distance),
             shortcut_keep: if self.shortcut_keep >= 1 {
                 self.shortcut_keep
