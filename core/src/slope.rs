@@ -209,10 +209,17 @@ pub fn step(
     ev
 }
 
-/// Repair a state a host may have corrupted: non-unit/NaN normal → up, NaN tilt → identity.
+/// Repair a state a host may have corrupted: a NaN/zero normal → up, a NaN/zero tilt →
+/// identity; a noticeably non-unit one is renormalised (a unit one is left bit-identical).
 fn sanitize(state: &mut SlopeState) {
-    state.accepted_normal = state.accepted_normal.try_normalize().unwrap_or(Vec3::UP);
-    state.tilt = state.tilt.normalize();
+    let n = state.accepted_normal;
+    if !n.is_finite() || (n.length_squared() - 1.0).abs() > 1.0e-3 {
+        state.accepted_normal = n.try_normalize().unwrap_or(Vec3::UP);
+    }
+    let q = state.tilt;
+    if !q.is_finite() || (q.dot(q) - 1.0).abs() > 1.0e-3 {
+        state.tilt = q.normalize();
+    }
 }
 
 #[cfg(test)]

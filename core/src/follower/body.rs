@@ -103,7 +103,14 @@ impl FollowerBody {
         };
         let v = self.velocity.sanitize();
         self.velocity = Vec3::new(clamp_speed(v.x), clamp_speed(v.y), clamp_speed(v.z));
-        self.move_dir = self.move_dir.sanitize().clamp_length_max(1.0);
+        let d = self.move_dir.sanitize();
+        // Lerps of unit vectors stay within rounding of length 1; only repair real damage so a
+        // healthy state is left bit-identical.
+        self.move_dir = if d.length_squared() > 1.001 {
+            d.clamp_length_max(1.0)
+        } else {
+            d
+        };
         self.speed_factor = finite_or(self.speed_factor, 0.0);
         self.yaw = wrap_angle(self.yaw);
         self.target_yaw = wrap_angle(self.target_yaw);

@@ -271,7 +271,7 @@ impl<const M: usize, const C: usize> Party<M, C> {
 
     fn regroup_sanitized(&mut self, pp: &PartyParams, leader: Vec3, back: Vec2) {
         let back = back.try_normalize().unwrap_or(Vec2::Y);
-        let at = |d: f32| leader + Vec3::from_planar(back * d, 0.0);
+        let at = |d: f32| clamp_coords(leader + Vec3::from_planar(back * d, 0.0));
         let eff = recording_spacing::<M, C>(pp);
         let needed = (M as f32 * pp.spacing / eff) as usize + 2;
         let crumbs = needed.min(C - 1);
