@@ -13,8 +13,9 @@
 //! Here: [`step`] does exactly that with [`SlopeParams`] (degrees, as the seed), and
 //! - **Walkable test** (the seed's `cos(slopeLimit) ≤ normal.y`): a normal is accepted iff
 //!   `n̂ · up ≥ cos(slope_limit) − walkable_epsilon` on the *normalised* normal, with
-//!   `walkable_epsilon` = 1e-4 by default, so a 45° ramp is accepted at a 45° limit despite
-//!   rounding (Godot does the same with +0.01 rad on the angle; 1e-4 in cosine is ≈ 0.008° at 45°).
+//!   `walkable_epsilon` = [`WALKABLE_EPSILON`] = 2e-3 by default, so a 45° ramp is accepted at a
+//!   45° limit despite rounding *and* the `micromath` backend's cosine error (≤ 1.2e-3). In angle
+//!   that is ≈ 0.16° at 45° (Godot is more lenient: +0.01 rad = 0.57° on the angle).
 //! - Rejected (too steep), zero-length, NaN/inf or absent normals keep the last accepted one.
 //! - Opposite vectors (a normal pointing straight down, accepted only if `slope_limit ≥ 180°`)
 //!   give a 180° tilt about an axis perpendicular to up — never NaN ([`Quat::from_rotation_arc`]).
@@ -29,6 +30,9 @@
 use crate::hash::{StateHash, StateHasher};
 use crate::math::{scalar, Quat, Vec3};
 
+/// Default tolerance of the walkable test, in cosine units (see the module docs).
+pub const WALKABLE_EPSILON: f32 = 2.0e-3;
+
 /// Degrees → radians.
 const DEG: f32 = core::f32::consts::PI / 180.0;
 
@@ -41,7 +45,7 @@ pub struct SlopeParams {
     /// `CharacterController.slopeLimit`, also Rapier/Godot). NaN or outside `[0, 180]` → 45.
     pub slope_limit_deg: f32,
     /// Tolerance of the walkable test, subtracted from `cos(slope_limit)`. Dimensionless (cosine).
-    /// Default **1e-4**. NaN or negative → 1e-4.
+    /// Default **2e-3** ([`WALKABLE_EPSILON`], ≈ 0.16° at 45°). NaN or negative → default.
     pub walkable_epsilon: f32,
     /// Tilt animation speed (the seed's `animationAngle`). Degrees/s. Default **270**.
     /// NaN/±inf = no animation (snap), negative = frozen.
@@ -62,7 +66,7 @@ impl SlopeParams {
     pub const fn seed() -> Self {
         SlopeParams {
             slope_limit_deg: 45.0,
-            walkable_epsilon: 1.0e-4,
+            walkable_epsilon: WALKABLE_EPSILON,
             animation_angle_deg: 270.0,
             trace_angle_limit_deg: f32::INFINITY,
         }
@@ -72,7 +76,7 @@ impl SlopeParams {
     pub const fn subtle() -> Self {
         SlopeParams {
             slope_limit_deg: 45.0,
-            walkable_epsilon: 1.0e-4,
+            walkable_epsilon: WALKABLE_EPSILON,
             animation_angle_deg: 180.0,
             trace_angle_limit_deg: 20.0,
         }
@@ -95,7 +99,7 @@ impl SlopeParams {
         let eps = if self.walkable_epsilon >= 0.0 {
             self.walkable_epsilon
         } else {
-            1.0e-4
+            WALKABLE_EPSILON
         };
         if n.dot(Vec3::UP) >= scalar::cos(limit * DEG) - eps {
             Some(n)
@@ -229,10 +233,11 @@ mod tests {
     #[test]
     fn walkable_test_at_the_limit() {
         let p = SlopeParams::seed();
-        let (s, c) = scalar::sin_cos(45.0 * DEG);
-        assert!(p.is_walkable(Vec3::new(s, c, 0.0)));
-        let (s, c) = scalar::sin_cos(45.1 * DEG);
-        assert!(!p.is_walkable(Vec3::new(s, c, 0.0)));
+        // Exactly 45° (computed in f64, backend-independent).
+        let h = core::f32::consts::FRAC_1_SQRT_2;
+        assert!(p.is_walkable(Vec3::new(h, h, 0.0)));
+        // 45.3°: beyond the tolerance with either backend.
+        assert!(!p.is_walkable(Vec3::new(0.710_799, 0.703_395, 0.0)));
         assert!(!p.is_walkable(Vec3::ZERO));
         assert!(!p.is_walkable(Vec3::new(f32::NAN, 1.0, 0.0)));
     }

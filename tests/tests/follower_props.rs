@@ -170,7 +170,7 @@ proptest! {
         let mut s: FollowerState<8> = FollowerState::new(start, Vec3::ZERO, 0.0);
         let mut leader = Vec3::ZERO;
         for (d, dt) in moves {
-            leader = leader + d;
+            leader += d;
             follower::step(&mut s, &p, leader, &FlatGround::new(0.0), dt);
             follower_ok(&s, &p)?;
         }

@@ -69,6 +69,7 @@ use params::{clamp_coords, sanitize_dt, sanitize_leader};
 /// and triggers the warp described in the [module docs](self).
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[repr(C)]
 pub struct FollowerState<const N: usize = DEFAULT_TRAIL_CAPACITY> {
     /// Position, velocity, facing, head, flags.
     pub body: FollowerBody,

@@ -162,6 +162,7 @@ pub struct PartyEvents {
 /// A leader's party: up to `M` member bodies and the shared trail of `C` crumbs.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[repr(C)]
 pub struct Party<const M: usize = DEFAULT_PARTY_SIZE, const C: usize = DEFAULT_PARTY_TRAIL> {
     /// Member bodies; `members[len..]` are unused and kept at `FollowerBody::default()`.
     members: [FollowerBody; M],
@@ -452,9 +453,9 @@ pub fn step<const M: usize, const C: usize>(
 /// personal space.
 fn gives_way(pos: Vec3, slot: Vec3, leader: Vec3, ahead: &[Vec3], pp: &PartyParams) -> bool {
     let heading = slot.planar() - pos.planar();
-    let blocks = |o: Vec3| {
-        pos.distance(o) < pp.personal_space && heading.dot(o.planar() - pos.planar()) > 0.0
-    };
+    let r2 = pp.personal_space * pp.personal_space;
+    let blocks =
+        |o: Vec3| (o - pos).length_squared() < r2 && heading.dot(o.planar() - pos.planar()) > 0.0;
     blocks(leader) || ahead.iter().any(|&o| blocks(o))
 }
 

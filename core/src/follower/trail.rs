@@ -17,6 +17,7 @@ pub const DEFAULT_TRAIL_CAPACITY: usize = 16;
 /// Equality compares the stored crumbs in order (not the ring's internal layout).
 #[derive(Clone, Copy, Debug)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[repr(C)]
 pub struct Trail<const N: usize> {
     /// Ring storage; only `len` slots starting at `head` (wrapping) are meaningful.
     crumbs: [Vec3; N],
