@@ -238,3 +238,29 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// `is_sane` is exactly "sanitized() changes nothing" (bitwise), for both param structs, and
+    /// sanitized params are always sane.
+    #[test]
+    fn is_sane_matches_sanitized(p in wild_params(), extra in prop::collection::vec(wild_f32(), 7)) {
+        let same = |a: &FollowerParams, b: &FollowerParams| format!("{a:?}") == format!("{b:?}");
+        prop_assert_eq!(p.is_sane(), same(&p.sanitized(), &p));
+        prop_assert!(p.sanitized().is_sane());
+        let pp = PartyParams {
+            body: p,
+            spacing: extra[0],
+            crumb_spacing: extra[1],
+            personal_space: extra[2],
+            arrive_radius: extra[3],
+            arrive_gain: extra[4],
+            catch_up_lag: extra[5],
+            warp_lag: extra[6],
+        };
+        let s = pp.sanitized();
+        prop_assert!(s.is_sane());
+        prop_assert_eq!(pp.is_sane(), format!("{s:?}") == format!("{pp:?}"));
+    }
+}

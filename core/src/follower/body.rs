@@ -15,7 +15,7 @@ use crate::ground::GroundProbe;
 use crate::hash::{StateHash, StateHasher};
 use crate::math::{approach, clamp, finite_or, scalar, wrap_angle, yaw_forward, Quat, Vec2, Vec3};
 
-use super::params::{clamp_coords, FollowerParams, DEG, MAX_SPEED};
+use super::params::{clamp_coords, FollowerParams, COORD_LIMIT, DEG, MAX_SPEED};
 
 /// A follower's body: where it is, how it moves, where it faces and looks.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -96,6 +96,9 @@ impl FollowerBody {
     /// Repair state a host may have corrupted: non-finite position → `fallback` (clamped),
     /// non-finite velocity/direction components → 0, non-finite factor/angles → 0.
     pub(crate) fn sanitize(&mut self, fallback: Vec3) {
+        if self.is_healthy() {
+            return;
+        }
         self.position = if self.position.is_finite() {
             clamp_coords(self.position)
         } else {
@@ -115,6 +118,28 @@ impl FollowerBody {
         self.yaw = rewrap(self.yaw);
         self.target_yaw = rewrap(self.target_yaw);
         self.neck_yaw = rewrap(self.neck_yaw);
+    }
+
+    /// True if the start-of-step repair would change nothing: coordinates within
+    /// `±COORD_LIMIT`, velocity within `±MAX_SPEED`, finite direction of length ≤ 1 (+rounding),
+    /// finite factor, angles in `(−π, π]`.
+    pub fn is_healthy(&self) -> bool {
+        let coord = |x: f32| x.abs() <= COORD_LIMIT;
+        let speed = |x: f32| x.abs() <= MAX_SPEED;
+        let angle = |a: f32| a > -core::f32::consts::PI && a <= core::f32::consts::PI;
+        let (p, v) = (self.position, self.velocity);
+        coord(p.x)
+            & coord(p.y)
+            & coord(p.z)
+            & speed(v.x)
+            & speed(v.y)
+            & speed(v.z)
+            & self.move_dir.is_finite()
+            & (self.move_dir.length_squared() <= 1.001)
+            & self.speed_factor.is_finite()
+            & angle(self.yaw)
+            & angle(self.target_yaw)
+            & angle(self.neck_yaw)
     }
 
     /// Put the body at `position`, at rest, facing `yaw` (a regroup or an external teleport).
@@ -381,5 +406,30 @@ mod tests {
         assert!((h * h - 0.9).abs() < tol);
         let f = per_tick_fraction(0.15, 0.5);
         assert!((1.0 - (1.0 - f) * (1.0 - f) - 0.15).abs() < tol);
+    }
+
+    #[test]
+    fn sanitize_repairs_and_leaves_healthy_bodies_alone() {
+        let mut b = FollowerBody::new(Vec3::new(1.0, 2.0, 3.0), 3.0);
+        b.move_dir = Vec2::new(0.6, 0.8);
+        let before = b;
+        assert!(b.is_healthy());
+        b.sanitize(Vec3::ZERO);
+        assert_eq!(b, before);
+        b.position.y = f32::NAN;
+        b.velocity.x = f32::INFINITY;
+        b.move_dir = Vec2::new(3.0, 4.0);
+        b.speed_factor = f32::NAN;
+        b.yaw = 7.0;
+        b.neck_yaw = f32::NEG_INFINITY;
+        assert!(!b.is_healthy());
+        b.sanitize(Vec3::new(9.0, 9.0, 9.0));
+        assert!(b.is_healthy());
+        assert_eq!(b.position, Vec3::new(9.0, 9.0, 9.0));
+        assert_eq!(b.velocity.x, 0.0);
+        assert!((b.move_dir.length() - 1.0).abs() < 1e-6);
+        assert_eq!(b.speed_factor, 0.0);
+        assert!((b.yaw - (7.0 - core::f32::consts::TAU)).abs() < 1e-6);
+        assert_eq!(b.neck_yaw, 0.0);
     }
 }

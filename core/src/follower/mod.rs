@@ -7,7 +7,9 @@
 //! 1. **Teleport check** (beyond the seed): if the leader moved more than
 //!    [`FollowerParams::teleport_distance`] since the last step, [`regroup`]: the trail is reset to the
 //!    leader's position and the follower is placed `regroup_distance` behind it.
-//! 2. **Record** (`UpdateTargetPos`): a new crumb if the leader moved far enough. If the trail is
+//! 2. **Record** (`UpdateTargetPos`): a new crumb if the leader moved far enough — cut at exactly
+//!    `record_distance` along the leader's motion since the last step (several per step if it moved
+//!    far and the trail has room), so crumb spacing does not depend on the tick rate. If the trail is
 //!    already full (`N` crumbs, default 16) the follower is assumed stuck: the oldest crumb is
 //!    dequeued, becomes the target, and the follower **warps** onto it — the seed's rescue, and the
 //!    documented full-buffer behaviour.
@@ -29,7 +31,11 @@
 //! per-tick factors (×0.9, ±0.02, lerp 0.15) assume that rate; turning and the head use
 //! `Time.deltaTime` and are already rates. Here every per-tick factor is converted with
 //! `n = dt · reference_hz` reference ticks (see [`body`]), so 50 Hz reproduces the seed's numbers
-//! exactly and 60/120/144 Hz give the same motion over time.
+//! exactly and 60/120/144 Hz give the same motion over time: in `tests/tests/follower_rate.rs` a
+//! 12 s walk differs from the 50 Hz run by < 0.75 units while moving (when a discrete decision —
+//! reach a crumb, stop — lands one tick apart) and < 0.1 at rest. With
+//! [`FollowerParams::seed_exact`] a 50 Hz run retraces a line-by-line port of the seed's C# within
+//! 0.01 units over 14 s (`tests/tests/follower_oracle.rs`).
 //!
 //! # Deliberate differences from the seed (each documented where it lives)
 //! - The last-crumb reference starts at the leader's start position (the seed's `_prevPlayerPos`
@@ -44,7 +50,8 @@
 //! # Bad input
 //! `dt` NaN or ≤ 0: nothing happens (empty events). `dt` > [`MAX_STEP_DT`] (0.25 s): clamped.
 //! A non-finite leader position is ignored (the last good one is used); coordinates are clamped to
-//! ±[`COORD_LIMIT`]. Parameters pass through [`FollowerParams::sanitized`]. Corrupted state
+//! ±[`COORD_LIMIT`]. Parameters failing [`FollowerParams::is_sane`] are replaced by
+//! [`FollowerParams::sanitized`] for the step (every bad field → its default). Corrupted state
 //! (non-finite fields written by a host) is repaired at the start of the step. No input produces NaN.
 
 pub mod body;
@@ -54,7 +61,10 @@ pub mod trail;
 
 pub use body::FollowerBody;
 pub use params::{FollowerParams, COORD_LIMIT, MAX_SPEED, MAX_STEP_DT, SEED_TICK_HZ};
-pub use party::{Party, PartyEvents, PartyFull, PartyParams, MAX_PARTY_SIZE};
+pub use party::{
+    Party, PartyEvents, PartyFull, PartyParams, DEFAULT_PARTY_SIZE, DEFAULT_PARTY_TRAIL,
+    MAX_PARTY_SIZE,
+};
 pub use trail::{Trail, TrailIter, DEFAULT_TRAIL_CAPACITY};
 
 use crate::ground::GroundProbe;
@@ -160,7 +170,13 @@ pub fn step<const N: usize>(
         ev.falling = state.body.falling;
         return ev;
     };
-    let p = params.sanitized();
+    let repaired;
+    let p = if params.is_sane() {
+        params
+    } else {
+        repaired = params.sanitized();
+        &repaired
+    };
     state.sanitize();
     let leader = sanitize_leader(leader_pos, state.leader);
     let n = dt * p.reference_hz;
@@ -168,20 +184,20 @@ pub fn step<const N: usize>(
     let mut prev = state.leader;
     if leader.distance(prev) > p.teleport_distance {
         let back = state.body.position.planar() - prev.planar();
-        regroup(state, &p, leader, back);
+        regroup(state, p, leader, back);
         ev.regrouped = true;
         prev = leader;
     }
     state.leader = leader;
 
-    record_crumb(state, &p, prev, leader, &mut ev);
-    take_shortcut(state, &p, leader, &mut ev);
-    drive(state, &p, leader, n, &mut ev);
+    record_crumb(state, p, prev, leader, &mut ev);
+    take_shortcut(state, p, leader, &mut ev);
+    drive(state, p, leader, n, &mut ev);
 
-    let ground_y = state.body.integrate(&p, ground, dt);
-    state.body.update_falling(&p, ground_y);
-    state.body.turn(&p, dt);
-    state.body.turn_neck(&p, leader, dt);
+    let ground_y = state.body.integrate(p, ground, dt);
+    state.body.update_falling(p, ground_y);
+    state.body.turn(p, dt);
+    state.body.turn_neck(p, leader, dt);
     ev.falling = state.body.falling;
     ev
 }
@@ -198,7 +214,13 @@ pub fn regroup<const N: usize>(
     leader_pos: Vec3,
     back: Vec2,
 ) {
-    let p = params.sanitized();
+    let repaired;
+    let p = if params.is_sane() {
+        params
+    } else {
+        repaired = params.sanitized();
+        &repaired
+    };
     let leader = sanitize_leader(leader_pos, state.leader);
     let back = back.try_normalize().unwrap_or(Vec2::Y);
     let pos = leader + Vec3::from_planar(back * p.regroup_distance, 0.0);

@@ -209,70 +209,116 @@ impl FollowerParams {
         p
     }
 
+    /// True if every field is in its documented range, i.e. [`FollowerParams::sanitized`] would
+    /// return an identical copy. Cheap; `step` only copies and repairs params that fail it.
+    pub fn is_sane(&self) -> bool {
+        nonneg(self.record_distance)
+            & nonneg_inf(self.shortcut_distance)
+            & (self.shortcut_keep >= 1)
+            & nonneg(self.stop_distance)
+            & nonneg(self.reach_distance)
+            & nonneg(self.move_speed)
+            & nonneg(self.fast_factor)
+            & nonneg(self.normal_factor)
+            & nonneg(self.slow_factor)
+            & nonneg(self.max_factor)
+            & nonneg(self.stop_factor_cap)
+            & nonneg(self.factor_ease_per_tick)
+            & unit(self.stop_decay_per_tick)
+            & unit(self.direction_lerp_per_tick)
+            & positive_finite(self.reference_hz)
+            & nonneg_inf(self.turn_speed_deg)
+            & finite(self.idle_factor)
+            & half_turn_deg(self.neck_limit_deg)
+            & nonneg_inf(self.neck_rate)
+            & finite(self.fall_speed)
+            & finite(self.fall_ground_gap)
+            & finite(self.fall_descend_speed)
+            & finite(self.gravity)
+            & nonneg(self.step_height)
+            & nonneg(self.snap_distance)
+            & positive(self.teleport_distance)
+            & nonneg(self.regroup_distance)
+    }
+
     /// A copy with every NaN or out-of-range field replaced by its default (see field docs).
     pub fn sanitized(&self) -> Self {
         let d = Self::seed();
-        let nonneg = |x: f32, def: f32| if x.is_finite() && x >= 0.0 { x } else { def };
-        let nonneg_inf = |x: f32, def: f32| if x >= 0.0 { x } else { def };
-        let unit = |x: f32, def: f32| {
-            if (0.0..=1.0).contains(&x) {
-                x
-            } else {
-                def
-            }
-        };
-        let finite = |x: f32, def: f32| if x.is_finite() { x } else { def };
+        let pick = |ok: bool, x: f32, def: f32| if ok { x } else { def };
+        let f = |rule: fn(f32) -> bool, x: f32, def: f32| pick(rule(x), x, def);
         FollowerParams {
-            record_distance: nonneg(self.record_distance, d.record_distance),
+            record_distance: f(nonneg, self.record_distance, d.record_distance),
             seed_exact: self.seed_exact,
-            shortcut_distance: nonneg_inf(self.shortcut_distance, d.shortcut_distance),
+            shortcut_distance: f(nonneg_inf, self.shortcut_distance, d.shortcut_distance),
             shortcut_keep: if self.shortcut_keep >= 1 {
                 self.shortcut_keep
             } else {
                 d.shortcut_keep
             },
-            stop_distance: nonneg(self.stop_distance, d.stop_distance),
-            reach_distance: nonneg(self.reach_distance, d.reach_distance),
+            stop_distance: f(nonneg, self.stop_distance, d.stop_distance),
+            reach_distance: f(nonneg, self.reach_distance, d.reach_distance),
             stop_crumbs: self.stop_crumbs,
             fast_crumbs: self.fast_crumbs,
             slow_crumbs: self.slow_crumbs,
-            move_speed: nonneg(self.move_speed, d.move_speed),
-            fast_factor: nonneg(self.fast_factor, d.fast_factor),
-            normal_factor: nonneg(self.normal_factor, d.normal_factor),
-            slow_factor: nonneg(self.slow_factor, d.slow_factor),
-            max_factor: nonneg(self.max_factor, d.max_factor),
-            stop_factor_cap: nonneg(self.stop_factor_cap, d.stop_factor_cap),
-            factor_ease_per_tick: nonneg(self.factor_ease_per_tick, d.factor_ease_per_tick),
-            stop_decay_per_tick: unit(self.stop_decay_per_tick, d.stop_decay_per_tick),
-            direction_lerp_per_tick: unit(self.direction_lerp_per_tick, d.direction_lerp_per_tick),
-            reference_hz: if self.reference_hz.is_finite() && self.reference_hz > 0.0 {
-                self.reference_hz
-            } else {
-                d.reference_hz
-            },
-            turn_speed_deg: nonneg_inf(self.turn_speed_deg, d.turn_speed_deg),
-            idle_factor: finite(self.idle_factor, d.idle_factor),
-            neck_limit_deg: if (0.0..=180.0).contains(&self.neck_limit_deg) {
-                self.neck_limit_deg
-            } else {
-                d.neck_limit_deg
-            },
-            neck_rate: nonneg_inf(self.neck_rate, d.neck_rate),
-            fall_speed: finite(self.fall_speed, d.fall_speed),
-            fall_ground_gap: finite(self.fall_ground_gap, d.fall_ground_gap),
-            fall_descend_speed: finite(self.fall_descend_speed, d.fall_descend_speed),
+            move_speed: f(nonneg, self.move_speed, d.move_speed),
+            fast_factor: f(nonneg, self.fast_factor, d.fast_factor),
+            normal_factor: f(nonneg, self.normal_factor, d.normal_factor),
+            slow_factor: f(nonneg, self.slow_factor, d.slow_factor),
+            max_factor: f(nonneg, self.max_factor, d.max_factor),
+            stop_factor_cap: f(nonneg, self.stop_factor_cap, d.stop_factor_cap),
+            factor_ease_per_tick: f(nonneg, self.factor_ease_per_tick, d.factor_ease_per_tick),
+            stop_decay_per_tick: f(unit, self.stop_decay_per_tick, d.stop_decay_per_tick),
+            direction_lerp_per_tick: f(
+                unit,
+                self.direction_lerp_per_tick,
+                d.direction_lerp_per_tick,
+            ),
+            reference_hz: f(positive_finite, self.reference_hz, d.reference_hz),
+            turn_speed_deg: f(nonneg_inf, self.turn_speed_deg, d.turn_speed_deg),
+            idle_factor: f(finite, self.idle_factor, d.idle_factor),
+            neck_limit_deg: f(half_turn_deg, self.neck_limit_deg, d.neck_limit_deg),
+            neck_rate: f(nonneg_inf, self.neck_rate, d.neck_rate),
+            fall_speed: f(finite, self.fall_speed, d.fall_speed),
+            fall_ground_gap: f(finite, self.fall_ground_gap, d.fall_ground_gap),
+            fall_descend_speed: f(finite, self.fall_descend_speed, d.fall_descend_speed),
             integrate: self.integrate,
-            gravity: finite(self.gravity, d.gravity),
-            step_height: nonneg(self.step_height, d.step_height),
-            snap_distance: nonneg(self.snap_distance, d.snap_distance),
-            teleport_distance: if self.teleport_distance > 0.0 {
-                self.teleport_distance
-            } else {
-                d.teleport_distance
-            },
-            regroup_distance: nonneg(self.regroup_distance, d.regroup_distance),
+            gravity: f(finite, self.gravity, d.gravity),
+            step_height: f(nonneg, self.step_height, d.step_height),
+            snap_distance: f(nonneg, self.snap_distance, d.snap_distance),
+            teleport_distance: f(positive, self.teleport_distance, d.teleport_distance),
+            regroup_distance: f(nonneg, self.regroup_distance, d.regroup_distance),
         }
     }
+}
+
+// Field range rules shared by `is_sane` and `sanitized`.
+#[inline]
+pub(crate) fn nonneg(x: f32) -> bool {
+    x.is_finite() && x >= 0.0
+}
+#[inline]
+pub(crate) fn nonneg_inf(x: f32) -> bool {
+    x >= 0.0
+}
+#[inline]
+pub(crate) fn unit(x: f32) -> bool {
+    (0.0..=1.0).contains(&x)
+}
+#[inline]
+pub(crate) fn finite(x: f32) -> bool {
+    x.is_finite()
+}
+#[inline]
+pub(crate) fn positive(x: f32) -> bool {
+    x > 0.0
+}
+#[inline]
+pub(crate) fn positive_finite(x: f32) -> bool {
+    x.is_finite() && x > 0.0
+}
+#[inline]
+fn half_turn_deg(x: f32) -> bool {
+    (0.0..=180.0).contains(&x)
 }
 
 /// Sanitised step length: `None` for NaN or `dt ≤ 0`, else `min(dt, MAX_STEP_DT)` (+∞ included).

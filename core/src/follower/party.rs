@@ -33,7 +33,10 @@
 //! crumbs 0.5) `C ≥ 22` keeps the full 0.5 resolution; the default `C` is 32.
 
 use super::body::{yaw_of, FollowerBody};
-use super::params::{clamp_coords, sanitize_dt, sanitize_leader, FollowerParams};
+use super::params::{
+    clamp_coords, nonneg, nonneg_inf, positive, positive_finite, sanitize_dt, sanitize_leader,
+    FollowerParams,
+};
 use super::trail::Trail;
 use crate::ground::GroundProbe;
 use crate::hash::{StateHash, StateHasher};
@@ -111,28 +114,41 @@ impl PartyParams {
         p
     }
 
+    /// True if every field (and `body`) is in its documented range: `sanitized()` would return an
+    /// identical copy.
+    pub fn is_sane(&self) -> bool {
+        self.body.is_sane()
+            & positive_finite(self.spacing)
+            & positive_finite(self.crumb_spacing)
+            & nonneg(self.personal_space)
+            & nonneg(self.arrive_radius)
+            & nonneg_inf(self.arrive_gain)
+            & nonneg(self.catch_up_lag)
+            & positive(self.warp_lag)
+    }
+
     /// A copy with every NaN or out-of-range field replaced by its default.
     pub fn sanitized(&self) -> Self {
         let d = Self::seed();
-        let pos = |x: f32, def: f32| if x.is_finite() && x > 0.0 { x } else { def };
-        let nonneg = |x: f32, def: f32| if x.is_finite() && x >= 0.0 { x } else { def };
+        let f = |rule: fn(f32) -> bool, x: f32, def: f32| if rule(x) { x } else { def };
         PartyParams {
             body: self.body.sanitized(),
-            spacing: pos(self.spacing, d.spacing),
-            crumb_spacing: pos(self.crumb_spacing, d.crumb_spacing),
-            personal_space: nonneg(self.personal_space, d.personal_space),
-            arrive_radius: nonneg(self.arrive_radius, d.arrive_radius),
-            arrive_gain: if self.arrive_gain >= 0.0 {
-                self.arrive_gain
-            } else {
-                d.arrive_gain
-            },
-            catch_up_lag: nonneg(self.catch_up_lag, d.catch_up_lag),
-            warp_lag: if self.warp_lag > 0.0 {
-                self.warp_lag
-            } else {
-                d.warp_lag
-            },
+            spacing: f(positive_finite, self.spacing, d.spacing),
+            crumb_spacing: f(positive_finite, self.crumb_spacing, d.crumb_spacing),
+            personal_space: f(nonneg, self.personal_space, d.personal_space),
+            arrive_radius: f(nonneg, self.arrive_radius, d.arrive_radius),
+            arrive_gain: f(nonneg_inf, self.arrive_gain, d.arrive_gain),
+            catch_up_lag: f(nonneg, self.catch_up_lag, d.catch_up_lag),
+            warp_lag: f(positive, self.warp_lag, d.warp_lag),
+        }
+    }
+
+    /// `self` if sane, else a sanitised copy in `slot`.
+    fn checked<'a>(&'a self, slot: &'a mut Option<PartyParams>) -> &'a PartyParams {
+        if self.is_sane() {
+            self
+        } else {
+            slot.insert(self.sanitized())
         }
     }
 }
@@ -252,12 +268,12 @@ impl<const M: usize, const C: usize> Party<M, C> {
 
     /// Distance between recorded crumbs actually used: `max(crumb_spacing, M·spacing/(C − 2))`.
     pub fn recording_spacing(&self, params: &PartyParams) -> f32 {
-        recording_spacing::<M, C>(&params.sanitized())
+        recording_spacing::<M, C>(params.checked(&mut None))
     }
 
     /// The slot of every member (index `k` for member `k`; entries past `len()` are the leader).
     pub fn slots(&self, params: &PartyParams) -> [Vec3; M] {
-        self.compute_slots(&params.sanitized())
+        self.compute_slots(params.checked(&mut None))
     }
 
     /// Reset the trail to a straight line behind the leader at `leader_pos` along the planar
@@ -265,9 +281,10 @@ impl<const M: usize, const C: usize> Party<M, C> {
     /// along it at the leader's height, facing the leader. Call after a map transfer with
     /// `back = −leader_forward`; [`step`] calls it on a teleport.
     pub fn regroup(&mut self, params: &PartyParams, leader_pos: Vec3, back: Vec2) {
-        let pp = params.sanitized();
+        let mut slot = None;
+        let pp = params.checked(&mut slot);
         let leader = sanitize_leader(leader_pos, self.leader);
-        self.regroup_sanitized(&pp, leader, back);
+        self.regroup_sanitized(pp, leader, back);
     }
 
     fn regroup_sanitized(&mut self, pp: &PartyParams, leader: Vec3, back: Vec2) {
@@ -396,7 +413,8 @@ pub fn step<const M: usize, const C: usize>(
         }
         return ev;
     };
-    let pp = params.sanitized();
+    let mut slot = None;
+    let pp = params.checked(&mut slot);
     let p = &pp.body;
     party.sanitize();
     let leader = sanitize_leader(leader_pos, party.leader);
@@ -407,13 +425,13 @@ pub fn step<const M: usize, const C: usize>(
             Some(m) => m.position.planar() - party.leader.planar(),
             None => Vec2::ZERO,
         };
-        party.regroup_sanitized(&pp, leader, back);
+        party.regroup_sanitized(pp, leader, back);
         ev.regrouped = true;
     }
     party.leader = leader;
-    ev.crumb_dropped = party.record(&pp, leader);
+    ev.crumb_dropped = party.record(pp, leader);
 
-    let slots = party.compute_slots(&pp);
+    let slots = party.compute_slots(pp);
     let mut before = [Vec3::ZERO; M];
     for (b, m) in before.iter_mut().zip(party.members()) {
         *b = m.position;
@@ -427,7 +445,7 @@ pub fn step<const M: usize, const C: usize>(
             lag = 0.0;
         }
         let ahead = before.get(..k).unwrap_or(&[]);
-        if lag <= pp.arrive_radius || gives_way(body.position, slot, leader, ahead, &pp) {
+        if lag <= pp.arrive_radius || gives_way(body.position, slot, leader, ahead, pp) {
             body.reduce_speed(p, n);
             ev.stopped |= bit(k);
         } else {
