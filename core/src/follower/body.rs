@@ -199,7 +199,8 @@ impl FollowerBody {
         let dir = (toward.planar() - self.position.planar()).normalize_or_zero();
         let t = per_tick_fraction(p.direction_lerp_per_tick, n);
         self.move_dir = self.move_dir.lerp(dir, t);
-        let speed = (p.move_speed * self.speed_factor).min(speed_cap);
+        // Clamped (NaN → 0) so absurd but "sane" params (move_speed 1e38) cannot overflow.
+        let speed = clamp((p.move_speed * self.speed_factor).min(speed_cap), 0.0, MAX_SPEED);
         self.velocity.x = self.move_dir.x * speed;
         self.velocity.z = self.move_dir.y * speed;
         // The seed's LookRotation of a zero vector gives identity; keeping the old target is saner.
@@ -361,9 +362,14 @@ pub(crate) fn signed_yaw_between(from: Vec2, to: Vec2) -> f32 {
     -scalar::atan2(from.perp_dot(to), from.dot(to))
 }
 
+/// Velocity component into `±MAX_SPEED`; NaN → 0, ±inf → ±MAX_SPEED.
 #[inline]
 fn clamp_speed(v: f32) -> f32 {
-    clamp(finite_or(v, 0.0), -MAX_SPEED, MAX_SPEED)
+    if v.is_nan() {
+        0.0
+    } else {
+        clamp(v, -MAX_SPEED, MAX_SPEED)
+    }
 }
 
 /// Height of the ground below `point`, if the probe finds some with a finite height.

@@ -71,7 +71,8 @@ pub struct FollowerParams {
     // --- speed -------------------------------------------------------------------------------
     /// Ground speed at speed factor 1. Units/s. Default **8.0** = the seed's `moveSpeed 400` ×
     /// Unity's `fixedDeltaTime 0.02` (the seed writes `moveSpeed·factor·fixedDeltaTime` straight
-    /// into `Rigidbody.velocity`, which is in units per second). Range `[0, ∞)`.
+    /// into `Rigidbody.velocity`, which is in units per second). Range `[0, ∞)`; the resulting
+    /// speed is clamped to [`MAX_SPEED`].
     pub move_speed: f32,
     /// Speed-factor target while far behind (≥ `fast_crumbs`). Default **1.6** (seed).
     pub fast_factor: f32,
