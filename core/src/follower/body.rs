@@ -200,7 +200,11 @@ impl FollowerBody {
         let t = per_tick_fraction(p.direction_lerp_per_tick, n);
         self.move_dir = self.move_dir.lerp(dir, t);
         // Clamped (NaN → 0) so absurd but "sane" params (move_speed 1e38) cannot overflow.
-        let speed = clamp((p.move_speed * self.speed_factor).min(speed_cap), 0.0, MAX_SPEED);
+        let speed = clamp(
+            (p.move_speed * self.speed_factor).min(speed_cap),
+            0.0,
+            MAX_SPEED,
+        );
         self.velocity.x = self.move_dir.x * speed;
         self.velocity.z = self.move_dir.y * speed;
         // The seed's LookRotation of a zero vector gives identity; keeping the old target is saner.
