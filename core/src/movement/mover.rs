@@ -8,8 +8,8 @@
 //! 4. in the air: half of gravity, move, the other half (Source's `StartGravity`/`FinishGravity`:
 //!    positions lie exactly on the parabola, so the apex does not depend on the tick rate);
 //!    on the ground: move horizontally;
-//! 5. NaN/overflow guard and the per-axis velocity clamp;
-//! 6. categorise ground again (landing, snapping, leaving ledges), then count timers down.
+//! 5. categorise ground again (landing, snapping, leaving ledges, pushing out of steep ground);
+//! 6. NaN/overflow guard and the per-axis velocity clamp, then count timers down.
 
 use super::contact::{categorize_ground, Contact};
 use super::jump::{
@@ -275,9 +275,8 @@ pub fn tick(
         let g = params.gravity * jump_gravity_scale(state, params, jump);
         move_in_air(state, g, dt);
     }
-    guard_state(state, params, start.position);
-
     ev.add_contact(categorize_ground(state, params, probe, stick));
+    guard_state(state, params, start.position);
     tick_jump_timers(state, dt);
     state.jump_held = jump;
 }
@@ -345,4 +344,65 @@ fn repair_state(state: &mut MoverState) {
     }
     state.coyote_timer = crate::math::finite_or(state.coyote_timer, 0.0);
     state.jump_buffer_timer = crate::math::finite_or(state.jump_buffer_timer, 0.0);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ground::{FlatGround, NoGround};
+
+    #[test]
+    fn hash_covers_every_field() {
+        let base = MoverState::new(Vec3::new(1.0, 2.0, 3.0));
+        let h = base.state_hash();
+        let mut variants = [base; 9];
+        variants[0].position.x = 1.5;
+        variants[1].velocity.z = 1.0;
+        variants[2].grounded = true;
+        variants[3].ground_normal = Vec3::X;
+        variants[4].coyote_timer = 0.1;
+        variants[5].jump_buffer_timer = 0.1;
+        variants[6].jump_held = true;
+        variants[7].jump_latched = true;
+        variants[8].jump_rising = true;
+        for (i, v) in variants.iter().enumerate() {
+            assert_ne!(v.state_hash(), h, "field {i} not hashed");
+        }
+    }
+
+    #[test]
+    fn first_step_lands_and_accelerates() {
+        let p = MoveParams::seed();
+        let mut s = MoverState::new(Vec3::new(0.0, 0.02, 0.0));
+        let input = MoveInput::with_yaw(Vec2::new(1.0, 0.0), false, 0.0);
+        let ev = step(&mut s, &p, &input, &FlatGround::new(0.0), 0.02);
+        assert!(ev.landed && s.grounded);
+        assert_eq!(s.position.y, 0.0);
+        // Forward at yaw 0 is −Z: 120·0.02 = 2.4 (friction found the character at rest).
+        assert!((s.velocity.z + 2.4).abs() < 1e-5 && s.velocity.x == 0.0);
+        assert!((s.position.z + 2.4 * 0.02).abs() < 1e-6);
+    }
+
+    #[test]
+    fn free_fall_without_ground() {
+        let p = MoveParams::quake3();
+        let mut s = MoverState::new(Vec3::ZERO);
+        let ev = step(&mut s, &p, &MoveInput::default(), &NoGround, 0.5);
+        // 0.5 s is 10 sub-steps of 0.05 s but at most 8 run: 0.4 s of fall, 0.1 s dropped.
+        assert_eq!(ev.substeps, 8);
+        assert!((ev.dropped_time - 0.1).abs() < 1e-6);
+        assert!((s.velocity.y + 320.0).abs() < 1e-3);
+        assert!((s.position.y + 0.5 * 800.0 * 0.16).abs() < 1e-2);
+    }
+
+    #[test]
+    fn bad_dt_is_rejected() {
+        let p = MoveParams::seed();
+        for dt in [0.0, -1.0, f32::NAN, f32::NEG_INFINITY] {
+            let mut s = MoverState::new(Vec3::ZERO);
+            let ev = step(&mut s, &p, &MoveInput::default(), &FlatGround::new(0.0), dt);
+            assert!(ev.rejected);
+            assert_eq!(s, MoverState::new(Vec3::ZERO));
+        }
+    }
 }

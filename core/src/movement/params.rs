@@ -270,3 +270,63 @@ impl MoveParams {
         normal.y >= self.min_ground_normal_y - self.walkable_tolerance && normal.is_finite()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presets_follow_the_anchors() {
+        let qw = MoveParams::quakeworld();
+        assert_eq!(
+            (
+                qw.stop_speed,
+                qw.friction,
+                qw.accel,
+                qw.air_accel,
+                qw.air_wish_cap
+            ),
+            (100.0, 6.0, 10.0, 10.0, 30.0)
+        );
+        assert_eq!(
+            (qw.max_speed, qw.jump_speed, qw.gravity),
+            (320.0, 270.0, 800.0)
+        );
+        let q3 = MoveParams::quake3();
+        assert_eq!((q3.friction, q3.accel, q3.air_accel), (6.0, 10.0, 1.0));
+        assert!(q3.air_wish_cap.is_infinite());
+        let src = MoveParams::source();
+        assert_eq!(
+            (src.friction, src.accel, src.air_accel, src.air_wish_cap),
+            (4.0, 10.0, 10.0, 30.0)
+        );
+        assert!((src.jump_speed - 268.328).abs() < 1e-3);
+        assert_eq!(MoveParams::seed_figure().max_speed, 7.7);
+        for p in [qw, q3, src] {
+            assert!(!p.auto_hop);
+            assert_eq!((p.coyote_time, p.jump_buffer_time), (0.0, 0.0));
+            assert_eq!((p.jump_release_gravity, p.jump_release_cut), (1.0, 1.0));
+        }
+    }
+
+    #[test]
+    fn walkable_test() {
+        let p = MoveParams::quakeworld();
+        assert!(p.is_walkable(Vec3::new(0.0, 0.7, 0.714)));
+        assert!(!p.is_walkable(Vec3::new(0.0, 0.69, 0.72)));
+        assert!(!p.is_walkable(Vec3::new(f32::NAN, 1.0, 0.0)));
+        let s = MoveParams::seed();
+        // 45.3° is within the tolerance, 46° is not.
+        let n = |deg: f32| {
+            let r = deg.to_radians();
+            Vec3::new(
+                crate::math::scalar::sin(r),
+                crate::math::scalar::cos(r),
+                0.0,
+            )
+        };
+        assert!(s.is_walkable(n(45.0)));
+        assert!(s.is_walkable(n(45.3)));
+        assert!(!s.is_walkable(n(46.0)));
+    }
+}
