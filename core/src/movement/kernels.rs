@@ -285,6 +285,13 @@ pub fn optimal_strafe_cos(v: f32, cap: f32, a: f32) -> f32 {
 mod tests {
     use super::*;
 
+    /// Relative tolerance: tight for `libm`, loose for the `micromath` approximations (≈ 1 %).
+    const TOL: f32 = if cfg!(feature = "micromath") {
+        3e-2
+    } else {
+        1e-6
+    };
+
     #[test]
     fn wish_conversion_frame() {
         // Yaw 0 faces −Z; front goes to (0, −1), right to (+1, 0).
@@ -300,7 +307,13 @@ mod tests {
         // Keyboard W+D = (1, 1) clamps to scale 1.
         let w = world_wish(Vec2::new(1.0, 1.0), f);
         assert_eq!(w.scale, 1.0);
-        assert!((w.dir.length() - 1.0).abs() < 1e-6);
+        // micromath's sqrt(2) is 1.5 (6 % low), so its unit vectors can be ≈ 12 % short in length².
+        let l2_tol = if cfg!(feature = "micromath") {
+            0.15
+        } else {
+            2e-6
+        };
+        assert!((w.dir.length_squared() - 1.0).abs() < l2_tol, "{w:?}");
         // Bad inputs.
         assert_eq!(world_wish(Vec2::new(f32::NAN, 1.0), f), WishDir::NONE);
         assert_eq!(world_wish(Vec2::ZERO, f), WishDir::NONE);
@@ -314,10 +327,10 @@ mod tests {
     fn quake_friction_values() {
         // speed 320, k 6, dt 0.01: drop = 320·6·0.01 = 19.2 → 300.8.
         let v = friction_stopspeed(Vec2::new(320.0, 0.0), 6.0, 100.0, 1.0, 0.01);
-        assert!((v.x - 300.8).abs() < 1e-3);
+        assert!((v.x - 300.8).abs() < 300.8 * TOL.max(4e-6));
         // Below stop speed: drop = 100·6·0.01 = 6.
         let v = friction_stopspeed(Vec2::new(0.0, 50.0), 6.0, 100.0, 1.0, 0.01);
-        assert!((v.y - 44.0).abs() < 1e-4);
+        assert!((v.y - 44.0).abs() < 44.0 * TOL.max(3e-6));
         assert_eq!(
             friction_stopspeed(Vec2::new(0.5, 0.5), 6.0, 100.0, 1.0, 0.01),
             Vec2::ZERO
@@ -331,7 +344,7 @@ mod tests {
     #[test]
     fn constant_friction_stops() {
         let v = friction_constant(Vec2::new(3.0, 4.0), 70.0, 0.0, 0.02);
-        assert!((v.length() - 3.6).abs() < 1e-5);
+        assert!((v.length() - 3.6).abs() < 3.6 * TOL.max(3e-6));
         assert_eq!(
             friction_constant(Vec2::new(0.3, 0.4), 70.0, 0.0, 0.02),
             Vec2::ZERO
@@ -361,9 +374,9 @@ mod tests {
         let dir = Vec2::new(0.0, 1.0);
         for _ in 0..1000 {
             v = accelerate_clamped(v, dir, 320.0, 3.2);
-            assert!(v.length() <= 320.0 + 1e-3);
+            assert!(v.length() <= 320.0 * (1.0 + TOL) + 1e-3);
         }
-        assert!((v.y - 320.0).abs() < 1e-3 && v.x.abs() < 1e-3);
+        assert!((v.y - 320.0).abs() < 320.0 * TOL + 1e-3 && v.x.abs() < 320.0 * TOL + 1e-3);
     }
 
     #[test]

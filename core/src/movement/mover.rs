@@ -227,17 +227,21 @@ pub fn step_wish(
     if !(dt > 0.0) {
         return StepEvents::REJECTED;
     }
+    let wish = wish.sanitized();
+    repair_state(state);
+    let mut ev = StepEvents::default();
+    if dt <= params.max_tick_dt {
+        // The fixed-tick case: exactly one tick of `dt` (what `SubSteps` gives, without its divides).
+        ev.substeps = 1;
+        tick(state, params, wish, jump, probe, dt, &mut ev);
+        return ev;
+    }
     let split = SubSteps::split(dt, params.max_tick_dt, params.max_substeps);
     if split.count == 0 {
         return StepEvents::REJECTED;
     }
-    let wish = wish.sanitized();
-    repair_state(state);
-    let mut ev = StepEvents {
-        substeps: split.count,
-        dropped_time: split.dropped,
-        ..StepEvents::default()
-    };
+    ev.substeps = split.count;
+    ev.dropped_time = split.dropped;
     for _ in 0..split.count {
         tick(state, params, wish, jump, probe, split.step, &mut ev);
     }
@@ -254,7 +258,7 @@ pub fn tick(
     dt: f32,
     ev: &mut StepEvents,
 ) {
-    let start = *state;
+    let start_position = state.position;
     ev.add_contact(categorize_ground(state, params, probe, state.grounded));
 
     note_jump_key(state, params, jump);
@@ -276,7 +280,7 @@ pub fn tick(
         move_in_air(state, g, dt);
     }
     ev.add_contact(categorize_ground(state, params, probe, stick));
-    guard_state(state, params, start.position);
+    guard_state(state, params, start_position);
     tick_jump_timers(state, dt);
     state.jump_held = jump;
 }
@@ -294,7 +298,7 @@ fn move_on_ground(state: &mut MoverState, dt: f32) {
 fn move_in_air(state: &mut MoverState, gravity: f32, dt: f32) {
     let half = gravity * dt * 0.5;
     state.velocity.y -= half;
-    state.position = state.position + state.velocity * dt;
+    state.position += state.velocity * dt;
     state.velocity.y -= half;
 }
 

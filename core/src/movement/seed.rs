@@ -134,7 +134,13 @@ mod tests {
         assert_eq!(v.y, 0.0);
         assert_eq!(v.x, 120.0f32 * dt);
         v = next_player_vector(v, Vec2::new(1.0, 0.0), dt, true);
-        assert!((v.x - 3.4).abs() < 1e-5, "{v:?}");
+        // micromath's approximate sqrt makes `normalized` slightly non-unit (≈ 1 %).
+        let tol = if cfg!(feature = "micromath") {
+            0.05
+        } else {
+            1e-5
+        };
+        assert!((v.x - 3.4).abs() < tol, "{v:?}");
     }
 
     #[test]
