@@ -13,6 +13,10 @@
 //!   gravity makes it slide down (no friction applies — like a Quake surf ramp); the tick reports
 //!   `sliding`.
 //! - Below walkable ground while rising fast: pushed up, stays airborne.
+//! - Walls: a height field has cliffs (e.g. the side of a ramp). Ground more than `step_up` above
+//!   the feet's height at the start of the tick (beyond what a walkable slope explains) is a wall:
+//!   the planar move is blocked on the axis that hit it ([`resolve_walls`]). Lower ledges are
+//!   stepped onto (snapped up).
 
 use super::mover::MoverState;
 use super::params::MoveParams;
@@ -67,9 +71,20 @@ pub fn categorize_ground(
     probe: &impl GroundProbe,
     stick: bool,
 ) -> Contact {
+    let hit = probe_ground(probe, state.position, params);
+    categorize_hit(state, params, hit, stick)
+}
+
+/// [`categorize_ground`] with the probe result for `state.position` already in hand.
+pub fn categorize_hit(
+    state: &mut MoverState,
+    params: &MoveParams,
+    hit: Option<GroundHit>,
+    stick: bool,
+) -> Contact {
     let was_grounded = state.grounded;
     let mut c = Contact::default();
-    let grounded = match probe_ground(probe, state.position, params) {
+    let grounded = match hit {
         None => false,
         Some(hit) if params.is_walkable(hit.normal) => on_walkable(state, params, hit, stick),
         Some(hit) => {
@@ -130,4 +145,74 @@ fn on_steep(state: &mut MoverState, params: &MoveParams, hit: GroundHit) -> bool
         state.velocity = clip_into_surface(state.velocity, hit.normal);
     }
     gap <= params.ground_snap
+}
+
+/// True if `hit` (the ground under `pos`) is a wall for a character whose feet were at `from`: the
+/// surface is more than `step_up` above the old feet height, plus what the steepest walkable slope
+/// rises over the planar distance moved (measured as `|dx| + |dz|`, which over-estimates it, so a
+/// walkable ramp is never a wall at any speed).
+///
+/// Costs nothing extra in the common case; the slope allowance (one sqrt, one divide) is computed
+/// only when the surface is higher than `step_up`.
+pub fn is_wall(params: &MoveParams, hit: Option<GroundHit>, pos: Vec3, from: Vec3) -> bool {
+    let Some(h) = hit else {
+        return false;
+    };
+    let rise = h.height - from.y;
+    if !(rise > params.step_up) {
+        return false;
+    }
+    let run = (pos.x - from.x).abs() + (pos.z - from.z).abs();
+    rise > params.step_up + run * max_rise_per_run(params)
+}
+
+/// `tan` of the slope limit, from `min_ground_normal_y − walkable_tolerance` (= cos): `√(1−c²)/c`.
+/// A limit of 90° or more (c ≤ 0) gives `f32::INFINITY` (nothing is a wall).
+#[inline]
+fn max_rise_per_run(params: &MoveParams) -> f32 {
+    let c = params.min_ground_normal_y - params.walkable_tolerance;
+    if !(c > 0.0) {
+        return f32::INFINITY;
+    }
+    if c >= 1.0 {
+        return 0.0;
+    }
+    crate::math::scalar::sqrt(1.0 - c * c) / c
+}
+
+/// Stop a move that ran into a wall ([`is_wall`]): keep the X part of the move if that is clear
+/// (zeroing `vz`), else the Z part (zeroing `vx`), else undo the planar move (zeroing both) —
+/// sliding along axis-aligned walls. Height-field worlds have no wall normals, so this is the
+/// simple, always-safe choice. `from` must be a non-wall position (the tick's start, which the
+/// start-of-tick categorisation has already pushed out of the ground). Returns the probe result for
+/// the final position and whether a wall was hit. 1 probe when nothing is hit, up to 4 when one is.
+pub fn resolve_walls(
+    state: &mut MoverState,
+    params: &MoveParams,
+    probe: &impl GroundProbe,
+    from: Vec3,
+) -> (Option<GroundHit>, bool) {
+    let hit = probe_ground(probe, state.position, params);
+    if !is_wall(params, hit, state.position, from) {
+        return (hit, false);
+    }
+    let p = state.position;
+    let x_only = Vec3::new(p.x, p.y, from.z);
+    let h = probe_ground(probe, x_only, params);
+    if !is_wall(params, h, x_only, from) {
+        state.position = x_only;
+        state.velocity.z = 0.0;
+        return (h, true);
+    }
+    let z_only = Vec3::new(from.x, p.y, p.z);
+    let h = probe_ground(probe, z_only, params);
+    if !is_wall(params, h, z_only, from) {
+        state.position = z_only;
+        state.velocity.x = 0.0;
+        return (h, true);
+    }
+    state.position = Vec3::new(from.x, p.y, from.z);
+    state.velocity.x = 0.0;
+    state.velocity.z = 0.0;
+    (probe_ground(probe, state.position, params), true)
 }

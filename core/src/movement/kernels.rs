@@ -9,6 +9,7 @@
 //! | [`accelerate`] (projection) | 0 | 0 | ≈ 8 |
 //! | [`accelerate_clamped`] | 1 | 1 | ≈ 10 |
 //! | [`WishDir::from_world`] / [`world_wish`] (cacheable) | 1 | 1 | ≈ 8 |
+//! | [`world_wish_unit`] (already-unit stick wish) | 0 | 0 | ≈ 6 |
 //!
 //! So a ground tick is one sqrt and one divide, an air tick none; the wish conversion adds one
 //! more of each once per `step` call (or never, if the caller caches a [`WishDir`]). The seed's
@@ -87,6 +88,23 @@ pub fn world_wish(wish: Vec2, facing: Vec2) -> WishDir {
         f.y * wish.x + right.y * wish.y,
     );
     WishDir::from_world(w)
+}
+
+/// World wish from an already **unit** `(front, right)` direction and an analog `magnitude` in
+/// `[0, 1]` — exactly what [`crate::stick::Wish`] holds (`front`, `right`, `magnitude`) — with no
+/// sqrt when `facing` is unit. The direction is trusted to be unit (the stick module guarantees it);
+/// non-finite values or a magnitude ≤ 0 give [`WishDir::NONE`]; the magnitude is clamped to 1.
+#[inline]
+pub fn world_wish_unit(front: f32, right: f32, magnitude: f32, facing: Vec2) -> WishDir {
+    if !(magnitude > 0.0) || !front.is_finite() || !right.is_finite() {
+        return WishDir::NONE;
+    }
+    let f = unit_facing(facing);
+    let r = f.perp();
+    WishDir {
+        dir: Vec2::new(f.x * front + r.x * right, f.y * front + r.y * right),
+        scale: if magnitude < 1.0 { magnitude } else { 1.0 },
+    }
 }
 
 /// `facing` if it is unit within 1e-4 (in squared length), else normalised, else yaw-0 forward.
@@ -285,9 +303,9 @@ pub fn optimal_strafe_cos(v: f32, cap: f32, a: f32) -> f32 {
 mod tests {
     use super::*;
 
-    /// Relative tolerance: tight for `libm`, loose for the `micromath` approximations (≈ 1 %).
+    /// Relative tolerance: `libm`'s sqrt is correctly rounded, `micromath`'s (Heron-refined) is not.
     const TOL: f32 = if cfg!(feature = "micromath") {
-        3e-2
+        1e-5
     } else {
         1e-6
     };
@@ -307,9 +325,8 @@ mod tests {
         // Keyboard W+D = (1, 1) clamps to scale 1.
         let w = world_wish(Vec2::new(1.0, 1.0), f);
         assert_eq!(w.scale, 1.0);
-        // micromath's sqrt(2) is 1.5 (6 % low), so its unit vectors can be ≈ 12 % short in length².
         let l2_tol = if cfg!(feature = "micromath") {
-            0.15
+            2e-5
         } else {
             2e-6
         };
@@ -320,8 +337,27 @@ mod tests {
         let w = world_wish(Vec2::new(1.0, 0.0), Vec2::new(f32::NAN, 0.0));
         assert_eq!(w.dir, Vec2::new(0.0, -1.0));
         let w = world_wish(Vec2::new(1.0, 0.0), Vec2::new(3.0, 0.0));
-        assert!((w.dir - Vec2::new(1.0, 0.0)).length_squared() < l2_tol, "{w:?}");
+        assert!(
+            (w.dir - Vec2::new(1.0, 0.0)).length_squared() < l2_tol,
+            "{w:?}"
+        );
         assert_eq!(w.dir.y, 0.0);
+    }
+
+    #[test]
+    fn unit_wish_needs_no_normalisation() {
+        let f = facing_from_yaw(0.0);
+        let h = core::f32::consts::FRAC_1_SQRT_2;
+        let w = world_wish_unit(h, h, 1.0, f);
+        assert_eq!(w.dir, Vec2::new(h, -h));
+        assert_eq!(w.scale, 1.0);
+        assert_eq!(world_wish_unit(1.0, 0.0, 0.0, f), WishDir::NONE);
+        assert_eq!(world_wish_unit(f32::NAN, 0.0, 1.0, f), WishDir::NONE);
+        assert_eq!(world_wish_unit(1.0, 0.0, 7.0, f).scale, 1.0);
+        // Same as the normalising conversion for a unit input.
+        let a = world_wish(Vec2::new(0.6, 0.8), f);
+        let b = world_wish_unit(0.6, 0.8, 1.0, f);
+        assert!((a.dir - b.dir).length() < 1e-6);
     }
 
     #[test]

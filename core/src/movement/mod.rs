@@ -22,14 +22,15 @@
 //!
 //! ## Order of one tick (Quake `PmoveSingle`)
 //! categorise ground → jump (clears ground) → friction → accelerate / air-accelerate →
-//! half gravity → move → half gravity → categorise ground. Jumping before friction is why a
+//! half gravity → move → half gravity → wall check → categorise ground. Jumping before friction is why a
 //! frame-perfect hop loses no speed.
 //!
 //! ## Cost model (per tick, f32)
 //! - Ground: friction 1 sqrt + 1 divide, accelerate 0/0, ≈ 20 mul/add/compare.
 //! - Air: 0 sqrt, 0 divide, ≈ 12 mul/add/compare.
 //! - Wish conversion ([`world_wish`]): 1 sqrt + 1 divide per `step` call; [`step_wish`] takes a
-//!   cached [`WishDir`] and skips it.
+//!   cached [`WishDir`] and skips it; [`world_wish_unit`] converts the stick module's already-unit
+//!   [`crate::stick::Wish`] with no sqrt at all.
 //! - The seed's formulation: 3 sqrt + 4 divides per tick.
 //!
 //! On a Cortex-M4F `libm::sqrtf` is ≈ 69 instructions (software) and `VDIV.F32` one instruction
@@ -56,12 +57,12 @@ pub mod mover;
 pub mod params;
 pub mod seed;
 
-pub use contact::{categorize_ground, Contact};
+pub use contact::{categorize_ground, categorize_hit, is_wall, resolve_walls, Contact};
 pub use jump::JumpKind;
 pub use kernels::{
     accel_budget, accelerate, accelerate_clamped, air_accelerate, air_cap_and_budget,
     facing_from_yaw, friction, friction_constant, friction_stopspeed, ground_accelerate,
-    optimal_strafe_cos, planar_velocity_tick, world_wish, WishDir,
+    optimal_strafe_cos, planar_velocity_tick, world_wish, world_wish_unit, WishDir,
 };
 pub use mover::{step, step_wish, tick, MoveInput, MoverState, StepEvents};
 pub use params::{AccelBudget, AccelStyle, FrictionModel, MoveParams};

@@ -8,10 +8,11 @@
 //! 4. in the air: half of gravity, move, the other half (Source's `StartGravity`/`FinishGravity`:
 //!    positions lie exactly on the parabola, so the apex does not depend on the tick rate);
 //!    on the ground: move horizontally;
-//! 5. categorise ground again (landing, snapping, leaving ledges, pushing out of steep ground);
+//! 5. block the move at walls (ground higher than `step_up`), then categorise ground again
+//!    (landing, snapping, stepping up, leaving ledges, pushing out of steep ground);
 //! 6. NaN/overflow guard and the per-axis velocity clamp, then count timers down.
 
-use super::contact::{categorize_ground, Contact};
+use super::contact::{categorize_ground, categorize_hit, resolve_walls, Contact};
 use super::jump::{
     apply_jump_release_cut, check_jump, jump_gravity_scale, note_jump_key, tick_jump_timers,
     JumpKind,
@@ -159,6 +160,8 @@ pub struct StepEvents {
     pub left_ground: bool,
     /// The character touched ground too steep to stand on.
     pub sliding: bool,
+    /// A move was blocked by a wall (ground higher than `step_up`).
+    pub hit_wall: bool,
     /// Largest downward speed at a landing, units/s (0 if none).
     pub impact_speed: f32,
     /// Ticks simulated (sub-steps of `dt`).
@@ -177,6 +180,7 @@ impl StepEvents {
         landed: false,
         left_ground: false,
         sliding: false,
+        hit_wall: false,
         impact_speed: 0.0,
         substeps: 0,
         dropped_time: 0.0,
@@ -258,8 +262,9 @@ pub fn tick(
     dt: f32,
     ev: &mut StepEvents,
 ) {
-    let start_position = state.position;
     ev.add_contact(categorize_ground(state, params, probe, state.grounded));
+    // Out of the ground after the first categorisation: a safe place to fall back to.
+    let start_position = state.position;
 
     note_jump_key(state, params, jump);
     apply_jump_release_cut(state, params, jump);
@@ -279,7 +284,9 @@ pub fn tick(
         let g = params.gravity * jump_gravity_scale(state, params, jump);
         move_in_air(state, g, dt);
     }
-    ev.add_contact(categorize_ground(state, params, probe, stick));
+    let (hit, wall) = resolve_walls(state, params, probe, start_position);
+    ev.hit_wall |= wall;
+    ev.add_contact(categorize_hit(state, params, hit, stick));
     guard_state(state, params, start_position);
     tick_jump_timers(state, dt);
     state.jump_held = jump;

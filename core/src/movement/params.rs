@@ -127,6 +127,10 @@ pub struct MoveParams {
     /// flicker the grounded flag. Units. Default 0.3 m (Unity `stepOffset`); Quake presets 18
     /// (step height; Source `StayOnGround`). 0 = off (QuakeWorld floats off downhill ramps).
     pub step_down: f32,
+    /// Ledges up to this height above the feet are stepped onto; higher ground (beyond what the
+    /// steepest walkable slope rises over the move) is a wall that blocks the move. Units.
+    /// Default 0.3 m (Unity `stepOffset`); Quake presets 18 (`STEPSIZE`).
+    pub step_up: f32,
     /// Rising faster than this (units/s) never counts as grounded, so a jump is not cancelled by the
     /// ground test on its first ticks. Default 2.0 m/s; QuakeWorld 180, Source 140, Quake III 10.
     pub max_ground_rise_speed: f32,
@@ -187,6 +191,7 @@ impl MoveParams {
             walkable_tolerance: 0.007,
             ground_snap: 0.05,
             step_down: 0.3,
+            step_up: 0.3,
             max_ground_rise_speed: 2.0,
             max_tick_dt: 0.05,
             max_substeps: 8,
@@ -230,6 +235,7 @@ impl MoveParams {
             walkable_tolerance: 0.0,
             ground_snap: 1.0,
             step_down: 18.0,
+            step_up: 18.0,
             max_ground_rise_speed: 180.0,
             max_tick_dt: 0.05,
             max_substeps: 8,
