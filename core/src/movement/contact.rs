@@ -1,8 +1,8 @@
 //! Ground categorisation: is the character standing on walkable ground?
 //!
 //! Rules (Quake's `PM_CategorizePosition`, simplified to a height probe):
-//! - The probe is asked for the ground below `position + up·ground_snap` (a surface slightly above
-//!   the feet is still found). A non-finite hit counts as no ground.
+//! - The probe is asked for the ground below `position + up·max(ground_snap, step_up)` (a surface
+//!   slightly above the feet is still found). A non-finite hit counts as no ground.
 //! - Walkable: `n.y ≥ min_ground_normal_y − walkable_tolerance` ([`MoveParams::is_walkable`]).
 //! - Grounded: walkable, feet at most `ground_snap` above it (`step_down` if the character was
 //!   grounded and did not jump: it follows ramps and steps down), and not rising faster than
@@ -37,14 +37,20 @@ pub struct Contact {
     pub impact_speed: f32,
 }
 
-/// Ask the probe for the ground below `position` (from `ground_snap` above it); non-finite → none.
+/// Ask the probe for the ground below `position`, from `max(ground_snap, step_up)` above it (so a
+/// multi-level probe still reports a ledge the character can step onto); non-finite → none.
 #[inline]
 pub fn probe_ground(
     probe: &impl GroundProbe,
     position: Vec3,
     params: &MoveParams,
 ) -> Option<GroundHit> {
-    let from = Vec3::new(position.x, position.y + params.ground_snap, position.z);
+    let lift = if params.step_up > params.ground_snap {
+        params.step_up
+    } else {
+        params.ground_snap
+    };
+    let from = Vec3::new(position.x, position.y + lift, position.z);
     match probe.probe(from) {
         Some(h) if h.height.is_finite() && h.normal.is_finite() => Some(h),
         _ => None,

@@ -22,8 +22,8 @@
 //!
 //! ## Order of one tick (Quake `PmoveSingle`)
 //! categorise ground → jump (clears ground) → friction → accelerate / air-accelerate →
-//! half gravity → move → half gravity → wall check → categorise ground. Jumping before friction is why a
-//! frame-perfect hop loses no speed.
+//! half gravity → move → half gravity → wall check → categorise ground. Jumping before friction is
+//! why a frame-perfect hop loses no speed.
 //!
 //! ## Cost model (per tick, f32)
 //! - Ground: friction 1 sqrt + 1 divide, accelerate 0/0, ≈ 20 mul/add/compare.
@@ -31,13 +31,16 @@
 //! - Wish conversion ([`world_wish`]): 1 sqrt + 1 divide per `step` call; [`step_wish`] takes a
 //!   cached [`WishDir`] and skips it; [`world_wish_unit`] converts the stick module's already-unit
 //!   [`crate::stick::Wish`] with no sqrt at all.
-//! - The seed's formulation: 3 sqrt + 4 divides per tick.
+//! - The seed's formulation as written: 3 sqrt + 4 divides per tick.
+//! - The full [`step`] adds two ground probes per tick (start and end categorisation; up to three
+//!   more only on a tick that runs into a wall), the jump rules and the NaN guards; no trigonometry
+//!   anywhere in it.
 //!
-//! On a Cortex-M4F `libm::sqrtf` is ≈ 69 instructions (software) and `VDIV.F32` one instruction
-//! (14 cycles), so a ground kernel tick is estimated at ≈ 69 + ≈ 40 ≈ 110 instructions — inside the
-//! 120-instruction budget — against ≈ 128 measured for the seed's planar step. The full [`step`]
-//! adds the ground probe, the jump rules and the guards. On x86_64, `libm` 0.2.16 compiles `sqrtf`
-//! to the `sqrtss` instruction, the same as `f32::sqrt`.
+//! Cortex-M4F estimate (not measured here): `libm::sqrtf` is ≈ 69 instructions (software),
+//! `VDIV.F32` one instruction, so a ground kernel tick ([`planar_velocity_tick`] with a cached
+//! wish) should come to ≈ 69 + 30–40 ≈ 100–110 instructions, within the 120-instruction budget;
+//! an air tick to ≈ 30. On x86_64, `libm` 0.2.16 compiles `sqrtf` to the `sqrtss` instruction, the
+//! same as `f32::sqrt`, so the desktop comparison is like for like.
 //!
 //! ## Differences from the seed (all documented)
 //! - Friction is computed as `v·(max(|v| − drop, 0)/|v|)` instead of `v + normalize(v)·(−drop)`:
