@@ -1,0 +1,283 @@
+//! Flocking over a caller-supplied neighbour list: separation, cohesion, alignment.
+//!
+//! The caller owns the neighbour query (a grid, a brute-force loop, …) and passes a slice, usually
+//! a `heapless::Vec<Neighbour, N>` (it derefs to a slice). [`gather_neighbours`] fills such a
+//! fixed-capacity list from candidates and documents what happens when more are in range than fit:
+//! it keeps the `N` nearest and reports how many were left out.
+//!
+//! Every function skips the entry whose `id` equals the agent's own id (so the agent may appear in
+//! its own list) and entries with non-finite position/velocity.
+//!
+//! Overlapping agents: when a neighbour is closer than [`COINCIDENT_DISTANCE`] there is no
+//! meaningful "away" direction. Separation then pushes along a deterministic planar direction
+//! derived from the pair of ids, with opposite signs for the two agents, so two agents stacked
+//! exactly on each other separate (instead of giving NaN or both fleeing the same way). A neighbour
+//! with the same id is skipped.
+
+use super::{
+    clamp_len, dir_len, finish, non_negative, sanitize_dt, velocity_change, Agent, Steering,
+    SteeringParams,
+};
+use crate::math::Vec3;
+
+/// Below this distance (units) two agents are treated as coincident by [`separation`].
+pub const COINCIDENT_DISTANCE: f32 = 1.0e-6;
+
+/// What an agent knows about one neighbour.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[repr(C)]
+pub struct Neighbour {
+    /// Position, units.
+    pub position: Vec3,
+    /// Velocity, units/s.
+    pub velocity: Vec3,
+    /// Identifier, unique within the flock (used to skip oneself and to split coincident pairs).
+    pub id: u32,
+}
+
+impl Neighbour {
+    /// Snapshot of an agent with an id.
+    #[inline]
+    pub const fn of(agent: &Agent, id: u32) -> Self {
+        Neighbour {
+            position: agent.position,
+            velocity: agent.velocity,
+            id,
+        }
+    }
+
+    #[inline]
+    fn is_finite(&self) -> bool {
+        self.position.is_finite() && self.velocity.is_finite()
+    }
+}
+
+/// Flocking radii. NaN/inf/negative are read as 0 (behaviour off).
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct FlockParams {
+    /// Separation acts on neighbours closer than this, units; push strength falls linearly from 1
+    /// (touching) to 0 (at the radius). Default 1.0.
+    pub separation_radius: f32,
+    /// Cohesion and alignment consider neighbours closer than this, units. Default 3.0.
+    pub neighbour_radius: f32,
+}
+
+impl Default for FlockParams {
+    fn default() -> Self {
+        FlockParams {
+            separation_radius: 1.0,
+            neighbour_radius: 3.0,
+        }
+    }
+}
+
+/// Eight planar unit directions (X/Z), for splitting coincident pairs without trigonometry.
+const SPLIT_DIRS: [Vec3; 8] = [
+    Vec3::new(1.0, 0.0, 0.0),
+    Vec3::new(
+        core::f32::consts::FRAC_1_SQRT_2,
+        0.0,
+        core::f32::consts::FRAC_1_SQRT_2,
+    ),
+    Vec3::new(0.0, 0.0, 1.0),
+    Vec3::new(
+        -core::f32::consts::FRAC_1_SQRT_2,
+        0.0,
+        core::f32::consts::FRAC_1_SQRT_2,
+    ),
+    Vec3::new(-1.0, 0.0, 0.0),
+    Vec3::new(
+        -core::f32::consts::FRAC_1_SQRT_2,
+        0.0,
+        -core::f32::consts::FRAC_1_SQRT_2,
+    ),
+    Vec3::new(0.0, 0.0, -1.0),
+    Vec3::new(
+        core::f32::consts::FRAC_1_SQRT_2,
+        0.0,
+        -core::f32::consts::FRAC_1_SQRT_2,
+    ),
+];
+
+/// Deterministic push direction for agent `me` away from a coincident `other`: a direction picked
+/// by a hash of the unordered id pair, negated for the larger id. `None` if the ids are equal.
+fn coincident_push(me: u32, other: u32) -> Option<Vec3> {
+    if me == other {
+        return None;
+    }
+    let (lo, hi) = if me < other { (me, other) } else { (other, me) };
+    let h = (lo.wrapping_mul(0x9E37_79B9) ^ hi.wrapping_mul(0x85EB_CA6B)).rotate_left(13);
+    let dir = SPLIT_DIRS
+        .get((h >> 29) as usize)
+        .copied()
+        .unwrap_or(Vec3::X);
+    Some(if me == lo { dir } else { -dir })
+}
+
+/// Separation: push away from neighbours closer than `separation_radius`, each with weight
+/// `1 − distance/radius`; the summed push (capped at length 1) scales `max_accel`.
+/// Coincident neighbours: see the module docs. Non-finite agent → zero.
+pub fn separation(
+    agent: &Agent,
+    self_id: u32,
+    neighbours: &[Neighbour],
+    flock: &FlockParams,
+    params: &SteeringParams,
+) -> Steering {
+    let radius = non_negative(flock.separation_radius);
+    if !agent.position.is_finite() || radius <= 0.0 {
+        return Steering::ZERO;
+    }
+    let mut push = Vec3::ZERO;
+    for n in neighbours {
+        if n.id == self_id || !n.is_finite() {
+            continue;
+        }
+        let (dir, distance) = match dir_len(agent.position - n.position, COINCIDENT_DISTANCE) {
+            Some(dl) => dl,
+            None => match coincident_push(self_id, n.id) {
+                Some(dir) => (dir, 0.0),
+                None => continue,
+            },
+        };
+        if distance < radius {
+            push += dir * (1.0 - distance / radius);
+        }
+    }
+    let max_accel = params.accel_limit();
+    finish(clamp_len(push, 1.0) * max_accel, max_accel)
+}
+
+/// Cohesion: accelerate towards the average position of neighbours within `neighbour_radius`,
+/// with `max_accel·min(1, offset/neighbour_radius)` (fades out at the centre, so a flock at rest
+/// does not jitter). No neighbours in range → zero.
+pub fn cohesion(
+    agent: &Agent,
+    self_id: u32,
+    neighbours: &[Neighbour],
+    flock: &FlockParams,
+    params: &SteeringParams,
+) -> Steering {
+    let radius = non_negative(flock.neighbour_radius);
+    if !agent.position.is_finite() || radius <= 0.0 {
+        return Steering::ZERO;
+    }
+    let mut sum = Vec3::ZERO;
+    let mut count = 0u32;
+    for n in neighbours {
+        if n.id == self_id || !n.is_finite() {
+            continue;
+        }
+        let offset = n.position - agent.position;
+        if let Some((_, d)) = dir_len(offset, 0.0) {
+            if d >= radius {
+                continue;
+            }
+        }
+        sum += offset;
+        count += 1;
+    }
+    if count == 0 {
+        return Steering::ZERO;
+    }
+    let centre_offset = sum * (1.0 / count as f32);
+    let max_accel = params.accel_limit();
+    match dir_len(centre_offset, 0.0) {
+        Some((dir, d)) => finish(dir * (max_accel * (d / radius).min(1.0)), max_accel),
+        None => Steering::ZERO,
+    }
+}
+
+/// Alignment: match the average velocity of neighbours within `neighbour_radius` (velocity
+/// matching as [`super::steer_to_velocity`]). No neighbours in range, invalid `dt` or non-finite
+/// agent → zero.
+pub fn alignment(
+    agent: &Agent,
+    self_id: u32,
+    neighbours: &[Neighbour],
+    flock: &FlockParams,
+    params: &SteeringParams,
+    dt: f32,
+) -> Steering {
+    let Some(dt) = sanitize_dt(dt) else {
+        return Steering::ZERO;
+    };
+    let radius = non_negative(flock.neighbour_radius);
+    if !agent.position.is_finite() || !agent.velocity.is_finite() || radius <= 0.0 {
+        return Steering::ZERO;
+    }
+    let mut sum = Vec3::ZERO;
+    let mut count = 0u32;
+    for n in neighbours {
+        if n.id == self_id || !n.is_finite() {
+            continue;
+        }
+        if let Some((_, d)) = dir_len(n.position - agent.position, 0.0) {
+            if d >= radius {
+                continue;
+            }
+        }
+        sum += n.velocity;
+        count += 1;
+    }
+    if count == 0 {
+        return Steering::ZERO;
+    }
+    let average = sum * (1.0 / count as f32);
+    let max_accel = params.accel_limit();
+    finish(
+        velocity_change(average - agent.velocity, max_accel, dt),
+        max_accel,
+    )
+}
+
+/// Fill `out` (cleared first) with the candidates within `radius` of `position`, skipping
+/// `self_id` and non-finite entries.
+///
+/// Capacity: when more than `N` candidates are in range, `out` keeps the `N` nearest (ties: the
+/// earlier candidate stays) and the return value says how many in-range candidates were left out
+/// (0 when everything fitted). The order of `out` is the order of insertion, with a later nearer
+/// candidate taking the slot of the farthest one.
+pub fn gather_neighbours<const N: usize>(
+    position: Vec3,
+    self_id: u32,
+    candidates: &[Neighbour],
+    radius: f32,
+    out: &mut heapless::Vec<Neighbour, N>,
+) -> usize {
+    out.clear();
+    let radius = non_negative(radius);
+    let mut left_out = 0usize;
+    if !position.is_finite() {
+        return 0;
+    }
+    for c in candidates {
+        if c.id == self_id || !c.is_finite() {
+            continue;
+        }
+        let d = super::robust_length(c.position - position);
+        if d.is_nan() || d >= radius {
+            continue;
+        }
+        if out.push(*c).is_ok() {
+            continue;
+        }
+        // Full: replace the farthest kept entry if this one is strictly nearer.
+        left_out += 1;
+        let mut far_i = None;
+        let mut far_d = d;
+        for (i, kept) in out.iter().enumerate() {
+            let kd = super::robust_length(kept.position - position);
+            if kd > far_d {
+                far_d = kd;
+                far_i = Some(i);
+            }
+        }
+        if let Some(slot) = far_i.and_then(|i| out.get_mut(i)) {
+            *slot = *c;
+        }
+    }
+    left_out
+}
