@@ -11,12 +11,16 @@
 //!
 //! # The fix
 //! 1. **Stopping-distance cap.** The desired speed is also capped by [`stopping_speed`]: the
-//!    largest speed from which, decelerating by exactly `maxAccel·dt` per step (semi-implicit Euler,
-//!    the order [`super::integrate`] uses), the agent stops exactly on the target, the last step
-//!    landing with a speed ≤ `maxAccel·dt`. It is the discrete form of `v ≤ √(2·a·d)` and is never
-//!    above `d/dt`, so one step never passes the target. If the agent is on this schedule at one
-//!    step it can stay on it at the next (the schedule drops by exactly `maxAccel·dt` per step), so
-//!    braking is always feasible.
+//!    largest speed from which, decelerating by a fixed amount per step (semi-implicit Euler, the
+//!    order [`super::integrate`] uses), the agent stops exactly on the target, the last step
+//!    landing with a speed no larger than one step's deceleration. It is the discrete form of
+//!    `v ≤ √(2·a·d)` and is never above `d/dt`, so one step never passes the target. On this
+//!    schedule the desired speed drops by exactly one step's deceleration per step, so braking
+//!    stays feasible.
+//!    The schedule is planned with [`BRAKE_PLAN_FRACTION`] (90 %) of `max_accel`: the remaining
+//!    10 % is a reserve that absorbs float rounding (positions are quantised, which near the end
+//!    shifts the distance by a few ulp and the scheduled speed by up to `ulp/dt`). Without it an
+//!    agent that falls a rounding error behind the schedule could never catch up.
 //! 2. **Braking first.** The acceleration budget goes to the along-target component first; only
 //!    what is left cancels lateral velocity (Reynolds' prioritised allocation inside one behaviour).
 //! 3. **Tolerance and exact stop.** Within [`ArrivalParams::tolerance`] the desired velocity is
@@ -37,6 +41,11 @@ use super::{
 use crate::hash::{StateHash, StateHasher};
 use crate::math::{clamp, scalar, Vec3};
 
+/// Fraction of `max_accel` the braking schedule of [`arrive`] plans with; the rest is a reserve
+/// for catching up with rounding errors (see the module docs). Braking therefore takes about 5 %
+/// longer than the ideal time-optimal stop.
+pub const BRAKE_PLAN_FRACTION: f32 = 0.9;
+
 /// Tunables of [`arrive`] / [`arrival_step`]. NaN/inf/negative lengths are read as 0.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
@@ -46,9 +55,16 @@ pub struct ArrivalParams {
     /// units. Default 2.0. 0 = no ramp (brake as late as the acceleration allows, time-optimal).
     pub brake_distance: f32,
     /// Arrival tolerance: within this distance the agent brakes to a stop and counts as arrived,
-    /// units. Default 0.05. An internal floor of `1e-6·(1 + largest |target component|)` absorbs
-    /// float rounding.
+    /// units. Default 0.05. An internal floor of `1e-5·(1 + largest |target component|)` (about
+    /// 80 ulp of the coordinates) absorbs float rounding: closer than that, the direction to the
+    /// target is mostly rounding noise.
     pub tolerance: f32,
+    /// Lowest speed of the braking ramp, as a fraction of `max_speed` (clamped to `[0, 1]`).
+    /// Default 0.05. The seed's ramp alone approaches exponentially (speed ∝ remaining distance),
+    /// which takes `brake_distance/max_speed · ln(brake_distance/tolerance)` seconds and never ends
+    /// for a zero tolerance; the floor makes the last stretch a short constant-speed creep. The
+    /// stopping cap still applies, so the floor never causes an overshoot. 0 = the seed's pure ramp.
+    pub min_speed_fraction: f32,
     /// [`arrival_step`] only: turn the yaw towards the velocity at `max_turn_rate` while moving
     /// (costs one `atan2` per step). Default true.
     pub face_velocity: bool,
@@ -59,6 +75,7 @@ impl Default for ArrivalParams {
         ArrivalParams {
             brake_distance: 2.0,
             tolerance: 0.05,
+            min_speed_fraction: 0.05,
             face_velocity: true,
         }
     }
@@ -70,6 +87,7 @@ impl ArrivalParams {
         ArrivalParams {
             brake_distance: 0.0,
             tolerance: 0.05,
+            min_speed_fraction: 0.05,
             face_velocity: true,
         }
     }
@@ -104,11 +122,11 @@ impl StateHash for ArrivalState {
     }
 }
 
-/// The tolerance actually used: `max(tolerance, 1e-6·(1 + max |target_i|))`.
+/// The tolerance actually used: `max(tolerance, 1e-5·(1 + max |target_i|))`.
 #[inline]
 pub(crate) fn effective_tolerance(tolerance: f32, target: Vec3) -> f32 {
     let m = target.x.abs().max(target.y.abs()).max(target.z.abs());
-    non_negative(tolerance).max(1.0e-6 * (1.0 + m))
+    non_negative(tolerance).max(1.0e-5 * (1.0 + m))
 }
 
 /// Triangular number `k(k+1)/2` for an integral `k` held in an `f32`.
@@ -160,8 +178,9 @@ pub fn stopping_speed(distance: f32, max_accel: f32, dt: f32) -> f32 {
 
 /// Arrival towards a (stationary) `target`: the desired acceleration for this step.
 ///
-/// Desired speed `s = min(max_speed, max_speed·d/brake_distance (inside it),
-/// stopping_speed(d))`; the velocity change `s·û − v` is allocated along `û` first (clamped to
+/// Desired speed `s = min(ramp, stopping_speed(d, BRAKE_PLAN_FRACTION·max_accel))` with
+/// `ramp = max_speed` outside the brake distance and
+/// `max(max_speed·d/brake_distance, max_speed·min_speed_fraction)` inside it; the velocity change `s·û − v` is allocated along `û` first (clamped to
 /// `max_accel·dt`), the rest of the budget cancels lateral velocity. Within the tolerance the
 /// desired velocity is zero (brake to a stop). Returns [`Steering::ZERO`] for invalid `dt` or
 /// non-finite agent/target. Never NaN.
@@ -186,7 +205,7 @@ pub fn arrive(
     let Some((dir, distance)) = dir_len(target - agent.position, tolerance) else {
         return finish(velocity_change(-v, max_accel, dt), max_accel);
     };
-    let speed = desired_speed(distance, max_speed, max_accel, arrival.brake_distance, dt);
+    let speed = desired_speed(distance, max_speed, max_accel, arrival, dt);
 
     let budget = max_accel * dt;
     let v_along = v.dot(dir);
@@ -200,14 +219,25 @@ pub fn arrive(
 
 /// The desired approach speed at `distance` (see [`arrive`]).
 #[inline]
-fn desired_speed(distance: f32, max_speed: f32, max_accel: f32, brake: f32, dt: f32) -> f32 {
-    let brake = non_negative(brake);
+fn desired_speed(
+    distance: f32,
+    max_speed: f32,
+    max_accel: f32,
+    arrival: &ArrivalParams,
+    dt: f32,
+) -> f32 {
+    let brake = non_negative(arrival.brake_distance);
     let ramp = if distance < brake {
-        max_speed * distance / brake
+        let floor = max_speed * clamp(arrival.min_speed_fraction, 0.0, 1.0);
+        (max_speed * distance / brake).max(floor)
     } else {
         max_speed
     };
-    ramp.min(stopping_speed(distance, max_accel, dt))
+    ramp.min(stopping_speed(
+        distance,
+        max_accel * BRAKE_PLAN_FRACTION,
+        dt,
+    ))
 }
 
 /// One complete arrival tick: [`arrive`] + optional facing + [`integrate`], with the exact stop.

@@ -23,6 +23,10 @@ pub struct AvoidParams {
     pub lookahead_time: f32,
     /// Feeler length at zero speed, units. Default 1.0.
     pub min_lookahead: f32,
+    /// Extra clearance the feeler keeps from every obstacle, units (the feeler tests spheres of
+    /// `radius + params.radius + margin`). Default 0.25. Absorbs the inward drift of whatever
+    /// behaviour runs while the path is clear, so the body itself does not graze the obstacle.
+    pub margin: f32,
 }
 
 impl Default for AvoidParams {
@@ -30,6 +34,7 @@ impl Default for AvoidParams {
         AvoidParams {
             lookahead_time: 1.0,
             min_lookahead: 1.0,
+            margin: 0.25,
         }
     }
 }
@@ -39,9 +44,10 @@ impl Default for AvoidParams {
 /// 1. If the agent's body (radius `params.radius`) already overlaps obstacles, it is pushed out of
 ///    the deepest one, radially at `max_accel` (dead centre: against its velocity, or +X at rest).
 /// 2. Otherwise a feeler of length `min_lookahead + speed·lookahead_time` is cast along the
-///    velocity; for the nearest obstacle whose inflated sphere (`radius + params.radius`) it hits,
-///    the agent accelerates sideways, away from the obstacle's centre, at `max_accel`. A dead-centre
-///    hit goes to the agent's right (`velocity × up`; `any_orthonormal` when moving vertically).
+///    velocity; for the nearest obstacle whose inflated sphere (`radius + params.radius + margin`)
+///    it hits, the agent accelerates sideways, away from the obstacle's centre, at `max_accel`.
+///    A dead-centre hit goes to the agent's right (`velocity × up`; any perpendicular when moving
+///    vertically).
 ///
 /// Returns zero when nothing is in the way (so it composes with [`super::priority`]), at rest
 /// outside every obstacle, or for non-finite agent state. Non-finite obstacles are ignored.
@@ -63,6 +69,7 @@ pub fn avoid_obstacles(
         return Steering::ZERO;
     };
     let feeler = non_negative(avoid.min_lookahead) + speed * non_negative(avoid.lookahead_time);
+    let margin = non_negative(avoid.margin);
 
     // Nearest obstacle hit by the swept body along the feeler.
     let mut nearest: Option<(f32, Vec3)> = None;
@@ -70,7 +77,7 @@ pub fn avoid_obstacles(
         if !o.centre.is_finite() {
             continue;
         }
-        let reach = non_negative(o.radius) + body;
+        let reach = non_negative(o.radius) + body + margin;
         let rel = o.centre - agent.position;
         let along = rel.dot(dir);
         if !along.is_finite() || along < 0.0 || along - reach > feeler {

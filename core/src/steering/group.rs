@@ -53,6 +53,11 @@ impl Neighbour {
     }
 }
 
+/// A fixed-capacity neighbour list (`heapless::Vec`, derefs to `&[Neighbour]`). `push` on a full
+/// list returns `Err(neighbour)` and keeps the stored entries; [`gather_neighbours`] fills one
+/// keeping the nearest.
+pub type Neighbours<const N: usize> = heapless::Vec<Neighbour, N>;
+
 /// Flocking radii. NaN/inf/negative are read as 0 (behaviour off).
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
@@ -245,7 +250,7 @@ pub fn gather_neighbours<const N: usize>(
     self_id: u32,
     candidates: &[Neighbour],
     radius: f32,
-    out: &mut heapless::Vec<Neighbour, N>,
+    out: &mut Neighbours<N>,
 ) -> usize {
     out.clear();
     let radius = non_negative(radius);

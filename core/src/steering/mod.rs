@@ -50,12 +50,15 @@ pub mod path;
 pub mod seed;
 pub mod wander;
 
-pub use arrival::{arrival_step, arrive, stopping_speed, ArrivalParams, ArrivalState};
+pub use arrival::{
+    arrival_step, arrive, stopping_speed, ArrivalParams, ArrivalState, BRAKE_PLAN_FRACTION,
+};
 pub use avoid::{avoid_obstacles, contain, Aabb, AvoidParams, ContainParams, Obstacle};
 pub use basic::{evade, flee, predict_position, pursue, seek, steer_to_velocity};
 pub use combine::{blend, priority, truncated_budget, CANCEL_RATIO};
 pub use group::{
-    alignment, cohesion, gather_neighbours, separation, FlockParams, Neighbour, COINCIDENT_DISTANCE,
+    alignment, cohesion, gather_neighbours, separation, FlockParams, Neighbour, Neighbours,
+    COINCIDENT_DISTANCE,
 };
 pub use orient::{align, face, look_where_going, yaw_towards};
 pub use path::{follow_path, Path, PathError, PathFollowState, PathParams};
