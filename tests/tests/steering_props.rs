@@ -80,7 +80,7 @@ fn check(s: Steering, p: &SteeringParams, what: &str) -> Result<(), TestCaseErro
     Ok(())
 }
 
-fn neighbours(agent: &Agent, others: &[(Vec3, Vec3)]) -> Neighbours<8> {
+fn neighbours(agent: &Agent, others: &[(Vec3, Vec3)]) -> Neighbours<12> {
     let mut list = Neighbours::new();
     // Always one neighbour stacked exactly on the agent.
     let _ = list.push(Neighbour {
@@ -140,6 +140,11 @@ proptest! {
         check(separation(&a, 3, &list, &fp, &p), &p, "separation")?;
         check(cohesion(&a, 3, &list, &fp, &p), &p, "cohesion")?;
         check(alignment(&a, 3, &list, &fp, &p, dt), &p, "alignment")?;
+        // The fused pass gives exactly the separate results.
+        let fused = flock(&a, 3, &list, &fp, &p, dt);
+        prop_assert_eq!(fused.separation, separation(&a, 3, &list, &fp, &p));
+        prop_assert_eq!(fused.cohesion, cohesion(&a, 3, &list, &fp, &p));
+        prop_assert_eq!(fused.alignment, alignment(&a, 3, &list, &fp, &p, dt));
         let mut gathered = Neighbours::<4>::new();
         let left = gather_neighbours(a.position, 3, &list, near, &mut gathered);
         prop_assert!(gathered.len() <= 4 && left <= list.len());

@@ -35,8 +35,8 @@
 //! keeps every output finite and bounded but can of course not keep that promise.
 
 use super::{
-    clamp_len, dir_len, finish, integrate, non_negative, orient, sanitize_dt, velocity_change,
-    Agent, Steering, SteeringParams,
+    clamp_len, dir_len, finish, finite3, integrate, non_negative, orient, sanitize_dt,
+    velocity_change, Agent, Steering, SteeringParams,
 };
 use crate::hash::{StateHash, StateHasher};
 use crate::math::{clamp, scalar, Vec3};
@@ -194,7 +194,7 @@ pub fn arrive(
     let Some(dt) = sanitize_dt(dt) else {
         return Steering::ZERO;
     };
-    if !target.is_finite() || !agent.position.is_finite() || !agent.velocity.is_finite() {
+    if !finite3(target) || !finite3(agent.position) || !finite3(agent.velocity) {
         return Steering::ZERO;
     }
     let max_speed = params.speed_limit();
@@ -211,8 +211,14 @@ pub fn arrive(
     let v_along = v.dot(dir);
     let v_lateral = v - dir * v_along;
     let along = clamp(speed - v_along, -budget, budget);
-    let rest = non_negative(budget * budget - along * along);
-    let lateral = clamp_len(-v_lateral, scalar::sqrt(rest));
+    // Whatever budget braking leaves cancels lateral velocity: |lateral| ≤ √(budget² − along²).
+    let rest_sq = non_negative(budget * budget - along * along);
+    let lateral_sq = v_lateral.length_squared();
+    let lateral = if lateral_sq <= rest_sq {
+        -v_lateral
+    } else {
+        clamp_len(-v_lateral, scalar::sqrt(rest_sq))
+    };
     let dv = dir * along + lateral;
     finish(dv * (1.0 / dt), max_accel)
 }
@@ -233,11 +239,26 @@ fn desired_speed(
     } else {
         max_speed
     };
-    ramp.min(stopping_speed(
-        distance,
-        max_accel * BRAKE_PLAN_FRACTION,
-        dt,
-    ))
+    let plan = max_accel * BRAKE_PLAN_FRACTION;
+    if schedule_exceeds(ramp, distance, plan, dt) {
+        return ramp;
+    }
+    ramp.min(stopping_speed(distance, plan, dt))
+}
+
+/// Cheap sufficient test that `stopping_speed(distance, accel, dt) ≥ speed`, without a square
+/// root. In units of `A = accel·dt`, the schedule is the chord interpolation of the concave
+/// `g(D) = √(2D + ¼) − ½` between its integer values, so it is at least `g(D) − ¼`
+/// (the chord gap is at most 0.15); `speed/A ≤ g(D) − ¼` ⇔ `(speed/A + ¾)² ≤ 2D + ¼`.
+#[inline]
+fn schedule_exceeds(speed: f32, distance: f32, accel: f32, dt: f32) -> bool {
+    let budget = accel * dt;
+    if budget.is_nan() || budget <= 0.0 {
+        return false;
+    }
+    let big_d = distance / (budget * dt);
+    let r = speed / budget + 0.75;
+    r * r <= 2.0 * big_d + 0.25
 }
 
 /// One complete arrival tick: [`arrive`] + optional facing + [`integrate`], with the exact stop.
@@ -260,7 +281,7 @@ pub fn arrival_step(
         return state.arrived;
     };
     let agent = &mut state.agent;
-    if target.is_finite() && agent.position.is_finite() && agent.velocity.is_finite() {
+    if finite3(target) && finite3(agent.position) && finite3(agent.velocity) {
         let tolerance = effective_tolerance(arrival.tolerance, target);
         let within = match dir_len(target - agent.position, 0.0) {
             Some((_, d)) => d <= tolerance,
@@ -308,6 +329,26 @@ mod tests {
         // Far away ≈ √(2ad).
         let far = stopping_speed(100.0, a, dt);
         assert!((far - scalar::sqrt(2.0 * a * 100.0)).abs() < 0.2);
+    }
+
+    #[test]
+    fn schedule_shortcut_never_changes_the_result() {
+        let mut rng = crate::rng::Pcg32::seeded(5);
+        let mut taken = 0;
+        for _ in 0..20_000 {
+            let d = rng.range_f32(0.0, 50.0) * rng.next_f32();
+            let a = rng.range_f32(0.1, 60.0);
+            let dt = rng.range_f32(0.001, 0.25);
+            let speed = rng.range_f32(0.0, 30.0);
+            if schedule_exceeds(speed, d, a, dt) {
+                taken += 1;
+                assert!(
+                    stopping_speed(d, a, dt) >= speed,
+                    "d={d} a={a} dt={dt} speed={speed}"
+                );
+            }
+        }
+        assert!(taken > 1000);
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! Obstacle avoidance (circles/spheres, lookahead feeler) and containment in an axis-aligned box.
 
-use super::{dir_len, finish, non_negative, Agent, Steering, SteeringParams};
+use super::{dir_len, finish, finite3, non_negative, Agent, Steering, SteeringParams};
 use crate::math::Vec3;
 
 /// A round obstacle: a sphere (a circle for planar users at `y = 0`).
@@ -57,7 +57,7 @@ pub fn avoid_obstacles(
     params: &SteeringParams,
     avoid: &AvoidParams,
 ) -> Steering {
-    if !agent.position.is_finite() || !agent.velocity.is_finite() {
+    if !finite3(agent.position) || !finite3(agent.velocity) {
         return Steering::ZERO;
     }
     let max_accel = params.accel_limit();
@@ -74,7 +74,7 @@ pub fn avoid_obstacles(
     // Nearest obstacle hit by the swept body along the feeler.
     let mut nearest: Option<(f32, Vec3)> = None;
     for o in obstacles {
-        if !o.centre.is_finite() {
+        if !finite3(o.centre) {
             continue;
         }
         let reach = non_negative(o.radius) + body + margin;
@@ -115,7 +115,7 @@ pub fn avoid_obstacles(
 fn push_out(agent: &Agent, obstacles: &[Obstacle], body: f32) -> Option<Vec3> {
     let mut best: Option<(f32, Vec3)> = None;
     for o in obstacles {
-        if !o.centre.is_finite() {
+        if !finite3(o.centre) {
             continue;
         }
         let reach = non_negative(o.radius) + body;
@@ -198,11 +198,11 @@ pub fn contain(
     params: &SteeringParams,
     contain: &ContainParams,
 ) -> Steering {
-    if !agent.position.is_finite() || !agent.velocity.is_finite() {
+    if !finite3(agent.position) || !finite3(agent.velocity) {
         return Steering::ZERO;
     }
     let ahead = agent.position + agent.velocity * non_negative(contain.lookahead_time);
-    if !ahead.is_finite() {
+    if !finite3(ahead) {
         return Steering::ZERO;
     }
     let margin = non_negative(contain.margin);

@@ -5,7 +5,8 @@
 //! `steer = desired − velocity`, with `dt` in seconds.
 
 use super::{
-    dir_len, finish, non_negative, sanitize_dt, velocity_change, Agent, Steering, SteeringParams,
+    dir_len, finish, finite3, non_negative, sanitize_dt, velocity_change, Agent, Steering,
+    SteeringParams,
 };
 use crate::math::Vec3;
 
@@ -25,7 +26,7 @@ pub fn steer_to_velocity(
     let Some(dt) = sanitize_dt(dt) else {
         return Steering::ZERO;
     };
-    if !agent.velocity.is_finite() || !desired_velocity.is_finite() {
+    if !finite3(agent.velocity) || !finite3(desired_velocity) {
         return Steering::ZERO;
     }
     let max_accel = params.accel_limit();
@@ -39,7 +40,7 @@ pub fn steer_to_velocity(
 /// velocity is zero (it brakes; use [`super::arrive`] to stop gracefully). Non-finite input or
 /// invalid `dt` → zero.
 pub fn seek(agent: &Agent, target: Vec3, params: &SteeringParams, dt: f32) -> Steering {
-    if !target.is_finite() || !agent.position.is_finite() {
+    if !finite3(target) || !finite3(agent.position) {
         return Steering::ZERO;
     }
     let desired = match dir_len(target - agent.position, DIRECTION_EPSILON) {
@@ -53,7 +54,7 @@ pub fn seek(agent: &Agent, target: Vec3, params: &SteeringParams, dt: f32) -> St
 /// running in its current direction of motion, or gets zero steering if it is at rest (no
 /// direction to prefer). Non-finite input or invalid `dt` → zero.
 pub fn flee(agent: &Agent, threat: Vec3, params: &SteeringParams, dt: f32) -> Steering {
-    if !threat.is_finite() || !agent.position.is_finite() || !agent.velocity.is_finite() {
+    if !finite3(threat) || !finite3(agent.position) || !finite3(agent.velocity) {
         return Steering::ZERO;
     }
     let away = match dir_len(agent.position - threat, DIRECTION_EPSILON) {
@@ -77,7 +78,7 @@ pub fn predict_position(
     max_speed: f32,
     max_prediction: f32,
 ) -> Vec3 {
-    if !position.is_finite() || !target.is_finite() || !target_velocity.is_finite() {
+    if !finite3(position) || !finite3(target) || !finite3(target_velocity) {
         return target;
     }
     let cap = non_negative(max_prediction);
@@ -92,7 +93,7 @@ pub fn predict_position(
         cap
     };
     let predicted = target + target_velocity * t;
-    if predicted.is_finite() {
+    if finite3(predicted) {
         predicted
     } else {
         target

@@ -5,8 +5,9 @@
 //!
 //! Cancelling sums ([`blend`]): two strong behaviours pulling in opposite directions can sum to a
 //! tiny vector made of rounding noise whose direction is meaningless. When the blended linear part
-//! is shorter than [`CANCEL_RATIO`] × the sum of the weighted input lengths, it is returned as
-//! exactly zero (same for the yaw rate), so such noise never steers the agent. A genuine deadlock
+//! is shorter than [`CANCEL_RATIO`] × the root-sum-square of the weighted input lengths
+//! (`√Σ|wᵢ·sᵢ|²`), it is returned as exactly zero (same for the yaw rate, with `√Σ(wᵢ·aᵢ)²`), so
+//! such noise never steers the agent. A genuine deadlock
 //! (flee two equal threats on opposite sides, seek a target straight behind an obstacle) is a
 //! property of the weights, not of the arithmetic: put the behaviour that must win first in a
 //! [`priority`] list or a [`truncated_budget`] instead of blending it. Balanced forces that are
@@ -22,49 +23,102 @@ pub const CANCEL_RATIO: f32 = 1.0e-5;
 /// Weighted blend: `Σ wᵢ·sᵢ`, linear part truncated to `max_accel`, yaw rate clamped to
 /// `max_turn_rate`. Each input is first limited to those same bounds (behaviours already are).
 /// Items with a non-finite weight or steering are skipped; negative weights are allowed (they
-/// invert a behaviour). Near-total cancellation gives exactly zero (module docs). The sum is
-/// formed in units of the limits with weights divided by the largest `|w|`, so no finite input can
-/// overflow it.
+/// invert a behaviour). Near-total cancellation gives exactly zero (module docs). Extreme weights
+/// or limits (beyond 10¹⁵) switch to a rescaled sum, so no finite input can overflow it.
 pub fn blend(items: &[(Steering, f32)], params: &SteeringParams) -> Steering {
-    let valid = |(s, w): &&(Steering, f32)| s.is_finite() && w.is_finite();
-    let w_max = items
-        .iter()
-        .filter(valid)
-        .fold(0.0f32, |m, (_, w)| m.max(w.abs()));
+    // Largest finite |weight| (NaN/inf weights are skipped below anyway).
+    let w_max = items.iter().fold(0.0f32, |m, (_, w)| {
+        let a = w.abs();
+        if a <= f32::MAX && a > m {
+            a
+        } else {
+            m
+        }
+    });
     let max_accel = params.accel_limit();
     let turn = params.turn_limit();
     if w_max <= 0.0 {
         return Steering::ZERO;
     }
-    // Everything below is relative: linear in units of max_accel, yaw rate in units of turn.
+    // Ordinary magnitudes: every weighted term and its square stay far from overflow.
+    const SAFE: f32 = 1.0e15;
+    if w_max <= SAFE && max_accel <= SAFE && turn <= SAFE && w_max >= 1.0 / SAFE {
+        return blend_direct(items, max_accel, turn);
+    }
+    blend_scaled(items, w_max, max_accel, turn)
+}
+
+/// Cancellation rule shared by both blend paths: keep `sum` unless `|sum|² ≤ R²·mass`.
+#[inline]
+fn cancelled(sum_sq: f32, mass: f32) -> bool {
+    sum_sq <= CANCEL_RATIO * CANCEL_RATIO * mass
+}
+
+/// [`blend`] for ordinary magnitudes (`|w|·max_accel ≤ 10³⁰`): plain weighted sums.
+fn blend_direct(items: &[(Steering, f32)], max_accel: f32, turn: f32) -> Steering {
     let mut linear = Vec3::ZERO;
     let mut angular = 0.0f32;
     let mut linear_mass = 0.0f32;
     let mut angular_mass = 0.0f32;
-    for (s, w) in items.iter().filter(valid) {
+    for (s, w) in items {
+        if !s.is_finite() || !w.is_finite() {
+            continue;
+        }
+        let l = clamp_len(s.linear, max_accel) * *w;
+        linear += l;
+        linear_mass += l.length_squared();
+        let a = clamp(s.angular, -turn, turn) * *w;
+        angular += a;
+        angular_mass += a * a;
+    }
+    let linear = if cancelled(linear.length_squared(), linear_mass) {
+        Vec3::ZERO
+    } else {
+        clamp_len(linear, max_accel)
+    };
+    let angular = if cancelled(angular * angular, angular_mass) {
+        0.0
+    } else {
+        clamp(angular, -turn, turn)
+    };
+    Steering { linear, angular }
+}
+
+/// [`blend`] for extreme magnitudes: sums formed in units of the limits with weights divided by
+/// the largest `|w|`, so nothing can overflow.
+fn blend_scaled(items: &[(Steering, f32)], w_max: f32, max_accel: f32, turn: f32) -> Steering {
+    let mut linear = Vec3::ZERO;
+    let mut angular = 0.0f32;
+    let mut linear_mass = 0.0f32;
+    let mut angular_mass = 0.0f32;
+    for (s, w) in items {
+        if !s.is_finite() || !w.is_finite() {
+            continue;
+        }
         let w = *w / w_max;
         if max_accel > 0.0 {
             let l = clamp_len(s.linear, max_accel) * (w / max_accel);
             linear += l;
-            linear_mass += super::robust_length(l);
+            linear_mass += l.length_squared();
         }
         if turn > 0.0 {
             let a = clamp(s.angular, -turn, turn) * (w / turn);
             angular += a;
-            angular_mass += a.abs();
+            angular_mass += a * a;
         }
     }
+    // Every term is at most 1 long, so these squares cannot overflow.
     let linear = match dir_len(linear, 0.0) {
-        Some((dir, len)) if len > CANCEL_RATIO * linear_mass => {
+        Some((dir, len)) if !cancelled(linear.length_squared(), linear_mass) => {
             let scale = len * w_max;
             dir * (max_accel * if scale < 1.0 { scale } else { 1.0 })
         }
         _ => Vec3::ZERO,
     };
-    let angular = if angular.abs() > CANCEL_RATIO * angular_mass {
-        clamp(angular * w_max, -1.0, 1.0) * turn
-    } else {
+    let angular = if cancelled(angular * angular, angular_mass) {
         0.0
+    } else {
+        clamp(angular * w_max, -1.0, 1.0) * turn
     };
     Steering {
         linear: clamp_len(linear, max_accel),

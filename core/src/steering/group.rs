@@ -6,7 +6,13 @@
 //! it keeps the `N` nearest and reports how many were left out.
 //!
 //! Every function skips the entry whose `id` equals the agent's own id (so the agent may appear in
-//! its own list) and entries with non-finite position/velocity.
+//! its own list), entries with non-finite position/velocity, and entries so far away that the
+//! squared offset overflows `f32` (about 1.8·10¹⁹ units).
+//!
+//! [`flock`] computes all three in one pass over the list with results bit-identical to the
+//! separate functions (they share one implementation); prefer it when you use more than one.
+//! Ranges are compared on squared distances, so only neighbours inside the separation radius cost
+//! a square root.
 //!
 //! Overlapping agents: when a neighbour is closer than [`COINCIDENT_DISTANCE`] there is no
 //! meaningful "away" direction. Separation then pushes along a deterministic planar direction
@@ -15,10 +21,10 @@
 //! with the same id is skipped.
 
 use super::{
-    clamp_len, dir_len, finish, non_negative, sanitize_dt, velocity_change, Agent, Steering,
-    SteeringParams,
+    clamp_len, dir_len, finish, finite3, non_negative, sanitize_dt, velocity_change, Agent,
+    Steering, SteeringParams,
 };
-use crate::math::Vec3;
+use crate::math::{scalar, Vec3};
 
 /// Below this distance (units) two agents are treated as coincident by [`separation`].
 pub const COINCIDENT_DISTANCE: f32 = 1.0e-6;
@@ -49,7 +55,7 @@ impl Neighbour {
 
     #[inline]
     fn is_finite(&self) -> bool {
-        self.position.is_finite() && self.velocity.is_finite()
+        finite3(self.position) && finite3(self.velocity)
     }
 }
 
@@ -131,28 +137,16 @@ pub fn separation(
     flock: &FlockParams,
     params: &SteeringParams,
 ) -> Steering {
-    let radius = non_negative(flock.separation_radius);
-    if !agent.position.is_finite() || radius <= 0.0 {
-        return Steering::ZERO;
-    }
-    let mut push = Vec3::ZERO;
-    for n in neighbours {
-        if n.id == self_id || !n.is_finite() {
-            continue;
-        }
-        let (dir, distance) = match dir_len(agent.position - n.position, COINCIDENT_DISTANCE) {
-            Some(dl) => dl,
-            None => match coincident_push(self_id, n.id) {
-                Some(dir) => (dir, 0.0),
-                None => continue,
-            },
-        };
-        if distance < radius {
-            push += dir * (1.0 - distance / radius);
-        }
-    }
-    let max_accel = params.accel_limit();
-    finish(clamp_len(push, 1.0) * max_accel, max_accel)
+    flock_pass(
+        agent,
+        self_id,
+        neighbours,
+        flock,
+        params,
+        None,
+        Want::SEPARATION,
+    )
+    .separation
 }
 
 /// Cohesion: accelerate towards the average position of neighbours within `neighbour_radius`,
@@ -165,34 +159,16 @@ pub fn cohesion(
     flock: &FlockParams,
     params: &SteeringParams,
 ) -> Steering {
-    let radius = non_negative(flock.neighbour_radius);
-    if !agent.position.is_finite() || radius <= 0.0 {
-        return Steering::ZERO;
-    }
-    let mut sum = Vec3::ZERO;
-    let mut count = 0u32;
-    for n in neighbours {
-        if n.id == self_id || !n.is_finite() {
-            continue;
-        }
-        let offset = n.position - agent.position;
-        if let Some((_, d)) = dir_len(offset, 0.0) {
-            if d >= radius {
-                continue;
-            }
-        }
-        sum += offset;
-        count += 1;
-    }
-    if count == 0 {
-        return Steering::ZERO;
-    }
-    let centre_offset = sum * (1.0 / count as f32);
-    let max_accel = params.accel_limit();
-    match dir_len(centre_offset, 0.0) {
-        Some((dir, d)) => finish(dir * (max_accel * (d / radius).min(1.0)), max_accel),
-        None => Steering::ZERO,
-    }
+    flock_pass(
+        agent,
+        self_id,
+        neighbours,
+        flock,
+        params,
+        None,
+        Want::COHESION,
+    )
+    .cohesion
 }
 
 /// Alignment: match the average velocity of neighbours within `neighbour_radius` (velocity
@@ -206,36 +182,162 @@ pub fn alignment(
     params: &SteeringParams,
     dt: f32,
 ) -> Steering {
-    let Some(dt) = sanitize_dt(dt) else {
-        return Steering::ZERO;
+    flock_pass(
+        agent,
+        self_id,
+        neighbours,
+        flock,
+        params,
+        sanitize_dt(dt),
+        Want::ALIGNMENT,
+    )
+    .alignment
+}
+
+/// The three flocking behaviours of one agent, from [`flock`].
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Flocking {
+    /// Same as [`separation`].
+    pub separation: Steering,
+    /// Same as [`cohesion`].
+    pub cohesion: Steering,
+    /// Same as [`alignment`].
+    pub alignment: Steering,
+}
+
+/// [`separation`], [`cohesion`] and [`alignment`] in one pass over `neighbours`; each field is
+/// bit-identical to calling that function (they share this code), including the zero results for
+/// bad input.
+pub fn flock(
+    agent: &Agent,
+    self_id: u32,
+    neighbours: &[Neighbour],
+    flock: &FlockParams,
+    params: &SteeringParams,
+    dt: f32,
+) -> Flocking {
+    flock_pass(
+        agent,
+        self_id,
+        neighbours,
+        flock,
+        params,
+        sanitize_dt(dt),
+        Want::ALL,
+    )
+}
+
+/// Which flocking outputs a pass computes.
+#[derive(Clone, Copy)]
+struct Want {
+    separation: bool,
+    cohesion: bool,
+    alignment: bool,
+}
+
+impl Want {
+    const SEPARATION: Want = Want {
+        separation: true,
+        cohesion: false,
+        alignment: false,
     };
-    let radius = non_negative(flock.neighbour_radius);
-    if !agent.position.is_finite() || !agent.velocity.is_finite() || radius <= 0.0 {
-        return Steering::ZERO;
+    const COHESION: Want = Want {
+        separation: false,
+        cohesion: true,
+        alignment: false,
+    };
+    const ALIGNMENT: Want = Want {
+        separation: false,
+        cohesion: false,
+        alignment: true,
+    };
+    const ALL: Want = Want {
+        separation: true,
+        cohesion: true,
+        alignment: true,
+    };
+}
+
+/// The single implementation behind the flocking functions.
+///
+/// Distances are compared squared (`|offset|² < radius²`), so only neighbours inside the
+/// separation radius cost a square root. A neighbour whose squared offset overflows `f32`
+/// (farther than about 1.8·10¹⁹ units) is out of range.
+fn flock_pass(
+    agent: &Agent,
+    self_id: u32,
+    neighbours: &[Neighbour],
+    flock: &FlockParams,
+    params: &SteeringParams,
+    dt: Option<f32>,
+    want: Want,
+) -> Flocking {
+    let mut out = Flocking::default();
+    if !finite3(agent.position) {
+        return out;
     }
-    let mut sum = Vec3::ZERO;
+    let sep_radius = non_negative(flock.separation_radius);
+    let near_radius = non_negative(flock.neighbour_radius);
+    let sep_on = want.separation && sep_radius > 0.0;
+    let coh_on = want.cohesion && near_radius > 0.0;
+    let ali_on = want.alignment && near_radius > 0.0 && finite3(agent.velocity) && dt.is_some();
+    if !sep_on && !coh_on && !ali_on {
+        return out;
+    }
+    let sep_r2 = sep_radius * sep_radius;
+    let near_r2 = near_radius * near_radius;
+    let inv_sep = 1.0 / sep_radius;
+    let coincident_r2 = COINCIDENT_DISTANCE * COINCIDENT_DISTANCE;
+
+    let mut push = Vec3::ZERO;
+    let mut offset_sum = Vec3::ZERO;
+    let mut velocity_sum = Vec3::ZERO;
     let mut count = 0u32;
     for n in neighbours {
-        if n.id == self_id || !n.is_finite() {
+        // A non-finite neighbour position shows up as a non-finite `d2`.
+        if n.id == self_id || !finite3(n.velocity) {
             continue;
         }
-        if let Some((_, d)) = dir_len(n.position - agent.position, 0.0) {
-            if d >= radius {
-                continue;
+        let away = agent.position - n.position;
+        let d2 = away.length_squared();
+        if !d2.is_finite() {
+            continue;
+        }
+        if sep_on && d2 < sep_r2 {
+            if d2 > coincident_r2 {
+                // dir·(1 − d/r) = away·(1/d − 1/r)
+                let d = scalar::sqrt(d2);
+                push += away * (1.0 / d - inv_sep);
+            } else if let Some(dir) = coincident_push(self_id, n.id) {
+                push += dir;
             }
         }
-        sum += n.velocity;
-        count += 1;
+        if d2 < near_r2 {
+            offset_sum -= away;
+            velocity_sum += n.velocity;
+            count += 1;
+        }
+    }
+
+    let max_accel = params.accel_limit();
+    if sep_on {
+        out.separation = finish(clamp_len(push, 1.0) * max_accel, max_accel);
     }
     if count == 0 {
-        return Steering::ZERO;
+        return out;
     }
-    let average = sum * (1.0 / count as f32);
-    let max_accel = params.accel_limit();
-    finish(
-        velocity_change(average - agent.velocity, max_accel, dt),
-        max_accel,
-    )
+    let inv = 1.0 / count as f32;
+    if coh_on {
+        if let Some((dir, d)) = dir_len(offset_sum * inv, 0.0) {
+            out.cohesion = finish(dir * (max_accel * (d / near_radius).min(1.0)), max_accel);
+        }
+    }
+    if let (true, Some(dt)) = (ali_on, dt) {
+        let dv = velocity_sum * inv - agent.velocity;
+        out.alignment = finish(velocity_change(dv, max_accel, dt), max_accel);
+    }
+    out
 }
 
 /// Fill `out` (cleared first) with the candidates within `radius` of `position`, skipping
@@ -255,7 +357,7 @@ pub fn gather_neighbours<const N: usize>(
     out.clear();
     let radius = non_negative(radius);
     let mut left_out = 0usize;
-    if !position.is_finite() {
+    if !finite3(position) {
         return 0;
     }
     for c in candidates {

@@ -57,8 +57,8 @@ pub use avoid::{avoid_obstacles, contain, Aabb, AvoidParams, ContainParams, Obst
 pub use basic::{evade, flee, predict_position, pursue, seek, steer_to_velocity};
 pub use combine::{blend, priority, truncated_budget, CANCEL_RATIO};
 pub use group::{
-    alignment, cohesion, gather_neighbours, separation, FlockParams, Neighbour, Neighbours,
-    COINCIDENT_DISTANCE,
+    alignment, cohesion, flock, gather_neighbours, separation, FlockParams, Flocking, Neighbour,
+    Neighbours, COINCIDENT_DISTANCE,
 };
 pub use orient::{align, face, look_where_going, yaw_towards};
 pub use path::{follow_path, Path, PathError, PathFollowState, PathParams};
@@ -111,7 +111,7 @@ impl Steering {
     /// True if every component is finite.
     #[inline]
     pub fn is_finite(self) -> bool {
-        self.linear.is_finite() && self.angular.is_finite()
+        finite3(self.linear) && self.angular * 0.0 == 0.0
     }
 
     /// True if the linear part is longer than `epsilon` or `|angular| > epsilon` (the test used
@@ -164,7 +164,7 @@ impl Agent {
     /// True if position, velocity and yaw are all finite.
     #[inline]
     pub fn is_finite(&self) -> bool {
-        self.position.is_finite() && self.velocity.is_finite() && self.yaw.is_finite()
+        finite3(self.position) && finite3(self.velocity) && self.yaw * 0.0 == 0.0
     }
 }
 
@@ -252,7 +252,7 @@ impl SteeringParams {
 /// otherwise `min(dt, MAX_DT)`.
 #[inline]
 pub fn sanitize_dt(dt: f32) -> Option<f32> {
-    if dt.is_finite() && dt > 0.0 {
+    if dt > 0.0 && dt <= f32::MAX {
         Some(dt.min(MAX_DT))
     } else {
         None
@@ -273,14 +273,14 @@ pub fn integrate(agent: &mut Agent, params: &SteeringParams, steering: Steering,
     let Some(dt) = sanitize_dt(dt) else {
         return;
     };
-    let position = agent.position.sanitize();
-    let velocity = agent.velocity.sanitize();
+    let position = sanitized(agent.position);
+    let velocity = sanitized(agent.velocity);
     let yaw = finite_or(agent.yaw, 0.0);
 
     let accel = clamp_len(steering.linear, params.accel_limit());
     let velocity = clamp_len(velocity + accel * dt, params.speed_limit());
     let moved = position + velocity * dt;
-    if moved.is_finite() {
+    if finite3(moved) {
         agent.position = moved;
         agent.velocity = velocity;
     } else {
@@ -291,6 +291,16 @@ pub fn integrate(agent: &mut Agent, params: &SteeringParams, steering: Steering,
     let turn = params.turn_limit();
     let rate = crate::math::clamp(finite_or(steering.angular, 0.0), -turn, turn);
     agent.yaw = add_yaw(yaw, rate * dt);
+}
+
+/// `v` with non-finite components replaced by 0 (checks the whole vector first, the common case).
+#[inline]
+fn sanitized(v: Vec3) -> Vec3 {
+    if finite3(v) {
+        v
+    } else {
+        v.sanitize()
+    }
 }
 
 /// `yaw + delta` wrapped into `(−π, π]` (only calls the wrap when needed).
@@ -309,11 +319,31 @@ pub(crate) fn add_yaw(yaw: f32, delta: f32) -> f32 {
 /// `x` if finite and ≥ 0, else 0.
 #[inline]
 pub(crate) fn non_negative(x: f32) -> f32 {
-    if x.is_finite() && x >= 0.0 {
+    // Float compares (NaN fails both, +inf fails the second): cheaper than `is_finite`.
+    if (0.0..=f32::MAX).contains(&x) {
         x
     } else {
         0.0
     }
+}
+
+/// True if every component of `v` is finite. Same result as [`Vec3::is_finite`], computed as
+/// `x·0 + y·0 + z·0 == 0` (NaN for any inf/NaN component), which stays in float registers and
+/// takes one branch instead of three integer tests.
+#[inline]
+pub(crate) fn finite3(v: Vec3) -> bool {
+    v.x * 0.0 + v.y * 0.0 + v.z * 0.0 == 0.0
+}
+
+/// Squared lengths inside `(FAST_MIN_SQ, FAST_MAX_SQ)` prove that every component is finite and
+/// below 10¹⁸ and that squaring lost nothing that matters: the fast paths below use them directly.
+/// Everything else (zero, tiny, huge, inf, NaN) takes the careful path.
+const FAST_MIN_SQ: f32 = 1.0e-36;
+const FAST_MAX_SQ: f32 = 1.0e36;
+
+#[inline]
+fn fast_range(l2: f32) -> bool {
+    l2 > FAST_MIN_SQ && l2 < FAST_MAX_SQ
 }
 
 /// Unit direction and length of `v`, robust to huge finite components (scaled before squaring)
@@ -321,20 +351,26 @@ pub(crate) fn non_negative(x: f32) -> f32 {
 /// The length may be `+inf` if the true length exceeds `f32::MAX`; the direction is always unit.
 #[inline]
 pub(crate) fn dir_len(v: Vec3, min_len: f32) -> Option<(Vec3, f32)> {
-    if !v.is_finite() {
+    let l2 = v.length_squared();
+    if fast_range(l2) {
+        let l = scalar::sqrt(l2);
+        if l <= min_len {
+            return None;
+        }
+        return Some((v * (1.0 / l), l));
+    }
+    dir_len_careful(v, min_len)
+}
+
+/// [`dir_len`] for zero, tiny, huge or non-finite `v`.
+#[inline(never)]
+fn dir_len_careful(v: Vec3, min_len: f32) -> Option<(Vec3, f32)> {
+    if !finite3(v) {
         return None;
     }
     let m = v.x.abs().max(v.y.abs()).max(v.z.abs());
     if m <= 0.0 {
         return None;
-    }
-    // Fast path: squaring is safe and exact enough for ordinary magnitudes.
-    if m > 1.0e-18 && m < 1.0e18 {
-        let l = scalar::sqrt(v.length_squared());
-        if l <= min_len {
-            return None;
-        }
-        return Some((v * (1.0 / l), l));
     }
     let s = Vec3::new(v.x / m, v.y / m, v.z / m);
     let ls = scalar::sqrt(s.length_squared());
@@ -349,16 +385,34 @@ pub(crate) fn dir_len(v: Vec3, min_len: f32) -> Option<(Vec3, f32)> {
 /// non-finite input.
 #[inline]
 pub(crate) fn robust_length(v: Vec3) -> f32 {
-    match dir_len(v, 0.0) {
+    let l2 = v.length_squared();
+    if fast_range(l2) {
+        return scalar::sqrt(l2);
+    }
+    match dir_len_careful(v, 0.0) {
         Some((_, l)) => l,
         None => 0.0,
     }
 }
 
 /// `v` scaled down to at most `max` (≥ 0) length; non-finite `v` gives zero. Never NaN/inf.
+/// No square root when `v` is already short enough.
 #[inline]
 pub(crate) fn clamp_len(v: Vec3, max: f32) -> Vec3 {
-    match dir_len(v, 0.0) {
+    let l2 = v.length_squared();
+    if fast_range(l2) {
+        if l2 <= max * max {
+            return v;
+        }
+        return v * (max / scalar::sqrt(l2));
+    }
+    clamp_len_careful(v, max)
+}
+
+/// [`clamp_len`] for zero, tiny, huge or non-finite `v`.
+#[inline(never)]
+fn clamp_len_careful(v: Vec3, max: f32) -> Vec3 {
+    match dir_len_careful(v, 0.0) {
         Some((d, l)) if l > max => d * max,
         Some(_) => v,
         None => Vec3::ZERO,
@@ -369,9 +423,17 @@ pub(crate) fn clamp_len(v: Vec3, max: f32) -> Vec3 {
 /// `max_accel`: `dv/dt` if `|dv| ≤ max_accel·dt`, else `dir(dv)·max_accel`.
 #[inline]
 pub(crate) fn velocity_change(dv: Vec3, max_accel: f32, dt: f32) -> Vec3 {
-    match dir_len(dv, 0.0) {
+    let budget = max_accel * dt;
+    let l2 = dv.length_squared();
+    if fast_range(l2) {
+        if l2 <= budget * budget {
+            return clamp_len(dv * (1.0 / dt), max_accel);
+        }
+        return dv * (max_accel / scalar::sqrt(l2));
+    }
+    match dir_len_careful(dv, 0.0) {
         Some((d, l)) => {
-            if l <= max_accel * dt {
+            if l <= budget {
                 clamp_len(dv * (1.0 / dt), max_accel)
             } else {
                 d * max_accel

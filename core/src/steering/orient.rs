@@ -6,7 +6,7 @@
 //! overshoots it. Combine with a linear behaviour by setting the `angular` field, e.g.
 //! `Steering { angular: look_where_going(..).angular, ..seek(..) }`.
 
-use super::{dir_len, sanitize_dt, Agent, Steering, SteeringParams};
+use super::{dir_len, finite3, sanitize_dt, Agent, Steering, SteeringParams};
 use crate::math::{clamp, scalar, wrap_angle, Vec3};
 
 /// Yaw (hopkit convention: 0 faces −Z, positive left) whose forward is the planar part of `dir`:
@@ -38,7 +38,7 @@ pub fn align(agent: &Agent, target_yaw: f32, params: &SteeringParams, dt: f32) -
 /// Face: turn towards the point `target` (planar). Zero when the target is (planar) on top of the
 /// agent, for invalid `dt` or non-finite input.
 pub fn face(agent: &Agent, target: Vec3, params: &SteeringParams, dt: f32) -> Steering {
-    if !target.is_finite() || !agent.position.is_finite() {
+    if !finite3(target) || !finite3(agent.position) {
         return Steering::ZERO;
     }
     match yaw_towards(target - agent.position) {

@@ -9,7 +9,7 @@
 //! last waypoint (hopkit's [`super::arrive`], no overshoot) and sets
 //! [`PathFollowState::finished`].
 
-use super::{arrive, dir_len, seek, Agent, ArrivalParams, Steering, SteeringParams};
+use super::{arrive, dir_len, finite3, seek, Agent, ArrivalParams, Steering, SteeringParams};
 use crate::hash::{StateHash, StateHasher};
 use crate::math::Vec3;
 
@@ -50,7 +50,7 @@ impl<const N: usize> Path<N> {
     /// Append a waypoint. Full → `Err(PathError::Full)`, non-finite → `Err(PathError::NonFinite)`;
     /// on error the path is unchanged.
     pub fn push(&mut self, point: Vec3) -> Result<(), PathError> {
-        if !point.is_finite() {
+        if !finite3(point) {
             return Err(PathError::NonFinite);
         }
         self.points.push(point).map_err(|_| PathError::Full)
@@ -151,7 +151,7 @@ pub fn follow_path<const N: usize>(
         state.finished = true;
         return Steering::ZERO;
     };
-    if !agent.position.is_finite() {
+    if !finite3(agent.position) {
         return Steering::ZERO;
     }
     let radius = super::non_negative(path_params.waypoint_radius);

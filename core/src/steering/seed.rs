@@ -35,7 +35,7 @@
 //! The seed keeps its velocity on the early return (it just does not move that frame); so does
 //! this reproduction. hopkit's own arrival ([`super::arrive`]) stops exactly instead.
 
-use super::{non_negative, sanitize_dt, Agent};
+use super::{finite3, non_negative, sanitize_dt, Agent};
 use crate::math::{scalar, Vec3};
 
 /// The seed's tuning: `maxSpeed`, `maxAccel`, `brakeDistance`.
@@ -103,7 +103,7 @@ fn seed_speed(distance: f32, max_speed: f32, brake: f32) -> f32 {
 /// (`yaw = atan2(−v.x, −v.z)`: the body faces its velocity; a zero velocity faces +X, the seed's
 /// rotation of 90°). Nothing changes on the seed's early return (zero distance or zero max speed).
 pub fn arrival_seed_frame(agent: &mut Agent, target: Vec3, params: &SeedArrivalParams) {
-    if !target.is_finite() || !agent.position.is_finite() || !agent.velocity.is_finite() {
+    if !finite3(target) || !finite3(agent.position) || !finite3(agent.velocity) {
         return;
     }
     let max_speed = non_negative(params.max_speed);
@@ -129,7 +129,7 @@ pub fn arrival_seed_frame(agent: &mut Agent, target: Vec3, params: &SeedArrivalP
         velocity = ccp_normalize(velocity, speed_now) * max_speed;
     }
     let position = agent.position + velocity;
-    if !position.is_finite() || !velocity.is_finite() {
+    if !finite3(position) || !finite3(velocity) {
         return;
     }
     agent.position = position;
@@ -150,7 +150,7 @@ pub fn arrival_seed_dt(agent: &mut Agent, target: Vec3, params: &SeedArrivalPara
     let Some(dt) = sanitize_dt(dt) else {
         return;
     };
-    if !target.is_finite() || !agent.position.is_finite() || !agent.velocity.is_finite() {
+    if !finite3(target) || !finite3(agent.position) || !finite3(agent.velocity) {
         return;
     }
     let max_speed = non_negative(params.max_speed);
@@ -176,7 +176,7 @@ pub fn arrival_seed_dt(agent: &mut Agent, target: Vec3, params: &SeedArrivalPara
         velocity = ccp_normalize(velocity, speed_now) * max_speed;
     }
     let position = agent.position + velocity * dt;
-    if !position.is_finite() || !velocity.is_finite() {
+    if !finite3(position) || !finite3(velocity) {
         return;
     }
     agent.position = position;
