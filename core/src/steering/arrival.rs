@@ -31,8 +31,12 @@
 //! rest, fed straight into [`super::integrate`] or used through [`arrival_step`]): the distance to
 //! the target never increases, the velocity never points away from the target, the agent never
 //! passes the target by more than float rounding, and it ends with velocity exactly zero within the
-//! tolerance in finite time. A moving target, a lateral start or blending with other behaviours
-//! keeps every output finite and bounded but can of course not keep that promise.
+//! tolerance in finite time (short with the default [`ArrivalParams::min_speed_fraction`]; with 0
+//! the seed's exponential ramp tail can take long). A moving target, a lateral start or blending
+//! with other behaviours keeps every output finite and bounded but can of course not keep that
+//! promise. (As with any `f32` simulation, an agent whose step `speed·dt` is below the float
+//! resolution of its coordinates cannot move: keep worlds within about ±10⁴ units of the origin
+//! for centimetre-scale arrival.)
 
 use super::{
     clamp_len, dir_len, finish, finite3, integrate, non_negative, orient, sanitize_dt,
@@ -42,8 +46,8 @@ use crate::hash::{StateHash, StateHasher};
 use crate::math::{clamp, scalar, Vec3};
 
 /// Fraction of `max_accel` the braking schedule of [`arrive`] plans with; the rest is a reserve
-/// for catching up with rounding errors (see the module docs). Braking therefore takes about 5 %
-/// longer than the ideal time-optimal stop.
+/// for catching up with rounding errors (see the module docs). A time-optimal rest-to-rest move
+/// therefore takes about 3 % longer than the ideal one.
 pub const BRAKE_PLAN_FRACTION: f32 = 0.9;
 
 /// Tunables of [`arrive`] / [`arrival_step`]. NaN/inf/negative lengths are read as 0.

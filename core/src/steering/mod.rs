@@ -36,7 +36,7 @@
 //!
 //! # Cost
 //! Arrival, seek, flee, pursue, evade, flocking, avoidance, containment, path following and the
-//! combiners use only `+ − × ÷` and `sqrt`. Trigonometry appears only in [`wander`] (one
+//! combiners use only `+ − × ÷` and `sqrt`. Trigonometry appears only in [`wander()`] (one
 //! `sin_cos`), [`face`]/[`align`]/[`look_where_going`] (one `atan2`), the seed's rotation in
 //! [`arrival_seed_frame`], and [`arrival_step`] when [`ArrivalParams::face_velocity`] is on.
 
