@@ -17,13 +17,13 @@
 //! |          o  ' ' ' ' ' ' |//////|   <|                     |  top-down playfield, camera on the
 //! |  .       .   @-   .     |//////|        .       (x)       |  player; forward (−Z) is up
 //! ```
-//! - player: a disc with a heading line, filled on the ground and hollow in the air, drawn a little
-//!   larger while it stands tilted on a slope; the HUD shows the tilt as a leaning stroke;
+//! - player: a disc with a dark halo and a heading line, filled on the ground, a ring with a dot in
+//!   the air, drawn a little larger while it stands tilted on a slope; the HUD shows the tilt as a leaning stroke;
 //! - companion: a ring with a stroke for where its head looks; its breadcrumb trail as 2×2 dots;
 //! - critters: small rings (filled once arrived) and a `×` on their arrival target;
 //! - ghost fighters: filled arrow-head triangles along their heading, a dashed tracer while firing,
 //!   a dot on the display edge when off screen;
-//! - ramps: an outline with contour stripes across the uphill direction;
+//! - ramps: an outline with dotted contour stripes across the uphill direction;
 //! - the arena border and a sparse dot grid (so that scrolling shows motion).
 
 use embedded_graphics::mono_font::ascii::FONT_4X6;
@@ -272,18 +272,24 @@ fn draw_ramp<D: DrawTarget<Color = BinaryColor>>(
         return Ok(());
     };
     let tl = r.top_left;
-    // Uphill mostly along X → stripes are vertical lines (constant x), else horizontal.
+    // Uphill mostly along X → stripes are vertical lines (constant x), else horizontal. Stripes
+    // are dotted (every other pixel) and 4 px apart, a light texture bodies stay readable on.
     let along_x = ramp.uphill.x.abs() >= ramp.uphill.y.abs();
     let (lo, hi) = if along_x { (tl.x, br.x) } else { (tl.y, br.y) };
+    let (a0, a1) = if along_x { (tl.y, br.y) } else { (tl.x, br.x) };
     let mut s = lo + 2;
     while s < hi - 1 {
-        let line = if along_x {
-            Line::new(Point::new(s, tl.y + 1), Point::new(s, br.y - 1))
-        } else {
-            Line::new(Point::new(tl.x + 1, s), Point::new(br.x - 1, s))
-        };
-        line.into_styled(stroke()).draw(target)?;
-        s += 3;
+        let mut a = a0 + 2;
+        while a < a1 - 1 {
+            let p = if along_x {
+                Point::new(s, a)
+            } else {
+                Point::new(a, s)
+            };
+            Pixel(p, BinaryColor::On).draw(target)?;
+            a += 2;
+        }
+        s += 4;
     }
     Ok(())
 }
@@ -398,19 +404,23 @@ fn draw_player<D: DrawTarget<Color = BinaryColor>>(
         return Ok(());
     };
     let tilted = view.player_tilt_deg.is_finite() && view.player_tilt_deg.abs() >= 2.0;
-    let d = if tilted { 9 } else { 7 };
-    // A black ring first so the player stays readable on top of stripes, crumbs and the grid.
-    circle_at(p, d + 2)
+    let d = if tilted { 11 } else { 9 };
+    // A dark halo first so the player stays readable on top of stripes, crumbs and critters.
+    circle_at(p, d + 4)
         .into_styled(fill(BinaryColor::Off))
         .draw(target)?;
-    let style = if view.player_grounded {
-        fill(BinaryColor::On)
+    if view.player_grounded {
+        circle_at(p, d).into_styled(fill(BinaryColor::On)).draw(target)?;
     } else {
-        stroke()
-    };
-    circle_at(p, d).into_styled(style).draw(target)?;
-    if let Some(tip) = offset(p, body.heading, (d / 2 + 4) as f32) {
-        Line::new(p, tip).into_styled(stroke()).draw(target)?;
+        // Airborne: a ring with a centre dot (the hop rhythm shows as blinking).
+        circle_at(p, d).into_styled(stroke()).draw(target)?;
+        circle_at(p, 3).into_styled(fill(BinaryColor::On)).draw(target)?;
+    }
+    if let (Some(a), Some(tip)) = (
+        offset(p, body.heading, (d / 2 + 2) as f32),
+        offset(p, body.heading, (d / 2 + 6) as f32),
+    ) {
+        Line::new(a, tip).into_styled(stroke()).draw(target)?;
     }
     Ok(())
 }

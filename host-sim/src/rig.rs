@@ -10,7 +10,7 @@
 //! - positions → counts with [`RawSticks::from_positions`] at the handheld's 12-bit
 //!   [`hopkit::demo::ADC_MAX`].
 
-use hopkit::demo::{buttons, DemoView, ADC_MAX};
+use hopkit::demo::{buttons, scripted_raw, DemoRig, DemoView, ADC_MAX, TICK_HZ};
 use hopkit::math::Vec2;
 use hopkit::stick::digital::{dpad_direction, DPad};
 use hopkit::stick::RawSticks;
@@ -46,45 +46,87 @@ pub fn host_to_raw(input: &HostInput) -> RawSticks {
     RawSticks::from_positions(left, right, b, ADC_MAX)
 }
 
-// Temporary placeholder drivers until hopkit::demo::DemoRig lands.
+/// The demo driven by desktop input.
+pub struct LiveDemo {
+    rig: DemoRig,
+}
 
-/// Placeholder scene until `hopkit::demo::DemoRig` lands: shows the sample view.
-#[derive(Default)]
+impl LiveDemo {
+    /// A fresh demo scene.
+    pub fn new() -> Self {
+        LiveDemo {
+            rig: DemoRig::new(),
+        }
+    }
+}
+
+impl Default for LiveDemo {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Driver for LiveDemo {
+    fn tick(&mut self, input: &HostInput) {
+        self.rig.tick(&host_to_raw(input));
+    }
+    fn view(&self) -> DemoView {
+        self.rig.view()
+    }
+    fn reset(&mut self) {
+        self.rig = DemoRig::new();
+    }
+    fn tick_hz(&self) -> u32 {
+        TICK_HZ
+    }
+    fn state_hash(&self) -> u64 {
+        self.rig.state_hash()
+    }
+}
+
+/// The demo on its scripted input ([`hopkit::demo::scripted_raw`]); desktop input is ignored.
 pub struct ScriptedDemo {
-    tick: u32,
+    rig: DemoRig,
 }
 
 impl ScriptedDemo {
-    /// New.
+    /// A fresh demo scene at tick 0.
     pub fn new() -> Self {
-        Self::default()
+        ScriptedDemo {
+            rig: DemoRig::new(),
+        }
+    }
+    /// Ticks simulated so far.
+    pub fn tick_count(&self) -> u32 {
+        self.rig.tick_count()
     }
 }
 
-/// Same placeholder for interactive use.
-pub type LiveDemo = ScriptedDemo;
+impl Default for ScriptedDemo {
+    fn default() -> Self {
+        Self::new()
+    }
+}
 
 impl Driver for ScriptedDemo {
     fn tick(&mut self, _input: &HostInput) {
-        self.tick += 1;
+        let raw = scripted_raw(self.rig.tick_count());
+        self.rig.tick(&raw);
     }
     fn view(&self) -> DemoView {
-        let mut v = crate::desktop::sample_view();
-        v.tick = self.tick;
-        v.camera.x += self.tick as f32 * 0.1;
-        v.player.position.x += self.tick as f32 * 0.1;
-        v
+        self.rig.view()
     }
     fn reset(&mut self) {
-        self.tick = 0;
+        self.rig = DemoRig::new();
     }
     fn tick_hz(&self) -> u32 {
-        60
+        TICK_HZ
     }
     fn state_hash(&self) -> u64 {
-        0
+        self.rig.state_hash()
     }
 }
+
 #[cfg(test)]
 mod tests {
     use super::*;
