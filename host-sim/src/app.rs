@@ -31,7 +31,7 @@ pub fn demo(args: &DemoArgs) -> Result<()> {
             fps: usize::from(args.fps),
             speed: 1.0,
             interactive: true,
-            hint: "WASD move  mouse/Q/E look  Space jump  F/click fire  R reset  P pause  Esc quit"
+            hint: "WASD move  mouse or Q/E look  Space jump\nF or click fire  R reset  P pause  Esc quit"
                 .into(),
         };
         match run_window(&mut live, &opts)? {

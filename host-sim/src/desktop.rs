@@ -276,7 +276,7 @@ fn draw_panel(view: &DemoView, overlay: &Overlay, zoom: usize, canvas: &mut Canv
     .draw(canvas);
     let _ = Text::with_baseline(
         &overlay.hint,
-        Point::new(12, top as i32 + PANEL_HEIGHT as i32 - 16),
+        Point::new(12, top as i32 + PANEL_HEIGHT as i32 - 26),
         dim,
         Baseline::Top,
     )
@@ -285,7 +285,7 @@ fn draw_panel(view: &DemoView, overlay: &Overlay, zoom: usize, canvas: &mut Canv
     let gx = w / 2 + 40;
     let gw = w - gx - 12;
     let gy = top + 10;
-    let gh = PANEL_HEIGHT as i64 - 36;
+    let gh = PANEL_HEIGHT as i64 - 20;
     canvas.fill_rect(gx, gy, gw, gh, palette::LCD_OFF);
     let full = (gmax * 3.0).max(overlay.top_speed * 1.1).max(1e-3);
     let to_y = |v: f32| gy + gh - 1 - ((v / full).clamp(0.0, 1.0) * (gh - 2) as f32) as i64;
@@ -296,14 +296,24 @@ fn draw_panel(view: &DemoView, overlay: &Overlay, zoom: usize, canvas: &mut Canv
             canvas.fill_rect(x, ly, 4.min(gx + gw - x), 1, palette::GROUND_MAX);
             x += 7;
         }
-        let _ = Text::with_baseline(
-            "ground max",
-            Point::new(gx as i32 + 3, ly as i32 - 11),
-            MonoTextStyle::new(&FONT_6X10, palette::GROUND_MAX),
-            Baseline::Top,
-        )
-        .draw(canvas);
     }
+    // Legends inside the strip, top: ground max (dashed blue) left, the curve (orange) right.
+    canvas.fill_rect(gx + 4, gy + 8, 4, 1, palette::GROUND_MAX);
+    canvas.fill_rect(gx + 11, gy + 8, 4, 1, palette::GROUND_MAX);
+    let _ = Text::with_baseline(
+        "ground max",
+        Point::new(gx as i32 + 19, gy as i32 + 3),
+        MonoTextStyle::new(&FONT_6X10, palette::GROUND_MAX),
+        Baseline::Top,
+    )
+    .draw(canvas);
+    let _ = Text::with_baseline(
+        "speed, last 6 s",
+        Point::new((gx + gw) as i32 - 94, gy as i32 + 3),
+        MonoTextStyle::new(&FONT_6X10, palette::PLAYER),
+        Baseline::Top,
+    )
+    .draw(canvas);
     let n = overlay.speed.len();
     let mut prev: Option<i64> = None;
     for (i, v) in overlay.speed.iter().enumerate() {
@@ -317,13 +327,6 @@ fn draw_panel(view: &DemoView, overlay: &Overlay, zoom: usize, canvas: &mut Canv
         }
         prev = Some(y);
     }
-    let _ = Text::with_baseline(
-        "speed, last 6 s",
-        Point::new(gx as i32, (gy + gh) as i32 + 4),
-        dim,
-        Baseline::Top,
-    )
-    .draw(canvas);
 }
 
 /// A hand-made view of the demo scene (fixed numbers, independent of the simulation): used by

@@ -70,15 +70,43 @@ pub struct PadButtons {
     pub away: bool,
 }
 
-/// Mouse pixels per tick that count as a full right-stick deflection.
-pub const MOUSE_FULL_DEFLECTION_PX: f32 = 24.0;
+/// Mouse pixels per tick that count as a full turn (the demo's fastest view turn).
+pub const MOUSE_FULL_DEFLECTION_PX: f32 = 16.0;
 
-/// Horizontal look deflection in `[−1, 1]` for a mouse motion of `dx` pixels in one tick.
+/// Right-stick x deflection in `[−1, 1]` for a mouse motion of `dx` pixels in one tick.
+///
+/// A mouse should turn the view in proportion to its motion, but the handheld's look stick is
+/// shaped by the core's stick pipeline (deadzone, saturation, cubic curve:
+/// [`hopkit::stick::ShapeParams::look`]). So the wanted turn `dx / MOUSE_FULL_DEFLECTION_PX` is
+/// mapped through the inverse of that shaping (found by bisection on [`hopkit::stick::shape`]):
+/// after the pipeline the turn rate is linear in the mouse motion again.
 pub fn mouse_look_deflection(dx: f32) -> f32 {
     if !dx.is_finite() {
         return 0.0;
     }
-    (dx / MOUSE_FULL_DEFLECTION_PX).clamp(-1.0, 1.0)
+    let want = (dx / MOUSE_FULL_DEFLECTION_PX).clamp(-1.0, 1.0);
+    want.signum() * unshape_look(want.abs())
+}
+
+/// The stick deflection in `[0, 1]` that [`hopkit::stick::ShapeParams::look`] shapes to `out`.
+pub fn unshape_look(out: f32) -> f32 {
+    use hopkit::math::Vec2;
+    use hopkit::stick::{shape, ShapeParams};
+    if out <= 0.0 {
+        return 0.0;
+    }
+    let params = ShapeParams::look();
+    let f = |x: f32| shape(Vec2::new(x, 0.0), &params).x;
+    let (mut lo, mut hi) = (0.0f32, 1.0f32);
+    for _ in 0..30 {
+        let mid = 0.5 * (lo + hi);
+        if f(mid) < out {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    hi
 }
 
 /// Gamepads through `gilrs`, if the platform allows it (no udev/permissions → none, quietly).
@@ -140,9 +168,23 @@ mod tests {
 
     #[test]
     fn mouse_deflection_is_clamped_and_finite() {
+        use hopkit::math::Vec2;
+        use hopkit::stick::{shape, ShapeParams};
         assert_eq!(mouse_look_deflection(0.0), 0.0);
-        assert_eq!(mouse_look_deflection(12.0), 0.5);
-        assert_eq!(mouse_look_deflection(-1000.0), -1.0);
         assert_eq!(mouse_look_deflection(f32::NAN), 0.0);
+        assert!(mouse_look_deflection(-1000.0) < -0.9);
+        // After the pipeline's look shaping, the turn is linear in the mouse motion.
+        for px in [1.0, 4.0, 8.0, 12.0] {
+            let d = mouse_look_deflection(px);
+            let shaped = shape(Vec2::new(d, 0.0), &ShapeParams::look()).x;
+            let want = px / MOUSE_FULL_DEFLECTION_PX;
+            assert!((shaped - want).abs() < 1e-3, "{px}px: {shaped} vs {want}");
+            let left = shape(
+                Vec2::new(mouse_look_deflection(-px), 0.0),
+                &ShapeParams::look(),
+            )
+            .x;
+            assert!((left + want).abs() < 1e-3);
+        }
     }
 }

@@ -288,8 +288,7 @@ pub fn record(args: &RecordArgs) -> Result<()> {
             fps: 60,
             speed: 1.0,
             interactive: true,
-            hint: "W/S pitch  A/D/mouse yaw  F fire  M missile  T toward  G away  R restart  \
-                   Esc save+quit"
+            hint: "W/S pitch  A/D/mouse yaw  F fire  M missile\nT toward  G away  R restart  Esc save+quit"
                 .into(),
         };
         match run_window(&mut live, &opts)? {
