@@ -1,1 +1,71 @@
-//! Quake-style strafe-jump movement (seed 000). Filled in by the movement work.
+//! Quake-style strafe-jump movement (seed 000: the Unity article's `GetNextPlayerVector`).
+//!
+//! ## Pieces
+//! - [`seed`]: the seed's function reproduced op for op in f32 (the reference).
+//! - [`kernels`]: the lean per-tick planar kernels — [`friction`] (Quake stop-speed or the seed's
+//!   constant deceleration), [`accelerate`] (projection-capped), [`accelerate_clamped`] (Q3's
+//!   disabled alternative), [`air_accelerate`] (with the QuakeWorld/Source 30 cap or none) — and the
+//!   wish conversion [`world_wish`].
+//! - [`params`]: [`MoveParams`] (every field documented with unit and default) and the presets
+//!   [`MoveParams::seed`], [`MoveParams::seed_figure`], [`MoveParams::quakeworld`],
+//!   [`MoveParams::quake3`], [`MoveParams::source`].
+//! - [`jump`]: release-to-rejump, auto-hop, coyote time, jump buffer, bunny-hop cap, variable height.
+//! - [`contact`]: the ground test against a [`crate::ground::GroundProbe`].
+//! - [`mover`]: [`MoverState`], [`MoveInput`], [`step`] → [`StepEvents`].
+//!
+//! ## Frames
+//! Planar vectors are world `(x, z)` (`Vec2::x` = world X, `Vec2::y` = world Z); Y is up; yaw 0
+//! faces −Z and positive yaw turns left. The player's wish is the seed's `(front, right)`:
+//! `MoveInput::wish.x` = front (W), `.y` = right (D). The view is carried as a planar unit forward
+//! vector ([`MoveInput::facing`]) so the tick itself uses no trigonometry;
+//! `right = (−facing.y, facing.x)`.
+//!
+//! ## Order of one tick (Quake `PmoveSingle`)
+//! categorise ground → jump (clears ground) → friction → accelerate / air-accelerate →
+//! half gravity → move → half gravity → wall check → categorise ground. Jumping before friction is
+//! why a frame-perfect hop loses no speed.
+//!
+//! ## Cost model (per tick, f32)
+//! - Ground: friction 1 sqrt + 1 divide, accelerate 0/0, ≈ 20 mul/add/compare.
+//! - Air: 0 sqrt, 0 divide, ≈ 12 mul/add/compare.
+//! - Wish conversion ([`world_wish`]): 1 sqrt + 1 divide per `step` call; [`step_wish`] takes a
+//!   cached [`WishDir`] and skips it; [`world_wish_unit`] converts the stick module's already-unit
+//!   [`crate::stick::Wish`] with no sqrt at all.
+//! - The seed's formulation as written: 3 sqrt + 4 divides per tick.
+//! - The full [`step`] adds two ground probes per tick (start and end categorisation; up to three
+//!   more only on a tick that runs into a wall), the jump rules and the NaN guards; no trigonometry
+//!   anywhere in it.
+//!
+//! Cortex-M4F estimate (not measured here): `libm::sqrtf` is ≈ 69 instructions (software),
+//! `VDIV.F32` one instruction, so a ground kernel tick ([`planar_velocity_tick`] with a cached
+//! wish) should come to ≈ 69 + 30–40 ≈ 100–110 instructions, within the 120-instruction budget;
+//! an air tick to ≈ 30. On x86_64, `libm` 0.2.16 compiles `sqrtf` to the `sqrtss` instruction, the
+//! same as `f32::sqrt`, so the desktop comparison is like for like.
+//!
+//! ## Differences from the seed (all documented)
+//! - Friction is computed as `v·(max(|v| − drop, 0)/|v|)` instead of `v + normalize(v)·(−drop)`:
+//!   equal up to an ulp or two, one sqrt instead of two.
+//! - Normalisation treats lengths below 1e-6 as zero (Unity: 1e-5).
+//! - A wish shorter than 1 scales the wish speed (analog sticks); the seed normalises every input
+//!   to full speed. Digital input (`(1, 0)`, `(1, 1)` …) behaves exactly like the seed.
+
+// `!(x > y)` is used on purpose throughout: unlike `x <= y` it is also true when either is NaN,
+// which is how the kernels route bad numbers to their safe branch.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
+
+pub mod contact;
+pub mod jump;
+pub mod kernels;
+pub mod mover;
+pub mod params;
+pub mod seed;
+
+pub use contact::{categorize_ground, categorize_hit, is_wall, resolve_walls, Contact};
+pub use jump::JumpKind;
+pub use kernels::{
+    accel_budget, accelerate, accelerate_clamped, air_accelerate, air_cap_and_budget,
+    facing_from_yaw, friction, friction_constant, friction_stopspeed, ground_accelerate,
+    optimal_strafe_cos, planar_velocity_tick, world_wish, world_wish_unit, WishDir,
+};
+pub use mover::{step, step_wish, tick, MoveInput, MoverState, StepEvents};
+pub use params::{AccelBudget, AccelStyle, FrictionModel, MoveParams};

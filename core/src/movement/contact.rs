@@ -1,0 +1,224 @@
+//! Ground categorisation: is the character standing on walkable ground?
+//!
+//! Rules (Quake's `PM_CategorizePosition`, simplified to a height probe):
+//! - The probe is asked for the ground below `position + up·max(ground_snap, step_up)` (a surface
+//!   slightly above the feet is still found). A non-finite hit counts as no ground.
+//! - Walkable: `n.y ≥ min_ground_normal_y − walkable_tolerance` ([`MoveParams::is_walkable`]).
+//! - Grounded: walkable, feet at most `ground_snap` above it (`step_down` if the character was
+//!   grounded and did not jump: it follows ramps and steps down), and not rising faster than
+//!   `max_ground_rise_speed`. A grounded character is snapped onto the surface with `vy = 0` (it
+//!   moves horizontally and is re-snapped each tick, so planar speed is kept on ramps).
+//! - Too steep ground is never ground: the character is airborne there. If it is below such a
+//!   surface it is pushed up onto it and the velocity component into the surface is removed, so
+//!   gravity makes it slide down (no friction applies — like a Quake surf ramp); the tick reports
+//!   `sliding`.
+//! - Below walkable ground while rising fast: pushed up, stays airborne.
+//! - Walls: a height field has cliffs (e.g. the side of a ramp). Ground more than `step_up` above
+//!   the feet's height at the start of the tick (beyond what a walkable slope explains) is a wall:
+//!   the planar move is blocked on the axis that hit it ([`resolve_walls`]). Lower ledges are
+//!   stepped onto (snapped up).
+
+use super::mover::MoverState;
+use super::params::MoveParams;
+use crate::ground::{GroundHit, GroundProbe};
+use crate::math::Vec3;
+
+/// What one ground test found.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Contact {
+    /// Became grounded (was airborne).
+    pub landed: bool,
+    /// Stopped being grounded without jumping.
+    pub left_ground: bool,
+    /// Touching or pushed out of ground too steep to stand on.
+    pub sliding: bool,
+    /// Downward speed at landing, units/s (0 unless `landed`).
+    pub impact_speed: f32,
+}
+
+/// Ask the probe for the ground below `position`, from `max(ground_snap, step_up)` above it (so a
+/// multi-level probe still reports a ledge the character can step onto); non-finite → none.
+#[inline]
+pub fn probe_ground(
+    probe: &impl GroundProbe,
+    position: Vec3,
+    params: &MoveParams,
+) -> Option<GroundHit> {
+    let lift = if params.step_up > params.ground_snap {
+        params.step_up
+    } else {
+        params.ground_snap
+    };
+    let from = Vec3::new(position.x, position.y + lift, position.z);
+    match probe.probe(from) {
+        Some(h) if h.height.is_finite() && h.normal.is_finite() => Some(h),
+        _ => None,
+    }
+}
+
+/// Remove the component of `v` pointing into a surface with unit normal `n` (Quake
+/// `PM_ClipVelocity` with overbounce 1).
+#[inline]
+pub fn clip_into_surface(v: Vec3, n: Vec3) -> Vec3 {
+    let into = v.dot(n);
+    if into < 0.0 {
+        v - n * into
+    } else {
+        v
+    }
+}
+
+/// Categorise the character's position and update `grounded`, `ground_normal`, coyote time, and
+/// snap/push-out. `stick` allows snapping down by `step_down` (grounded last, no jump since).
+pub fn categorize_ground(
+    state: &mut MoverState,
+    params: &MoveParams,
+    probe: &impl GroundProbe,
+    stick: bool,
+) -> Contact {
+    let hit = probe_ground(probe, state.position, params);
+    categorize_hit(state, params, hit, stick)
+}
+
+/// [`categorize_ground`] with the probe result for `state.position` already in hand.
+pub fn categorize_hit(
+    state: &mut MoverState,
+    params: &MoveParams,
+    hit: Option<GroundHit>,
+    stick: bool,
+) -> Contact {
+    let was_grounded = state.grounded;
+    let mut c = Contact::default();
+    let grounded = match hit {
+        None => false,
+        Some(hit) if params.is_walkable(hit.normal) => on_walkable(state, params, hit, stick),
+        Some(hit) => {
+            c.sliding = on_steep(state, params, hit);
+            false
+        }
+    };
+    if grounded {
+        if !was_grounded {
+            c.landed = true;
+            c.impact_speed = if state.velocity.y < 0.0 {
+                -state.velocity.y
+            } else {
+                0.0
+            };
+        }
+        state.velocity.y = 0.0;
+        state.coyote_timer = params.coyote_time;
+    } else {
+        state.ground_normal = Vec3::UP;
+        c.left_ground = was_grounded;
+    }
+    state.grounded = grounded;
+    c
+}
+
+/// Walkable ground under the feet: grounded (and snapped) if close enough and not rising fast.
+#[inline]
+fn on_walkable(state: &mut MoverState, params: &MoveParams, hit: GroundHit, stick: bool) -> bool {
+    let gap = state.position.y - hit.height;
+    let reach = if stick && params.step_down > params.ground_snap {
+        params.step_down
+    } else {
+        params.ground_snap
+    };
+    let rising_fast = state.velocity.y > params.max_ground_rise_speed;
+    if !rising_fast && gap <= reach {
+        state.position.y = hit.height;
+        state.ground_normal = hit.normal;
+        return true;
+    }
+    if gap < 0.0 {
+        state.position.y = hit.height;
+        if state.velocity.y < 0.0 {
+            state.velocity.y = 0.0;
+        }
+    }
+    false
+}
+
+/// Too-steep ground: push out from below and clip the velocity against it. Returns `sliding`
+/// (touching: feet below or within `ground_snap` of the surface).
+#[inline]
+fn on_steep(state: &mut MoverState, params: &MoveParams, hit: GroundHit) -> bool {
+    let gap = state.position.y - hit.height;
+    if gap < 0.0 {
+        state.position.y = hit.height;
+        state.velocity = clip_into_surface(state.velocity, hit.normal);
+    }
+    gap <= params.ground_snap
+}
+
+/// True if `hit` (the ground under `pos`) is a wall for a character whose feet were at `from`: the
+/// surface is more than `step_up` above the old feet height, plus what the steepest walkable slope
+/// rises over the planar distance moved (measured as `|dx| + |dz|`, which over-estimates it, so a
+/// walkable ramp is never a wall at any speed).
+///
+/// Costs nothing extra in the common case; the slope allowance (one sqrt, one divide) is computed
+/// only when the surface is higher than `step_up`.
+pub fn is_wall(params: &MoveParams, hit: Option<GroundHit>, pos: Vec3, from: Vec3) -> bool {
+    let Some(h) = hit else {
+        return false;
+    };
+    let rise = h.height - from.y;
+    if !(rise > params.step_up) {
+        return false;
+    }
+    let run = (pos.x - from.x).abs() + (pos.z - from.z).abs();
+    rise > params.step_up + run * max_rise_per_run(params)
+}
+
+/// `tan` of the slope limit, from `min_ground_normal_y − walkable_tolerance` (= cos): `√(1−c²)/c`.
+/// A limit of 90° or more (c ≤ 0) gives `f32::INFINITY` (nothing is a wall).
+#[inline]
+fn max_rise_per_run(params: &MoveParams) -> f32 {
+    let c = params.min_ground_normal_y - params.walkable_tolerance;
+    if !(c > 0.0) {
+        return f32::INFINITY;
+    }
+    if c >= 1.0 {
+        return 0.0;
+    }
+    crate::math::scalar::sqrt(1.0 - c * c) / c
+}
+
+/// Stop a move that ran into a wall ([`is_wall`]): keep the X part of the move if that is clear
+/// (zeroing `vz`), else the Z part (zeroing `vx`), else undo the planar move (zeroing both) —
+/// sliding along axis-aligned walls. Height-field worlds have no wall normals, so this is the
+/// simple, always-safe choice. `from` must be a non-wall position (the tick's start, which the
+/// start-of-tick categorisation has already pushed out of the ground). Returns the probe result for
+/// the final position and whether a wall was hit. 1 probe when nothing is hit, up to 4 when one is.
+pub fn resolve_walls(
+    state: &mut MoverState,
+    params: &MoveParams,
+    probe: &impl GroundProbe,
+    from: Vec3,
+) -> (Option<GroundHit>, bool) {
+    let hit = probe_ground(probe, state.position, params);
+    if !is_wall(params, hit, state.position, from) {
+        return (hit, false);
+    }
+    let p = state.position;
+    let x_only = Vec3::new(p.x, p.y, from.z);
+    let h = probe_ground(probe, x_only, params);
+    if !is_wall(params, h, x_only, from) {
+        state.position = x_only;
+        state.velocity.z = 0.0;
+        return (h, true);
+    }
+    let z_only = Vec3::new(from.x, p.y, p.z);
+    let h = probe_ground(probe, z_only, params);
+    if !is_wall(params, h, z_only, from) {
+        state.position = z_only;
+        state.velocity.x = 0.0;
+        return (h, true);
+    }
+    state.position = Vec3::new(from.x, p.y, from.z);
+    state.velocity.x = 0.0;
+    state.velocity.z = 0.0;
+    (probe_ground(probe, state.position, params), true)
+}

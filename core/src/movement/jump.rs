@@ -1,0 +1,145 @@
+//! Jumping: the press/release latch, auto-hop, coyote time, jump buffering, the bunny-hop cap and
+//! variable jump height. Each rule is one short function called from [`super::mover`]'s tick.
+
+use super::mover::MoverState;
+use super::params::MoveParams;
+use crate::math::Vec3;
+
+/// How a jump that happened was allowed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum JumpKind {
+    /// From the ground.
+    Ground,
+    /// Within coyote time after leaving the ground.
+    Coyote,
+}
+
+/// Record this tick's jump key: a press (key down now, up last tick) arms the jump buffer; a key
+/// that is up clears the release-to-rejump latch.
+#[inline]
+pub fn note_jump_key(state: &mut MoverState, params: &MoveParams, jump_down: bool) {
+    if jump_down && !state.jump_held {
+        state.jump_buffer_timer = params.jump_buffer_time;
+    }
+    if !jump_down {
+        state.jump_latched = false;
+    }
+}
+
+/// True if the character may jump now: on the ground, or within coyote time.
+#[inline]
+pub fn can_jump(state: &MoverState) -> bool {
+    state.grounded || state.coyote_timer > 0.0
+}
+
+/// True if the player asks for a jump this tick. With auto-hop a held key is enough; without it the
+/// key must have been released since the last jump (Quake's "don't pogo stick"). A buffered press
+/// (within `jump_buffer_time`) counts either way.
+#[inline]
+pub fn wants_jump(state: &MoverState, params: &MoveParams, jump_down: bool) -> bool {
+    let buffered = state.jump_buffer_timer > 0.0;
+    let held_ok = jump_down && (params.auto_hop || !state.jump_latched);
+    held_ok || buffered
+}
+
+/// Limit the planar speed to `bhop_speed_cap·max_speed` (off when the cap is ≤ 0). Only called on
+/// jump ticks; one sqrt and divide only when over the cap.
+#[inline]
+pub fn apply_bhop_cap(velocity: Vec3, params: &MoveParams) -> Vec3 {
+    if !(params.bhop_speed_cap > 0.0) {
+        return velocity;
+    }
+    let limit = params.bhop_speed_cap * params.max_speed;
+    let p = velocity.planar();
+    let s2 = p.length_squared();
+    if !(s2 > limit * limit) {
+        return velocity;
+    }
+    let k = limit / crate::math::scalar::sqrt(s2);
+    Vec3::new(velocity.x * k, velocity.y, velocity.z * k)
+}
+
+/// Perform a jump: upward speed `max(vy, 0) + jump_speed`, leave the ground, consume coyote time and
+/// the buffer, latch the key, apply the bunny-hop cap. Returns how it was allowed.
+#[inline]
+pub fn do_jump(state: &mut MoverState, params: &MoveParams) -> JumpKind {
+    let kind = if state.grounded {
+        JumpKind::Ground
+    } else {
+        JumpKind::Coyote
+    };
+    let vy = if state.velocity.y > 0.0 {
+        state.velocity.y
+    } else {
+        0.0
+    };
+    state.velocity.y = vy + params.jump_speed;
+    state.velocity = apply_bhop_cap(state.velocity, params);
+    state.grounded = false;
+    state.ground_normal = Vec3::UP;
+    state.coyote_timer = 0.0;
+    state.jump_buffer_timer = 0.0;
+    state.jump_latched = true;
+    state.jump_rising = true;
+    kind
+}
+
+/// Check and perform a jump (before friction, so a frame-perfect hop pays none).
+#[inline]
+pub fn check_jump(
+    state: &mut MoverState,
+    params: &MoveParams,
+    jump_down: bool,
+) -> Option<JumpKind> {
+    if can_jump(state) && wants_jump(state, params, jump_down) {
+        Some(do_jump(state, params))
+    } else {
+        None
+    }
+}
+
+/// Variable jump height, velocity-cut form: when the key is released while rising from a jump, the
+/// upward speed is multiplied once by `jump_release_cut`.
+#[inline]
+pub fn apply_jump_release_cut(state: &mut MoverState, params: &MoveParams, jump_down: bool) {
+    let released = !jump_down && state.jump_held;
+    if released && state.jump_rising && state.velocity.y > 0.0 {
+        state.velocity.y *= params.jump_release_cut;
+    }
+}
+
+/// Variable jump height, gravity form: the gravity multiplier this tick —
+/// `jump_release_gravity` while rising from a jump with the key up, else 1.
+#[inline]
+pub fn jump_gravity_scale(state: &MoverState, params: &MoveParams, jump_down: bool) -> f32 {
+    if state.jump_rising && !jump_down && state.velocity.y > 0.0 {
+        params.jump_release_gravity
+    } else {
+        1.0
+    }
+}
+
+/// End-of-tick timers: the buffer and (in the air) coyote time count down; the rising flag ends at
+/// the apex or on the ground.
+#[inline]
+pub fn tick_jump_timers(state: &mut MoverState, dt: f32) {
+    state.jump_buffer_timer = count_down(state.jump_buffer_timer, dt);
+    if !state.grounded {
+        state.coyote_timer = count_down(state.coyote_timer, dt);
+    }
+    if state.grounded || !(state.velocity.y > 0.0) {
+        state.jump_rising = false;
+    }
+}
+
+/// `t − dt`, floored at 0 (NaN → 0).
+#[inline]
+fn count_down(t: f32, dt: f32) -> f32 {
+    let r = t - dt;
+    if r > 0.0 {
+        r
+    } else {
+        0.0
+    }
+}

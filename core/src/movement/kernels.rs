@@ -1,0 +1,439 @@
+//! The per-tick planar kernels: friction, accelerate, air-accelerate — trig-free, on world-space
+//! planar vectors (`x` = world X, `y` = world Z).
+//!
+//! Cost per tick (f32 operations; `sqrt` is `math::scalar::sqrt`):
+//!
+//! | kernel | sqrt | div | mul/add/cmp |
+//! |---|---|---|---|
+//! | [`friction`] | 1 (skipped when stopped) | 1 | ≈ 8 |
+//! | [`accelerate`] (projection) | 0 | 0 | ≈ 8 |
+//! | [`accelerate_clamped`] | 1 | 1 | ≈ 10 |
+//! | [`WishDir::from_world`] / [`world_wish`] (cacheable) | 1 | 1 | ≈ 8 |
+//! | [`world_wish_unit`] (already-unit stick wish) | 0 | 0 | ≈ 6 |
+//!
+//! So a ground tick is one sqrt and one divide, an air tick none; the wish conversion adds one
+//! more of each once per `step` call (or never, if the caller caches a [`WishDir`]). The seed's
+//! `GetNextPlayerVector` needs three sqrts and four divides for the same result.
+
+use super::params::{AccelBudget, AccelStyle, FrictionModel, MoveParams};
+use crate::math::{scalar, Vec2, NORMALIZE_EPSILON_SQ};
+
+/// A world-space planar wish: unit direction and analog scale.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct WishDir {
+    /// Unit planar direction in world `(x, z)`, or zero for no input.
+    pub dir: Vec2,
+    /// Analog scale in `[0, 1]`: the wish speed is `max_speed·scale`. 0 for no input.
+    pub scale: f32,
+}
+
+impl WishDir {
+    /// No input.
+    pub const NONE: WishDir = WishDir {
+        dir: Vec2::ZERO,
+        scale: 0.0,
+    };
+
+    /// From a world-space planar wish vector whose length (≤ 1, longer clamps to 1) is the analog
+    /// scale. Zero, tiny (length < 1e-6) or non-finite input gives [`WishDir::NONE`].
+    /// One sqrt, one divide.
+    #[inline]
+    pub fn from_world(w: Vec2) -> WishDir {
+        let l2 = w.length_squared();
+        if !(l2 > NORMALIZE_EPSILON_SQ) || !(l2 <= f32::MAX) {
+            return WishDir::NONE;
+        }
+        let len = scalar::sqrt(l2);
+        let inv = 1.0 / len;
+        WishDir {
+            dir: Vec2::new(w.x * inv, w.y * inv),
+            scale: if len < 1.0 { len } else { 1.0 },
+        }
+    }
+
+    /// Replace a non-finite direction with zero and clamp the scale into `[0, 1]` (NaN → 0).
+    /// Does not renormalise `dir`; [`WishDir`]s built by this module are already unit.
+    #[inline]
+    pub fn sanitized(self) -> WishDir {
+        if !self.dir.is_finite() {
+            return WishDir::NONE;
+        }
+        WishDir {
+            dir: self.dir,
+            scale: crate::math::clamp(self.scale, 0.0, 1.0),
+        }
+    }
+}
+
+/// The planar unit forward `(x, z)` of a view with `yaw` radians (yaw 0 faces −Z, positive turns
+/// left). Uses sin/cos: call it when the view turns, not in the per-tick path. Non-finite yaw → 0.
+#[inline]
+pub fn facing_from_yaw(yaw: f32) -> Vec2 {
+    crate::math::yaw_forward(crate::math::finite_or(yaw, 0.0))
+}
+
+/// Rotate a `(front, right)` wish into world space with the view's planar unit `facing` `(x, z)`
+/// and normalise it: `world = facing·front + right_of(facing)·right`, `right_of(f) = (−f.y, f.x)`.
+///
+/// `wish` length ≤ 1 is the analog scale (longer clamps to 1); NaN/inf wish → no input.
+/// A `facing` that is not unit (|len² − 1| > 1e-4) is normalised first (one extra sqrt); zero or
+/// non-finite facing is treated as yaw 0 (−Z). One sqrt and one divide in the normal case.
+#[inline]
+pub fn world_wish(wish: Vec2, facing: Vec2) -> WishDir {
+    let f = unit_facing(facing);
+    let right = f.perp();
+    let w = Vec2::new(
+        f.x * wish.x + right.x * wish.y,
+        f.y * wish.x + right.y * wish.y,
+    );
+    WishDir::from_world(w)
+}
+
+/// World wish from an already **unit** `(front, right)` direction and an analog `magnitude` in
+/// `[0, 1]` — exactly what [`crate::stick::Wish`] holds (`front`, `right`, `magnitude`) — with no
+/// sqrt when `facing` is unit. The direction is trusted to be unit (the stick module guarantees it);
+/// non-finite values or a magnitude ≤ 0 give [`WishDir::NONE`]; the magnitude is clamped to 1.
+#[inline]
+pub fn world_wish_unit(front: f32, right: f32, magnitude: f32, facing: Vec2) -> WishDir {
+    if !(magnitude > 0.0) || !front.is_finite() || !right.is_finite() {
+        return WishDir::NONE;
+    }
+    let f = unit_facing(facing);
+    let r = f.perp();
+    WishDir {
+        dir: Vec2::new(f.x * front + r.x * right, f.y * front + r.y * right),
+        scale: if magnitude < 1.0 { magnitude } else { 1.0 },
+    }
+}
+
+/// `facing` if it is unit within 1e-4 (in squared length), else normalised, else yaw-0 forward.
+#[inline]
+fn unit_facing(facing: Vec2) -> Vec2 {
+    let l2 = facing.length_squared();
+    if (l2 - 1.0).abs() <= 1.0e-4 {
+        return facing;
+    }
+    facing.try_normalize().unwrap_or(Vec2::new(0.0, -1.0))
+}
+
+/// Remove `drop` units/s from a velocity of length `speed > 0`: `v *= max(speed − drop, 0)/speed`.
+/// One divide.
+#[inline]
+fn apply_drop(v: Vec2, speed: f32, drop: f32) -> Vec2 {
+    let new_speed = speed - drop;
+    if !(new_speed > 0.0) {
+        return Vec2::ZERO;
+    }
+    v * (new_speed / speed)
+}
+
+/// Planar speed, or `None` when at/below `stop_threshold` or non-finite (then friction stops the
+/// character dead). One sqrt, none when stopping.
+#[inline]
+fn moving_speed(v: Vec2, stop_threshold: f32) -> Option<f32> {
+    let s2 = v.length_squared();
+    if !(s2 > stop_threshold * stop_threshold) || !(s2 <= f32::MAX) {
+        return None;
+    }
+    Some(scalar::sqrt(s2))
+}
+
+/// Quake stop-speed friction: `control = max(speed, stop_speed)`, `drop = control·friction·dt`,
+/// `v *= max(speed − drop, 0)/speed`; `speed ≤ stop_threshold` → zero.
+#[inline]
+pub fn friction_stopspeed(
+    v: Vec2,
+    friction: f32,
+    stop_speed: f32,
+    stop_threshold: f32,
+    dt: f32,
+) -> Vec2 {
+    let Some(speed) = moving_speed(v, stop_threshold) else {
+        return Vec2::ZERO;
+    };
+    let control = if speed < stop_speed {
+        stop_speed
+    } else {
+        speed
+    };
+    apply_drop(v, speed, control * friction * dt)
+}
+
+/// The seed's constant-deceleration friction: `drop = decel·dt`, `v *= max(speed − drop, 0)/speed`
+/// (the seed writes it as `v + normalize(v)·(−Clip(|v|, 0, drop))`, equal up to rounding);
+/// `speed ≤ stop_threshold` → zero.
+#[inline]
+pub fn friction_constant(v: Vec2, decel: f32, stop_threshold: f32, dt: f32) -> Vec2 {
+    let Some(speed) = moving_speed(v, stop_threshold) else {
+        return Vec2::ZERO;
+    };
+    apply_drop(v, speed, decel * dt)
+}
+
+/// Ground friction with the model and constants of `params`.
+#[inline]
+pub fn friction(v: Vec2, params: &MoveParams, dt: f32) -> Vec2 {
+    match params.friction_model {
+        FrictionModel::StopSpeed => friction_stopspeed(
+            v,
+            params.friction,
+            params.stop_speed,
+            params.stop_threshold,
+            dt,
+        ),
+        FrictionModel::Constant => friction_constant(v, params.friction, params.stop_threshold, dt),
+    }
+}
+
+/// Per-tick speed budget `a`: `accel·dt` ([`AccelBudget::PerSecond`]) or `accel·wishspeed·dt`
+/// ([`AccelBudget::WishSpeedScaled`]).
+#[inline]
+pub fn accel_budget(accel: f32, wishspeed: f32, mode: AccelBudget, dt: f32) -> f32 {
+    match mode {
+        AccelBudget::PerSecond => accel * dt,
+        AccelBudget::WishSpeedScaled => accel * wishspeed * dt,
+    }
+}
+
+/// Projection-capped acceleration (Quake `PM_Accelerate`, the seed's add vector):
+/// `s = clamp(cap − v·dir, 0, budget)`, `v += dir·s`. `dir` unit (or zero: no change).
+/// No sqrt, no divide.
+#[inline]
+pub fn accelerate(v: Vec2, dir: Vec2, cap: f32, budget: f32) -> Vec2 {
+    let add = cap - v.dot(dir);
+    if !(add > 0.0) {
+        return v;
+    }
+    let s = if add < budget { add } else { budget };
+    Vec2::new(v.x + dir.x * s, v.y + dir.y * s)
+}
+
+/// Clamped-delta acceleration (Quake III's disabled alternative): `d = dir·target − v`,
+/// `v += d·min(1, budget/|d|)`. Never gains speed by strafing. One sqrt, one divide.
+#[inline]
+pub fn accelerate_clamped(v: Vec2, dir: Vec2, target: f32, budget: f32) -> Vec2 {
+    let d = Vec2::new(dir.x * target - v.x, dir.y * target - v.y);
+    let d2 = d.length_squared();
+    if !(d2 > budget * budget) {
+        return if d2 <= f32::MAX { v + d } else { v };
+    }
+    let k = budget / scalar::sqrt(d2);
+    Vec2::new(v.x + d.x * k, v.y + d.y * k)
+}
+
+/// Apply `params.accel_style` with the given cap/target and budget. No input (`scale == 0`) → no
+/// change in either style.
+#[inline]
+fn accelerate_styled(v: Vec2, wish: WishDir, cap: f32, budget: f32, style: AccelStyle) -> Vec2 {
+    match style {
+        AccelStyle::Projection => accelerate(v, wish.dir, cap, budget),
+        AccelStyle::ClampedDelta if wish.scale > 0.0 => {
+            accelerate_clamped(v, wish.dir, cap, budget)
+        }
+        AccelStyle::ClampedDelta => v,
+    }
+}
+
+/// Ground acceleration: wish speed `W = max_speed·scale`, cap `W`, budget from `accel`.
+#[inline]
+pub fn ground_accelerate(v: Vec2, wish: WishDir, params: &MoveParams, dt: f32) -> Vec2 {
+    let w = params.max_speed * wish.scale;
+    let a = accel_budget(params.accel, w, params.accel_budget, dt);
+    accelerate_styled(v, wish, w, a, params.accel_style)
+}
+
+/// The air cap `L = min(air_max_speed·scale, air_wish_cap)` and budget `a` (from the *uncapped*
+/// air wish speed) for one air tick — the numbers the strafe oracles are written in.
+#[inline]
+pub fn air_cap_and_budget(params: &MoveParams, scale: f32, dt: f32) -> (f32, f32) {
+    let w = params.air_max_speed * scale;
+    let cap = if w < params.air_wish_cap {
+        w
+    } else {
+        params.air_wish_cap
+    };
+    (
+        cap,
+        accel_budget(params.air_accel, w, params.accel_budget, dt),
+    )
+}
+
+/// Air acceleration (QuakeWorld/Source `PM_AirAccelerate`, Quake III/seed air accelerate):
+/// projection capped at `L`, budget `a` from [`air_cap_and_budget`].
+#[inline]
+pub fn air_accelerate(v: Vec2, wish: WishDir, params: &MoveParams, dt: f32) -> Vec2 {
+    let (cap, a) = air_cap_and_budget(params, wish.scale, dt);
+    accelerate_styled(v, wish, cap, a, params.accel_style)
+}
+
+/// One tick of planar velocity — the seed's `GetNextPlayerVector` generalised by `params`:
+/// on the ground friction then ground acceleration, in the air air-acceleration only.
+#[inline]
+pub fn planar_velocity_tick(
+    v: Vec2,
+    wish: WishDir,
+    params: &MoveParams,
+    grounded: bool,
+    dt: f32,
+) -> Vec2 {
+    if grounded {
+        ground_accelerate(friction(v, params, dt), wish, params, dt)
+    } else {
+        air_accelerate(v, wish, params, dt)
+    }
+}
+
+/// Cosine of the optimal strafe angle θ* between velocity and wish direction for speed `v`, air cap
+/// `cap` (L) and budget `a`: `(L − a)/v` if `0 < L − a < v`, 0 (90°) if `L − a ≤ 0`, 1 (0°) if
+/// `L − a ≥ v`. Trig-free; one divide. Non-finite inputs give 0.
+#[inline]
+pub fn optimal_strafe_cos(v: f32, cap: f32, a: f32) -> f32 {
+    let m = cap - a;
+    if v.is_nan() || !(m > 0.0) {
+        return 0.0;
+    }
+    if !(m < v) {
+        return if m.is_finite() { 1.0 } else { 0.0 };
+    }
+    m / v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Relative tolerance: `libm`'s sqrt is correctly rounded, `micromath`'s (Heron-refined) is not.
+    const TOL: f32 = if cfg!(feature = "micromath") {
+        1e-5
+    } else {
+        1e-6
+    };
+
+    #[test]
+    fn wish_conversion_frame() {
+        // Yaw 0 faces −Z; front goes to (0, −1), right to (+1, 0).
+        let f = facing_from_yaw(0.0);
+        let w = world_wish(Vec2::new(1.0, 0.0), f);
+        assert_eq!(w.dir, Vec2::new(0.0, -1.0));
+        assert_eq!(w.scale, 1.0);
+        let w = world_wish(Vec2::new(0.0, 1.0), f);
+        assert_eq!(w.dir, Vec2::new(1.0, 0.0));
+        // Analog half stick.
+        let w = world_wish(Vec2::new(0.5, 0.0), f);
+        assert_eq!(w.scale, 0.5);
+        // Keyboard W+D = (1, 1) clamps to scale 1.
+        let w = world_wish(Vec2::new(1.0, 1.0), f);
+        assert_eq!(w.scale, 1.0);
+        let l2_tol = if cfg!(feature = "micromath") {
+            2e-5
+        } else {
+            2e-6
+        };
+        assert!((w.dir.length_squared() - 1.0).abs() < l2_tol, "{w:?}");
+        // Bad inputs.
+        assert_eq!(world_wish(Vec2::new(f32::NAN, 1.0), f), WishDir::NONE);
+        assert_eq!(world_wish(Vec2::ZERO, f), WishDir::NONE);
+        let w = world_wish(Vec2::new(1.0, 0.0), Vec2::new(f32::NAN, 0.0));
+        assert_eq!(w.dir, Vec2::new(0.0, -1.0));
+        let w = world_wish(Vec2::new(1.0, 0.0), Vec2::new(3.0, 0.0));
+        assert!(
+            (w.dir - Vec2::new(1.0, 0.0)).length_squared() < l2_tol,
+            "{w:?}"
+        );
+        assert_eq!(w.dir.y, 0.0);
+    }
+
+    #[test]
+    fn unit_wish_needs_no_normalisation() {
+        let f = facing_from_yaw(0.0);
+        let h = core::f32::consts::FRAC_1_SQRT_2;
+        let w = world_wish_unit(h, h, 1.0, f);
+        assert_eq!(w.dir, Vec2::new(h, -h));
+        assert_eq!(w.scale, 1.0);
+        assert_eq!(world_wish_unit(1.0, 0.0, 0.0, f), WishDir::NONE);
+        assert_eq!(world_wish_unit(f32::NAN, 0.0, 1.0, f), WishDir::NONE);
+        assert_eq!(world_wish_unit(1.0, 0.0, 7.0, f).scale, 1.0);
+        // Same as the normalising conversion for a unit input.
+        let a = world_wish(Vec2::new(0.6, 0.8), f);
+        let b = world_wish_unit(0.6, 0.8, 1.0, f);
+        assert!((a.dir - b.dir).length() < 1e-6);
+    }
+
+    #[test]
+    fn quake_friction_values() {
+        // speed 320, k 6, dt 0.01: drop = 320·6·0.01 = 19.2 → 300.8.
+        let v = friction_stopspeed(Vec2::new(320.0, 0.0), 6.0, 100.0, 1.0, 0.01);
+        assert!((v.x - 300.8).abs() < 300.8 * TOL.max(4e-6));
+        // Below stop speed: drop = 100·6·0.01 = 6.
+        let v = friction_stopspeed(Vec2::new(0.0, 50.0), 6.0, 100.0, 1.0, 0.01);
+        assert!((v.y - 44.0).abs() < 44.0 * TOL.max(3e-6));
+        assert_eq!(
+            friction_stopspeed(Vec2::new(0.5, 0.5), 6.0, 100.0, 1.0, 0.01),
+            Vec2::ZERO
+        );
+        assert_eq!(
+            friction_stopspeed(Vec2::new(f32::INFINITY, 0.0), 6.0, 100.0, 1.0, 0.01),
+            Vec2::ZERO
+        );
+    }
+
+    #[test]
+    fn constant_friction_stops() {
+        let v = friction_constant(Vec2::new(3.0, 4.0), 70.0, 0.0, 0.02);
+        assert!((v.length() - 3.6).abs() < 3.6 * TOL.max(3e-6));
+        assert_eq!(
+            friction_constant(Vec2::new(0.3, 0.4), 70.0, 0.0, 0.02),
+            Vec2::ZERO
+        );
+        assert_eq!(friction_constant(Vec2::ZERO, 70.0, 0.0, 0.02), Vec2::ZERO);
+    }
+
+    #[test]
+    fn accelerate_caps_projection_only() {
+        let dir = Vec2::new(0.0, 1.0);
+        // Moving fast along x, wish along y: projection 0, so add min(cap, budget).
+        let v = accelerate(Vec2::new(100.0, 0.0), dir, 30.0, 25.0);
+        assert_eq!(v, Vec2::new(100.0, 25.0));
+        // Projection above cap: no change.
+        let v = accelerate(Vec2::new(0.0, 40.0), dir, 30.0, 25.0);
+        assert_eq!(v, Vec2::new(0.0, 40.0));
+        // Zero dir is a no-op.
+        assert_eq!(
+            accelerate(Vec2::new(1.0, 2.0), Vec2::ZERO, 30.0, 25.0),
+            Vec2::new(1.0, 2.0)
+        );
+    }
+
+    #[test]
+    fn clamped_delta_never_exceeds_target_speed() {
+        let mut v = Vec2::new(300.0, 0.0);
+        let dir = Vec2::new(0.0, 1.0);
+        for _ in 0..1000 {
+            v = accelerate_clamped(v, dir, 320.0, 3.2);
+            assert!(v.length() <= 320.0 * (1.0 + TOL) + 1e-3);
+        }
+        assert!((v.y - 320.0).abs() < 320.0 * TOL + 1e-3 && v.x.abs() < 320.0 * TOL + 1e-3);
+    }
+
+    #[test]
+    fn optimal_cos_cases() {
+        assert_eq!(optimal_strafe_cos(277.0, 30.0, 25.0), 5.0 / 277.0);
+        assert_eq!(optimal_strafe_cos(10.0, 0.5, 1.6), 0.0);
+        assert_eq!(optimal_strafe_cos(2.0, 30.0, 1.0), 1.0);
+        assert_eq!(optimal_strafe_cos(f32::NAN, 30.0, 1.0), 0.0);
+        assert_eq!(optimal_strafe_cos(10.0, f32::INFINITY, 1.0), 0.0);
+    }
+
+    #[test]
+    fn air_cap_and_budget_presets() {
+        let (l, a) = air_cap_and_budget(&MoveParams::source(), 1.0, 0.01);
+        assert_eq!(l, 30.0);
+        assert!((a - 25.0).abs() < 1e-4);
+        let (l, a) = air_cap_and_budget(&MoveParams::seed(), 1.0, 0.02);
+        assert_eq!(l, 0.5);
+        assert!((a - 2.0).abs() < 1e-5);
+        let (l, _) = air_cap_and_budget(&MoveParams::quake3(), 1.0, 0.01);
+        assert_eq!(l, 320.0);
+    }
+}

@@ -1,0 +1,419 @@
+//! The character: [`MoverState`], [`MoveInput`], [`step`] and the per-tick order.
+//!
+//! One tick, in Quake order (`PmoveSingle`):
+//! 1. categorise ground ([`categorize_ground`]);
+//! 2. jump key bookkeeping and variable-height cut, then jump — which clears `grounded`, so a
+//!    frame-perfect hop pays no friction;
+//! 3. friction (ground only) and accelerate / air-accelerate ([`planar_velocity_tick`]);
+//! 4. in the air: half of gravity, move, the other half (Source's `StartGravity`/`FinishGravity`:
+//!    positions lie exactly on the parabola, so the apex does not depend on the tick rate);
+//!    on the ground: move horizontally;
+//! 5. block the move at walls (ground higher than `step_up`), then categorise ground again
+//!    (landing, snapping, stepping up, leaving ledges, pushing out of steep ground);
+//! 6. NaN/overflow guard and the per-axis velocity clamp, then count timers down.
+
+use super::contact::{categorize_ground, categorize_hit, resolve_walls, Contact};
+use super::jump::{
+    apply_jump_release_cut, check_jump, jump_gravity_scale, note_jump_key, tick_jump_timers,
+    JumpKind,
+};
+use super::kernels::{planar_velocity_tick, world_wish, WishDir};
+use super::params::MoveParams;
+use crate::ground::GroundProbe;
+use crate::hash::{StateHash, StateHasher};
+use crate::math::{Vec2, Vec3};
+use crate::timestep::SubSteps;
+
+/// A moving character. Plain data; `Copy`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct MoverState {
+    /// Feet position, world units.
+    pub position: Vec3,
+    /// Velocity, units/s (`y` is vertical; 0 while grounded).
+    pub velocity: Vec3,
+    /// Standing on walkable ground (after the last tick's categorisation).
+    pub grounded: bool,
+    /// Normal of the ground stood on; [`Vec3::UP`] while airborne.
+    pub ground_normal: Vec3,
+    /// Seconds left in which a jump is still allowed after leaving the ground (coyote time).
+    pub coyote_timer: f32,
+    /// Seconds left for a buffered jump press.
+    pub jump_buffer_timer: f32,
+    /// The jump key was down on the last tick (edge detection).
+    pub jump_held: bool,
+    /// A jump happened and the key has not been released since (release-to-rejump).
+    pub jump_latched: bool,
+    /// Rising from a jump (for variable jump height); cleared at the apex or on the ground.
+    pub jump_rising: bool,
+}
+
+impl Default for MoverState {
+    fn default() -> Self {
+        MoverState::new(Vec3::ZERO)
+    }
+}
+
+impl MoverState {
+    /// At rest at `position` (feet), airborne until the first tick categorises the ground.
+    pub const fn new(position: Vec3) -> Self {
+        MoverState {
+            position,
+            velocity: Vec3::ZERO,
+            grounded: false,
+            ground_normal: Vec3::UP,
+            coyote_timer: 0.0,
+            jump_buffer_timer: 0.0,
+            jump_held: false,
+            jump_latched: false,
+            jump_rising: false,
+        }
+    }
+
+    /// Horizontal speed `|(vx, vz)|`, units/s (one sqrt).
+    pub fn planar_speed(&self) -> f32 {
+        self.velocity.planar().length()
+    }
+
+    /// True if every float field is finite.
+    pub fn is_finite(&self) -> bool {
+        self.position.is_finite()
+            && self.velocity.is_finite()
+            && self.ground_normal.is_finite()
+            && self.coyote_timer.is_finite()
+            && self.jump_buffer_timer.is_finite()
+    }
+}
+
+impl StateHash for MoverState {
+    fn hash_state(&self, h: &mut StateHasher) {
+        h.write_vec3(self.position);
+        h.write_vec3(self.velocity);
+        h.write_bool(self.grounded);
+        h.write_vec3(self.ground_normal);
+        h.write_f32(self.coyote_timer);
+        h.write_f32(self.jump_buffer_timer);
+        h.write_bool(self.jump_held);
+        h.write_bool(self.jump_latched);
+        h.write_bool(self.jump_rising);
+    }
+}
+
+/// One tick's (or frame's) player input.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct MoveInput {
+    /// Wish in the view frame, the seed's `(front, right)`: `x` = front (+ forward, W), `y` = right
+    /// (+ right, D). Length ≤ 1 is the analog scale (longer clamps to 1, so keyboard `(1, 1)` is
+    /// full speed); normalised inside, zero-safe; NaN/inf → no input.
+    pub wish: Vec2,
+    /// Jump key down.
+    pub jump: bool,
+    /// The view's planar unit forward in world `(x, z)` = `math::yaw_forward(yaw)`
+    /// ([`MoveInput::with_yaw`] computes it). Kept as a vector so the tick needs no trigonometry.
+    /// Non-unit is normalised, zero/NaN means yaw 0 (−Z).
+    pub facing: Vec2,
+}
+
+impl Default for MoveInput {
+    fn default() -> Self {
+        MoveInput {
+            wish: Vec2::ZERO,
+            jump: false,
+            facing: Vec2::new(0.0, -1.0),
+        }
+    }
+}
+
+impl MoveInput {
+    /// Input with an explicit planar unit `facing` `(x, z)`.
+    pub const fn new(wish: Vec2, jump: bool, facing: Vec2) -> Self {
+        MoveInput { wish, jump, facing }
+    }
+
+    /// Input with the view yaw in radians (0 faces −Z, positive turns left); one sin/cos here.
+    pub fn with_yaw(wish: Vec2, jump: bool, yaw: f32) -> Self {
+        MoveInput {
+            wish,
+            jump,
+            facing: super::kernels::facing_from_yaw(yaw),
+        }
+    }
+
+    /// The world-space wish ([`world_wish`]); cache it if the input does not change.
+    pub fn world_wish(&self) -> WishDir {
+        world_wish(self.wish, self.facing)
+    }
+}
+
+/// What happened during a [`step`] (over all its sub-steps).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct StepEvents {
+    /// A jump happened.
+    pub jumped: bool,
+    /// The jump used coyote time (the character had already left the ground).
+    pub coyote_jump: bool,
+    /// The character landed.
+    pub landed: bool,
+    /// The character left the ground without jumping (walked off, ground fell away).
+    pub left_ground: bool,
+    /// The character touched ground too steep to stand on.
+    pub sliding: bool,
+    /// A move was blocked by a wall (ground higher than `step_up`).
+    pub hit_wall: bool,
+    /// Largest downward speed at a landing, units/s (0 if none).
+    pub impact_speed: f32,
+    /// Ticks simulated (sub-steps of `dt`).
+    pub substeps: u32,
+    /// Seconds of `dt` not simulated because of the long-frame clamp (`+inf` for `dt = +inf`).
+    pub dropped_time: f32,
+    /// `dt` was NaN or ≤ 0 and nothing happened.
+    pub rejected: bool,
+}
+
+impl StepEvents {
+    /// The result of a rejected `dt`.
+    pub const REJECTED: StepEvents = StepEvents {
+        jumped: false,
+        coyote_jump: false,
+        landed: false,
+        left_ground: false,
+        sliding: false,
+        hit_wall: false,
+        impact_speed: 0.0,
+        substeps: 0,
+        dropped_time: 0.0,
+        rejected: true,
+    };
+
+    fn add_contact(&mut self, c: Contact) {
+        self.landed |= c.landed;
+        self.left_ground |= c.left_ground;
+        self.sliding |= c.sliding;
+        if c.impact_speed > self.impact_speed {
+            self.impact_speed = c.impact_speed;
+        }
+    }
+}
+
+/// Advance the character by `dt` seconds.
+///
+/// - `dt` NaN or ≤ 0: nothing happens, [`StepEvents::rejected`] is set.
+/// - `dt > params.max_tick_dt`: split into equal sub-steps (via [`SubSteps`]); at most
+///   `params.max_substeps` of them (default 0.05 s × 8 = 0.4 s); longer time, `+inf` included, is
+///   dropped and reported in [`StepEvents::dropped_time`]. With a fixed tick (`dt ≤ max_tick_dt`) a
+///   step is exactly one tick.
+/// - Non-finite input is sanitised ([`MoveInput`]); a state containing NaN/inf is repaired first
+///   (non-finite velocity components → 0, non-finite position → origin).
+pub fn step(
+    state: &mut MoverState,
+    params: &MoveParams,
+    input: &MoveInput,
+    probe: &impl GroundProbe,
+    dt: f32,
+) -> StepEvents {
+    if !(dt > 0.0) {
+        return StepEvents::REJECTED;
+    }
+    step_wish(state, params, input.world_wish(), input.jump, probe, dt)
+}
+
+/// [`step`] with an already converted world-space wish (cached by the caller), saving its sqrt.
+pub fn step_wish(
+    state: &mut MoverState,
+    params: &MoveParams,
+    wish: WishDir,
+    jump: bool,
+    probe: &impl GroundProbe,
+    dt: f32,
+) -> StepEvents {
+    if !(dt > 0.0) {
+        return StepEvents::REJECTED;
+    }
+    let wish = wish.sanitized();
+    repair_state(state);
+    let mut ev = StepEvents::default();
+    if dt <= params.max_tick_dt {
+        // The fixed-tick case: exactly one tick of `dt` (what `SubSteps` gives, without its divides).
+        ev.substeps = 1;
+        tick(state, params, wish, jump, probe, dt, &mut ev);
+        return ev;
+    }
+    let split = SubSteps::split(dt, params.max_tick_dt, params.max_substeps);
+    if split.count == 0 {
+        return StepEvents::REJECTED;
+    }
+    ev.substeps = split.count;
+    ev.dropped_time = split.dropped;
+    for _ in 0..split.count {
+        tick(state, params, wish, jump, probe, split.step, &mut ev);
+    }
+    ev
+}
+
+/// One simulation tick of `dt` seconds (`0 < dt ≤ max_tick_dt`), Quake order.
+pub fn tick(
+    state: &mut MoverState,
+    params: &MoveParams,
+    wish: WishDir,
+    jump: bool,
+    probe: &impl GroundProbe,
+    dt: f32,
+    ev: &mut StepEvents,
+) {
+    ev.add_contact(categorize_ground(state, params, probe, state.grounded));
+    // Out of the ground after the first categorisation: a safe place to fall back to.
+    let start_position = state.position;
+
+    note_jump_key(state, params, jump);
+    apply_jump_release_cut(state, params, jump);
+    let jumped = check_jump(state, params, jump);
+    if let Some(kind) = jumped {
+        ev.jumped = true;
+        ev.coyote_jump |= kind == JumpKind::Coyote;
+    }
+    let stick = state.grounded;
+
+    let v = planar_velocity_tick(state.velocity.planar(), wish, params, state.grounded, dt);
+    state.velocity.x = v.x;
+    state.velocity.z = v.y;
+    if state.grounded {
+        move_on_ground(state, dt);
+    } else {
+        let g = params.gravity * jump_gravity_scale(state, params, jump);
+        move_in_air(state, g, dt);
+    }
+    let (hit, wall) = resolve_walls(state, params, probe, start_position);
+    ev.hit_wall |= wall;
+    ev.add_contact(categorize_hit(state, params, hit, stick));
+    guard_state(state, params, start_position);
+    tick_jump_timers(state, dt);
+    state.jump_held = jump;
+}
+
+/// Grounded: `vy = 0`, move horizontally (the end-of-tick categorisation snaps to the surface).
+#[inline]
+fn move_on_ground(state: &mut MoverState, dt: f32) {
+    state.velocity.y = 0.0;
+    state.position.x += state.velocity.x * dt;
+    state.position.z += state.velocity.z * dt;
+}
+
+/// Airborne: half of gravity, move, the other half.
+#[inline]
+fn move_in_air(state: &mut MoverState, gravity: f32, dt: f32) {
+    let half = gravity * dt * 0.5;
+    state.velocity.y -= half;
+    state.position += state.velocity * dt;
+    state.velocity.y -= half;
+}
+
+/// Per-axis clamp to `±max` (a NaN `max` leaves `x` alone); NaN `x` → 0.
+#[inline]
+fn clamp_axis(x: f32, max: f32) -> f32 {
+    if x.is_nan() {
+        0.0
+    } else if x > max {
+        max
+    } else if x < -max {
+        -max
+    } else {
+        x
+    }
+}
+
+/// Last-resort guard: velocity components clamped to `±max_velocity` (NaN → 0), and a position that
+/// became non-finite is put back to `previous` with the velocity zeroed.
+#[inline]
+fn guard_state(state: &mut MoverState, params: &MoveParams, previous: Vec3) {
+    let m = params.max_velocity;
+    state.velocity = Vec3::new(
+        clamp_axis(state.velocity.x, m),
+        clamp_axis(state.velocity.y, m),
+        clamp_axis(state.velocity.z, m),
+    );
+    if !state.velocity.is_finite() {
+        state.velocity = Vec3::ZERO;
+    }
+    if !state.position.is_finite() {
+        state.position = previous;
+        state.velocity = Vec3::ZERO;
+    }
+}
+
+/// Repair a state that was handed in with non-finite fields.
+#[inline]
+fn repair_state(state: &mut MoverState) {
+    if state.is_finite() {
+        return;
+    }
+    state.position = state.position.sanitize();
+    state.velocity = state.velocity.sanitize();
+    if !state.ground_normal.is_finite() {
+        state.ground_normal = Vec3::UP;
+    }
+    state.coyote_timer = crate::math::finite_or(state.coyote_timer, 0.0);
+    state.jump_buffer_timer = crate::math::finite_or(state.jump_buffer_timer, 0.0);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ground::{FlatGround, NoGround};
+
+    #[test]
+    fn hash_covers_every_field() {
+        let base = MoverState::new(Vec3::new(1.0, 2.0, 3.0));
+        let h = base.state_hash();
+        let mut variants = [base; 9];
+        variants[0].position.x = 1.5;
+        variants[1].velocity.z = 1.0;
+        variants[2].grounded = true;
+        variants[3].ground_normal = Vec3::X;
+        variants[4].coyote_timer = 0.1;
+        variants[5].jump_buffer_timer = 0.1;
+        variants[6].jump_held = true;
+        variants[7].jump_latched = true;
+        variants[8].jump_rising = true;
+        for (i, v) in variants.iter().enumerate() {
+            assert_ne!(v.state_hash(), h, "field {i} not hashed");
+        }
+    }
+
+    #[test]
+    fn first_step_lands_and_accelerates() {
+        let p = MoveParams::seed();
+        let mut s = MoverState::new(Vec3::new(0.0, 0.02, 0.0));
+        let input = MoveInput::with_yaw(Vec2::new(1.0, 0.0), false, 0.0);
+        let ev = step(&mut s, &p, &input, &FlatGround::new(0.0), 0.02);
+        assert!(ev.landed && s.grounded);
+        assert_eq!(s.position.y, 0.0);
+        // Forward at yaw 0 is −Z: 120·0.02 = 2.4 (friction found the character at rest).
+        assert!((s.velocity.z + 2.4).abs() < 1e-5 && s.velocity.x == 0.0);
+        assert!((s.position.z + 2.4 * 0.02).abs() < 1e-6);
+    }
+
+    #[test]
+    fn free_fall_without_ground() {
+        let p = MoveParams::quake3();
+        let mut s = MoverState::new(Vec3::ZERO);
+        let ev = step(&mut s, &p, &MoveInput::default(), &NoGround, 0.5);
+        // 0.5 s is 10 sub-steps of 0.05 s but at most 8 run: 0.4 s of fall, 0.1 s dropped.
+        assert_eq!(ev.substeps, 8);
+        assert!((ev.dropped_time - 0.1).abs() < 1e-6);
+        assert!((s.velocity.y + 320.0).abs() < 1e-3);
+        assert!((s.position.y + 0.5 * 800.0 * 0.16).abs() < 1e-2);
+    }
+
+    #[test]
+    fn bad_dt_is_rejected() {
+        let p = MoveParams::seed();
+        for dt in [0.0, -1.0, f32::NAN, f32::NEG_INFINITY] {
+            let mut s = MoverState::new(Vec3::ZERO);
+            let ev = step(&mut s, &p, &MoveInput::default(), &FlatGround::new(0.0), dt);
+            assert!(ev.rejected);
+            assert_eq!(s, MoverState::new(Vec3::ZERO));
+        }
+    }
+}
