@@ -12,15 +12,20 @@ fn main() {
     println!("cargo:rerun-if-changed=cbindgen.toml");
     println!("cargo:rerun-if-changed=build.rs");
     let header = out_dir.join("hopkit.h");
-    let result = cbindgen::Config::from_file(crate_dir.join("cbindgen.toml"))
-        .map_err(|e| e.to_string())
-        .and_then(|config| {
-            cbindgen::Builder::new()
-                .with_config(config)
-                .with_src(crate_dir.join("src/lib.rs"))
-                .generate()
-                .map_err(|e| e.to_string())
-        });
+    let generate = || {
+        cbindgen::Config::from_file(crate_dir.join("cbindgen.toml"))
+            .map_err(|e| e.to_string())
+            .and_then(|config| {
+                cbindgen::Builder::new()
+                    .with_config(config)
+                    .with_src(crate_dir.join("src/lib.rs"))
+                    .generate()
+                    .map_err(|e| e.to_string())
+            })
+    };
+    // cbindgen panics on some inputs it cannot handle; report that like an error.
+    let result = std::panic::catch_unwind(generate)
+        .unwrap_or_else(|_| Err("cbindgen panicked (see the build script output)".into()));
     match result {
         Ok(bindings) => {
             bindings.write_to_file(&header);

@@ -48,15 +48,21 @@
 #[cfg(feature = "std")]
 extern crate std;
 
+pub mod follower;
 pub mod ghost;
 pub mod ground;
+pub mod mover;
 mod ptr;
+pub mod slope;
 pub mod status;
 pub mod stick;
 pub mod types;
 
+pub use follower::*;
 pub use ghost::*;
 pub use ground::*;
+pub use mover::*;
+pub use slope::*;
 pub use status::*;
 pub use stick::*;
 pub use types::*;
