@@ -5,11 +5,13 @@
 //! is assembled from the mechanics modules.
 
 pub mod level;
+pub mod scene;
 pub mod script;
 pub mod view;
 
 pub use view::{BodyView, CritterView, DemoView, GhostView, RampView};
 
+pub use scene::{scripted_hash, DemoParams, DemoRig, DemoScene, Player};
 pub use script::{scripted_raw, ADC_MAX, SCRIPT_PERIOD};
 
 /// Fixed simulation rate of the demo, ticks per second.

@@ -5,7 +5,9 @@
 //! of `micromath` are used instead: `sqrt` (its estimate plus two Heron steps) within about 1e-6
 //! relative, `sin`/`cos` within about
 //! 1.2·10⁻³ absolute, `atan2` within about 4·10⁻³ rad. Both backends are pure software and
-//! deterministic across platforms; golden hashes are recorded with `libm`.
+//! deterministic across platforms; golden hashes are recorded with `libm`. `exp`, `ln`, `powf`,
+//! `floor` and `round` always come from `libm` (micromath's are too coarse: `powf(0.9, 0.5)` gives
+//! 0.913 instead of 0.949), so `libm` is linked in both configurations; they are off the hot paths.
 //!
 //! Never call the inherent `f32::sqrt`/`sin`/… in this crate: on a `std` host they may lower to
 //! platform intrinsics or the system libm, which is exactly what breaks cross-platform replays.
@@ -97,23 +99,23 @@ mod backend {
     }
     #[inline]
     pub fn exp(x: f32) -> f32 {
-        F32Ext::exp(x)
+        libm::expf(x)
     }
     #[inline]
     pub fn ln(x: f32) -> f32 {
-        F32Ext::ln(x)
+        libm::logf(x)
     }
     #[inline]
     pub fn powf(x: f32, y: f32) -> f32 {
-        F32Ext::powf(x, y)
+        libm::powf(x, y)
     }
     #[inline]
     pub fn floor(x: f32) -> f32 {
-        F32Ext::floor(x)
+        libm::floorf(x)
     }
     #[inline]
     pub fn round(x: f32) -> f32 {
-        F32Ext::round(x)
+        libm::roundf(x)
     }
 }
 

@@ -1,1 +1,511 @@
-//! Steering behaviours (seed 001). Filled in by the steering work.
+//! Steering behaviours (seed 001): arrival, seek/flee/pursue/evade/wander, facing, flocking,
+//! obstacle avoidance, containment, path following, and the three classic combiners.
+//!
+//! # Model
+//! - An [`Agent`] is plain state: position (units), velocity (units/s), yaw (radians, hopkit
+//!   convention: yaw 0 faces −Z, positive turns left). Y is up; planar users keep `y = 0`.
+//! - A [`SteeringParams`] describes the vehicle: max speed, max acceleration, max turn rate, radius.
+//! - Every behaviour is a function returning a [`Steering`]: a desired linear **acceleration**
+//!   (units/s², already limited to `max_accel`) and a desired **yaw rate** (rad/s). Behaviours that
+//!   aim at a velocity (seek, flee, arrive, alignment, …) take `dt` and ask for the velocity change
+//!   that reaches that velocity within one step when the acceleration budget allows — exactly the
+//!   seed's `steer = desired − velocity` read with `dt` in seconds instead of "one frame".
+//! - [`integrate`] applies one steering to one agent for one step (semi-implicit Euler, as the seed:
+//!   velocity first, then position with the new velocity).
+//! - Combine several behaviours with [`blend`], [`priority`] or [`truncated_budget`].
+//!
+//! Reynolds' vehicle has `mass` and `max_force`; hopkit works in acceleration (force per unit mass),
+//! so `max_accel = max_force / mass` and there is no separate mass.
+//!
+//! # Seed 001 (Arrival, cocos2d)
+//! [`arrival_seed_frame`] reproduces the seed line by line in its per-frame units (time unit = one
+//! frame), including the early return at zero distance. [`arrival_seed_dt`] is the same algorithm
+//! with `dt` in seconds. [`arrive`] / [`arrival_step`] are hopkit's arrival: the seed's braking ramp
+//! plus a stopping-distance cap, an arrival tolerance, an `arrived` flag, an exact stop and no
+//! overshoot (see the [`arrival`] module docs for why the naive version overshoots).
+//!
+//! # Bad input
+//! - `dt`: NaN, ±inf or ≤ 0 → behaviours return [`Steering::ZERO`] and [`integrate`] /
+//!   [`arrival_step`] do nothing; `dt` > [`MAX_DT`] (0.25 s) is clamped to [`MAX_DT`]
+//!   (see [`sanitize_dt`]).
+//! - Non-finite agent state or targets → [`Steering::ZERO`] (the agent coasts).
+//! - Parameters that are NaN, infinite or negative are read as 0 (e.g. `max_speed = NaN` means the
+//!   agent cannot move).
+//! - Finite inputs so large that a difference or a length overflows `f32` also give zero steering
+//!   rather than NaN. No function here panics or produces NaN/inf output.
+//!
+//! # Cost
+//! Arrival, seek, flee, pursue, evade, flocking, avoidance, containment, path following and the
+//! combiners use only `+ − × ÷` and `sqrt`. Trigonometry appears only in [`wander()`] (one
+//! `sin_cos`), [`face`]/[`align`]/[`look_where_going`] (one `atan2`), the seed's rotation in
+//! [`arrival_seed_frame`], and [`arrival_step`] when [`ArrivalParams::face_velocity`] is on.
+
+pub mod arrival;
+pub mod avoid;
+pub mod basic;
+pub mod combine;
+pub mod group;
+pub mod orient;
+pub mod path;
+pub mod seed;
+pub mod wander;
+
+pub use arrival::{
+    arrival_step, arrive, stopping_speed, ArrivalParams, ArrivalState, BRAKE_PLAN_FRACTION,
+};
+pub use avoid::{avoid_obstacles, contain, Aabb, AvoidParams, ContainParams, Obstacle};
+pub use basic::{evade, flee, predict_position, pursue, seek, steer_to_velocity};
+pub use combine::{blend, priority, truncated_budget, CANCEL_RATIO};
+pub use group::{
+    alignment, cohesion, flock, gather_neighbours, separation, FlockParams, Flocking, Neighbour,
+    Neighbours, COINCIDENT_DISTANCE,
+};
+pub use orient::{align, face, look_where_going, yaw_towards};
+pub use path::{follow_path, Path, PathError, PathFollowState, PathParams};
+pub use seed::{arrival_seed_dt, arrival_seed_frame, SeedArrivalParams};
+pub use wander::{wander, WanderParams, WanderState};
+
+use crate::hash::{StateHash, StateHasher};
+use crate::math::{finite_or, scalar, wrap_angle, yaw_forward, Vec2, Vec3};
+
+/// Longest step accepted by [`integrate`] and the behaviours, seconds. Longer steps are clamped.
+pub const MAX_DT: f32 = 0.25;
+
+/// The output of a behaviour: what the agent would like to do this step.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[repr(C)]
+pub struct Steering {
+    /// Desired linear acceleration, units/s². Default zero.
+    pub linear: Vec3,
+    /// Desired yaw rate, rad/s (positive turns left). Default 0. A *rate*, not an angular
+    /// acceleration: [`integrate`] clamps it to `max_turn_rate` and adds `angular·dt` to the yaw.
+    pub angular: f32,
+}
+
+impl Steering {
+    /// No acceleration, no turning.
+    pub const ZERO: Steering = Steering {
+        linear: Vec3::ZERO,
+        angular: 0.0,
+    };
+
+    /// Linear acceleration only.
+    #[inline]
+    pub const fn linear(linear: Vec3) -> Steering {
+        Steering {
+            linear,
+            angular: 0.0,
+        }
+    }
+
+    /// Yaw rate only.
+    #[inline]
+    pub const fn angular(angular: f32) -> Steering {
+        Steering {
+            linear: Vec3::ZERO,
+            angular,
+        }
+    }
+
+    /// True if every component is finite.
+    #[inline]
+    pub fn is_finite(self) -> bool {
+        finite3(self.linear) && self.angular * 0.0 == 0.0
+    }
+
+    /// True if the linear part is longer than `epsilon` or `|angular| > epsilon` (the test used
+    /// by [`priority`]). Non-finite steering is never significant.
+    pub fn is_significant(self, epsilon: f32) -> bool {
+        if !self.is_finite() {
+            return false;
+        }
+        let eps = non_negative(epsilon);
+        robust_length(self.linear) > eps || self.angular.abs() > eps
+    }
+}
+
+/// A steered body: plain state, hashed for replays.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[repr(C)]
+pub struct Agent {
+    /// World position, units. Default origin.
+    pub position: Vec3,
+    /// Velocity, units/s. Default zero. (In [`arrival_seed_frame`] only: units per frame.)
+    pub velocity: Vec3,
+    /// Heading yaw, radians in `(−π, π]`; 0 faces −Z, positive turns left. Default 0.
+    pub yaw: f32,
+}
+
+impl Agent {
+    /// An agent at rest at `position`, yaw 0.
+    #[inline]
+    pub const fn at(position: Vec3) -> Agent {
+        Agent {
+            position,
+            velocity: Vec3::ZERO,
+            yaw: 0.0,
+        }
+    }
+
+    /// Planar forward direction `(x, z)` of the yaw (costs one `sin_cos`).
+    #[inline]
+    pub fn heading(&self) -> Vec2 {
+        yaw_forward(self.yaw)
+    }
+
+    /// Current speed, units/s.
+    #[inline]
+    pub fn speed(&self) -> f32 {
+        robust_length(self.velocity)
+    }
+
+    /// True if position, velocity and yaw are all finite.
+    #[inline]
+    pub fn is_finite(&self) -> bool {
+        finite3(self.position) && finite3(self.velocity) && self.yaw * 0.0 == 0.0
+    }
+}
+
+impl StateHash for Agent {
+    fn hash_state(&self, h: &mut StateHasher) {
+        h.write_vec3(self.position);
+        h.write_vec3(self.velocity);
+        h.write_f32(self.yaw);
+    }
+}
+
+/// The vehicle's limits. Every field: NaN, infinite or negative is read as 0.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[repr(C)]
+pub struct SteeringParams {
+    /// Top speed, units/s. Default 4.0.
+    pub max_speed: f32,
+    /// Largest acceleration (Reynolds' `max_force / mass`), units/s². Default 8.0.
+    pub max_accel: f32,
+    /// Largest yaw rate, rad/s. Default 2π (one turn per second).
+    pub max_turn_rate: f32,
+    /// Body radius, units (obstacle avoidance inflates obstacles by it). Default 0.5.
+    pub radius: f32,
+}
+
+impl Default for SteeringParams {
+    fn default() -> Self {
+        SteeringParams {
+            max_speed: 4.0,
+            max_accel: 8.0,
+            max_turn_rate: core::f32::consts::TAU,
+            radius: 0.5,
+        }
+    }
+}
+
+impl SteeringParams {
+    /// Small, nimble arrival critter for the demo scene (tuned in metres): 3 m/s, 12 m/s²,
+    /// 4π rad/s, radius 0.25 m.
+    pub const fn critter() -> Self {
+        SteeringParams {
+            max_speed: 3.0,
+            max_accel: 12.0,
+            max_turn_rate: 4.0 * core::f32::consts::PI,
+            radius: 0.25,
+        }
+    }
+
+    /// Import a per-frame tuning (the seed's units): speed in units/frame and acceleration in
+    /// units/frame² at `frame_rate` frames per second become units/s (`× fps`) and units/s²
+    /// (`× fps²`). Turn rate and radius keep their defaults.
+    pub fn from_per_frame(
+        max_speed_per_frame: f32,
+        max_accel_per_frame: f32,
+        frame_rate: f32,
+    ) -> Self {
+        SteeringParams {
+            max_speed: max_speed_per_frame * frame_rate,
+            max_accel: max_accel_per_frame * frame_rate * frame_rate,
+            ..SteeringParams::default()
+        }
+    }
+
+    /// Max speed read as documented (non-finite or negative → 0).
+    #[inline]
+    pub fn speed_limit(&self) -> f32 {
+        non_negative(self.max_speed)
+    }
+
+    /// Max acceleration read as documented (non-finite or negative → 0).
+    #[inline]
+    pub fn accel_limit(&self) -> f32 {
+        non_negative(self.max_accel)
+    }
+
+    /// Max turn rate read as documented (non-finite or negative → 0).
+    #[inline]
+    pub fn turn_limit(&self) -> f32 {
+        non_negative(self.max_turn_rate)
+    }
+}
+
+/// The step length every function here uses: `None` (do nothing) for NaN, ±inf or `dt ≤ 0`;
+/// otherwise `min(dt, MAX_DT)`.
+#[inline]
+pub fn sanitize_dt(dt: f32) -> Option<f32> {
+    if dt > 0.0 && dt <= f32::MAX {
+        Some(dt.min(MAX_DT))
+    } else {
+        None
+    }
+}
+
+/// Advance `agent` by one step of `dt` seconds under `steering`.
+///
+/// Order (semi-implicit Euler, as the seed): `a = truncate(steering.linear, max_accel)`,
+/// `v = truncate(v + a·dt, max_speed)`, `p += v·dt`, `yaw += clamp(angular, ±max_turn_rate)·dt`
+/// (wrapped into `(−π, π]`).
+///
+/// Bad input: invalid `dt` (see [`sanitize_dt`]) → nothing changes. Non-finite steering
+/// components → treated as zero acceleration / zero turn (the agent coasts). Non-finite components
+/// of the stored position, velocity or yaw are replaced by 0 first. If the new position would
+/// overflow `f32`, the agent stops where it is (velocity zero) instead of storing inf.
+pub fn integrate(agent: &mut Agent, params: &SteeringParams, steering: Steering, dt: f32) {
+    let Some(dt) = sanitize_dt(dt) else {
+        return;
+    };
+    let position = sanitized(agent.position);
+    let velocity = sanitized(agent.velocity);
+    let yaw = finite_or(agent.yaw, 0.0);
+
+    let accel = clamp_len(steering.linear, params.accel_limit());
+    let velocity = clamp_len(velocity + accel * dt, params.speed_limit());
+    let moved = position + velocity * dt;
+    if finite3(moved) {
+        agent.position = moved;
+        agent.velocity = velocity;
+    } else {
+        agent.position = position;
+        agent.velocity = Vec3::ZERO;
+    }
+
+    let turn = params.turn_limit();
+    let rate = crate::math::clamp(finite_or(steering.angular, 0.0), -turn, turn);
+    agent.yaw = add_yaw(yaw, rate * dt);
+}
+
+/// `v` with non-finite components replaced by 0 (checks the whole vector first, the common case).
+#[inline]
+fn sanitized(v: Vec3) -> Vec3 {
+    if finite3(v) {
+        v
+    } else {
+        v.sanitize()
+    }
+}
+
+/// `yaw + delta` wrapped into `(−π, π]` (only calls the wrap when needed).
+#[inline]
+pub(crate) fn add_yaw(yaw: f32, delta: f32) -> f32 {
+    let y = yaw + delta;
+    if y > core::f32::consts::PI || y <= -core::f32::consts::PI {
+        wrap_angle(y)
+    } else {
+        y
+    }
+}
+
+// ---- internal helpers shared by the behaviours -------------------------------------------------
+
+/// `x` if finite and ≥ 0, else 0.
+#[inline]
+pub(crate) fn non_negative(x: f32) -> f32 {
+    // Float compares (NaN fails both, +inf fails the second): cheaper than `is_finite`.
+    if (0.0..=f32::MAX).contains(&x) {
+        x
+    } else {
+        0.0
+    }
+}
+
+/// True if every component of `v` is finite. Same result as [`Vec3::is_finite`], computed as
+/// `x·0 + y·0 + z·0 == 0` (NaN for any inf/NaN component), which stays in float registers and
+/// takes one branch instead of three integer tests.
+#[inline]
+pub(crate) fn finite3(v: Vec3) -> bool {
+    v.x * 0.0 + v.y * 0.0 + v.z * 0.0 == 0.0
+}
+
+/// Squared lengths inside `(FAST_MIN_SQ, FAST_MAX_SQ)` prove that every component is finite and
+/// below 10¹⁸ and that squaring lost nothing that matters: the fast paths below use them directly.
+/// Everything else (zero, tiny, huge, inf, NaN) takes the careful path.
+const FAST_MIN_SQ: f32 = 1.0e-36;
+const FAST_MAX_SQ: f32 = 1.0e36;
+
+#[inline]
+fn fast_range(l2: f32) -> bool {
+    l2 > FAST_MIN_SQ && l2 < FAST_MAX_SQ
+}
+
+/// Unit direction and length of `v`, robust to huge finite components (scaled before squaring)
+/// and to subnormals. `None` for non-finite `v`, for `v = 0`, and for `length ≤ min_len`.
+/// The length may be `+inf` if the true length exceeds `f32::MAX`; the direction is always unit.
+#[inline]
+pub(crate) fn dir_len(v: Vec3, min_len: f32) -> Option<(Vec3, f32)> {
+    let l2 = v.length_squared();
+    if fast_range(l2) {
+        let l = scalar::sqrt(l2);
+        if l <= min_len {
+            return None;
+        }
+        return Some((v * (1.0 / l), l));
+    }
+    dir_len_careful(v, min_len)
+}
+
+/// [`dir_len`] for zero, tiny, huge or non-finite `v`.
+#[inline(never)]
+fn dir_len_careful(v: Vec3, min_len: f32) -> Option<(Vec3, f32)> {
+    if !finite3(v) {
+        return None;
+    }
+    let m = v.x.abs().max(v.y.abs()).max(v.z.abs());
+    if m <= 0.0 {
+        return None;
+    }
+    let s = Vec3::new(v.x / m, v.y / m, v.z / m);
+    let ls = scalar::sqrt(s.length_squared());
+    let l = m * ls;
+    if l <= min_len {
+        return None;
+    }
+    Some((s * (1.0 / ls), l))
+}
+
+/// Length of `v`, robust to overflow (may be `+inf` for lengths beyond `f32::MAX`); 0 for
+/// non-finite input.
+#[inline]
+pub(crate) fn robust_length(v: Vec3) -> f32 {
+    let l2 = v.length_squared();
+    if fast_range(l2) {
+        return scalar::sqrt(l2);
+    }
+    match dir_len_careful(v, 0.0) {
+        Some((_, l)) => l,
+        None => 0.0,
+    }
+}
+
+/// `v` scaled down to at most `max` (≥ 0) length; non-finite `v` gives zero. Never NaN/inf.
+/// No square root when `v` is already short enough.
+#[inline]
+pub(crate) fn clamp_len(v: Vec3, max: f32) -> Vec3 {
+    let l2 = v.length_squared();
+    if fast_range(l2) {
+        if l2 <= max * max {
+            return v;
+        }
+        return v * (max / scalar::sqrt(l2));
+    }
+    clamp_len_careful(v, max)
+}
+
+/// [`clamp_len`] for zero, tiny, huge or non-finite `v`.
+#[inline(never)]
+fn clamp_len_careful(v: Vec3, max: f32) -> Vec3 {
+    match dir_len_careful(v, 0.0) {
+        Some((d, l)) if l > max => d * max,
+        Some(_) => v,
+        None => Vec3::ZERO,
+    }
+}
+
+/// The acceleration that changes the velocity by `dv` within one step of `dt`, limited to
+/// `max_accel`: `dv/dt` if `|dv| ≤ max_accel·dt`, else `dir(dv)·max_accel`.
+#[inline]
+pub(crate) fn velocity_change(dv: Vec3, max_accel: f32, dt: f32) -> Vec3 {
+    let budget = max_accel * dt;
+    let l2 = dv.length_squared();
+    if fast_range(l2) {
+        if l2 <= budget * budget {
+            return clamp_len(dv * (1.0 / dt), max_accel);
+        }
+        return dv * (max_accel / scalar::sqrt(l2));
+    }
+    match dir_len_careful(dv, 0.0) {
+        Some((d, l)) => {
+            if l <= budget {
+                clamp_len(dv * (1.0 / dt), max_accel)
+            } else {
+                d * max_accel
+            }
+        }
+        None => Vec3::ZERO,
+    }
+}
+
+/// Final guard for a behaviour's output: non-finite → zero, linear limited to `max_accel`.
+#[inline]
+pub(crate) fn finish(linear: Vec3, max_accel: f32) -> Steering {
+    Steering::linear(clamp_len(linear, max_accel))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dir_len_handles_extremes() {
+        let (d, l) = dir_len(Vec3::new(3.0e38, 3.0e38, 0.0), 0.0).unwrap();
+        assert!(l.is_infinite() && (d.length() - 1.0).abs() < 1e-6);
+        let (d, l) = dir_len(Vec3::new(1.0e-40, 0.0, 0.0), 0.0).unwrap();
+        assert_eq!(d, Vec3::X);
+        assert!(l > 0.0);
+        assert!(dir_len(Vec3::ZERO, 0.0).is_none());
+        assert!(dir_len(Vec3::new(f32::NAN, 0.0, 0.0), 0.0).is_none());
+        assert!(dir_len(Vec3::new(1e-7, 0.0, 0.0), 1e-6).is_none());
+    }
+
+    #[test]
+    fn clamp_len_and_velocity_change() {
+        assert_eq!(
+            clamp_len(Vec3::new(3.0, 4.0, 0.0), 1.0),
+            Vec3::new(0.6, 0.8, 0.0)
+        );
+        assert_eq!(
+            clamp_len(Vec3::new(0.3, 0.4, 0.0), 1.0),
+            Vec3::new(0.3, 0.4, 0.0)
+        );
+        assert_eq!(
+            clamp_len(Vec3::new(f32::INFINITY, 0.0, 0.0), 1.0),
+            Vec3::ZERO
+        );
+        // Small change: reached in one step.
+        let a = velocity_change(Vec3::new(0.1, 0.0, 0.0), 10.0, 0.1);
+        assert!((a.x - 1.0).abs() < 1e-6);
+        // Large change: saturates.
+        let a = velocity_change(Vec3::new(100.0, 0.0, 0.0), 10.0, 0.1);
+        assert_eq!(a, Vec3::new(10.0, 0.0, 0.0));
+    }
+
+    #[test]
+    fn integrate_order_and_limits() {
+        let p = SteeringParams::default();
+        let mut a = Agent::at(Vec3::ZERO);
+        integrate(
+            &mut a,
+            &p,
+            Steering::linear(Vec3::new(100.0, 0.0, 0.0)),
+            0.5,
+        );
+        // dt clamped to 0.25, accel to 8 → v = 2, p = v·dt = 0.5.
+        assert_eq!(a.velocity, Vec3::new(2.0, 0.0, 0.0));
+        assert_eq!(a.position, Vec3::new(0.5, 0.0, 0.0));
+        let before = a;
+        integrate(&mut a, &p, Steering::ZERO, f32::NAN);
+        integrate(&mut a, &p, Steering::ZERO, -1.0);
+        integrate(&mut a, &p, Steering::ZERO, f32::INFINITY);
+        assert_eq!(a, before);
+        integrate(&mut a, &p, Steering::angular(100.0), 0.25);
+        assert!((a.yaw - core::f32::consts::FRAC_PI_2).abs() < 1e-6);
+    }
+}

@@ -1,0 +1,411 @@
+//! The demo scene: one player, a companion, arrival critters and a ghost formation on the demo
+//! level, stepped at a fixed [`TICK_HZ`](super::TICK_HZ) from raw stick samples.
+//!
+//! Per tick, in this order:
+//! 1. raw samples → [`StickPipeline`] → left stick wish, right stick look rate, buttons;
+//! 2. player yaw += look rate · dt; movement step (seed preset, auto-hop) on [`DemoGround`];
+//!    the arena walls stop the velocity component into them;
+//! 3. slope alignment of the player's body to the ground normal (while grounded);
+//! 4. the companion follows the player's breadcrumb trail;
+//! 5. critters arrive at points on a ring around the player (they settle when the player stops);
+//! 6. ghosts replay the bundled recording, turning towards the player and the fixed targets;
+//! 7. tick counter.
+//!
+//! Every step is deterministic, so [`DemoRig::state_hash`] after N ticks of [`scripted_raw`] is the
+//! same on every platform; `hopkit-sim hash --scene demo`, the QEMU firmware, the C example and the
+//! wasm cart all print it.
+
+use crate::follower::{self, FollowerParams, FollowerState};
+use crate::ghost::{self, GhostScene, Recording};
+use crate::hash::{StateHash, StateHasher};
+use crate::math::{Quat, Vec2, Vec3};
+use crate::movement::{self, MoveInput, MoveParams, MoverState};
+use crate::slope::{self, SlopeParams, SlopeState};
+use crate::steering::{arrival_step, ArrivalParams, ArrivalState, SteeringParams};
+use crate::stick::{RawSticks, StickPipeline};
+
+use super::level::{clamp_to_arena, ramp_views, DemoGround, ARENA_HALF_EXTENT};
+use super::script::scripted_raw;
+use super::view::{BodyView, CritterView, DemoView, GhostView, MAX_CRITTERS, MAX_GHOSTS};
+use super::{buttons, TICK_HZ};
+
+/// Fastest view turn from a fully deflected right stick, rad/s.
+pub const LOOK_MAX_RATE: f32 = 3.0;
+/// Number of critters in the scene.
+pub const CRITTERS: usize = MAX_CRITTERS;
+/// Number of ghosts in the formation.
+pub const GHOSTS: usize = MAX_GHOSTS;
+/// Radius of the ring of points the critters arrive at around the player, units.
+pub const CRITTER_RING: f32 = 6.0;
+/// Player start position (feet).
+pub const PLAYER_START: Vec3 = Vec3::new(0.0, 0.0, 0.0);
+/// Companion start position.
+pub const COMPANION_START: Vec3 = Vec3::new(0.0, 0.0, 3.0);
+
+/// Ring offsets `(x, z)` for the critters' arrival targets (unit circle at 45°, 135°, …).
+const RING: [Vec2; CRITTERS] = [
+    Vec2::new(
+        core::f32::consts::FRAC_1_SQRT_2,
+        core::f32::consts::FRAC_1_SQRT_2,
+    ),
+    Vec2::new(
+        -core::f32::consts::FRAC_1_SQRT_2,
+        core::f32::consts::FRAC_1_SQRT_2,
+    ),
+    Vec2::new(
+        -core::f32::consts::FRAC_1_SQRT_2,
+        -core::f32::consts::FRAC_1_SQRT_2,
+    ),
+    Vec2::new(
+        core::f32::consts::FRAC_1_SQRT_2,
+        -core::f32::consts::FRAC_1_SQRT_2,
+    ),
+];
+
+/// Tuning of the demo scene. `Default` = the values documented on each field.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DemoParams {
+    /// Player movement. Default [`MoveParams::seed`] (the seed's constants, auto-hop on).
+    pub movement: MoveParams,
+    /// Player body tilt on slopes. Default [`SlopeParams::seed`] (45° limit, 270°/s).
+    pub slope: SlopeParams,
+    /// Companion. Default [`FollowerParams::seed`].
+    pub follower: FollowerParams,
+    /// Critter bodies. Default [`SteeringParams::critter`].
+    pub critter: SteeringParams,
+    /// Critter arrival. Default [`ArrivalParams::default`].
+    pub arrival: ArrivalParams,
+    /// Fastest view turn, rad/s. Default [`LOOK_MAX_RATE`].
+    pub look_max_rate: f32,
+}
+
+impl Default for DemoParams {
+    fn default() -> Self {
+        DemoParams {
+            movement: MoveParams::seed(),
+            slope: SlopeParams::seed(),
+            follower: FollowerParams::seed(),
+            critter: SteeringParams::critter(),
+            arrival: ArrivalParams::default(),
+            look_max_rate: LOOK_MAX_RATE,
+        }
+    }
+}
+
+/// The player: movement state, view yaw and body tilt.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Player {
+    /// Movement state (feet position, velocity, ground contact, jump timers).
+    pub mover: MoverState,
+    /// View yaw, radians in `(−π, π]` (0 faces −Z, positive turns left).
+    pub yaw: f32,
+    /// Planar unit forward of `yaw` (cached once per tick for the movement kernels).
+    pub facing: Vec2,
+    /// Slope alignment of the body.
+    pub tilt: SlopeState,
+}
+
+/// Everything simulated in the demo.
+#[derive(Clone, Debug)]
+pub struct DemoScene {
+    /// Tuning (not hashed: it is constant for a run).
+    pub params: DemoParams,
+    /// Ticks simulated so far.
+    pub tick: u32,
+    /// The player.
+    pub player: Player,
+    /// The companion.
+    pub companion: FollowerState,
+    /// The arrival critters.
+    pub critters: [ArrivalState; CRITTERS],
+    /// The ghost formation (empty if the bundled recording failed to parse, which its tests rule out).
+    pub ghosts: GhostScene<GHOSTS>,
+    /// True on ticks where the player's fire button is down (drawn as a muzzle flash).
+    pub player_firing: bool,
+}
+
+/// The stick pipeline plus the scene: the whole handheld simulation.
+#[derive(Clone, Debug)]
+pub struct DemoRig {
+    /// Raw samples → stick vectors and button edges.
+    pub pipeline: StickPipeline,
+    /// The simulated world.
+    pub scene: DemoScene,
+    recording: Option<Recording<'static>>,
+}
+
+impl Default for DemoRig {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl DemoScene {
+    /// The standard demo scene with default [`DemoParams`].
+    pub fn new(recording: Option<&Recording<'_>>) -> Self {
+        let params = DemoParams::default();
+        let critters = core::array::from_fn(|i| {
+            let o = RING[i] * (CRITTER_RING * 2.0);
+            ArrivalState::at(Vec3::new(o.x, 0.0, o.y))
+        });
+        let ghosts = match recording {
+            Some(r) => GhostScene::demo(r),
+            None => GhostScene::new(ghost::FlyerParams::default()),
+        };
+        DemoScene {
+            params,
+            tick: 0,
+            player: Player {
+                mover: MoverState::new(PLAYER_START),
+                yaw: 0.0,
+                facing: Vec2::new(0.0, -1.0),
+                tilt: SlopeState::new(),
+            },
+            companion: FollowerState::new(COMPANION_START, PLAYER_START, 0.0),
+            critters,
+            ghosts,
+            player_firing: false,
+        }
+    }
+
+    /// One fixed tick with already processed stick input: `left` = movement stick (x right,
+    /// y forward), `look_rate` in rad/s (positive turns left), `buttons_held` bitmask.
+    pub fn step(
+        &mut self,
+        left: Vec2,
+        look_rate: f32,
+        buttons_held: u8,
+        recording: Option<&Recording<'_>>,
+    ) {
+        let dt = 1.0 / TICK_HZ as f32;
+        let ground = DemoGround;
+        self.step_player(left, look_rate, buttons_held, dt, &ground);
+        let p = self.player.mover.position;
+        follower::step(&mut self.companion, &self.params.follower, p, &ground, dt);
+        self.step_critters(dt);
+        if let Some(rec) = recording {
+            let targets = [p + Vec3::new(0.0, 1.0, 0.0)];
+            self.ghosts.set_targets(&targets);
+            self.ghosts.step(rec, &ground);
+        }
+        self.player_firing = buttons_held & buttons::FIRE != 0;
+        self.tick = self.tick.wrapping_add(1);
+    }
+
+    fn step_player(&mut self, left: Vec2, look_rate: f32, held: u8, dt: f32, ground: &DemoGround) {
+        let pl = &mut self.player;
+        pl.yaw = crate::math::wrap_angle(pl.yaw + crate::math::finite_or(look_rate, 0.0) * dt);
+        pl.facing = crate::math::yaw_forward(pl.yaw);
+        // Stick: x right, y forward → the seed's (front, right).
+        let input = MoveInput::new(
+            Vec2::new(left.y, left.x),
+            held & buttons::JUMP != 0,
+            pl.facing,
+        );
+        movement::step(&mut pl.mover, &self.params.movement, &input, ground, dt);
+        let (clamped, hit_x, hit_z) = clamp_to_arena(pl.mover.position.planar());
+        if hit_x {
+            pl.mover.velocity.x = 0.0;
+        }
+        if hit_z {
+            pl.mover.velocity.z = 0.0;
+        }
+        pl.mover.position.x = clamped.x;
+        pl.mover.position.z = clamped.y;
+        let normal = if pl.mover.grounded {
+            Some(pl.mover.ground_normal)
+        } else {
+            None
+        };
+        slope::step(
+            &mut pl.tilt,
+            &self.params.slope,
+            Quat::from_yaw(pl.yaw),
+            normal,
+            dt,
+        );
+    }
+
+    fn step_critters(&mut self, dt: f32) {
+        let p = self.player.mover.position;
+        for (c, o) in self.critters.iter_mut().zip(RING.iter()) {
+            let target = Vec3::new(p.x + o.x * CRITTER_RING, 0.0, p.z + o.y * CRITTER_RING);
+            arrival_step(c, &self.params.critter, &self.params.arrival, target, dt);
+        }
+    }
+
+    /// A drawable snapshot.
+    pub fn view(&self) -> DemoView {
+        let p = &self.player;
+        let mut view = DemoView {
+            tick: self.tick,
+            arena_half_extent: Vec2::new(ARENA_HALF_EXTENT, ARENA_HALF_EXTENT),
+            camera: p.mover.position.planar(),
+            player: BodyView {
+                position: p.mover.position,
+                heading: p.facing,
+                speed: p.mover.planar_speed(),
+            },
+            player_grounded: p.mover.grounded,
+            player_tilt_deg: p.tilt.tilt_angle() * (180.0 / core::f32::consts::PI),
+            ground_max_speed: self.params.movement.max_speed,
+            companion: BodyView {
+                position: self.companion.body.position,
+                heading: self.companion.body.forward().planar(),
+                speed: self.companion.body.velocity.planar().length(),
+            },
+            companion_head_yaw: self.companion.body.head_yaw(),
+            ramps: ramp_views(),
+            ..DemoView::default()
+        };
+        for c in self.companion.trail.iter() {
+            let _ = view.crumbs.push(c.planar());
+        }
+        let pos = p.mover.position;
+        for (c, o) in self.critters.iter().zip(RING.iter()) {
+            let v = c.agent.velocity;
+            let _ = view.critters.push(CritterView {
+                body: BodyView {
+                    position: c.agent.position,
+                    heading: v.planar().normalize_or_zero(),
+                    speed: v.planar().length(),
+                },
+                target: Vec2::new(pos.x + o.x * CRITTER_RING, pos.z + o.y * CRITTER_RING),
+                arrived: c.arrived,
+            });
+        }
+        for g in self.ghosts.ghosts.iter() {
+            let f = g.flyer.forward();
+            let _ = view.ghosts.push(GhostView {
+                body: BodyView {
+                    position: g.flyer.position,
+                    heading: f.planar().normalize_or_zero(),
+                    speed: g.flyer.speed,
+                },
+                firing: g.firing,
+            });
+        }
+        view
+    }
+}
+
+impl StateHash for DemoScene {
+    fn hash_state(&self, h: &mut StateHasher) {
+        h.write_u32(self.tick);
+        self.player.mover.hash_state(h);
+        h.write_f32(self.player.yaw);
+        h.write_vec2(self.player.facing);
+        self.player.tilt.hash_state(h);
+        self.companion.hash_state(h);
+        for c in self.critters.iter() {
+            c.hash_state(h);
+        }
+        self.ghosts.hash_state(h);
+        h.write_bool(self.player_firing);
+    }
+}
+
+impl DemoRig {
+    /// The standard demo: default stick pipeline, the scene with the bundled ghost recording.
+    pub fn new() -> Self {
+        let recording = ghost::demo_recording().ok();
+        DemoRig {
+            pipeline: StickPipeline::default(),
+            scene: DemoScene::new(recording.as_ref()),
+            recording,
+        }
+    }
+
+    /// One fixed 1/[`TICK_HZ`] s tick from raw samples.
+    pub fn tick(&mut self, raw: &RawSticks) {
+        let frame = self.pipeline.process(raw);
+        let look = crate::stick::look_rate(frame.right, self.scene.params.look_max_rate);
+        self.scene.step(
+            frame.left,
+            look,
+            frame.buttons.held,
+            self.recording.as_ref(),
+        );
+    }
+
+    /// Ticks simulated so far.
+    pub fn tick_count(&self) -> u32 {
+        self.scene.tick
+    }
+
+    /// The state hash of the whole rig (stick pipeline + scene).
+    pub fn state_hash(&self) -> u64 {
+        let mut h = StateHasher::new();
+        self.pipeline.hash_state(&mut h);
+        self.scene.hash_state(&mut h);
+        h.finish()
+    }
+
+    /// A drawable snapshot.
+    pub fn view(&self) -> DemoView {
+        self.scene.view()
+    }
+}
+
+/// Run `ticks` ticks of [`scripted_raw`] from a fresh [`DemoRig`] and return its state hash.
+pub fn scripted_hash(ticks: u32) -> u64 {
+    let mut rig = DemoRig::new();
+    for t in 0..ticks {
+        rig.tick(&scripted_raw(t));
+    }
+    rig.state_hash()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rig_is_deterministic_and_finite() {
+        let mut a = DemoRig::new();
+        let mut b = DemoRig::new();
+        assert_eq!(a.scene.ghosts.ghosts.len(), GHOSTS);
+        let mut max_speed = 0.0f32;
+        for t in 0..3600 {
+            a.tick(&scripted_raw(t));
+            b.tick(&scripted_raw(t));
+            let v = a.view();
+            assert!(v.player.position.is_finite() && v.companion.position.is_finite());
+            for g in v.ghosts.iter() {
+                assert!(g.body.position.is_finite());
+            }
+            max_speed = max_speed.max(v.player.speed);
+        }
+        assert_eq!(a.state_hash(), b.state_hash());
+        assert_eq!(a.tick_count(), 3600);
+        // The strafe-hop segments push the player past the ground max speed.
+        assert!(
+            max_speed > a.scene.params.movement.max_speed,
+            "max speed {max_speed}"
+        );
+    }
+
+    #[test]
+    fn scripted_hash_matches_manual_run() {
+        let mut rig = DemoRig::new();
+        for t in 0..120 {
+            rig.tick(&scripted_raw(t));
+        }
+        assert_eq!(rig.state_hash(), scripted_hash(120));
+        assert_ne!(scripted_hash(120), scripted_hash(121));
+    }
+
+    #[test]
+    fn view_lists_everything() {
+        let mut rig = DemoRig::new();
+        for t in 0..400 {
+            rig.tick(&scripted_raw(t));
+        }
+        let v = rig.view();
+        assert_eq!(v.critters.len(), CRITTERS);
+        assert_eq!(v.ghosts.len(), GHOSTS);
+        assert_eq!(v.ramps.len(), 2);
+        assert!(!v.crumbs.is_empty());
+        assert_eq!(v.tick, 400);
+    }
+}

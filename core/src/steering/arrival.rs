@@ -1,0 +1,375 @@
+//! hopkit's arrival: the seed's braking ramp, made safe with a finite acceleration.
+//!
+//! # Why the naive arrival overshoots
+//! The seed asks for `speed = maxSpeed·d/brakeDistance` and then limits the velocity change to
+//! `maxAccel` per step. The ramp demands a deceleration of `maxSpeed·v/brakeDistance`; whenever
+//! that exceeds `maxAccel` (a fast agent, a short brake distance, a small accel for smoothness) the
+//! velocity lags behind the ramp, the agent reaches the target still moving, passes it, the
+//! desired direction flips 180°, and it comes back — the oscillation/flip known from gdx-ai's
+//! `Arrive`. A lateral velocity makes it worse: clamping the whole `desired − velocity` vector
+//! spends part of the budget sideways, so even less is left for braking.
+//!
+//! # The fix
+//! 1. **Stopping-distance cap.** The desired speed is also capped by [`stopping_speed`]: the
+//!    largest speed from which, decelerating by a fixed amount per step (semi-implicit Euler, the
+//!    order [`super::integrate`] uses), the agent stops exactly on the target, the last step
+//!    landing with a speed no larger than one step's deceleration. It is the discrete form of
+//!    `v ≤ √(2·a·d)` and is never above `d/dt`, so one step never passes the target. On this
+//!    schedule the desired speed drops by exactly one step's deceleration per step, so braking
+//!    stays feasible.
+//!    The schedule is planned with [`BRAKE_PLAN_FRACTION`] (90 %) of `max_accel`: the remaining
+//!    10 % is a reserve that absorbs float rounding (positions are quantised, which near the end
+//!    shifts the distance by a few ulp and the scheduled speed by up to `ulp/dt`). Without it an
+//!    agent that falls a rounding error behind the schedule could never catch up.
+//! 2. **Braking first.** The acceleration budget goes to the along-target component first; only
+//!    what is left cancels lateral velocity (Reynolds' prioritised allocation inside one behaviour).
+//! 3. **Tolerance and exact stop.** Within [`ArrivalParams::tolerance`] the desired velocity is
+//!    zero; [`arrival_step`] sets the velocity to exactly zero once the remaining speed can be
+//!    removed in one step and raises `arrived`.
+//!
+//! Guarantee (stationary target, velocity pointing at the target or zero — e.g. starting from
+//! rest, fed straight into [`super::integrate`] or used through [`arrival_step`]): the distance to
+//! the target never increases, the velocity never points away from the target, the agent never
+//! passes the target by more than float rounding, and it ends with velocity exactly zero within the
+//! tolerance in finite time (short with the default [`ArrivalParams::min_speed_fraction`]; with 0
+//! the seed's exponential ramp tail can take long). A moving target, a lateral start or blending
+//! with other behaviours keeps every output finite and bounded but can of course not keep that
+//! promise. (As with any `f32` simulation, an agent whose step `speed·dt` is below the float
+//! resolution of its coordinates cannot move: keep worlds within about ±10⁴ units of the origin
+//! for centimetre-scale arrival.)
+
+use super::{
+    clamp_len, dir_len, finish, finite3, integrate, non_negative, orient, sanitize_dt,
+    velocity_change, Agent, Steering, SteeringParams,
+};
+use crate::hash::{StateHash, StateHasher};
+use crate::math::{clamp, scalar, Vec3};
+
+/// Fraction of `max_accel` the braking schedule of [`arrive`] plans with; the rest is a reserve
+/// for catching up with rounding errors (see the module docs). A time-optimal rest-to-rest move
+/// therefore takes about 3 % longer than the ideal one.
+pub const BRAKE_PLAN_FRACTION: f32 = 0.9;
+
+/// Tunables of [`arrive`] / [`arrival_step`]. NaN/inf/negative lengths are read as 0.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[repr(C)]
+pub struct ArrivalParams {
+    /// The seed's `brakeDistance`: inside it the desired speed ramps down linearly with distance,
+    /// units. Default 2.0. 0 = no ramp (brake as late as the acceleration allows, time-optimal).
+    pub brake_distance: f32,
+    /// Arrival tolerance: within this distance the agent brakes to a stop and counts as arrived,
+    /// units. Default 0.05. An internal floor of `1e-5·(1 + largest |target component|)` (about
+    /// 80 ulp of the coordinates) absorbs float rounding: closer than that, the direction to the
+    /// target is mostly rounding noise.
+    pub tolerance: f32,
+    /// Lowest speed of the braking ramp, as a fraction of `max_speed` (clamped to `[0, 1]`).
+    /// Default 0.05. The seed's ramp alone approaches exponentially (speed ∝ remaining distance),
+    /// which takes `brake_distance/max_speed · ln(brake_distance/tolerance)` seconds and never ends
+    /// for a zero tolerance; the floor makes the last stretch a short constant-speed creep. The
+    /// stopping cap still applies, so the floor never causes an overshoot. 0 = the seed's pure ramp.
+    pub min_speed_fraction: f32,
+    /// [`arrival_step`] only: turn the yaw towards the velocity at `max_turn_rate` while moving
+    /// (costs one `atan2` per step). Default true.
+    pub face_velocity: bool,
+}
+
+impl Default for ArrivalParams {
+    fn default() -> Self {
+        ArrivalParams {
+            brake_distance: 2.0,
+            tolerance: 0.05,
+            min_speed_fraction: 0.05,
+            face_velocity: true,
+        }
+    }
+}
+
+impl ArrivalParams {
+    /// Brake as late as possible (no ramp): fastest arrival with the given acceleration.
+    pub const fn time_optimal() -> Self {
+        ArrivalParams {
+            brake_distance: 0.0,
+            tolerance: 0.05,
+            min_speed_fraction: 0.05,
+            face_velocity: true,
+        }
+    }
+}
+
+/// An arrival agent: the body plus the `arrived` flag. Plain data, `#[repr(C)]`.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[repr(C)]
+pub struct ArrivalState {
+    /// The steered body (velocity in units/s).
+    pub agent: Agent,
+    /// True while the agent is stopped (velocity exactly zero) within the tolerance of the target
+    /// given to the last [`arrival_step`]. Default false.
+    pub arrived: bool,
+}
+
+impl ArrivalState {
+    /// At rest at `position`, not arrived.
+    pub const fn at(position: Vec3) -> Self {
+        ArrivalState {
+            agent: Agent::at(position),
+            arrived: false,
+        }
+    }
+}
+
+impl StateHash for ArrivalState {
+    fn hash_state(&self, h: &mut StateHasher) {
+        self.agent.hash_state(h);
+        h.write_bool(self.arrived);
+    }
+}
+
+/// The tolerance actually used: `max(tolerance, 1e-5·(1 + max |target_i|))`.
+#[inline]
+pub(crate) fn effective_tolerance(tolerance: f32, target: Vec3) -> f32 {
+    let m = target.x.abs().max(target.y.abs()).max(target.z.abs());
+    non_negative(tolerance).max(1.0e-5 * (1.0 + m))
+}
+
+/// Triangular number `k(k+1)/2` for an integral `k` held in an `f32`.
+#[inline]
+fn tri(k: f32) -> f32 {
+    k * (k + 1.0) * 0.5
+}
+
+/// Largest speed (units/s) from which the agent can stop exactly at distance `distance` braking by
+/// `max_accel·dt` per step (see the module docs).
+///
+/// With `A = max_accel·dt` and `D = distance/(A·dt)`: for `D ≤ 1` it is `distance/dt` (reach the
+/// target in one step, then stop in one step); otherwise with `k` such that
+/// `k(k+1)/2 < D ≤ (k+1)(k+2)/2` it is `A·(D/(k+1) + k/2)` — speeds `s, s−A, …, r` with
+/// `0 < r ≤ A` that cover exactly `distance`. Continuous and increasing in `distance`, never above
+/// `distance/dt`, about `√(2·max_accel·distance) − A/2` far away. Returns 0 if `max_accel`, `dt`
+/// or `distance` is 0 or invalid, and `f32::MAX` when `distance` is too large to matter.
+pub fn stopping_speed(distance: f32, max_accel: f32, dt: f32) -> f32 {
+    let a = non_negative(max_accel);
+    let d = non_negative(distance);
+    let dt = non_negative(dt);
+    let budget = a * dt;
+    let unit = budget * dt;
+    if unit.is_nan() || unit <= 0.0 || d == 0.0 {
+        return 0.0;
+    }
+    let big_d = d / unit;
+    if !big_d.is_finite() || big_d > 1.0e12 {
+        return f32::MAX;
+    }
+    if big_d <= 1.0 {
+        return d / dt;
+    }
+    // k with tri(k) < D ≤ tri(k+1); start from the closed form and fix rounding.
+    let mut k = scalar::floor((scalar::sqrt(8.0 * big_d + 1.0) - 1.0) * 0.5);
+    for _ in 0..3 {
+        if k > 0.0 && tri(k) >= big_d {
+            k -= 1.0;
+        } else if tri(k + 1.0) < big_d {
+            k += 1.0;
+        } else {
+            break;
+        }
+    }
+    let x = big_d / (k + 1.0) + k * 0.5;
+    // Never above distance/dt (holds mathematically; enforce against rounding).
+    (x * budget).min(d / dt)
+}
+
+/// Arrival towards a (stationary) `target`: the desired acceleration for this step.
+///
+/// Desired speed `s = min(ramp, stopping_speed(d, BRAKE_PLAN_FRACTION·max_accel))` with
+/// `ramp = max_speed` outside the brake distance and
+/// `max(max_speed·d/brake_distance, max_speed·min_speed_fraction)` inside it; the velocity change `s·û − v` is allocated along `û` first (clamped to
+/// `max_accel·dt`), the rest of the budget cancels lateral velocity. Within the tolerance the
+/// desired velocity is zero (brake to a stop). Returns [`Steering::ZERO`] for invalid `dt` or
+/// non-finite agent/target. Never NaN.
+pub fn arrive(
+    agent: &Agent,
+    target: Vec3,
+    params: &SteeringParams,
+    arrival: &ArrivalParams,
+    dt: f32,
+) -> Steering {
+    let Some(dt) = sanitize_dt(dt) else {
+        return Steering::ZERO;
+    };
+    if !finite3(target) || !finite3(agent.position) || !finite3(agent.velocity) {
+        return Steering::ZERO;
+    }
+    let max_speed = params.speed_limit();
+    let max_accel = params.accel_limit();
+    let v = agent.velocity;
+    let tolerance = effective_tolerance(arrival.tolerance, target);
+
+    let Some((dir, distance)) = dir_len(target - agent.position, tolerance) else {
+        return finish(velocity_change(-v, max_accel, dt), max_accel);
+    };
+    let speed = desired_speed(distance, max_speed, max_accel, arrival, dt);
+
+    let budget = max_accel * dt;
+    let v_along = v.dot(dir);
+    let v_lateral = v - dir * v_along;
+    let along = clamp(speed - v_along, -budget, budget);
+    // Whatever budget braking leaves cancels lateral velocity: |lateral| ≤ √(budget² − along²).
+    let rest_sq = non_negative(budget * budget - along * along);
+    let lateral_sq = v_lateral.length_squared();
+    let lateral = if lateral_sq <= rest_sq {
+        -v_lateral
+    } else {
+        clamp_len(-v_lateral, scalar::sqrt(rest_sq))
+    };
+    let dv = dir * along + lateral;
+    finish(dv * (1.0 / dt), max_accel)
+}
+
+/// The desired approach speed at `distance` (see [`arrive`]).
+#[inline]
+fn desired_speed(
+    distance: f32,
+    max_speed: f32,
+    max_accel: f32,
+    arrival: &ArrivalParams,
+    dt: f32,
+) -> f32 {
+    let brake = non_negative(arrival.brake_distance);
+    let ramp = if distance < brake {
+        let floor = max_speed * clamp(arrival.min_speed_fraction, 0.0, 1.0);
+        (max_speed * distance / brake).max(floor)
+    } else {
+        max_speed
+    };
+    let plan = max_accel * BRAKE_PLAN_FRACTION;
+    if schedule_exceeds(ramp, distance, plan, dt) {
+        return ramp;
+    }
+    ramp.min(stopping_speed(distance, plan, dt))
+}
+
+/// Cheap sufficient test that `stopping_speed(distance, accel, dt) ≥ speed`, without a square
+/// root. In units of `A = accel·dt`, the schedule is the chord interpolation of the concave
+/// `g(D) = √(2D + ¼) − ½` between its integer values, so it is at least `g(D) − ¼`
+/// (the chord gap is at most 0.15); `speed/A ≤ g(D) − ¼` ⇔ `(speed/A + ¾)² ≤ 2D + ¼`.
+#[inline]
+fn schedule_exceeds(speed: f32, distance: f32, accel: f32, dt: f32) -> bool {
+    let budget = accel * dt;
+    if budget.is_nan() || budget <= 0.0 {
+        return false;
+    }
+    let big_d = distance / (budget * dt);
+    let r = speed / budget + 0.75;
+    r * r <= 2.0 * big_d + 0.25
+}
+
+/// One complete arrival tick: [`arrive`] + optional facing + [`integrate`], with the exact stop.
+///
+/// If the agent is within the tolerance and its speed is at most `max_accel·dt`, the velocity is
+/// set to exactly zero, the position is left as is and `arrived` becomes true. Otherwise `arrived`
+/// is false and the agent steers and moves. An arrived agent stays put until the target moves
+/// farther than the tolerance. Returns the new `arrived`.
+///
+/// Invalid `dt` → nothing changes (returns the old flag). Non-finite target → the agent coasts
+/// (no steering) and `arrived` becomes false.
+pub fn arrival_step(
+    state: &mut ArrivalState,
+    params: &SteeringParams,
+    arrival: &ArrivalParams,
+    target: Vec3,
+    dt: f32,
+) -> bool {
+    let Some(dt) = sanitize_dt(dt) else {
+        return state.arrived;
+    };
+    let agent = &mut state.agent;
+    if finite3(target) && finite3(agent.position) && finite3(agent.velocity) {
+        let tolerance = effective_tolerance(arrival.tolerance, target);
+        let within = match dir_len(target - agent.position, 0.0) {
+            Some((_, d)) => d <= tolerance,
+            None => agent.position == target,
+        };
+        if within && super::robust_length(agent.velocity) <= params.accel_limit() * dt {
+            agent.velocity = Vec3::ZERO;
+            state.arrived = true;
+            return true;
+        }
+    }
+    state.arrived = false;
+    let mut steering = arrive(agent, target, params, arrival, dt);
+    if arrival.face_velocity {
+        steering.angular = orient::look_where_going(agent, params, dt).angular;
+    }
+    integrate(agent, params, steering, dt);
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stopping_speed_schedule_is_consistent() {
+        let (a, dt) = (8.0, 1.0 / 60.0);
+        let budget = a * dt;
+        // On the schedule, one step later the schedule is exactly one budget lower.
+        for i in 1..400 {
+            let d = i as f32 * 0.013;
+            let s = stopping_speed(d, a, dt);
+            assert!(s <= d / dt * (1.0 + 1e-6));
+            let next = stopping_speed(d - s * dt, a, dt);
+            if s > budget {
+                assert!(
+                    (next - (s - budget)).abs() < 1e-3,
+                    "d={d} s={s} next={next}"
+                );
+            }
+        }
+        assert_eq!(stopping_speed(0.0, a, dt), 0.0);
+        assert_eq!(stopping_speed(1.0, 0.0, dt), 0.0);
+        assert_eq!(stopping_speed(f32::NAN, a, dt), 0.0);
+        // Far away ≈ √(2ad).
+        let far = stopping_speed(100.0, a, dt);
+        assert!((far - scalar::sqrt(2.0 * a * 100.0)).abs() < 0.2);
+    }
+
+    #[test]
+    fn schedule_shortcut_never_changes_the_result() {
+        let mut rng = crate::rng::Pcg32::seeded(5);
+        let mut taken = 0;
+        for _ in 0..20_000 {
+            let d = rng.range_f32(0.0, 50.0) * rng.next_f32();
+            let a = rng.range_f32(0.1, 60.0);
+            let dt = rng.range_f32(0.001, 0.25);
+            let speed = rng.range_f32(0.0, 30.0);
+            if schedule_exceeds(speed, d, a, dt) {
+                taken += 1;
+                assert!(
+                    stopping_speed(d, a, dt) >= speed,
+                    "d={d} a={a} dt={dt} speed={speed}"
+                );
+            }
+        }
+        assert!(taken > 1000);
+    }
+
+    #[test]
+    fn arrival_step_stops_exactly() {
+        let p = SteeringParams::default();
+        let ap = ArrivalParams::default();
+        let mut s = ArrivalState::at(Vec3::ZERO);
+        let target = Vec3::new(10.0, 0.0, 0.0);
+        let mut arrived_at = None;
+        for tick in 0..2000 {
+            if arrival_step(&mut s, &p, &ap, target, 1.0 / 60.0) {
+                arrived_at = Some(tick);
+                break;
+            }
+        }
+        assert!(arrived_at.is_some());
+        assert_eq!(s.agent.velocity, Vec3::ZERO);
+        assert!(s.agent.position.distance(target) <= ap.tolerance);
+    }
+}

@@ -1,0 +1,174 @@
+//! Combining behaviours: weighted blend, priority, truncated budget (Reynolds' prioritised
+//! acceleration allocation).
+//!
+//! All three skip non-finite inputs and never return NaN/inf.
+//!
+//! Cancelling sums ([`blend`]): two strong behaviours pulling in opposite directions can sum to a
+//! tiny vector made of rounding noise whose direction is meaningless. When the blended linear part
+//! is shorter than [`CANCEL_RATIO`] × the root-sum-square of the weighted input lengths
+//! (`√Σ|wᵢ·sᵢ|²`), it is returned as exactly zero (same for the yaw rate, with `√Σ(wᵢ·aᵢ)²`), so
+//! such noise never steers the agent. A genuine deadlock
+//! (flee two equal threats on opposite sides, seek a target straight behind an obstacle) is a
+//! property of the weights, not of the arithmetic: put the behaviour that must win first in a
+//! [`priority`] list or a [`truncated_budget`] instead of blending it. Balanced forces that are
+//! *meant* to cancel (separation against cohesion at the flock's spacing) are unaffected: their
+//! zero is the intended equilibrium.
+
+use super::{clamp_len, dir_len, non_negative, Steering, SteeringParams};
+use crate::math::{clamp, Vec3};
+
+/// Relative threshold below which a blended sum counts as fully cancelled (see the module docs).
+pub const CANCEL_RATIO: f32 = 1.0e-5;
+
+/// Weighted blend: `Σ wᵢ·sᵢ`, linear part truncated to `max_accel`, yaw rate clamped to
+/// `max_turn_rate`. Each input is first limited to those same bounds (behaviours already are).
+/// Items with a non-finite weight or steering are skipped; negative weights are allowed (they
+/// invert a behaviour). Near-total cancellation gives exactly zero (module docs). Extreme weights
+/// or limits (beyond 10¹⁵) switch to a rescaled sum, so no finite input can overflow it.
+pub fn blend(items: &[(Steering, f32)], params: &SteeringParams) -> Steering {
+    // Largest finite |weight| (NaN/inf weights are skipped below anyway).
+    let w_max = items.iter().fold(0.0f32, |m, (_, w)| {
+        let a = w.abs();
+        if a <= f32::MAX && a > m {
+            a
+        } else {
+            m
+        }
+    });
+    let max_accel = params.accel_limit();
+    let turn = params.turn_limit();
+    if w_max <= 0.0 {
+        return Steering::ZERO;
+    }
+    // Ordinary magnitudes: every weighted term and its square stay far from overflow.
+    const SAFE: f32 = 1.0e15;
+    if w_max <= SAFE && max_accel <= SAFE && turn <= SAFE && w_max >= 1.0 / SAFE {
+        return blend_direct(items, max_accel, turn);
+    }
+    blend_scaled(items, w_max, max_accel, turn)
+}
+
+/// Cancellation rule shared by both blend paths: keep `sum` unless `|sum|² ≤ R²·mass`.
+#[inline]
+fn cancelled(sum_sq: f32, mass: f32) -> bool {
+    sum_sq <= CANCEL_RATIO * CANCEL_RATIO * mass
+}
+
+/// [`blend`] for ordinary magnitudes (`|w|·max_accel ≤ 10³⁰`): plain weighted sums.
+fn blend_direct(items: &[(Steering, f32)], max_accel: f32, turn: f32) -> Steering {
+    let mut linear = Vec3::ZERO;
+    let mut angular = 0.0f32;
+    let mut linear_mass = 0.0f32;
+    let mut angular_mass = 0.0f32;
+    for (s, w) in items {
+        if !s.is_finite() || !w.is_finite() {
+            continue;
+        }
+        let l = clamp_len(s.linear, max_accel) * *w;
+        linear += l;
+        linear_mass += l.length_squared();
+        let a = clamp(s.angular, -turn, turn) * *w;
+        angular += a;
+        angular_mass += a * a;
+    }
+    let linear = if cancelled(linear.length_squared(), linear_mass) {
+        Vec3::ZERO
+    } else {
+        clamp_len(linear, max_accel)
+    };
+    let angular = if cancelled(angular * angular, angular_mass) {
+        0.0
+    } else {
+        clamp(angular, -turn, turn)
+    };
+    Steering { linear, angular }
+}
+
+/// [`blend`] for extreme magnitudes: sums formed in units of the limits with weights divided by
+/// the largest `|w|`, so nothing can overflow.
+fn blend_scaled(items: &[(Steering, f32)], w_max: f32, max_accel: f32, turn: f32) -> Steering {
+    let mut linear = Vec3::ZERO;
+    let mut angular = 0.0f32;
+    let mut linear_mass = 0.0f32;
+    let mut angular_mass = 0.0f32;
+    for (s, w) in items {
+        if !s.is_finite() || !w.is_finite() {
+            continue;
+        }
+        let w = *w / w_max;
+        if max_accel > 0.0 {
+            let l = clamp_len(s.linear, max_accel) * (w / max_accel);
+            linear += l;
+            linear_mass += l.length_squared();
+        }
+        if turn > 0.0 {
+            let a = clamp(s.angular, -turn, turn) * (w / turn);
+            angular += a;
+            angular_mass += a * a;
+        }
+    }
+    // Every term is at most 1 long, so these squares cannot overflow.
+    let linear = match dir_len(linear, 0.0) {
+        Some((dir, len)) if !cancelled(linear.length_squared(), linear_mass) => {
+            let scale = len * w_max;
+            dir * (max_accel * if scale < 1.0 { scale } else { 1.0 })
+        }
+        _ => Vec3::ZERO,
+    };
+    let angular = if cancelled(angular * angular, angular_mass) {
+        0.0
+    } else {
+        clamp(angular * w_max, -1.0, 1.0) * turn
+    };
+    Steering {
+        linear: clamp_len(linear, max_accel),
+        angular: crate::math::finite_or(angular, 0.0),
+    }
+}
+
+/// Priority: the first item that is significant (linear length or `|angular|` above `epsilon`,
+/// see [`Steering::is_significant`]). If none is, the last item is returned as is (so small final
+/// corrections — e.g. arrival's last braking — still get through); an empty list, or a non-finite
+/// last item, gives zero.
+pub fn priority(items: &[Steering], epsilon: f32) -> Steering {
+    if let Some(s) = items.iter().find(|s| s.is_significant(epsilon)) {
+        return *s;
+    }
+    match items.last() {
+        Some(s) if s.is_finite() => *s,
+        _ => Steering::ZERO,
+    }
+}
+
+/// Truncated budget (prioritised acceleration allocation): walk the items in priority order,
+/// adding each linear part whole while its length fits in the remaining `max_accel` budget; the
+/// first one that does not fit is added shortened to the remainder and the walk stops. The result
+/// never exceeds `max_accel` (NaN/inf/negative `max_accel` → 0). The yaw rate is that of the first
+/// item with a non-zero yaw rate. Non-finite items are skipped.
+pub fn truncated_budget(items: &[Steering], max_accel: f32) -> Steering {
+    let budget = non_negative(max_accel);
+    let mut remaining = budget;
+    let mut linear = Vec3::ZERO;
+    let mut angular = 0.0f32;
+    for s in items.iter().filter(|s| s.is_finite()) {
+        if angular == 0.0 {
+            angular = s.angular;
+        }
+        if remaining <= 0.0 {
+            continue;
+        }
+        if let Some((dir, len)) = dir_len(s.linear, 0.0) {
+            if len <= remaining {
+                linear += s.linear;
+                remaining -= len;
+            } else {
+                linear += dir * remaining;
+                remaining = 0.0;
+            }
+        }
+    }
+    Steering {
+        linear: clamp_len(linear, budget),
+        angular,
+    }
+}
