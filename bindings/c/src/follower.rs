@@ -8,13 +8,14 @@ use crate::ground::{Ground, HkGround};
 use crate::ptr::{self, assert_fits, finite, out, put};
 use crate::status::{status, HkStatus, HK_ERR_BAD_LENGTH, HK_ERR_INVALID_ARG};
 use crate::types::{HkVec2, HkVec3};
-use hopkit::follower::{self, FollowerEvents, FollowerParams, FollowerState, DEFAULT_TRAIL_CAPACITY};
+use hopkit::follower::{
+    self, FollowerEvents, FollowerParams, FollowerState, DEFAULT_TRAIL_CAPACITY,
+};
 use hopkit::hash::StateHash;
 
 /// Crumbs the follower's trail holds (the seed's `PosHistorySize`).
 pub const HK_FOLLOWER_TRAIL_CAPACITY: usize = 16;
 const _: () = assert!(HK_FOLLOWER_TRAIL_CAPACITY == DEFAULT_TRAIL_CAPACITY);
-
 
 /// Follower tuning (the core's `FollowerParams`; units and defaults documented there). Every field
 /// must be in its documented range (`HK_ERR_INVALID_ARG` otherwise): distances, speeds and rates
@@ -183,38 +184,46 @@ unsafe fn follower_params(p: *const HkFollowerParams) -> Result<FollowerParams, 
     unsafe { ptr::read(p)? }.to_core()
 }
 
-macro_rules! preset {
-    ($name:ident, $ctor:expr, $doc:literal) => {
-        #[doc = $doc]
-        ///
-        /// # Safety
-        /// `out_params` NULL or writable.
-        #[no_mangle]
-        pub unsafe extern "C" fn $name(out_params: *mut HkFollowerParams) -> HkStatus {
-            status((|| {
-                let o = out(out_params)?;
-                unsafe { put(o, $ctor.into()) };
-                Ok(())
-            })())
-        }
-    };
+/// The seed's numbers with its tick-rate quirks fixed (the default).
+///
+/// # Safety
+/// `out_params` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn hk_follower_params_seed(out_params: *mut HkFollowerParams) -> HkStatus {
+    status((|| {
+        let o = out(out_params)?;
+        unsafe { put(o, FollowerParams::seed().into()) };
+        Ok(())
+    })())
 }
-
-preset!(
-    hk_follower_params_seed,
-    FollowerParams::seed(),
-    "The seed's numbers with its tick-rate quirks fixed (the default)."
-);
-preset!(
-    hk_follower_params_seed_exact,
-    FollowerParams::seed_exact(),
-    "The seed's numbers and quirks (retraces the seed's C# at 50 Hz)."
-);
-preset!(
-    hk_follower_params_close_companion,
-    FollowerParams::close_companion(),
-    "A closer, quicker companion (crumbs every 1.0, stops 2.0 from the leader)."
-);
+/// The seed's numbers and quirks (retraces the seed's C# at 50 Hz).
+///
+/// # Safety
+/// `out_params` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn hk_follower_params_seed_exact(
+    out_params: *mut HkFollowerParams,
+) -> HkStatus {
+    status((|| {
+        let o = out(out_params)?;
+        unsafe { put(o, FollowerParams::seed_exact().into()) };
+        Ok(())
+    })())
+}
+/// A closer, quicker companion (crumbs every 1.0, stops 2.0 from the leader).
+///
+/// # Safety
+/// `out_params` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn hk_follower_params_close_companion(
+    out_params: *mut HkFollowerParams,
+) -> HkStatus {
+    status((|| {
+        let o = out(out_params)?;
+        unsafe { put(o, FollowerParams::close_companion().into()) };
+        Ok(())
+    })())
+}
 
 /// Size in bytes of [`HkFollower`] storage.
 pub const HK_FOLLOWER_SIZE: usize = 384;
@@ -241,7 +250,11 @@ pub unsafe extern "C" fn hk_follower_init(
     yaw: f32,
 ) -> HkStatus {
     status((|| {
-        let s = FollowerState::<DEFAULT_TRAIL_CAPACITY>::new(follower_pos.finite()?, leader_pos.finite()?, finite(yaw)?);
+        let s = FollowerState::<DEFAULT_TRAIL_CAPACITY>::new(
+            follower_pos.finite()?,
+            leader_pos.finite()?,
+            finite(yaw)?,
+        );
         unsafe { ptr::init(follower, FOLLOWER_TAG, s) }
     })())
 }
@@ -313,7 +326,8 @@ pub unsafe extern "C" fn hk_follower_step(
         } else {
             Some(out(out_events)?)
         };
-        let f: &mut FollowerState<DEFAULT_TRAIL_CAPACITY> = unsafe { ptr::get_mut(follower, FOLLOWER_TAG)? };
+        let f: &mut FollowerState<DEFAULT_TRAIL_CAPACITY> =
+            unsafe { ptr::get_mut(follower, FOLLOWER_TAG)? };
         let ev = follower::step(f, &p, leader, &g, dt);
         if let Some(oe) = oe {
             unsafe { put(oe, ev.into()) };
@@ -339,7 +353,8 @@ pub unsafe extern "C" fn hk_follower_regroup(
         let p = unsafe { follower_params(params)? };
         let leader = leader_pos.finite()?;
         let b = back.finite()?;
-        let f: &mut FollowerState<DEFAULT_TRAIL_CAPACITY> = unsafe { ptr::get_mut(follower, FOLLOWER_TAG)? };
+        let f: &mut FollowerState<DEFAULT_TRAIL_CAPACITY> =
+            unsafe { ptr::get_mut(follower, FOLLOWER_TAG)? };
         follower::regroup(f, &p, leader, b);
         Ok(())
     })())
@@ -384,7 +399,8 @@ pub unsafe extern "C" fn hk_follower_view(
 ) -> HkStatus {
     status((|| {
         let o = out(out_view)?;
-        let f: &FollowerState<DEFAULT_TRAIL_CAPACITY> = unsafe { ptr::get(follower, FOLLOWER_TAG)? };
+        let f: &FollowerState<DEFAULT_TRAIL_CAPACITY> =
+            unsafe { ptr::get(follower, FOLLOWER_TAG)? };
         let b = &f.body;
         let v = HkFollowerView {
             position: b.position.into(),
@@ -420,7 +436,8 @@ pub unsafe extern "C" fn hk_follower_crumbs(
 ) -> HkStatus {
     status((|| {
         let oc = out(out_count)?;
-        let f: &FollowerState<DEFAULT_TRAIL_CAPACITY> = unsafe { ptr::get(follower, FOLLOWER_TAG)? };
+        let f: &FollowerState<DEFAULT_TRAIL_CAPACITY> =
+            unsafe { ptr::get(follower, FOLLOWER_TAG)? };
         let n = f.trail.len();
         if capacity < n {
             return Err(HK_ERR_BAD_LENGTH);
@@ -451,7 +468,8 @@ pub unsafe extern "C" fn hk_follower_set_body(
     status((|| {
         let p = position.finite()?;
         let v = velocity.finite()?;
-        let f: &mut FollowerState<DEFAULT_TRAIL_CAPACITY> = unsafe { ptr::get_mut(follower, FOLLOWER_TAG)? };
+        let f: &mut FollowerState<DEFAULT_TRAIL_CAPACITY> =
+            unsafe { ptr::get_mut(follower, FOLLOWER_TAG)? };
         f.body.position = p;
         f.body.velocity = v;
         Ok(())
@@ -469,7 +487,8 @@ pub unsafe extern "C" fn hk_follower_state_hash(
 ) -> HkStatus {
     status((|| {
         let o = out(out_hash)?;
-        let f: &FollowerState<DEFAULT_TRAIL_CAPACITY> = unsafe { ptr::get(follower, FOLLOWER_TAG)? };
+        let f: &FollowerState<DEFAULT_TRAIL_CAPACITY> =
+            unsafe { ptr::get(follower, FOLLOWER_TAG)? };
         unsafe { put(o, f.state_hash()) };
         Ok(())
     })())

@@ -12,8 +12,8 @@ use crate::status::{
 };
 use crate::types::{HkQuat, HkVec3};
 use hopkit::ghost::{
-    DecodeError, Frame, FlyerParams, FlyerState, Ghost, GhostTick, HeaderField, Recording,
-    Replay, ReplayStep,
+    DecodeError, FlyerParams, FlyerState, Frame, Ghost, GhostTick, HeaderField, Recording, Replay,
+    ReplayStep,
 };
 use hopkit::hash::StateHash;
 use hopkit::math::Vec3;
@@ -705,7 +705,10 @@ pub unsafe extern "C" fn hk_ghost_state_hash(
 /// # Safety
 /// `out_ptr`, `out_len` NULL or writable.
 #[no_mangle]
-pub unsafe extern "C" fn hk_demo_recording(out_ptr: *mut *const u8, out_len: *mut usize) -> HkStatus {
+pub unsafe extern "C" fn hk_demo_recording(
+    out_ptr: *mut *const u8,
+    out_len: *mut usize,
+) -> HkStatus {
     status((|| {
         let op = out(out_ptr)?;
         let ol = out(out_len)?;

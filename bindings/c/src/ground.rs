@@ -24,8 +24,9 @@ pub struct HkGroundHit {
 /// determinism. A hit with a non-finite height or a zero/non-finite normal counts as no ground;
 /// the normal is normalised. Must not unwind
 /// (C++ exceptions, longjmp) through hopkit.
-pub type HkGroundProbeFn =
-    Option<unsafe extern "C" fn(user: *mut c_void, point: HkVec3, out_hit: *mut HkGroundHit) -> i32>;
+pub type HkGroundProbeFn = Option<
+    unsafe extern "C" fn(user: *mut c_void, point: HkVec3, out_hit: *mut HkGroundHit) -> i32,
+>;
 
 /// [`HkGround::kind`]: no ground anywhere (free fall).
 pub const HK_GROUND_NONE: u32 = 0;

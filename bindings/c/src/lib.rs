@@ -8,7 +8,7 @@
 //!
 //! ## Memory: the caller owns everything, nothing allocates
 //! - **Parameters, inputs and outputs** are `#[repr(C)]` structs of integers and floats
-//!   (`HkMoverParams`, `HkRawSticks`, `HkWish`, …): C fills them (presets via `hk_*_default` /
+//!   (`HkMoveParams`, `HkRawSticks`, `HkWish`, …): C fills them (presets via `hk_*_default` /
 //!   named preset functions), hopkit validates them on every call. Flags are `uint8_t` 0/1, never
 //!   `bool`, so no bit pattern C can write is undefined behaviour on the Rust side.
 //! - **State** lives in **opaque, sized storage** (`HkMover`, `HkStickPipeline`, `HkFollower`,
@@ -48,6 +48,7 @@
 #[cfg(feature = "std")]
 extern crate std;
 
+pub mod demo;
 pub mod follower;
 pub mod ghost;
 pub mod ground;
@@ -55,15 +56,18 @@ pub mod mover;
 mod ptr;
 pub mod slope;
 pub mod status;
+pub mod steering;
 pub mod stick;
 pub mod types;
 
+pub use demo::*;
 pub use follower::*;
 pub use ghost::*;
 pub use ground::*;
 pub use mover::*;
 pub use slope::*;
 pub use status::*;
+pub use steering::*;
 pub use stick::*;
 pub use types::*;
 

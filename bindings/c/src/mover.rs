@@ -225,48 +225,68 @@ unsafe fn move_params(p: *const HkMoveParams) -> Result<MoveParams, HkStatus> {
     unsafe { ptr::read(p)? }.to_core()
 }
 
-macro_rules! preset {
-    ($name:ident, $ctor:expr, $doc:literal) => {
-        #[doc = $doc]
-        ///
-        /// # Safety
-        /// `out_params` NULL or writable.
-        #[no_mangle]
-        pub unsafe extern "C" fn $name(out_params: *mut HkMoveParams) -> HkStatus {
-            status((|| {
-                let o = out(out_params)?;
-                unsafe { put(o, $ctor.into()) };
-                Ok(())
-            })())
-        }
-    };
+/// The seed's constants (metres, seconds): ground max 10, air max 0.5, accel 120/100, friction 70,
+/// auto-hop, coyote 0.15 s, buffer 0.2 s. Same as the default.
+///
+/// # Safety
+/// `out_params` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn hk_move_params_seed(out_params: *mut HkMoveParams) -> HkStatus {
+    status((|| {
+        let o = out(out_params)?;
+        unsafe { put(o, MoveParams::seed().into()) };
+        Ok(())
+    })())
 }
-
-preset!(
-    hk_move_params_seed,
-    MoveParams::seed(),
-    "The seed's constants (metres, seconds): ground max 10, air max 0.5, accel 120/100, friction 70, auto-hop, coyote 0.15 s, buffer 0.2 s. Same as the default."
-);
-preset!(
-    hk_move_params_seed_figure,
-    MoveParams::seed_figure(),
-    "The seed with the ground max speed of its figure 1 (7.7 m/s)."
-);
-preset!(
-    hk_move_params_quakeworld,
-    MoveParams::quakeworld(),
-    "QuakeWorld (Quake units): friction 6, stopspeed 100, accelerate 10, air cap 30, max 320, jump 270, gravity 800."
-);
-preset!(
-    hk_move_params_quake3,
-    MoveParams::quake3(),
-    "Quake III Arena (Quake units): airaccelerate 1 with no 30 cap."
-);
-preset!(
-    hk_move_params_source,
-    MoveParams::source(),
-    "Source / Counter-Strike (Quake units): friction 4, max 250, air cap 30, jump 268.33."
-);
+/// The seed with the ground max speed of its figure 1 (7.7 m/s).
+///
+/// # Safety
+/// `out_params` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn hk_move_params_seed_figure(out_params: *mut HkMoveParams) -> HkStatus {
+    status((|| {
+        let o = out(out_params)?;
+        unsafe { put(o, MoveParams::seed_figure().into()) };
+        Ok(())
+    })())
+}
+/// QuakeWorld (Quake units): friction 6, stopspeed 100, accelerate 10, air cap 30, max 320, jump
+/// 270, gravity 800.
+///
+/// # Safety
+/// `out_params` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn hk_move_params_quakeworld(out_params: *mut HkMoveParams) -> HkStatus {
+    status((|| {
+        let o = out(out_params)?;
+        unsafe { put(o, MoveParams::quakeworld().into()) };
+        Ok(())
+    })())
+}
+/// Quake III Arena (Quake units): airaccelerate 1 with no 30 cap.
+///
+/// # Safety
+/// `out_params` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn hk_move_params_quake3(out_params: *mut HkMoveParams) -> HkStatus {
+    status((|| {
+        let o = out(out_params)?;
+        unsafe { put(o, MoveParams::quake3().into()) };
+        Ok(())
+    })())
+}
+/// Source / Counter-Strike (Quake units): friction 4, max 250, air cap 30, jump 268.33.
+///
+/// # Safety
+/// `out_params` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn hk_move_params_source(out_params: *mut HkMoveParams) -> HkStatus {
+    status((|| {
+        let o = out(out_params)?;
+        unsafe { put(o, MoveParams::source().into()) };
+        Ok(())
+    })())
+}
 
 /// Size in bytes of [`HkMover`] storage.
 pub const HK_MOVER_SIZE: usize = 96;
@@ -508,7 +528,10 @@ pub unsafe extern "C" fn hk_mover_planar_speed(
 /// # Safety
 /// `mover` an `HkMover` or NULL; `out_hash` NULL or writable.
 #[no_mangle]
-pub unsafe extern "C" fn hk_mover_state_hash(mover: *const HkMover, out_hash: *mut u64) -> HkStatus {
+pub unsafe extern "C" fn hk_mover_state_hash(
+    mover: *const HkMover,
+    out_hash: *mut u64,
+) -> HkStatus {
     status((|| {
         let o = out(out_hash)?;
         let m: &MoverState = unsafe { ptr::get(mover, MOVER_TAG)? };

@@ -27,7 +27,10 @@ pub(crate) struct Slot<T> {
 /// `const _: () = assert_fits::<T>(N);`.
 pub(crate) const fn assert_fits<T>(size: usize) {
     assert!(size_of::<Slot<T>>() <= size, "opaque storage too small");
-    assert!(align_of::<Slot<T>>() <= OPAQUE_ALIGN, "opaque storage under-aligned");
+    assert!(
+        align_of::<Slot<T>>() <= OPAQUE_ALIGN,
+        "opaque storage under-aligned"
+    );
 }
 
 fn check<T>(p: *const T) -> Result<(), HkStatus> {

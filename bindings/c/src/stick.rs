@@ -125,7 +125,11 @@ impl From<Wish> for HkWish {
 impl HkWish {
     /// Validate: finite, magnitude in [0, 1], direction unit (±1e-3) or zero.
     pub(crate) fn to_core(self) -> Result<Wish, HkStatus> {
-        let (f, r, m) = (finite(self.front)?, finite(self.right)?, finite(self.magnitude)?);
+        let (f, r, m) = (
+            finite(self.front)?,
+            finite(self.right)?,
+            finite(self.magnitude)?,
+        );
         if !(0.0..=1.0).contains(&m) {
             return Err(HK_ERR_INVALID_ARG);
         }
