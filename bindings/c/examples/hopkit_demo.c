@@ -191,7 +191,7 @@ static void digital_inputs(void) {
 
 /* ---- 4. the shared demo scene ------------------------------------------------------------ */
 
-static HkDemoRig rig; /* ~4 KiB */
+static HkDemoRig rig; /* 2 KiB */
 
 static void demo_scene(uint32_t ticks) {
     CHECK(hk_demo_init(&rig));

@@ -41,7 +41,7 @@ int main(void) {
     hk_mover_planar_speed(&mover, &speed);
     printf("speed after 2 s: %.2f m/s (ground max %.1f)\n", (double)speed, (double)params.max_speed);
 
-    static HkDemoRig rig; /* ~4 KiB: static rather than on a small stack */
+    static HkDemoRig rig; /* 2 KiB: static rather than on a small stack */
     hk_demo_init(&rig);
     for (uint32_t t = 0; t < 600; t++) {
         HkRawSticks raw;

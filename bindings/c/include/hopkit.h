@@ -68,7 +68,7 @@
 /**
  * Size in bytes of [`HkDemoRig`] storage.
  */
-#define HK_DEMO_RIG_SIZE 4096
+#define HK_DEMO_RIG_SIZE 2048
 
 /**
  * Most critters / ghosts in an [`HkDemoView`].
@@ -337,7 +337,7 @@ typedef int32_t HkStatus;
 #endif // __cplusplus
 
 /**
- * Opaque storage for the whole demo simulation (about 4 KiB; the bundled ghost recording it
+ * Opaque storage for the whole demo simulation (2 KiB; the bundled ghost recording it
  * plays is static data inside the library).
  */
 typedef struct HK_ALIGNED(8) HkDemoRig {
@@ -1694,7 +1694,7 @@ HkStatus hk_demo_state_hash(const struct HkDemoRig *rig, uint64_t *out_hash);
 
 /**
  * `hopkit::demo::scripted_hash(ticks)`: a fresh rig run for `ticks` scripted ticks, hashed. Uses
- * about 5 KiB of stack (one rig).
+ * about 2 KiB of stack (one rig).
  *
  * # Safety
  * `out_hash` NULL or writable.
