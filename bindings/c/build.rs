@@ -28,11 +28,40 @@ fn main() {
         .unwrap_or_else(|_| Err("cbindgen panicked (see the build script output)".into()));
     match result {
         Ok(bindings) => {
-            bindings.write_to_file(&header);
+            let mut out = Vec::new();
+            bindings.write(&mut out);
+            let text = strip_doc_links(&String::from_utf8_lossy(&out));
+            if let Err(e) = std::fs::write(&header, text) {
+                println!("cargo:warning=cannot write {}: {e}", header.display());
+            }
         }
         Err(e) => {
             println!("cargo:warning=cbindgen failed: {e}");
             let _ = std::fs::write(&header, format!("#error \"cbindgen failed: {e}\"\n"));
         }
     }
+}
+
+/// Rustdoc links in doc comments (`` [`name`] ``) read as plain code in C: `` `name` ``.
+fn strip_doc_links(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find("[`") {
+        let after = &rest[i + 2..];
+        match after.find("`]") {
+            Some(j) if !after[..j].contains('\n') => {
+                out.push_str(&rest[..i]);
+                out.push('`');
+                out.push_str(&after[..j]);
+                out.push('`');
+                rest = &after[j + 2..];
+            }
+            _ => {
+                out.push_str(&rest[..i + 2]);
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }

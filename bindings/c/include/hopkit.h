@@ -36,7 +36,7 @@
 #define HK_OPAQUE_ALIGN 8
 
 /**
- * Bytes needed by [`hk_format_hash_line`]: `state-hash: 0x` + 16 hex digits + NUL.
+ * Bytes needed by `hk_format_hash_line`: `state-hash: 0x` + 16 hex digits + NUL.
  */
 #define HK_HASH_LINE_SIZE 31
 
@@ -66,12 +66,12 @@
 #define HK_DEMO_SCRIPT_PERIOD 1800
 
 /**
- * Size in bytes of [`HkDemoRig`] storage.
+ * Size in bytes of `HkDemoRig` storage.
  */
 #define HK_DEMO_RIG_SIZE 2048
 
 /**
- * Most critters / ghosts in an [`HkDemoView`].
+ * Most critters / ghosts in an `HkDemoView`.
  */
 #define HK_DEMO_MAX_BODIES 4
 
@@ -81,137 +81,137 @@
 #define HK_FOLLOWER_TRAIL_CAPACITY 16
 
 /**
- * Size in bytes of [`HkFollower`] storage.
+ * Size in bytes of `HkFollower` storage.
  */
 #define HK_FOLLOWER_SIZE 384
 
 /**
- * Longest `dt` [`hk_follower_step`] simulates in one call, seconds (longer is clamped to it, as
+ * Longest `dt` `hk_follower_step` simulates in one call, seconds (longer is clamped to it, as
  * in the core).
  */
 #define HK_FOLLOWER_MAX_STEP_DT 0.25
 
 /**
- * [`HkRecordingError::kind`]: no error.
+ * `HkRecordingError::kind`: no error.
  */
 #define HK_REC_OK 0
 
 /**
- * [`HkRecordingError::kind`]: the first 4 bytes are not "HKGH".
+ * `HkRecordingError::kind`: the first 4 bytes are not "HKGH".
  */
 #define HK_REC_BAD_MAGIC 1
 
 /**
- * [`HkRecordingError::kind`]: unsupported format version (`found` = version).
+ * `HkRecordingError::kind`: unsupported format version (`found` = version).
  */
 #define HK_REC_UNSUPPORTED_VERSION 2
 
 /**
- * [`HkRecordingError::kind`]: fewer bytes than the header says (`expected`, `found`).
+ * `HkRecordingError::kind`: fewer bytes than the header says (`expected`, `found`).
  */
 #define HK_REC_TRUNCATED 3
 
 /**
- * [`HkRecordingError::kind`]: more bytes than the header says (`expected`, `found`).
+ * `HkRecordingError::kind`: more bytes than the header says (`expected`, `found`).
  */
 #define HK_REC_TRAILING_BYTES 4
 
 /**
- * [`HkRecordingError::kind`]: CRC-32 mismatch (`expected` = stored, `found` = computed).
+ * `HkRecordingError::kind`: CRC-32 mismatch (`expected` = stored, `found` = computed).
  */
 #define HK_REC_CRC_MISMATCH 5
 
 /**
- * [`HkRecordingError::kind`]: a header field is invalid (`found`: 0 tick rate, 1 flags,
+ * `HkRecordingError::kind`: a header field is invalid (`found`: 0 tick rate, 1 flags,
  * 2 checksum interval, 3 condition unit).
  */
 #define HK_REC_INVALID_HEADER 6
 
 /**
- * Size in bytes of [`HkRecording`] storage.
+ * Size in bytes of `HkRecording` storage.
  */
 #define HK_RECORDING_SIZE 64
 
 /**
- * Size in bytes of [`HkGhost`] storage.
+ * Size in bytes of `HkGhost` storage.
  */
 #define HK_GHOST_SIZE 128
 
 /**
- * [`HkGround::kind`]: no ground anywhere (free fall).
+ * `HkGround::kind`: no ground anywhere (free fall).
  */
 #define HK_GROUND_NONE 0
 
 /**
- * [`HkGround::kind`]: horizontal plane at `height`.
+ * `HkGround::kind`: horizontal plane at `height`.
  */
 #define HK_GROUND_FLAT 1
 
 /**
- * [`HkGround::kind`]: plane through `origin` with `normal` (normal.y must be > 0.01).
+ * `HkGround::kind`: plane through `origin` with `normal` (normal.y must be > 0.01).
  */
 #define HK_GROUND_PLANE 2
 
 /**
- * [`HkGround::kind`]: the demo level (arena floor at 0 with two ramps).
+ * `HkGround::kind`: the demo level (arena floor at 0 with two ramps).
  */
 #define HK_GROUND_DEMO 3
 
 /**
- * [`HkGround::kind`]: call `probe(user, point, &hit)`.
+ * `HkGround::kind`: call `probe(user, point, &hit)`.
  */
 #define HK_GROUND_CALLBACK 4
 
 /**
- * [`HkMoveParams::friction_model`]: Quake stop-speed friction (`friction` in 1/s).
+ * `HkMoveParams::friction_model`: Quake stop-speed friction (`friction` in 1/s).
  */
 #define HK_FRICTION_STOP_SPEED 0
 
 /**
- * [`HkMoveParams::friction_model`]: the seed's constant deceleration (`friction` in units/s²).
+ * `HkMoveParams::friction_model`: the seed's constant deceleration (`friction` in units/s²).
  */
 #define HK_FRICTION_CONSTANT 1
 
 /**
- * [`HkMoveParams::accel_budget`]: `a = accel·dt` (the seed; `accel` in units/s²).
+ * `HkMoveParams::accel_budget`: `a = accel·dt` (the seed; `accel` in units/s²).
  */
 #define HK_ACCEL_BUDGET_PER_SECOND 0
 
 /**
- * [`HkMoveParams::accel_budget`]: `a = accel·wishspeed·dt` (Quake/Source; `accel` in 1/s).
+ * `HkMoveParams::accel_budget`: `a = accel·wishspeed·dt` (Quake/Source; `accel` in 1/s).
  */
 #define HK_ACCEL_BUDGET_WISH_SPEED_SCALED 1
 
 /**
- * [`HkMoveParams::accel_style`]: only the projection on the wish direction is capped (strafe
+ * `HkMoveParams::accel_style`: only the projection on the wish direction is capped (strafe
  * jumping gains speed).
  */
 #define HK_ACCEL_STYLE_PROJECTION 0
 
 /**
- * [`HkMoveParams::accel_style`]: the whole velocity change is clamped (Quake III's disabled
+ * `HkMoveParams::accel_style`: the whole velocity change is clamped (Quake III's disabled
  * alternative; no strafe gain).
  */
 #define HK_ACCEL_STYLE_CLAMPED_DELTA 1
 
 /**
- * Size in bytes of [`HkMover`] storage.
+ * Size in bytes of `HkMover` storage.
  */
 #define HK_MOVER_SIZE 96
 
 /**
- * Longest `dt` accepted by [`hk_mover_step`], seconds (longer is `HK_ERR_INVALID_ARG`; within it,
+ * Longest `dt` accepted by `hk_mover_step`, seconds (longer is `HK_ERR_INVALID_ARG`; within it,
  * time beyond `max_tick_dt · max_substeps` is dropped and reported).
  */
 #define HK_MAX_STEP_DT 10.0
 
 /**
- * Size in bytes of [`HkSlope`] storage.
+ * Size in bytes of `HkSlope` storage.
  */
 #define HK_SLOPE_SIZE 48
 
 /**
- * Size in bytes of [`HkArrival`] storage.
+ * Size in bytes of `HkArrival` storage.
  */
 #define HK_ARRIVAL_SIZE 48
 
@@ -221,12 +221,12 @@
 #define HK_STEERING_MAX_DT 0.25
 
 /**
- * Size in bytes of [`HkStickPipeline`] storage.
+ * Size in bytes of `HkStickPipeline` storage.
  */
 #define HK_STICK_PIPELINE_SIZE 160
 
 /**
- * Most rest frames [`hk_stick_pipeline_capture_centres`] takes in one call.
+ * Most rest frames `hk_stick_pipeline_capture_centres` takes in one call.
  */
 #define HK_MAX_REST_FRAMES 64
 
@@ -844,7 +844,7 @@ typedef struct HK_ALIGNED(8) HkRecording {
 } HkRecording;
 
 /**
- * Why [`hk_recording_open`] rejected the bytes.
+ * Why `hk_recording_open` rejected the bytes.
  */
 typedef struct HkRecordingError {
   /**
@@ -990,7 +990,7 @@ typedef struct HkDesync {
 
 /**
  * Opaque storage for one ghost: a flyer playing a recording as AI (Condition skips, fire
- * gating, wrap-around). Initialise with [`hk_ghost_init`].
+ * gating, wrap-around). Initialise with `hk_ghost_init`.
  */
 typedef struct HK_ALIGNED(8) HkGhost {
   /**
@@ -1202,8 +1202,8 @@ typedef struct HkMoveParams {
 } HkMoveParams;
 
 /**
- * Opaque storage for one moving character. Initialise with [`hk_mover_init`]; read and write it
- * through [`HkMoverState`].
+ * Opaque storage for one moving character. Initialise with `hk_mover_init`; read and write it
+ * through `HkMoverState`.
  */
 typedef struct HK_ALIGNED(8) HkMover {
   /**
@@ -1533,7 +1533,7 @@ typedef struct HkShapeParams {
 } HkShapeParams;
 
 /**
- * Configuration of a [`HkStickPipeline`] (everything but the button state).
+ * Configuration of a `HkStickPipeline` (everything but the button state).
  */
 typedef struct HkStickConfig {
   /**
@@ -1569,7 +1569,7 @@ typedef struct HkStickConfig {
 /**
  * Opaque storage for a stick pipeline (calibration, shaping, debounce and button state). Caller
  * allocated (stack, static, or inside your own struct); initialise with
- * [`hk_stick_pipeline_init`]. May be copied byte-wise once initialised.
+ * `hk_stick_pipeline_init`. May be copied byte-wise once initialised.
  */
 typedef struct HK_ALIGNED(8) HkStickPipeline {
   /**
@@ -1938,7 +1938,7 @@ HkStatus hk_ghost_state_hash(const struct HkGhost *ghost, uint64_t *out_hash);
 
 /**
  * The bundled demo recording (`hopkit::ghost::DEMO_RECORDING`, 30 s at 60 Hz, 5544 bytes): a
- * pointer to static bytes and their length. Open it with [`hk_recording_open`].
+ * pointer to static bytes and their length. Open it with `hk_recording_open`.
  *
  * # Safety
  * `out_ptr`, `out_len` NULL or writable.
@@ -1947,7 +1947,7 @@ HkStatus hk_demo_recording(const uint8_t **out_ptr, size_t *out_len);
 
 /**
  * The demo recording's pilot start state and targets, to replay it exactly with
- * [`hk_recording_verify`] (ground `HK_GROUND_DEMO`, default flyer params).
+ * `hk_recording_verify` (ground `HK_GROUND_DEMO`, default flyer params).
  *
  * # Safety
  * `out_start`, `out_targets`, `out_count` NULL or writable.
@@ -2286,7 +2286,7 @@ HkStatus hk_stick_config_default(struct HkStickConfig *out_cfg);
 HkStatus hk_stick_config_digital(struct HkStickConfig *out_cfg);
 
 /**
- * Initialise `pipeline` with `config` (NULL = [`hk_stick_config_default`]), buttons released.
+ * Initialise `pipeline` with `config` (NULL = `hk_stick_config_default`), buttons released.
  * Config values must be finite; calibration fractions in [0, 1], `invert` 0 or 1, shaping radii
  * ≥ 0 and `curve` in [0, 1] (`HK_ERR_INVALID_ARG` otherwise, storage untouched).
  *
@@ -2299,7 +2299,7 @@ HkStatus hk_stick_pipeline_init(struct HkStickPipeline *pipeline,
 
 /**
  * Replace the configuration of an initialised pipeline (button state kept). Validation as in
- * [`hk_stick_pipeline_init`].
+ * `hk_stick_pipeline_init`.
  *
  * # Safety
  * `pipeline` is NULL or points to `HkStickPipeline` storage; `config` is NULL or points to a
@@ -2343,7 +2343,7 @@ HkStatus hk_stick_pipeline_capture_centres(struct HkStickPipeline *pipeline,
 
 /**
  * Start learning the range of all four axes (min = max = centre); then call
- * [`hk_stick_pipeline_learn_range`] each tick while the user circles both sticks.
+ * `hk_stick_pipeline_learn_range` each tick while the user circles both sticks.
  *
  * # Safety
  * `pipeline` is NULL or points to `HkStickPipeline` storage.
@@ -2446,8 +2446,8 @@ HkStatus hk_dpad_wish(uint8_t dpad_bits,
                       struct HkWish *out_wish);
 
 /**
- * A d-pad (`HK_DPAD_*` bits) plus raw button bits as [`HkRawSticks`] with `adc_max` = 2, so it
- * runs through the same pipeline as an analog stick (use [`hk_stick_config_digital`]).
+ * A d-pad (`HK_DPAD_*` bits) plus raw button bits as `HkRawSticks` with `adc_max` = 2, so it
+ * runs through the same pipeline as an analog stick (use `hk_stick_config_digital`).
  *
  * # Safety
  * `out_raw` NULL or writable.
@@ -2469,7 +2469,7 @@ HkStatus hk_wasm4_to_stick(uint8_t gamepad, struct HkVec2 *out_stick);
 uint8_t hk_wasm4_buttons(uint8_t gamepad);
 
 /**
- * A WASM-4 gamepad byte as [`HkRawSticks`] (`adc_max` = 2, right stick centred).
+ * A WASM-4 gamepad byte as `HkRawSticks` (`adc_max` = 2, right stick centred).
  *
  * # Safety
  * `out_raw` NULL or writable.
@@ -2504,7 +2504,7 @@ HkStatus hk_crank_yaw_delta(float change_deg, float view_turns_per_crank_turn, f
 
 /**
  * Yaw rate (rad/s) for a crank change of `change_deg` over `dt` seconds (`dt` > 0, finite), same
- * sign convention as [`hk_crank_yaw_delta`].
+ * sign convention as `hk_crank_yaw_delta`.
  *
  * # Safety
  * `out_rate` NULL or writable.

@@ -30,6 +30,10 @@
 //! indexing; the core is panic-free by design), and the functions are `extern "C"`, which aborts
 //! rather than unwinds should a panic ever happen; the crate is `panic = "abort"`-safe.
 //!
+//! ## Threads
+//! There is no global state: every function is reentrant, and calls on different storage may run
+//! on different threads at once. One storage object must not be used by two threads at once.
+//!
 //! ## Pointers
 //! A pointer argument is NULL (checked: `HK_ERR_NULL`, unless documented as optional) or points to
 //! memory of the documented type, aligned (checked: `HK_ERR_MISALIGNED`), not written by anyone

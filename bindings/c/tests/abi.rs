@@ -958,3 +958,214 @@ mod props {
         }
     }
 }
+
+#[test]
+fn small_helpers_match_the_core() {
+    use hopkit::math::{Quat, Vec2, Vec3};
+    use hopkit::steering::{self, Agent, ArrivalParams, SteeringParams};
+    unsafe {
+        // facing / wish conversions
+        let mut f = HkVec2::default();
+        assert_eq!(hk_facing_from_yaw(0.5, &mut f), HK_OK);
+        assert_eq!(Vec2::from(f), movement::facing_from_yaw(0.5));
+        assert_eq!(hk_facing_from_yaw(f32::NAN, &mut f), HK_ERR_INVALID_ARG);
+        let w = HkWish {
+            front: std::f32::consts::FRAC_1_SQRT_2,
+            right: std::f32::consts::FRAC_1_SQRT_2,
+            magnitude: 0.5,
+        };
+        let mut input = MaybeUninit::<HkMoveInput>::uninit();
+        assert_eq!(hk_move_input_from_wish(&w, 1, f, input.as_mut_ptr()), HK_OK);
+        let input = input.assume_init();
+        assert_eq!(input.jump, 1);
+        assert!((input.wish.x - 0.353_553_4).abs() < 1e-6);
+        let bad = HkWish {
+            magnitude: 2.0,
+            ..w
+        };
+        let mut i2 = MaybeUninit::<HkMoveInput>::uninit();
+        assert_eq!(
+            hk_move_input_from_wish(&bad, 0, f, i2.as_mut_ptr()),
+            HK_ERR_INVALID_ARG
+        );
+        let skew = HkWish { front: 0.3, ..w };
+        assert_eq!(
+            hk_move_input_from_wish(&skew, 0, f, i2.as_mut_ptr()),
+            HK_ERR_INVALID_ARG
+        );
+        let mut dir = HkVec2::default();
+        assert_eq!(hk_wish_world_direction(&w, 0.5, &mut dir), HK_OK);
+        let cw = hopkit::stick::Wish {
+            front: w.front,
+            right: w.right,
+            magnitude: w.magnitude,
+        };
+        assert_eq!(Vec2::from(dir), cw.world_direction(0.5));
+        let mut rate = 0.0;
+        assert_eq!(
+            hk_look_rate(HkVec2 { x: 0.5, y: 0.0 }, 3.0, &mut rate),
+            HK_OK
+        );
+        assert_eq!(rate, -1.5);
+        assert_eq!(
+            hk_look_rate(HkVec2 { x: 0.5, y: 0.0 }, -3.0, &mut rate),
+            HK_ERR_INVALID_ARG
+        );
+
+        // arrival behaviour, stopping speed, per-frame import
+        let mut sp = MaybeUninit::<HkSteeringParams>::uninit();
+        assert_eq!(hk_steering_params_default(sp.as_mut_ptr()), HK_OK);
+        let sp = sp.assume_init();
+        let mut ap = MaybeUninit::<HkArrivalParams>::uninit();
+        assert_eq!(hk_arrival_params_time_optimal(ap.as_mut_ptr()), HK_OK);
+        let ap = ap.assume_init();
+        let agent = HkAgent {
+            position: HkVec3 {
+                x: 1.0,
+                y: 0.0,
+                z: 2.0,
+            },
+            velocity: HkVec3 {
+                x: 0.5,
+                y: 0.0,
+                z: 0.0,
+            },
+            yaw: 0.0,
+        };
+        let target = HkVec3 {
+            x: 4.0,
+            y: 0.0,
+            z: -1.0,
+        };
+        let mut s = HkSteering::default();
+        assert_eq!(
+            hk_arrive(&agent, &sp, &ap, target, 1.0 / 60.0, &mut s),
+            HK_OK
+        );
+        let cs = steering::arrive(
+            &Agent {
+                position: agent.position.into(),
+                velocity: agent.velocity.into(),
+                yaw: 0.0,
+            },
+            target.into(),
+            &SteeringParams::default(),
+            &ArrivalParams::time_optimal(),
+            1.0 / 60.0,
+        );
+        assert_eq!((Vec3::from(s.linear), s.angular), (cs.linear, cs.angular));
+        let mut v = 0.0;
+        assert_eq!(hk_stopping_speed(2.0, 8.0, 1.0 / 60.0, &mut v), HK_OK);
+        assert_eq!(v, steering::stopping_speed(2.0, 8.0, 1.0 / 60.0));
+        assert_eq!(
+            hk_stopping_speed(-2.0, 8.0, 0.1, &mut v),
+            HK_ERR_INVALID_ARG
+        );
+        let mut pf = MaybeUninit::<HkSteeringParams>::uninit();
+        assert_eq!(
+            hk_steering_params_from_per_frame(0.1, 0.01, 60.0, pf.as_mut_ptr()),
+            HK_OK
+        );
+        let pf = pf.assume_init();
+        assert_eq!(
+            pf,
+            HkSteeringParams::from(SteeringParams::from_per_frame(0.1, 0.01, 60.0))
+        );
+        assert_eq!(
+            hk_steering_params_from_per_frame(0.1, 0.01, 0.0, null_mut()),
+            HK_ERR_INVALID_ARG
+        );
+
+        // arrival set/get
+        let mut a = HkArrival {
+            _opaque: [0; HK_ARRIVAL_SIZE],
+        };
+        assert_eq!(hk_arrival_init(&mut a, HkVec3::default()), HK_OK);
+        assert_eq!(hk_arrival_set(&mut a, &agent), HK_OK);
+        let mut got = HkAgent::default();
+        let mut arrived = 9;
+        assert_eq!(hk_arrival_get(&a, &mut got, &mut arrived), HK_OK);
+        assert_eq!((got, arrived), (agent, 0));
+        let nan_agent = HkAgent {
+            yaw: f32::NAN,
+            ..agent
+        };
+        assert_eq!(hk_arrival_set(&mut a, &nan_agent), HK_ERR_INVALID_ARG);
+
+        // slope world tilt = body * tilt
+        let mut sl = HkSlope {
+            _opaque: [0; HK_SLOPE_SIZE],
+        };
+        assert_eq!(hk_slope_init(&mut sl), HK_OK);
+        let body = HkQuat::from(Quat::from_yaw(1.0));
+        let mut q = HkQuat::from(Quat::IDENTITY);
+        assert_eq!(hk_slope_world_tilt(&sl, body, &mut q), HK_OK);
+        assert_eq!(
+            Quat::from(q),
+            hopkit::slope::SlopeState::new().world_tilt(Quat::from_yaw(1.0))
+        );
+        let mut sub = MaybeUninit::<HkSlopeParams>::uninit();
+        assert_eq!(hk_slope_params_subtle(sub.as_mut_ptr()), HK_OK);
+        let mut sub = sub.assume_init();
+        assert_eq!(sub.trace_angle_limit_deg, 20.0);
+        sub.slope_limit_deg = 200.0;
+        assert_eq!(
+            hk_slope_step(&mut sl, &sub, body, null(), 0.1, null_mut()),
+            HK_ERR_INVALID_ARG
+        );
+
+        // follower regroup and host-moved body
+        let mut fp = MaybeUninit::<HkFollowerParams>::uninit();
+        assert_eq!(hk_follower_params_close_companion(fp.as_mut_ptr()), HK_OK);
+        let fp = fp.assume_init();
+        let mut fo = HkFollower {
+            _opaque: [0; HK_FOLLOWER_SIZE],
+        };
+        assert_eq!(
+            hk_follower_init(&mut fo, HkVec3::default(), HkVec3::default(), 0.0),
+            HK_OK
+        );
+        let leader = HkVec3 {
+            x: 10.0,
+            y: 0.0,
+            z: 0.0,
+        };
+        assert_eq!(
+            hk_follower_regroup(&mut fo, &fp, leader, HkVec2 { x: -1.0, y: 0.0 }),
+            HK_OK
+        );
+        let mut view = MaybeUninit::<HkFollowerView>::uninit();
+        assert_eq!(hk_follower_view(&fo, view.as_mut_ptr()), HK_OK);
+        let view = view.assume_init();
+        assert!((view.position.x - (10.0 - fp.regroup_distance)).abs() < 1e-5);
+        assert_eq!(view.crumb_count, 1);
+        let p = HkVec3 {
+            x: 1.0,
+            y: 2.0,
+            z: 3.0,
+        };
+        assert_eq!(hk_follower_set_body(&mut fo, p, HkVec3::default()), HK_OK);
+        let mut view = MaybeUninit::<HkFollowerView>::uninit();
+        assert_eq!(hk_follower_view(&fo, view.as_mut_ptr()), HK_OK);
+        assert_eq!(view.assume_init().position, p);
+        let nan = HkVec3 { x: f32::NAN, ..p };
+        assert_eq!(
+            hk_follower_set_body(&mut fo, nan, HkVec3::default()),
+            HK_ERR_INVALID_ARG
+        );
+
+        // flyer presets
+        let mut fl = MaybeUninit::<HkFlyerParams>::uninit();
+        assert_eq!(hk_flyer_params_agile(fl.as_mut_ptr()), HK_OK);
+        assert_eq!(fl.assume_init(), HkFlyerParams::from(FlyerParams::agile()));
+        assert_eq!(hk_flyer_params_scaled(2.0, fl.as_mut_ptr()), HK_OK);
+        assert_eq!(
+            fl.assume_init(),
+            HkFlyerParams::from(FlyerParams::scaled(2.0))
+        );
+        assert_eq!(
+            hk_flyer_params_scaled(0.0, fl.as_mut_ptr()),
+            HK_ERR_INVALID_ARG
+        );
+    }
+}
