@@ -5,7 +5,8 @@
 #  2. The C examples build with gcc -std=c11 -Wall -Wextra -Werror -pedantic (and one with g++
 #     -std=c++17) against the static library and run; the `state-hash:` line they print must equal the Rust reference
 #     (`hopkit::demo::scripted_hash`) and `hopkit-sim hash --scene demo --ticks N`.
-#  3. hopkit-ffi builds as a bare-metal staticlib for Cortex-M (thumbv7em-none-eabihf).
+#  3. hopkit-ffi builds as a bare-metal staticlib for Cortex-M (thumbv7em-none-eabihf), and an
+#     LTO build with a panic handler that cannot link proves no entry point can panic.
 #  4. The wasm32 cart builds (opt-level z, LTO, one 64 KiB page of memory) and its size is
 #     reported; the wasmi host test then runs it and requires the .wasm (bit-exact vs x86_64).
 #
@@ -96,6 +97,14 @@ if command -v readelf >/dev/null; then
     echo "  $exported hk_* functions defined as ARM machine code (header declares $header_fns)"
     [ "$exported" -ge "$header_fns" ] || fail "the Cortex-M staticlib lacks hk_* functions"
 fi
+
+step "C ABI: link-time proof that no entry point can panic (wasm32 cdylib, LTO, panic-never)"
+# The `panic-never` handler calls a symbol that exists nowhere and wasm-ld rejects undefined
+# symbols, so this links only if optimisation removed every panic path behind the 92 exports.
+scripts/cross-cargo.sh rustc --target wasm32-unknown-unknown -p hopkit-ffi --lib \
+    --crate-type cdylib --no-default-features --features panic-never "${SIZE_FLAGS[@]}" ||
+    fail "hopkit-ffi keeps a reachable panic path (see the undefined symbol above)"
+echo "no reachable panic path in hopkit-ffi"
 
 step "wasm32 cart (64 KiB of linear memory in total)"
 scripts/cross-cargo.sh build --target wasm32-unknown-unknown -p hopkit-cart --lib "${SIZE_FLAGS[@]}"

@@ -27,8 +27,11 @@
 //! and unknown flags, `HK_ERR_BAD_LENGTH`, `HK_ERR_BAD_RECORDING`, `HK_ERR_UNINITIALIZED`,
 //! `HK_ERR_FULL`, `HK_ERR_DESYNC`). On an error nothing was changed: every input is validated
 //! before any output or state is written. No code path panics (no `unwrap`, no unchecked
-//! indexing; the core is panic-free by design), and the functions are `extern "C"`, which aborts
-//! rather than unwinds should a panic ever happen; the crate is `panic = "abort"`-safe.
+//! indexing; the core is panic-free by design) — checked at link time by the `panic-never`
+//! feature, whose panic handler calls a symbol that exists nowhere: an LTO build of the whole
+//! ABI links only if no reachable panic path is left (`scripts/ci-bindings.sh`). The functions are
+//! also `extern "C"`, which aborts rather than unwinds should a panic ever happen; the crate is
+//! `panic = "abort"`-safe.
 //!
 //! ## Threads
 //! There is no global state: every function is reentrant, and calls on different storage may run
@@ -44,6 +47,7 @@
 //!   needs). The crate itself is `no_std` either way.
 //! - `panic-halt`: for bare-metal staticlibs built with `--no-default-features`: a
 //!   `#[panic_handler]` that parks the CPU (only there because a `no_std` staticlib must name one).
+//! - `panic-never`: the link-time panic-freedom proof described above (not for shipping).
 #![no_std]
 #![deny(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
@@ -132,4 +136,17 @@ fn panic(_: &core::panic::PanicInfo) -> ! {
     loop {
         core::hint::spin_loop();
     }
+}
+
+/// `panic-never`: the panic handler calls a function that exists nowhere, so linking anything
+/// that still contains a reachable panic path fails — a link-time proof that no entry point can
+/// panic (used by `scripts/ci-bindings.sh` on an LTO build).
+#[cfg(all(feature = "panic-never", not(feature = "std"), not(test)))]
+#[panic_handler]
+fn panic(_: &core::panic::PanicInfo) -> ! {
+    extern "C" {
+        fn hopkit_ffi_has_a_reachable_panic() -> !;
+    }
+    // SAFETY: never actually called in a successful link (the symbol does not exist).
+    unsafe { hopkit_ffi_has_a_reachable_panic() }
 }
