@@ -160,10 +160,18 @@ fn fits_one_page_and_exports_everything() {
     assert_eq!(w.hash(), hopkit::demo::scripted_hash(0));
 }
 
+/// Stack size the cart links with (`build.rs`); the stack sits first in memory and grows down.
+const STACK: usize = 16384;
+const PAINT: u8 = 0xa5;
+
 #[test]
 fn scripted_demo_is_bit_exact_on_wasm32() {
     let Some(bytes) = load() else { return };
     let mut w = Wasm::new(&bytes);
+    // Paint the stack region to measure its high-water mark afterwards.
+    w.memory
+        .write(&mut w.store, 0, &[PAINT; STACK])
+        .expect("paint the stack");
     w.init.call(&mut w.store, ()).unwrap();
     let n = ticks();
     let mut native = Cart::new();
@@ -190,6 +198,21 @@ fn scripted_demo_is_bit_exact_on_wasm32() {
     let mut line = [0u8; hopkit::hash::HASH_LINE_LEN];
     println!("wasm32 {}", hopkit::hash::format_hash_line(h, &mut line));
     assert!(native.fb.lit() > 50, "something was drawn");
+    let mem = w.memory.data(&w.store);
+    let untouched = mem.iter().take(STACK).take_while(|&&b| b == PAINT).count();
+    let used = STACK - untouched;
+    let data_end: i32 = match w.instance.get_global(&w.store, "__heap_base") {
+        Some(g) => g.get(&w.store).i32().unwrap_or(0),
+        None => 0,
+    };
+    println!(
+        "linear memory: stack high-water {used} of {STACK} bytes; stack + statics end at \
+         {data_end} of 65536 bytes"
+    );
+    assert!(
+        used < STACK * 3 / 4,
+        "stack use {used} leaves less than 25 % headroom"
+    );
 }
 
 #[test]
