@@ -4,6 +4,7 @@
 //! [`view`] holds the plain-data snapshot ([`DemoView`]) the drawing code renders; the scene itself
 //! is assembled from the mechanics modules.
 
+pub mod level;
 pub mod view;
 
 pub use view::{BodyView, CritterView, DemoView, GhostView, RampView};

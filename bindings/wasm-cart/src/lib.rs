@@ -1,0 +1,1 @@
+//! wasm32 cart (being written).

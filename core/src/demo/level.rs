@@ -1,0 +1,168 @@
+//! The demo level: a flat square arena with two ramps, as a [`GroundProbe`].
+//!
+//! Ramps rise from height 0 at their low edge along their uphill direction and end in a drop back
+//! to the floor at the high edge. Slope constants are precomputed literals (no trigonometry per
+//! probe), so probing costs a handful of multiplies.
+
+use crate::ground::{GroundHit, GroundProbe};
+use crate::math::{Vec2, Vec3};
+
+use super::view::{RampView, MAX_RAMPS};
+
+/// Half size of the arena along X and Z, world units. Bodies are kept inside it.
+pub const ARENA_HALF_EXTENT: f32 = 48.0;
+
+/// One axis-aligned ramp rising along +X or +Z.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Ramp {
+    /// Minimum corner `(x, z)`.
+    pub min: Vec2,
+    /// Maximum corner `(x, z)`.
+    pub max: Vec2,
+    /// True if it rises along +X, false if along +Z.
+    pub along_x: bool,
+    /// Slope angle in degrees (for display).
+    pub angle_deg: f32,
+    /// `tan(angle)`: height gained per unit run.
+    pub rise_per_run: f32,
+    /// `sin(angle)`, for the normal.
+    pub sin: f32,
+    /// `cos(angle)`, for the normal.
+    pub cos: f32,
+}
+
+impl Ramp {
+    /// True if the planar point is over the ramp.
+    #[inline]
+    pub fn contains(&self, p: Vec2) -> bool {
+        p.x >= self.min.x && p.x <= self.max.x && p.y >= self.min.y && p.y <= self.max.y
+    }
+    /// Planar uphill unit vector.
+    #[inline]
+    pub fn uphill(&self) -> Vec2 {
+        if self.along_x {
+            Vec2::X
+        } else {
+            Vec2::Y
+        }
+    }
+    fn hit(&self, p: Vec2) -> GroundHit {
+        let run = if self.along_x {
+            p.x - self.min.x
+        } else {
+            p.y - self.min.y
+        };
+        let up = self.uphill();
+        GroundHit {
+            height: run * self.rise_per_run,
+            normal: Vec3::new(-up.x * self.sin, self.cos, -up.y * self.sin),
+        }
+    }
+}
+
+/// The demo's ramps: a gentle 20° ramp and a 30° ramp (both walkable under a 45° limit).
+pub const RAMPS: [Ramp; MAX_RAMPS] = [
+    Ramp {
+        min: Vec2::new(12.0, -30.0),
+        max: Vec2::new(28.0, -18.0),
+        along_x: true,
+        angle_deg: 20.0,
+        rise_per_run: 0.363_970_23,
+        sin: 0.342_020_14,
+        cos: 0.939_692_6,
+    },
+    Ramp {
+        min: Vec2::new(-30.0, 10.0),
+        max: Vec2::new(-18.0, 22.0),
+        along_x: false,
+        angle_deg: 30.0,
+        rise_per_run: 0.577_350_26,
+        sin: 0.5,
+        cos: 0.866_025_4,
+    },
+];
+
+/// The demo level's ground: floor at height 0 plus [`RAMPS`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct DemoGround;
+
+impl GroundProbe for DemoGround {
+    fn probe(&self, point: Vec3) -> Option<GroundHit> {
+        if !point.is_finite() {
+            return None;
+        }
+        let p = point.planar();
+        for ramp in RAMPS.iter() {
+            if ramp.contains(p) {
+                return Some(ramp.hit(p));
+            }
+        }
+        Some(GroundHit {
+            height: 0.0,
+            normal: Vec3::UP,
+        })
+    }
+}
+
+/// The ramps as drawable views.
+pub fn ramp_views() -> heapless::Vec<RampView, MAX_RAMPS> {
+    let mut out = heapless::Vec::new();
+    for r in RAMPS.iter() {
+        // Capacity equals RAMPS.len(), so this never fails; ignore the impossible error.
+        let _ = out.push(RampView {
+            min: r.min,
+            max: r.max,
+            uphill: r.uphill(),
+            angle_deg: r.angle_deg,
+        });
+    }
+    out
+}
+
+/// Keep a planar position inside the arena; returns the clamped position and which axes were hit
+/// (so the caller can zero the velocity component into the wall).
+#[inline]
+pub fn clamp_to_arena(p: Vec2) -> (Vec2, bool, bool) {
+    let e = ARENA_HALF_EXTENT;
+    let x = crate::math::clamp(p.x, -e, e);
+    let z = crate::math::clamp(p.y, -e, e);
+    (Vec2::new(x, z), x != p.x, z != p.y)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::scalar;
+
+    #[test]
+    fn ramp_constants_match_their_angles() {
+        for r in RAMPS.iter() {
+            let a = r.angle_deg.to_radians();
+            assert!((scalar::sin(a) - r.sin).abs() < 1e-6);
+            assert!((scalar::cos(a) - r.cos).abs() < 1e-6);
+            assert!((r.sin / r.cos - r.rise_per_run).abs() < 1e-5);
+        }
+    }
+
+    #[test]
+    fn probe_heights_and_normals() {
+        let g = DemoGround;
+        let flat = g.probe(Vec3::new(0.0, 5.0, 0.0)).unwrap();
+        assert_eq!(flat.height, 0.0);
+        let r = RAMPS[0];
+        let h = g.probe(Vec3::new(r.min.x + 10.0, 5.0, -20.0)).unwrap();
+        assert!((h.height - 10.0 * r.rise_per_run).abs() < 1e-4);
+        assert!((h.normal.length() - 1.0).abs() < 1e-5);
+        assert!((h.normal.y - r.cos).abs() < 1e-6);
+        assert!(g.probe(Vec3::new(f32::NAN, 0.0, 0.0)).is_none());
+    }
+
+    #[test]
+    fn arena_clamp() {
+        let (p, hx, hz) = clamp_to_arena(Vec2::new(100.0, 3.0));
+        assert_eq!(p, Vec2::new(ARENA_HALF_EXTENT, 3.0));
+        assert!(hx && !hz);
+    }
+}
