@@ -1,0 +1,89 @@
+//! The handheld application under QEMU (`mps2-an386` for thumbv7em, `microbit` for thumbv6m):
+//! scripted stick samples, a pixel-counting display, a clock that advances one tick per poll.
+//! Prints a `state-hash: 0x…` line after [`TICKS`] ticks that must equal the host's
+//! (`hopkit-sim hash --scene demo --ticks 600`), and exits through semihosting with status 0 only
+//! if every poll ran exactly one tick and the app's hash equals the core's `scripted_hash`.
+#![no_std]
+#![no_main]
+
+#[path = "../rt/qemu.rs"]
+mod qemu_rt;
+
+use core::fmt::Write as _;
+use cortex_m_rt::entry;
+use hopkit::hash::{format_hash_line, HASH_LINE_LEN};
+use hopkit_firmware::app::App;
+use hopkit_firmware::counting::PixelCounter;
+use hopkit_firmware::demo::scripted_hash;
+use hopkit_firmware::seams::{Scripted, StepClock};
+use qemu_rt::{exit, stack_bounds, stack_high_water, Out, MACHINE, TARGET};
+
+/// Ticks of the scripted demo before the hash is printed (10 s of play at 60 Hz). The host side of
+/// the comparison (scripts/qemu.sh) uses the same number.
+const TICKS: u32 = 600;
+
+#[panic_handler]
+fn panic(info: &core::panic::PanicInfo) -> ! {
+    qemu_rt::panic_exit(info)
+}
+
+#[entry]
+fn main() -> ! {
+    let mut out = Out::new();
+    let _ = writeln!(out, "hopkit qemu-demo: {MACHINE}, {TICKS} ticks");
+    let mut app = App::new(
+        Scripted,
+        Scripted,
+        PixelCounter::new(),
+        StepClock::per_tick(),
+    );
+    let mut ok = true;
+    for _ in 0..=TICKS {
+        match app.poll() {
+            Ok(p) if p.ticks <= 1 => {}
+            Ok(p) => {
+                let _ = writeln!(out, "FAIL: a poll ran {} ticks", p.ticks);
+                ok = false;
+            }
+            Err(e) => match e {},
+        }
+    }
+    let ticks = app.rig().tick_count();
+    if ticks != TICKS {
+        let _ = writeln!(out, "FAIL: ran {ticks} ticks, wanted {TICKS}");
+        ok = false;
+    }
+    let stats = app.stats();
+    let px = app.display();
+    let _ = writeln!(
+        out,
+        "frames: {}  pixels-on(last frame): {}  frame-fingerprint: 0x{:016x}",
+        stats.frames,
+        px.on,
+        px.frame_fingerprint()
+    );
+    let hash = app.state_hash();
+    let reference = scripted_hash(TICKS);
+    if hash != reference {
+        let _ = writeln!(
+            out,
+            "FAIL: app hash 0x{hash:016x} != scripted_hash({TICKS}) 0x{reference:016x}"
+        );
+        ok = false;
+    }
+    let (stack_bottom, stack_top) = stack_bounds();
+    let _ = writeln!(
+        out,
+        "stack-high-water: {} bytes (of {} available above static RAM)",
+        stack_high_water(),
+        stack_top - stack_bottom
+    );
+    let mut buf = [0u8; HASH_LINE_LEN];
+    let _ = writeln!(out, "{}", format_hash_line(hash, &mut buf));
+    let _ = writeln!(
+        out,
+        "qemu-demo {TARGET}: {}",
+        if ok { "PASS" } else { "FAIL" }
+    );
+    exit(ok)
+}
