@@ -19,17 +19,23 @@ fn main() {
     let board = env::var_os("CARGO_FEATURE_BOARD").is_some();
     let qemu = env::var_os("CARGO_FEATURE_QEMU").is_some();
     let memory = match (board, qemu) {
-        (true, true) => panic!("features `board` and `qemu` select different memory maps: enable one"),
+        (true, true) => {
+            panic!("features `board` and `qemu` select different memory maps: enable one")
+        }
         (false, false) => return, // the library alone links nothing
         (true, false) => {
             if !target.starts_with("thumbv7em-") {
-                panic!("the `board` binary is for the STM32F411: build it for thumbv7em-none-eabihf");
+                panic!(
+                    "the `board` binary is for the STM32F411: build it for thumbv7em-none-eabihf"
+                );
             }
             "stm32f411ceu6.x"
         }
         (false, true) if target.starts_with("thumbv7em-") => "mps2-an386.x",
         (false, true) if target.starts_with("thumbv6m-") => "microbit.x",
-        (false, true) => panic!("QEMU images exist for thumbv7em-none-eabihf and thumbv6m-none-eabi"),
+        (false, true) => {
+            panic!("QEMU images exist for thumbv7em-none-eabihf and thumbv6m-none-eabi")
+        }
     };
     let out = PathBuf::from(env::var("OUT_DIR").expect("OUT_DIR"));
     let src = PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("manifest dir"))

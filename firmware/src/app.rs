@@ -210,7 +210,11 @@ mod tests {
         }
         assert_eq!(app.state_hash(), scripted_hash(300));
         assert_eq!(app.stats().frames, 300);
-        assert_eq!(app.display().clears, 300, "one cleared frame per drawn poll");
+        assert_eq!(
+            app.display().clears,
+            300,
+            "one cleared frame per drawn poll"
+        );
         assert!(app.display().on > 0, "the frame shows something");
     }
 

@@ -51,10 +51,8 @@ impl PixelCounter {
     }
 
     fn put(&mut self, p: Point, c: BinaryColor) {
-        let inside = p.x >= 0
-            && p.y >= 0
-            && (p.x as u32) < DISPLAY_WIDTH
-            && (p.y as u32) < DISPLAY_HEIGHT;
+        let inside =
+            p.x >= 0 && p.y >= 0 && (p.x as u32) < DISPLAY_WIDTH && (p.y as u32) < DISPLAY_HEIGHT;
         if !inside {
             self.clipped = self.clipped.saturating_add(1);
             return;

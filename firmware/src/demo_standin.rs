@@ -80,7 +80,11 @@ impl DemoRig {
         self.velocity = (self.velocity + stick * (40.0 * dt)) * 0.95;
         let p = self.position.planar() + self.velocity * dt;
         let (p, _, _) = hopkit::demo::level::clamp_to_arena(p);
-        let y = if raw.buttons & buttons::JUMP != 0 { 1.0 } else { 0.0 };
+        let y = if raw.buttons & buttons::JUMP != 0 {
+            1.0
+        } else {
+            0.0
+        };
         self.position = Vec3::from_planar(p, y);
         self.tick = self.tick.wrapping_add(1);
     }

@@ -14,10 +14,10 @@ use hopkit_firmware::app::App;
 use hopkit_firmware::demo::TICK_HZ;
 use hopkit_firmware::seams::ButtonPins;
 use panic_probe as _;
+use ssd1306::mode::BufferedGraphicsMode;
 use ssd1306::prelude::*;
 use ssd1306::{I2CDisplayInterface, Ssd1306};
 use stm32f4xx_hal::adc::config::{AdcConfig, Clock};
-use ssd1306::mode::BufferedGraphicsMode;
 use stm32f4xx_hal::adc::Adc;
 use stm32f4xx_hal::gpio::{Input, PB12, PB13, PB14, PB15};
 use stm32f4xx_hal::i2c::I2c;
@@ -40,8 +40,7 @@ const LOG_EVERY: u32 = TICK_HZ;
 
 #[entry]
 fn main() -> ! {
-    let (Some(dp), Some(mut cp)) = (pac::Peripherals::take(), cortex_m::Peripherals::take())
-    else {
+    let (Some(dp), Some(mut cp)) = (pac::Peripherals::take(), cortex_m::Peripherals::take()) else {
         defmt::panic!("peripherals already taken");
     };
     // 25 MHz crystal on the Black Pill → 100 MHz core (the F411's maximum), APB2 100 MHz.
@@ -88,8 +87,7 @@ fn main() -> ! {
     cp.DWT.enable_cycle_counter();
     let clock = board::DwtClock::new(rcc.clocks.sysclk().raw());
 
-    let Some(app) =
-        cortex_m::singleton!(: BoardApp = App::new(sticks, buttons, display, clock))
+    let Some(app) = cortex_m::singleton!(: BoardApp = App::new(sticks, buttons, display, clock))
     else {
         defmt::panic!("app already created");
     };
@@ -111,7 +109,10 @@ fn main() -> ! {
             defmt::warn!("display flush failed");
         }
         if poll.dropped_ns > 0 {
-            defmt::warn!("main loop stalled: dropped {=u64} us", poll.dropped_ns / 1000);
+            defmt::warn!(
+                "main loop stalled: dropped {=u64} us",
+                poll.dropped_ns / 1000
+            );
         }
         if poll.tick >= next_log {
             next_log = poll.tick.saturating_add(LOG_EVERY);

@@ -85,7 +85,11 @@ fn main() -> ! {
     let c = Counter::new(cp.SYST);
     let _ = writeln!(out, "hopkit qemu-bench: {MACHINE}");
     let _ = writeln!(out, "target: {TARGET}");
-    let _ = writeln!(out, "instr-per-systick-kilotick: {}", c.instr_per_kilotick());
+    let _ = writeln!(
+        out,
+        "instr-per-systick-kilotick: {}",
+        c.instr_per_kilotick()
+    );
 
     // --- scalar maths, for reference ---
     let xs = |i: u32| 0.5 + (i & 1023) as f32 * 0.01;

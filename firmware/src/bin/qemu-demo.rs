@@ -16,7 +16,7 @@ use hopkit_firmware::app::App;
 use hopkit_firmware::counting::PixelCounter;
 use hopkit_firmware::demo::scripted_hash;
 use hopkit_firmware::seams::{Scripted, StepClock};
-use qemu_rt::{exit, stack_bounds, stack_high_water, Out, MACHINE, TARGET};
+use qemu_rt::{exit, stack_bounds, stack_high_water, Out, MACHINE, RAM_ORIGIN, TARGET};
 
 /// Ticks of the scripted demo before the hash is printed (10 s of play at 60 Hz). The host side of
 /// the comparison (scripts/qemu.sh) uses the same number.
@@ -76,13 +76,14 @@ fn main() -> ! {
         );
         ok = false;
     }
+    // RAM use: statics (everything below the stack, the app included) plus the deepest stack.
     let (stack_bottom, stack_top) = stack_bounds();
-    let _ = writeln!(
-        out,
-        "stack-high-water: {} bytes (of {} available above static RAM)",
-        stack_high_water(),
-        stack_top - stack_bottom
-    );
+    let stack = stack_high_water();
+    let statics = stack_bottom - RAM_ORIGIN;
+    let _ = writeln!(out, "static-ram: {statics}");
+    let _ = writeln!(out, "stack-high-water: {stack}");
+    let _ = writeln!(out, "ram-peak: {}", statics + stack);
+    let _ = writeln!(out, "ram-size: {}", stack_top - RAM_ORIGIN);
     let mut buf = [0u8; HASH_LINE_LEN];
     let _ = writeln!(out, "{}", format_hash_line(hash, &mut buf));
     let _ = writeln!(

@@ -19,6 +19,9 @@ pub const MACHINE: &str = if !cfg!(hopkit_armv6m) {
     "microbit (Cortex-M0, thumbv6m-none-eabi)"
 };
 
+/// Start of data RAM on both machines (memory/*.x).
+pub const RAM_ORIGIN: u32 = 0x2000_0000;
+
 /// Short target name for output lines.
 pub const TARGET: &str = if !cfg!(hopkit_armv6m) {
     "thumbv7em"
