@@ -140,8 +140,8 @@ mod tests {
     fn ramp_constants_match_their_angles() {
         for r in RAMPS.iter() {
             let a = r.angle_deg.to_radians();
-            assert!((scalar::sin(a) - r.sin).abs() < 1e-6);
-            assert!((scalar::cos(a) - r.cos).abs() < 1e-6);
+            assert!((scalar::sin(a) - r.sin).abs() <= scalar::TRIG_ABS_ERROR);
+            assert!((scalar::cos(a) - r.cos).abs() <= scalar::TRIG_ABS_ERROR);
             assert!((r.sin / r.cos - r.rise_per_run).abs() < 1e-5);
         }
     }

@@ -5,6 +5,24 @@
 //! is assembled from the mechanics modules.
 
 pub mod level;
+pub mod script;
 pub mod view;
 
 pub use view::{BodyView, CritterView, DemoView, GhostView, RampView};
+
+pub use script::{scripted_raw, ADC_MAX, SCRIPT_PERIOD};
+
+/// Fixed simulation rate of the demo, ticks per second.
+pub const TICK_HZ: u32 = 60;
+
+/// Button bits of the handheld, as carried in [`crate::stick::RawSticks::buttons`].
+pub mod buttons {
+    /// Jump (face button A).
+    pub const JUMP: u8 = 1;
+    /// Fire (face button B).
+    pub const FIRE: u8 = 2;
+    /// Left stick push.
+    pub const LEFT_STICK: u8 = 4;
+    /// Right stick push.
+    pub const RIGHT_STICK: u8 = 8;
+}
