@@ -26,7 +26,7 @@ mod render_standin;
 
 /// The demo-contract items the firmware uses, in one place.
 pub mod demo {
-    pub use crate::demo_standin::{
-        buttons, scripted_hash, scripted_raw, DemoRig, RawSticks, ADC_MAX, TICK_HZ,
-    };
+    pub use crate::demo_standin::{scripted_hash, DemoRig};
+    pub use hopkit::demo::{buttons, scripted_raw, ADC_MAX, TICK_HZ};
+    pub use hopkit::stick::RawSticks;
 }
