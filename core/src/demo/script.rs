@@ -55,7 +55,10 @@ const SEGMENTS: [Segment; 5] = [
     // Diagonal walk (W+A), fire in bursts (added below).
     Segment {
         start: 1440,
-        left: Vec2::new(-0.7071, 0.7071),
+        left: Vec2::new(
+            -core::f32::consts::FRAC_1_SQRT_2,
+            core::f32::consts::FRAC_1_SQRT_2,
+        ),
         right: Vec2::new(0.0, 0.0),
         buttons: 0,
     },

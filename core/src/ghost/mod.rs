@@ -1,1 +1,87 @@
-//! Ghost pilots (seed 002). Filled in by the ghost work.
+//! Ghost pilots (seed 002): recorded human input replayed as enemy AI.
+//!
+//! A human (or a script) flies a fighter; every fixed tick the controls are quantized into a
+//! [`Frame`] **in game symbols** — pitch, yaw, fire (held), missile (a press), Toward, Away, and
+//! Condition (the distance to the nearest target at that moment). The quantized frame is what the
+//! live pilot flies too (Doom's trick), so a recording replays exactly as it was flown.
+//!
+//! Played back, the frames become an AI that works anywhere in the world because every turn is a
+//! **torque** and torques add up ([`flyer`]):
+//! - **Toward** adds torque towards the nearest target, **Away** the opposite;
+//! - **Condition**: inside a Toward segment, once the live distance is below the recorded one, the
+//!   playback jumps to the segment's last frame ("already close: move on");
+//! - terrain avoidance (nose up when the ground is near below or ahead) and collision avoidance
+//!   (turn away from targets on a collision course) are torques with larger weights, so they win;
+//! - guns and missiles fire only when facing the target (`forward · direction ≥ fire_cos`);
+//! - frames are independent, so playback can start at any frame and wraps from the end to the
+//!   start — a [`fleet`] of ghosts from random start frames, or a formation whose wingmen start
+//!   within 30 frames of their leader.
+//!
+//! The simulation runs in fixed ticks of `1 / tick_hz` (the recording's rate); render frames of any
+//! length drive it through [`crate::timestep::FixedStep`], so the state tick by tick — and every
+//! missile press, which is a one-frame edge — is the same at 30, 60 or 144 fps.
+//!
+//! # Modules
+//! - [`frame`]: [`Frame`], [`PilotInput`], quantization, missile edges.
+//! - [`format`]: the file format (byte-by-byte spec there), [`Recording`] zero-copy view,
+//!   [`decode`], [`encode`], typed [`DecodeError`]s.
+//! - [`crc`]: CRC-32 (IEEE) with a 16-entry table.
+//! - [`recorder`]: [`Recorder<N>`](Recorder), a fixed-capacity recorder writing the file format.
+//! - [`flyer`]: [`FlyerParams`], [`FlyerState`], the torques and the integrator.
+//! - [`pilot`]: flying one frame (shared by recording and playback), nearest target, fire gate.
+//! - [`playback`]: [`Ghost`] (AI playback with Condition skips and fire gating), [`Replay`] /
+//!   [`verify`] (exact replay against the stored state checksums, reporting the desync tick).
+//! - [`fleet`]: fleets and formations from a seeded [`crate::rng::Pcg32`].
+//! - [`scene`]: [`GhostScene<N>`](GhostScene), ghosts + targets + tick, with a state hash.
+//! - [`demo_pilot`]: the scripted pilot that produced [`DEMO_RECORDING`].
+//!
+//! # File format summary (version 1, little-endian)
+//!
+//! ```text
+//! 0  "HKGH"            4  version u16 = 1     6  tick_hz u16
+//! 8  frame_count u32   12 flags u16 (bit0 = checksums)   14 checksum_interval u16 (K)
+//! 16 condition_unit f32                      20 crc32 of bytes 24..end then 0..20
+//! 24 body: [check u32][K frames × 3 bytes][check u32][K frames] …   (no checks: frames only)
+//! frame = 24-bit LE word: fire | missile<<1 | toward<<2 | away<<3 | pitch6<<4 | yaw6<<10 | cond8<<16
+//! ```
+//!
+//! Exactly 3 bytes per frame, plus 24 bytes of header and 4 bytes per `K` frames. See [`format`]
+//! for the full specification.
+
+pub mod crc;
+pub mod demo_pilot;
+pub mod fleet;
+pub mod flyer;
+pub mod format;
+pub mod frame;
+pub mod pilot;
+pub mod playback;
+pub mod recorder;
+pub mod scene;
+
+pub use fleet::{spawn_fleet, spawn_formation, FormationParams, SpawnArea};
+pub use flyer::{FlyerParams, FlyerState};
+pub use format::{
+    decode, encode, recording_size, DecodeError, EncodeError, Header, HeaderField, Recording,
+    RecordingInfo,
+};
+pub use frame::{Frame, FrameQuantizer, PilotInput};
+pub use playback::{verify, Desync, Ghost, GhostTick, Replay, ReplayStep};
+pub use recorder::{record_and_fly, Recorder, RecorderFull};
+pub use scene::{GhostScene, SceneTick, MAX_TARGETS};
+
+/// A fixed-capacity list of frames (what [`decode`] fills).
+pub type FrameVec<const N: usize> = heapless::Vec<Frame, N>;
+/// A fixed-capacity list of ghosts (what [`spawn_fleet`] / [`spawn_formation`] fill).
+pub type GhostVec<const N: usize> = heapless::Vec<Ghost, N>;
+
+/// The bundled demo recording: 30 s at 60 Hz flown by [`demo_pilot`] over the demo level, one state
+/// checksum per second (5544 bytes). Shared by the demo scene, the host simulator, the firmware,
+/// the C example and the wasm cart. Regenerate with
+/// `cargo run -p hopkit --example record_demo_ghost -- core/assets/demo.ghost`.
+pub const DEMO_RECORDING: &[u8] = include_bytes!("../../assets/demo.ghost");
+
+/// [`DEMO_RECORDING`] parsed (validates the CRC; cheap enough to call once at start-up).
+pub fn demo_recording() -> Result<Recording<'static>, DecodeError> {
+    Recording::parse(DEMO_RECORDING)
+}

@@ -1,0 +1,149 @@
+//! The scripted pilot that produced the bundled demo recording ([`super::DEMO_RECORDING`]).
+//!
+//! [`input_at`] plays the part of a human with a gamepad: 30 s of cruising with altitude hold,
+//! three attack runs (Toward held until the target is close, guns held in range, a missile press
+//! when lined up), Away breaks, a loop and descending S-turns that make the terrain avoidance work.
+//! Like a human it reacts to the world (it lets go of Toward when close, presses the missile when
+//! lined up), so the recorded Condition distances matter.
+//!
+//! [`record_demo`] flies it over the demo level ([`crate::demo::level::DemoGround`]) with the
+//! default [`FlyerParams`] and records every tick; `cargo run -p hopkit --example
+//! record_demo_ghost -- core/assets/demo.ghost` writes the file, and a test checks the committed
+//! file still equals what this code produces.
+
+use super::flyer::{FlyerParams, FlyerState};
+use super::format::{recording_size, HeaderField, RecordingInfo};
+use super::frame::PilotInput;
+use super::pilot::nearest_target;
+use super::recorder::{record_and_fly, Recorder};
+use crate::demo::level::DemoGround;
+use crate::math::{scalar, Vec3};
+
+/// The demo's targets (beacons near the ground of the demo arena).
+pub const TARGETS: [Vec3; 3] = [
+    Vec3::new(-20.0, 3.0, -20.0),
+    Vec3::new(24.0, 5.0, 4.0),
+    Vec3::new(-4.0, 2.0, 30.0),
+];
+
+/// Frames in the demo recording (30 s at 60 Hz).
+pub const FRAMES: u32 = 1800;
+
+/// Header settings of the demo recording: 60 Hz, a checksum every 60 ticks, 0.5 units per
+/// Condition step.
+pub const INFO: RecordingInfo = RecordingInfo {
+    tick_hz: 60,
+    checksum_interval: 60,
+    condition_unit: 0.5,
+};
+
+/// Exact size of the demo recording in bytes (24 + 3·1800 + 4·30 = 5544).
+pub const RECORDING_LEN: usize = recording_size(FRAMES as usize, INFO.checksum_interval);
+
+/// Where the recording pilot starts: `(0, 14, 40)`, level, facing −Z, at cruise speed.
+pub fn start_state() -> FlyerState {
+    FlyerState::new(
+        Vec3::new(0.0, 14.0, 40.0),
+        crate::math::Quat::IDENTITY,
+        FlyerParams::default().cruise_speed,
+    )
+}
+
+/// Cruise altitude the scripted pilot likes, units.
+pub const CRUISE_ALTITUDE: f32 = 12.0;
+
+/// What a human does to hold altitude: pitch towards [`CRUISE_ALTITUDE`], damped by the climb
+/// angle, within `[−0.6, 0.6]`.
+fn hold_altitude(pilot: &FlyerState) -> f32 {
+    let climb = pilot.forward().y;
+    crate::math::clamp(
+        0.08 * (CRUISE_ALTITUDE - pilot.position.y) - 1.5 * climb,
+        -0.6,
+        0.6,
+    )
+}
+
+/// Attack-run behaviour: Toward until within `release` units, guns within 35 units, the missile
+/// pressed while between 15 and 25 units and roughly facing the target; after letting go of
+/// Toward, `after_yaw` with altitude hold.
+fn attack(
+    pilot: &FlyerState,
+    near: Option<(f32, f32)>,
+    release: f32,
+    after_yaw: f32,
+) -> PilotInput {
+    let (dist, facing) = near.unwrap_or((f32::INFINITY, -1.0));
+    let toward = dist > release;
+    PilotInput {
+        pitch: if toward { 0.0 } else { hold_altitude(pilot) },
+        yaw: if toward { 0.0 } else { after_yaw },
+        fire: dist < 35.0,
+        missile: dist > 15.0 && dist < 25.0 && facing > 0.97,
+        toward,
+        away: false,
+    }
+}
+
+/// The scripted input for `tick` (the script repeats every [`FRAMES`] ticks), given the pilot's
+/// state and the targets — the same things a human sees.
+pub fn input_at(tick: u32, pilot: &FlyerState, targets: &[Vec3]) -> PilotInput {
+    let t = tick % FRAMES;
+    let near = nearest_target(pilot.position, targets)
+        .map(|n| (n.distance, n.direction.dot(pilot.forward())));
+    let dist = near.map(|n| n.0).unwrap_or(f32::INFINITY);
+    let tf = t as f32;
+    let wiggle = |period: f32, amp: f32| amp * scalar::sin(tf / period);
+    let hold = hold_altitude(pilot);
+    match t {
+        0..=119 => PilotInput {
+            pitch: hold + wiggle(20.0, 0.1),
+            yaw: wiggle(37.0, 0.3),
+            ..PilotInput::default()
+        },
+        120..=419 => attack(pilot, near, 10.0, 0.2),
+        420..=599 => PilotInput {
+            pitch: hold - 0.2,
+            yaw: 0.4,
+            away: true,
+            ..PilotInput::default()
+        },
+        600..=809 => PilotInput {
+            pitch: 1.0,
+            ..PilotInput::default()
+        },
+        810..=1079 => attack(pilot, near, 10.0, -0.6),
+        1080..=1259 => PilotInput {
+            pitch: hold - 0.25,
+            yaw: if (t / 45) % 2 == 0 { 0.8 } else { -0.8 },
+            fire: dist < 20.0,
+            ..PilotInput::default()
+        },
+        1260..=1499 => attack(pilot, near, 8.0, 0.5),
+        1500..=1619 => PilotInput {
+            pitch: hold - 0.2,
+            away: true,
+            ..PilotInput::default()
+        },
+        _ => PilotInput {
+            pitch: hold + wiggle(25.0, 0.1),
+            yaw: 0.5,
+            ..PilotInput::default()
+        },
+    }
+}
+
+/// Fly the script for [`FRAMES`] ticks from [`start_state`] over the demo level at [`TARGETS`],
+/// recording every tick. Returns the recorder (call [`Recorder::finish`] for the bytes) and the
+/// pilot's final state. Deterministic: the same bytes on every platform (with the default `libm`
+/// maths backend). Fails only if [`INFO`] were invalid (it is not).
+pub fn record_demo() -> Result<(Recorder<RECORDING_LEN>, FlyerState), HeaderField> {
+    let params = FlyerParams::default();
+    let mut pilot = start_state();
+    let mut rec = Recorder::<RECORDING_LEN>::new(INFO)?;
+    for tick in 0..FRAMES {
+        let input = input_at(tick, &pilot, &TARGETS);
+        // Capacity is exactly FRAMES frames, so this never reports full.
+        let _ = record_and_fly(&mut rec, &mut pilot, &params, &input, &TARGETS, &DemoGround);
+    }
+    Ok((rec, pilot))
+}

@@ -1,0 +1,597 @@
+//! A 3-D flying body turned by **torques that add up** (seed 002): the recorded pitch/yaw command,
+//! Toward/Away the nearest target, terrain avoidance, collision avoidance and a roll-levelling term
+//! are each a torque, summed and integrated with damping.
+//!
+//! Frame: hopkit's right-handed, Y-up world. The body looks along its local −Z (forward), local +X is
+//! its right wing, local +Y its canopy. Angular velocity is kept in **body axes**: `x` = pitch rate
+//! (positive raises the nose), `y` = yaw rate (positive turns left), `z` = roll rate.
+//!
+//! Per tick the maths is vectors and one quaternion product: no trigonometry (the orientation is
+//! integrated with the small-angle quaternion `(ω·dt/2, 1)` and renormalised every tick), two or
+//! three square roots, and two ground probes.
+
+use crate::ground::GroundProbe;
+use crate::hash::{StateHash, StateHasher};
+use crate::math::{clamp, finite_or, Quat, Vec3};
+
+/// Tuning of a flyer. Every field documents its unit and default; the defaults are tuned for the
+/// demo arena (±48 units, ground at 0 with ramps up to ~7 units).
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[repr(C)]
+pub struct FlyerParams {
+    /// Steady pitch rate at full pitch command, rad/s. Default 1.8.
+    pub max_pitch_rate: f32,
+    /// Steady yaw rate at full yaw command, rad/s. Default 1.8.
+    pub max_yaw_rate: f32,
+    /// Angular damping, 1/s: angular velocity decays as `ω' = (ω + τ·dt) / (1 + damping·dt)`
+    /// (implicit, stable for any dt). A command torque is `command · max_rate · damping`, so the
+    /// turn rate settles at `command · max_rate` with time constant `1 / damping`. Default 5.
+    pub angular_damping: f32,
+    /// Hard cap on the angular speed (length of the body-axis angular velocity), rad/s.
+    /// Default 4.
+    pub max_angular_speed: f32,
+    /// Cruise (forward) speed, units/s. Default 14.
+    pub cruise_speed: f32,
+    /// How fast the forward speed approaches `cruise_speed`, 1/s (fraction per second, capped at 1
+    /// per tick). Default 2.
+    pub speed_response: f32,
+    /// Toward torque at 90° off the target (and the cap when the target is behind), rad/s². The
+    /// torque scales with `sin(angle)` ahead and is full strength behind. Default 9 (settles at
+    /// `9 / 5 = 1.8` rad/s with the default damping, like a full stick).
+    pub toward_torque: f32,
+    /// Away torque (turning the tail to the nearest target), rad/s², same shape. Default 9.
+    pub away_torque: f32,
+    /// Roll-levelling torque per unit of the right wing's world-up component, rad/s². Keeps the
+    /// wings level so body pitch/yaw stay meaningful. Default 6.
+    pub level_torque: f32,
+    /// How far ahead the terrain is probed, seconds of flight at the current speed. Default 0.8.
+    pub terrain_look_ahead: f32,
+    /// Wanted height above the ground, units, both below the body and at the look-ahead point.
+    /// Default 4.
+    pub terrain_clearance: f32,
+    /// Nose-up torque at zero clearance, rad/s²; it grows linearly from 0 at `terrain_clearance`
+    /// and is capped at twice this value (below the ground). Default 30.
+    pub terrain_torque: f32,
+    /// Collision radius around each target, units: a target whose projected path passes closer
+    /// than this ahead of the body triggers avoidance. Default 4.
+    pub avoid_radius: f32,
+    /// How far ahead targets are checked, seconds of flight at the current speed. Default 1.
+    pub avoid_look_ahead: f32,
+    /// Avoidance torque for a dead-centre collision course, rad/s²; scales with
+    /// `1 − miss_distance / avoid_radius`. Larger than the command and Toward torques so
+    /// avoidance wins. Default 40.
+    pub avoid_torque: f32,
+    /// Fire gate: guns and missiles fire only when `forward · direction_to_target ≥ fire_cos`.
+    /// Unitless cosine. Default 0.95 (within about 18° of the nose).
+    pub fire_cos: f32,
+    /// Fire gate: the nearest target must be closer than this, units. Default 60.
+    pub fire_range: f32,
+    /// Longest accepted step, seconds; longer `dt` is clamped to it. Default 0.1.
+    pub max_dt: f32,
+}
+
+impl Default for FlyerParams {
+    fn default() -> Self {
+        FlyerParams {
+            max_pitch_rate: 1.8,
+            max_yaw_rate: 1.8,
+            angular_damping: 5.0,
+            max_angular_speed: 4.0,
+            cruise_speed: 14.0,
+            speed_response: 2.0,
+            toward_torque: 9.0,
+            away_torque: 9.0,
+            level_torque: 6.0,
+            terrain_look_ahead: 0.8,
+            terrain_clearance: 4.0,
+            terrain_torque: 30.0,
+            avoid_radius: 4.0,
+            avoid_look_ahead: 1.0,
+            avoid_torque: 40.0,
+            fire_cos: 0.95,
+            fire_range: 60.0,
+            max_dt: 0.1,
+        }
+    }
+}
+
+impl FlyerParams {
+    /// The demo arena tuning (same as `Default`).
+    pub fn demo_arena() -> Self {
+        Self::default()
+    }
+
+    /// A nimbler fighter: faster turns, snappier damping, same world scale.
+    pub fn agile() -> Self {
+        FlyerParams {
+            max_pitch_rate: 2.6,
+            max_yaw_rate: 2.4,
+            angular_damping: 8.0,
+            max_angular_speed: 5.0,
+            toward_torque: 18.0,
+            away_torque: 18.0,
+            ..Self::default()
+        }
+    }
+
+    /// The default tuning for a world `scale` times larger (speeds, distances scale; rates and
+    /// torques do not). Non-finite or non-positive `scale` gives the default.
+    pub fn scaled(scale: f32) -> Self {
+        let s = if scale.is_finite() && scale > 0.0 {
+            scale
+        } else {
+            1.0
+        };
+        let d = Self::default();
+        FlyerParams {
+            cruise_speed: d.cruise_speed * s,
+            terrain_clearance: d.terrain_clearance * s,
+            avoid_radius: d.avoid_radius * s,
+            fire_range: d.fire_range * s,
+            ..d
+        }
+    }
+}
+
+/// The state of a flyer. Plain data; replay-relevant, so it implements [`StateHash`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[repr(C)]
+pub struct FlyerState {
+    /// World position, units.
+    pub position: Vec3,
+    /// Body-to-world rotation (unit; renormalised every step).
+    pub orientation: Quat,
+    /// Angular velocity in body axes, rad/s (`x` pitch up, `y` yaw left, `z` roll).
+    pub angular_velocity: Vec3,
+    /// Forward speed, units/s.
+    pub speed: f32,
+}
+
+impl Default for FlyerState {
+    fn default() -> Self {
+        FlyerState {
+            position: Vec3::ZERO,
+            orientation: Quat::IDENTITY,
+            angular_velocity: Vec3::ZERO,
+            speed: 0.0,
+        }
+    }
+}
+
+impl FlyerState {
+    /// A flyer at `position` with `orientation`, flying at `speed`, not turning. Non-finite input is
+    /// sanitised (zero position/speed, identity orientation).
+    pub fn new(position: Vec3, orientation: Quat, speed: f32) -> Self {
+        FlyerState {
+            position: position.sanitize(),
+            orientation: orientation.normalize(),
+            angular_velocity: Vec3::ZERO,
+            speed: finite_or(speed, 0.0),
+        }
+    }
+
+    /// A level flyer at `position` facing `yaw` radians (0 = −Z, positive = left). Uses one
+    /// sin/cos pair (spawn time only).
+    pub fn level(position: Vec3, yaw: f32, speed: f32) -> Self {
+        Self::new(position, Quat::from_yaw(finite_or(yaw, 0.0)), speed)
+    }
+
+    /// The body axes in world space.
+    #[inline]
+    pub fn basis(&self) -> Basis {
+        Basis::from_quat(self.orientation)
+    }
+
+    /// World forward direction (unit).
+    #[inline]
+    pub fn forward(&self) -> Vec3 {
+        self.basis().forward
+    }
+
+    /// Velocity in world space, units/s.
+    #[inline]
+    pub fn velocity(&self) -> Vec3 {
+        self.forward() * self.speed
+    }
+
+    /// True if every field is finite.
+    pub fn is_finite(&self) -> bool {
+        self.position.is_finite()
+            && self.orientation.is_finite()
+            && self.angular_velocity.is_finite()
+            && self.speed.is_finite()
+    }
+}
+
+impl StateHash for FlyerState {
+    fn hash_state(&self, h: &mut StateHasher) {
+        h.write_vec3(self.position);
+        h.write_quat(self.orientation);
+        h.write_vec3(self.angular_velocity);
+        h.write_f32(self.speed);
+    }
+}
+
+/// The body's axes in world space (rotation-matrix columns of the orientation).
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Basis {
+    /// Right wing (+X body).
+    pub right: Vec3,
+    /// Canopy (+Y body).
+    pub up: Vec3,
+    /// Nose (−Z body).
+    pub forward: Vec3,
+}
+
+impl Basis {
+    /// Axes of a unit quaternion, without trigonometry.
+    #[inline]
+    pub fn from_quat(q: Quat) -> Basis {
+        let (x, y, z, w) = (q.x, q.y, q.z, q.w);
+        let (x2, y2, z2) = (x + x, y + y, z + z);
+        let (xx, yy, zz) = (x * x2, y * y2, z * z2);
+        let (xy, xz, yz) = (x * y2, x * z2, y * z2);
+        let (wx, wy, wz) = (w * x2, w * y2, w * z2);
+        Basis {
+            right: Vec3::new(1.0 - (yy + zz), xy + wz, xz - wy),
+            up: Vec3::new(xy - wz, 1.0 - (xx + zz), yz + wx),
+            forward: Vec3::new(-(xz + wy), -(yz - wx), -(1.0 - (xx + yy))),
+        }
+    }
+
+    /// Body-axis torque direction that turns the nose towards world direction `dir` (unit).
+    ///
+    /// With `dir` in body axes `(r, u, −f)` the rotation axis from the nose is `(u, −r, 0)`, whose
+    /// length is `sin(angle)`: proportional ahead, so the turn settles without overshoot. When `dir`
+    /// is behind (`f < 0`) the axis is normalised to full strength; dead behind (no preferred side)
+    /// it pitches up (a loop).
+    #[inline]
+    pub fn turn_axis(&self, dir: Vec3) -> Vec3 {
+        let u = dir.dot(self.up);
+        let r = dir.dot(self.right);
+        let f = dir.dot(self.forward);
+        if f >= 0.0 {
+            return Vec3::new(u, -r, 0.0);
+        }
+        let l2 = u * u + r * r;
+        if l2 > 1.0e-12 {
+            let inv = 1.0 / crate::math::scalar::sqrt(l2);
+            Vec3::new(u * inv, -r * inv, 0.0)
+        } else {
+            Vec3::X
+        }
+    }
+}
+
+/// Torque of a stick command (`pitch`, `yaw` in `[−1, 1]`): settles at `command · max_rate`.
+#[inline]
+pub fn command_torque(params: &FlyerParams, pitch: f32, yaw: f32) -> Vec3 {
+    let d = params.angular_damping;
+    Vec3::new(
+        clamp(pitch, -1.0, 1.0) * params.max_pitch_rate * d,
+        clamp(yaw, -1.0, 1.0) * params.max_yaw_rate * d,
+        0.0,
+    )
+}
+
+/// Torque turning the nose towards world direction `dir` (unit) with strength `gain` rad/s².
+#[inline]
+pub fn turn_torque(basis: &Basis, dir: Vec3, gain: f32) -> Vec3 {
+    basis.turn_axis(dir) * gain
+}
+
+/// Roll torque that levels the wings (right wing horizontal).
+#[inline]
+pub fn level_torque(basis: &Basis, params: &FlyerParams) -> Vec3 {
+    Vec3::new(0.0, 0.0, -params.level_torque * basis.right.y)
+}
+
+/// Height of `point` above the ground below it, or `None` without (finite) ground.
+#[inline]
+fn altitude(ground: &impl GroundProbe, point: Vec3) -> Option<f32> {
+    match ground.probe(point) {
+        Some(hit) if hit.height.is_finite() => Some(point.y - hit.height),
+        _ => None,
+    }
+}
+
+/// Nose-up torque when the ground is closer than `terrain_clearance` below the body or below the
+/// look-ahead point (`position + forward · speed · terrain_look_ahead`).
+pub fn terrain_torque(
+    state: &FlyerState,
+    basis: &Basis,
+    params: &FlyerParams,
+    ground: &impl GroundProbe,
+) -> Vec3 {
+    let clearance = params.terrain_clearance;
+    if clearance.is_nan() || clearance <= 0.0 {
+        return Vec3::ZERO;
+    }
+    let ahead = state.position + basis.forward * (state.speed * params.terrain_look_ahead);
+    let here = altitude(ground, state.position);
+    let there = altitude(ground, ahead);
+    let lowest = match (here, there) {
+        (Some(a), Some(b)) => a.min(b),
+        (Some(a), None) | (None, Some(a)) => a,
+        (None, None) => return Vec3::ZERO,
+    };
+    if lowest.is_nan() || lowest >= clearance {
+        return Vec3::ZERO;
+    }
+    let urgency = clamp((clearance - lowest) / clearance, 0.0, 2.0);
+    turn_torque(basis, Vec3::UP, params.terrain_torque * urgency)
+}
+
+/// Avoidance torque for targets on a collision course: a target ahead within
+/// `speed · avoid_look_ahead + avoid_radius` whose perpendicular miss distance from the flight line
+/// is below `avoid_radius` pushes the nose away from it, with strength
+/// `avoid_torque · (1 − miss / avoid_radius)`. Non-finite targets are ignored.
+pub fn avoid_torque(
+    state: &FlyerState,
+    basis: &Basis,
+    params: &FlyerParams,
+    obstacles: &[Vec3],
+) -> Vec3 {
+    let radius = params.avoid_radius;
+    if radius.is_nan() || radius <= 0.0 {
+        return Vec3::ZERO;
+    }
+    let reach = state.speed.abs() * params.avoid_look_ahead + radius;
+    let mut total = Vec3::ZERO;
+    for &t in obstacles {
+        let r = t - state.position;
+        let along = r.dot(basis.forward);
+        let ahead = along > 0.0 && along < reach;
+        if !ahead {
+            continue;
+        }
+        let lateral = r - basis.forward * along;
+        let l2 = lateral.length_squared();
+        let inside = l2 < radius * radius;
+        if !inside {
+            continue;
+        }
+        let miss = crate::math::scalar::sqrt(l2);
+        let strength = params.avoid_torque * (1.0 - miss / radius);
+        // Steer away from the side the target is on; dead centre: pull up.
+        let away = if miss > 1.0e-6 {
+            lateral * (-1.0 / miss)
+        } else {
+            basis.up
+        };
+        total += turn_torque(basis, away, strength);
+    }
+    total
+}
+
+fn sane_dt(dt: f32, params: &FlyerParams) -> f32 {
+    let max_dt = if params.max_dt.is_finite() && params.max_dt > 0.0 {
+        params.max_dt
+    } else {
+        0.1
+    };
+    if dt.is_nan() || dt <= 0.0 {
+        0.0
+    } else if dt > max_dt {
+        max_dt
+    } else {
+        dt
+    }
+}
+
+/// Integrate one step with the summed body-axis `torque` (rad/s²).
+///
+/// 1. `ω ← (ω + τ·dt) / (1 + damping·dt)`, then `|ω| ≤ max_angular_speed`.
+/// 2. `q ← normalise(q · (ω·dt/2, 1))` (small-angle body rotation; no trigonometry).
+/// 3. `speed` approaches `cruise_speed`; `position += forward · speed · dt` (new orientation).
+///
+/// `dt` NaN or ≤ 0 does nothing; `dt > max_dt` is clamped. A non-finite torque counts as zero. If
+/// a result would be non-finite (absurd params), the previous state is kept with the rotation
+/// stopped, so the state never holds NaN.
+pub fn step(state: &mut FlyerState, params: &FlyerParams, torque: Vec3, dt: f32) {
+    step_at_speed(state, params, torque, params.cruise_speed, dt);
+}
+
+/// [`step`] with the forward speed approaching `cruise_speed` instead of `params.cruise_speed`
+/// (formation wingmen speed up or slow down to hold their slot). A non-finite `cruise_speed`
+/// counts as `params.cruise_speed`.
+pub fn step_at_speed(
+    state: &mut FlyerState,
+    params: &FlyerParams,
+    torque: Vec3,
+    cruise_speed: f32,
+    dt: f32,
+) {
+    let dt = sane_dt(dt, params);
+    if dt == 0.0 {
+        return;
+    }
+    let before = *state;
+    let torque = torque.sanitize();
+    let damping = finite_or(params.angular_damping, 0.0).max(0.0);
+    let w = (state.angular_velocity + torque * dt) * (1.0 / (1.0 + damping * dt));
+    let w = w.clamp_length_max(finite_or(params.max_angular_speed, 0.0).max(0.0));
+    let h = 0.5 * dt;
+    let dq = Quat::from_xyzw(w.x * h, w.y * h, w.z * h, 1.0);
+    let q = (state.orientation * dq).normalize();
+    let response = clamp(params.speed_response * dt, 0.0, 1.0);
+    let cruise = finite_or(cruise_speed, params.cruise_speed);
+    let speed = state.speed + (cruise - state.speed) * response;
+    let forward = Basis::from_quat(q).forward;
+    state.angular_velocity = w;
+    state.orientation = q;
+    state.speed = speed;
+    state.position += forward * (speed * dt);
+    if !state.is_finite() {
+        *state = before;
+        state.angular_velocity = Vec3::ZERO;
+    }
+}
+
+/// Keep the body at or above the ground below it (a last resort after terrain avoidance): if it is
+/// below, it is lifted onto the surface. Returns true if it was lifted.
+pub fn keep_above_ground(state: &mut FlyerState, ground: &impl GroundProbe) -> bool {
+    if let Some(a) = altitude(ground, state.position) {
+        if a < 0.0 {
+            state.position.y -= a;
+            return true;
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ground::{FlatGround, NoGround};
+
+    fn run(state: &mut FlyerState, p: &FlyerParams, torque: impl Fn(&FlyerState) -> Vec3, n: u32) {
+        for _ in 0..n {
+            let t = torque(state);
+            step(state, p, t, 1.0 / 60.0);
+        }
+    }
+
+    #[test]
+    fn basis_matches_quaternion_rotation() {
+        let q = Quat::from_axis_angle(Vec3::new(0.3, 1.0, -0.4), 1.1);
+        let b = Basis::from_quat(q);
+        assert!((b.right - q.rotate(Vec3::X)).length() < 1e-6);
+        assert!((b.up - q.rotate(Vec3::Y)).length() < 1e-6);
+        assert!((b.forward - q.rotate(Vec3::FORWARD)).length() < 1e-6);
+    }
+
+    #[test]
+    fn full_yaw_command_settles_at_max_rate_and_turns_left() {
+        let p = FlyerParams::default();
+        let mut s = FlyerState::level(Vec3::new(0.0, 10.0, 0.0), 0.0, p.cruise_speed);
+        run(&mut s, &p, |_| command_torque(&p, 0.0, 1.0), 30);
+        // Turned left: forward has a −X component; stayed level.
+        let f = s.forward();
+        assert!(f.x < -0.1, "{f:?}");
+        assert!(f.y.abs() < 1e-3);
+        run(&mut s, &p, |_| command_torque(&p, 0.0, 1.0), 90);
+        assert!((s.angular_velocity.y - p.max_yaw_rate).abs() < 0.01);
+        assert!((s.orientation.dot(s.orientation) - 1.0).abs() < 1e-5);
+    }
+
+    #[test]
+    fn pitch_command_raises_the_nose() {
+        let p = FlyerParams::default();
+        let mut s = FlyerState::level(Vec3::new(0.0, 10.0, 0.0), 0.7, p.cruise_speed);
+        run(&mut s, &p, |_| command_torque(&p, 0.5, 0.0), 20);
+        assert!(s.forward().y > 0.1);
+        assert!(s.position.y > 10.0);
+    }
+
+    #[test]
+    fn turn_axis_points_at_target_sides() {
+        let b = Basis::from_quat(Quat::IDENTITY);
+        let right = b.turn_axis(Vec3::X);
+        assert!(right.y < 0.0 && right.x == 0.0); // yaw right is negative yaw
+        let up = b.turn_axis(Vec3::UP);
+        assert!(up.x > 0.0); // pitch up
+        let behind = b.turn_axis(Vec3::Z);
+        assert_eq!(behind, Vec3::X);
+        let behind_left = b.turn_axis(Vec3::new(-0.1, 0.0, 1.0).normalize_or_zero());
+        assert!((behind_left.length() - 1.0).abs() < 1e-5 && behind_left.y > 0.0);
+    }
+
+    #[test]
+    fn toward_torque_converges_on_target_direction() {
+        let p = FlyerParams::default();
+        let mut s = FlyerState::level(Vec3::new(0.0, 10.0, 0.0), 0.0, 0.0);
+        let dir = Vec3::new(1.0, 0.3, 1.0).normalize_or_zero(); // behind-right, above
+        run(
+            &mut s,
+            &FlyerParams {
+                cruise_speed: 0.0,
+                ..p
+            },
+            |st| {
+                let b = st.basis();
+                turn_torque(&b, dir, p.toward_torque) + level_torque(&b, &p)
+            },
+            600,
+        );
+        assert!(s.forward().dot(dir) > 0.999, "{:?}", s.forward());
+    }
+
+    #[test]
+    fn terrain_avoidance_pulls_up_before_the_ground() {
+        let p = FlyerParams::default();
+        let g = FlatGround::new(0.0);
+        // Diving at 30° from 10 units up.
+        let q = Quat::from_axis_angle(Vec3::X, -0.5);
+        let mut s = FlyerState::new(Vec3::new(0.0, 10.0, 0.0), q, p.cruise_speed);
+        let mut lowest = f32::MAX;
+        for _ in 0..300 {
+            let b = s.basis();
+            let t = terrain_torque(&s, &b, &p, &g) + level_torque(&b, &p);
+            step(&mut s, &p, t, 1.0 / 60.0);
+            lowest = lowest.min(s.position.y);
+        }
+        assert!(lowest > 0.5, "lowest {lowest}");
+        assert!(s.forward().y > -0.05);
+        assert_eq!(terrain_torque(&s, &s.basis(), &p, &NoGround), Vec3::ZERO);
+    }
+
+    #[test]
+    fn avoidance_beats_toward_and_misses_the_target() {
+        let p = FlyerParams::default();
+        let target = Vec3::new(0.3, 10.0, -30.0);
+        let mut s = FlyerState::level(Vec3::new(0.0, 10.0, 0.0), 0.0, p.cruise_speed);
+        let mut closest = f32::MAX;
+        for _ in 0..240 {
+            let b = s.basis();
+            let dir = (target - s.position).normalize_or_zero();
+            let t = turn_torque(&b, dir, p.toward_torque)
+                + avoid_torque(&s, &b, &p, &[target])
+                + level_torque(&b, &p);
+            step(&mut s, &p, t, 1.0 / 60.0);
+            closest = closest.min(s.position.distance(target));
+        }
+        assert!(closest > 1.0, "closest {closest}");
+    }
+
+    #[test]
+    fn bad_inputs_never_make_nan() {
+        let p = FlyerParams::default();
+        let mut s = FlyerState::level(Vec3::new(0.0, 10.0, 0.0), 0.0, 10.0);
+        let before = s;
+        step(&mut s, &p, Vec3::X, f32::NAN);
+        step(&mut s, &p, Vec3::X, -1.0);
+        assert_eq!(s, before);
+        step(&mut s, &p, Vec3::new(f32::NAN, f32::INFINITY, 1.0), 1.0e9);
+        assert!(s.is_finite());
+        let crazy = FlyerParams {
+            angular_damping: f32::NAN,
+            max_angular_speed: f32::INFINITY,
+            cruise_speed: f32::INFINITY,
+            speed_response: f32::NAN,
+            max_dt: f32::NAN,
+            ..p
+        };
+        for _ in 0..10 {
+            step(&mut s, &crazy, Vec3::new(1.0e30, -1.0e30, 1.0e30), 1.0);
+            assert!(s.is_finite());
+        }
+        let n = FlyerState::new(
+            Vec3::new(f32::NAN, 0.0, 0.0),
+            Quat::from_xyzw(0.0, 0.0, 0.0, 0.0),
+            f32::NAN,
+        );
+        assert!(n.is_finite());
+    }
+
+    #[test]
+    fn keep_above_ground_lifts() {
+        let mut s = FlyerState::level(Vec3::new(0.0, -2.0, 0.0), 0.0, 10.0);
+        assert!(keep_above_ground(&mut s, &FlatGround::new(1.0)));
+        assert_eq!(s.position.y, 1.0);
+        assert!(!keep_above_ground(&mut s, &FlatGround::new(0.0)));
+    }
+}

@@ -1,0 +1,747 @@
+//! The ghost recording file format (version 1): a 24-byte header, then 3-byte frames with optional
+//! interleaved 4-byte state checksums. Decoding is zero-copy ([`Recording`]) or into a
+//! caller-sized `heapless::Vec` ([`decode`]).
+//!
+//! # Specification
+//!
+//! All multi-byte integers are **little-endian**. Offsets are in bytes.
+//!
+//! ## Header (24 bytes)
+//!
+//! | offset | size | field | meaning |
+//! |---|---|---|---|
+//! | 0 | 4 | magic | ASCII `HKGH` (`48 4B 47 48`) |
+//! | 4 | 2 | version | format version, `1`; anything else is refused |
+//! | 6 | 2 | tick_hz | fixed simulation tick rate the frames were recorded at, `1..=10000` |
+//! | 8 | 4 | frame_count | number of frames `F` |
+//! | 12 | 2 | flags | bit 0 = state checksums present; bits 1–15 must be 0 |
+//! | 14 | 2 | checksum_interval | `K` ticks between checksums, `≥ 1` if bit 0 is set, else `0` |
+//! | 16 | 4 | condition_unit | `f32` bits: world units per Condition step, finite and `> 0` |
+//! | 20 | 4 | crc32 | CRC-32 (IEEE) of bytes `24..end` followed by bytes `0..20` |
+//!
+//! The CRC covers the body *and* the header fields (only the CRC field itself is excluded). The
+//! body comes first in the CRC input so that a recorder can keep a running CRC while it appends
+//! frames and finish it in constant time.
+//!
+//! ## Body
+//!
+//! Without checksums: `F` frames of 3 bytes, frame `i` at offset `24 + 3·i`.
+//!
+//! With checksums (interval `K`): blocks of one 4-byte checksum followed by up to `K` frames:
+//!
+//! ```text
+//! [check 0][frame 0 … frame K−1][check 1][frame K … frame 2K−1] … [check n−1][frames … F−1]
+//! ```
+//!
+//! There are `n = ceil(F / K)` checksums. Checksum `j` is at offset `24 + j·(3K + 4)`, frame `i`
+//! at `24 + 3·i + 4·(⌊i / K⌋ + 1)`. Checksum `j` is a 32-bit hash of the recorded pilot's
+//! [`FlyerState`](super::flyer::FlyerState) *before* frame `j·K` was applied (see
+//! [`state_check`]). Every frame still has a fixed position, so any frame can be read directly.
+//!
+//! Total length is exactly `24 + 3·F + 4·n`; shorter input is *truncated*, longer input has
+//! *trailing bytes*; both are errors.
+//!
+//! ## Frame (3 bytes)
+//!
+//! A little-endian 24-bit word `w`:
+//!
+//! | bits | field |
+//! |---|---|
+//! | 0 | fire (gun held) |
+//! | 1 | missile (pressed this tick; an edge) |
+//! | 2 | Toward held |
+//! | 3 | Away held |
+//! | 4–9 | pitch, 6-bit two's complement, `−32..=31`, steps of 1/31 of max pitch rate (+ = nose up) |
+//! | 10–15 | yaw, 6-bit two's complement, `−32..=31`, steps of 1/31 of max yaw rate (+ = left) |
+//! | 16–23 | Condition: distance to the nearest target in `condition_unit`s, rounded down, 0 = none |
+//!
+//! Every 24-bit value is a valid frame, and frames never refer to each other: no cross-frame
+//! compression (the seed's advice), so playback may start anywhere and wrap from the end to the
+//! start.
+//!
+//! ## Decoding order
+//!
+//! length ≥ 24 → magic → version → exact length → CRC → header fields → caller's capacity. The
+//! first failing check is reported as a [`DecodeError`]; nothing is returned on error, so a load is
+//! never partial.
+
+use super::crc::Crc32;
+use super::frame::Frame;
+
+/// File magic, ASCII `HKGH`.
+pub const MAGIC: [u8; 4] = *b"HKGH";
+/// The only format version this decoder reads.
+pub const FORMAT_VERSION: u16 = 1;
+/// Header length in bytes.
+pub const HEADER_LEN: usize = 24;
+/// Stored frame length in bytes.
+pub const FRAME_LEN: usize = 3;
+/// Stored state-checksum length in bytes.
+pub const CHECKSUM_LEN: usize = 4;
+/// Header flag bit 0: state checksums are interleaved in the body.
+pub const FLAG_CHECKSUMS: u16 = 1;
+/// Highest tick rate a header may declare (matches [`crate::timestep::MAX_TICK_HZ`]).
+pub const MAX_TICK_HZ: u16 = 10_000;
+
+/// The parsed header of a recording.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Header {
+    /// Format version (always [`FORMAT_VERSION`] once parsed).
+    pub version: u16,
+    /// Tick rate in Hz the frames were recorded at; playback steps with `dt = 1 / tick_hz`.
+    pub tick_hz: u16,
+    /// Number of frames.
+    pub frame_count: u32,
+    /// Flag bits ([`FLAG_CHECKSUMS`]).
+    pub flags: u16,
+    /// Ticks between state checksums (0 = none).
+    pub checksum_interval: u16,
+    /// World units per Condition step.
+    pub condition_unit: f32,
+    /// The stored CRC-32.
+    pub crc: u32,
+}
+
+/// The header fields a writer chooses (the rest follow from the frames).
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct RecordingInfo {
+    /// Fixed tick rate in Hz, `1..=10000`. Default 60.
+    pub tick_hz: u16,
+    /// Ticks between state checksums; 0 disables them. Default 60 (one per second at 60 Hz).
+    pub checksum_interval: u16,
+    /// World units per Condition step, finite and > 0. Default 0.5 (so 0..127.5 units, which
+    /// spans the demo arena).
+    pub condition_unit: f32,
+}
+
+impl Default for RecordingInfo {
+    fn default() -> Self {
+        RecordingInfo {
+            tick_hz: 60,
+            checksum_interval: 60,
+            condition_unit: 0.5,
+        }
+    }
+}
+
+impl RecordingInfo {
+    /// Check the fields; the first bad one is returned.
+    pub fn validate(&self) -> Result<(), HeaderField> {
+        if self.tick_hz == 0 || self.tick_hz > MAX_TICK_HZ {
+            return Err(HeaderField::TickRate);
+        }
+        if !(self.condition_unit.is_finite() && self.condition_unit > 0.0) {
+            return Err(HeaderField::ConditionUnit);
+        }
+        Ok(())
+    }
+}
+
+/// Which header field holds an invalid value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum HeaderField {
+    /// `tick_hz` is 0 or above [`MAX_TICK_HZ`].
+    TickRate,
+    /// Unknown flag bits are set.
+    Flags,
+    /// Checksum flag and interval disagree (flag set with interval 0, or clear with interval ≠ 0).
+    ChecksumInterval,
+    /// `condition_unit` is not finite or not > 0.
+    ConditionUnit,
+}
+
+/// Why a byte string is not a usable recording.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum DecodeError {
+    /// The first four bytes are not [`MAGIC`].
+    BadMagic,
+    /// The version is not [`FORMAT_VERSION`].
+    UnsupportedVersion {
+        /// The version found.
+        version: u16,
+    },
+    /// Fewer bytes than the header (or the header's frame count) requires.
+    Truncated {
+        /// Bytes required.
+        expected: u64,
+        /// Bytes given.
+        found: usize,
+    },
+    /// More bytes than the header's frame count accounts for.
+    TrailingBytes {
+        /// Bytes expected.
+        expected: u64,
+        /// Bytes given.
+        found: usize,
+    },
+    /// The CRC-32 does not match the content.
+    CrcMismatch {
+        /// CRC stored in the header.
+        stored: u32,
+        /// CRC computed over the bytes.
+        computed: u32,
+    },
+    /// A header field holds an invalid value (CRC was valid: the writer produced it).
+    InvalidHeader {
+        /// Which field.
+        field: HeaderField,
+    },
+    /// The recording has more frames than the caller's buffer holds.
+    CapacityExceeded {
+        /// Frames in the recording.
+        frames: u32,
+        /// Frames the caller can hold.
+        capacity: usize,
+    },
+}
+
+/// Why [`encode`] could not write a recording.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum EncodeError {
+    /// The output buffer is too small.
+    BufferTooSmall {
+        /// Bytes needed.
+        needed: usize,
+        /// Bytes available.
+        available: usize,
+    },
+    /// `checksums.len()` is not `ceil(frames / interval)` (or not 0 without checksums).
+    ChecksumCount {
+        /// Checksums required.
+        expected: usize,
+        /// Checksums given.
+        found: usize,
+    },
+    /// More than `u32::MAX` frames.
+    TooManyFrames,
+    /// A [`RecordingInfo`] field is invalid.
+    InvalidInfo {
+        /// Which field.
+        field: HeaderField,
+    },
+}
+
+/// Number of state checksums for `frames` frames at `interval` (0 = none): `ceil(frames / interval)`.
+pub const fn checksum_count(frames: u64, interval: u16) -> u64 {
+    if interval == 0 {
+        0
+    } else {
+        frames.div_ceil(interval as u64)
+    }
+}
+
+/// Exact encoded length in bytes of a recording with `frames` frames and checksum `interval`.
+///
+/// A `const fn`, so it can size a buffer: `Recorder::<{ recording_size(1800, 60) }>`.
+pub const fn recording_size(frames: usize, interval: u16) -> usize {
+    HEADER_LEN
+        + FRAME_LEN * frames
+        + CHECKSUM_LEN * checksum_count(frames as u64, interval) as usize
+}
+
+fn encoded_len_u64(frames: u64, interval: u16) -> u64 {
+    HEADER_LEN as u64
+        + FRAME_LEN as u64 * frames
+        + CHECKSUM_LEN as u64 * checksum_count(frames, interval)
+}
+
+/// Byte offset of frame `i` in a recording with checksum `interval` (0 = none).
+#[inline]
+pub const fn frame_offset(i: u32, interval: u16) -> usize {
+    let blocks = if interval == 0 {
+        0
+    } else {
+        i as usize / interval as usize + 1
+    };
+    // Wrapping: only meaningful for offsets inside a validated recording, never panics.
+    HEADER_LEN
+        .wrapping_add(FRAME_LEN.wrapping_mul(i as usize))
+        .wrapping_add(CHECKSUM_LEN.wrapping_mul(blocks))
+}
+
+/// Byte offset of checksum `j` (interval `≥ 1`).
+#[inline]
+pub const fn checksum_offset(j: u32, interval: u16) -> usize {
+    HEADER_LEN.wrapping_add((j as usize).wrapping_mul(FRAME_LEN * interval as usize + CHECKSUM_LEN))
+}
+
+/// Fold a 64-bit [`StateHash`](crate::hash::StateHash) to the 32-bit value stored in recordings:
+/// `(h ^ (h >> 32)) as u32`.
+#[inline]
+pub const fn fold_hash(h: u64) -> u32 {
+    (h ^ (h >> 32)) as u32
+}
+
+/// The 32-bit state check stored in recordings for a pilot state.
+#[inline]
+pub fn state_check(state: &super::flyer::FlyerState) -> u32 {
+    use crate::hash::StateHash;
+    fold_hash(state.state_hash())
+}
+
+fn read_u16(b: &[u8], at: usize) -> u16 {
+    match b.get(at..at + 2) {
+        Some(s) => u16::from_le_bytes([s[0], s[1]]),
+        None => 0,
+    }
+}
+
+fn read_u32(b: &[u8], at: usize) -> u32 {
+    match b.get(at..at + 4) {
+        Some(s) => u32::from_le_bytes([s[0], s[1], s[2], s[3]]),
+        None => 0,
+    }
+}
+
+/// Write the 20 header bytes before the CRC into `out[0..20]` (`out` at least 20 bytes).
+pub(crate) fn write_header_fields(out: &mut [u8], info: &RecordingInfo, frame_count: u32) {
+    if out.len() < HEADER_LEN - 4 {
+        return;
+    }
+    let flags = if info.checksum_interval > 0 {
+        FLAG_CHECKSUMS
+    } else {
+        0
+    };
+    out[0..4].copy_from_slice(&MAGIC);
+    out[4..6].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+    out[6..8].copy_from_slice(&info.tick_hz.to_le_bytes());
+    out[8..12].copy_from_slice(&frame_count.to_le_bytes());
+    out[12..14].copy_from_slice(&flags.to_le_bytes());
+    out[14..16].copy_from_slice(&info.checksum_interval.to_le_bytes());
+    out[16..20].copy_from_slice(&info.condition_unit.to_bits().to_le_bytes());
+}
+
+/// Encode a recording into `out`; returns the number of bytes written.
+///
+/// `checksums` must hold exactly `ceil(frames.len() / info.checksum_interval)` values (none if the
+/// interval is 0): checksum `j` is the [`state_check`] of the pilot before frame `j·K`.
+/// Nothing is written on error.
+pub fn encode(
+    info: &RecordingInfo,
+    frames: &[Frame],
+    checksums: &[u32],
+    out: &mut [u8],
+) -> Result<usize, EncodeError> {
+    info.validate()
+        .map_err(|field| EncodeError::InvalidInfo { field })?;
+    let count = u32::try_from(frames.len()).map_err(|_| EncodeError::TooManyFrames)?;
+    let k = info.checksum_interval;
+    let expected = checksum_count(count as u64, k) as usize;
+    if checksums.len() != expected {
+        return Err(EncodeError::ChecksumCount {
+            expected,
+            found: checksums.len(),
+        });
+    }
+    let needed = encoded_len_u64(count as u64, k);
+    let needed = usize::try_from(needed).map_err(|_| EncodeError::TooManyFrames)?;
+    if out.len() < needed {
+        return Err(EncodeError::BufferTooSmall {
+            needed,
+            available: out.len(),
+        });
+    }
+    let out = &mut out[..needed];
+    let mut at = HEADER_LEN;
+    for (i, f) in frames.iter().enumerate() {
+        if k > 0 && i % k as usize == 0 {
+            let c = checksums[i / k as usize];
+            out[at..at + CHECKSUM_LEN].copy_from_slice(&c.to_le_bytes());
+            at += CHECKSUM_LEN;
+        }
+        out[at..at + FRAME_LEN].copy_from_slice(&f.pack());
+        at += FRAME_LEN;
+    }
+    write_header_fields(out, info, count);
+    let crc = crc_of(out);
+    out[20..24].copy_from_slice(&crc.to_le_bytes());
+    Ok(needed)
+}
+
+/// CRC as the spec defines it: bytes `24..` then bytes `0..20`.
+fn crc_of(bytes: &[u8]) -> u32 {
+    let mut c = Crc32::new();
+    c.update(bytes.get(HEADER_LEN..).unwrap_or(&[]));
+    c.update(bytes.get(..HEADER_LEN - 4).unwrap_or(&[]));
+    c.finish()
+}
+
+/// A validated, zero-copy view of a recording in a byte slice, with random access to frames.
+///
+/// Created only by [`Recording::parse`], which checks everything (length, CRC, header) up front,
+/// so every accessor afterwards is infallible and cheap.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Recording<'a> {
+    bytes: &'a [u8],
+    header: Header,
+}
+
+impl<'a> Recording<'a> {
+    /// Validate `bytes` as a recording (see the decoding order in the module docs). Allocation-free;
+    /// runs the CRC over the whole input once.
+    pub fn parse(bytes: &'a [u8]) -> Result<Recording<'a>, DecodeError> {
+        if bytes.len() < HEADER_LEN {
+            return Err(DecodeError::Truncated {
+                expected: HEADER_LEN as u64,
+                found: bytes.len(),
+            });
+        }
+        if bytes[0..4] != MAGIC {
+            return Err(DecodeError::BadMagic);
+        }
+        let version = read_u16(bytes, 4);
+        if version != FORMAT_VERSION {
+            return Err(DecodeError::UnsupportedVersion { version });
+        }
+        let header = Header {
+            version,
+            tick_hz: read_u16(bytes, 6),
+            frame_count: read_u32(bytes, 8),
+            flags: read_u16(bytes, 12),
+            checksum_interval: read_u16(bytes, 14),
+            condition_unit: f32::from_bits(read_u32(bytes, 16)),
+            crc: read_u32(bytes, 20),
+        };
+        // The layout only depends on the interval when the flag says checksums are present.
+        let layout_k = if header.flags & FLAG_CHECKSUMS != 0 {
+            header.checksum_interval
+        } else {
+            0
+        };
+        let expected = encoded_len_u64(header.frame_count as u64, layout_k);
+        if (bytes.len() as u64) < expected {
+            return Err(DecodeError::Truncated {
+                expected,
+                found: bytes.len(),
+            });
+        }
+        if (bytes.len() as u64) > expected {
+            return Err(DecodeError::TrailingBytes {
+                expected,
+                found: bytes.len(),
+            });
+        }
+        let computed = crc_of(bytes);
+        if computed != header.crc {
+            return Err(DecodeError::CrcMismatch {
+                stored: header.crc,
+                computed,
+            });
+        }
+        validate_header(&header).map_err(|field| DecodeError::InvalidHeader { field })?;
+        Ok(Recording { bytes, header })
+    }
+
+    /// The header.
+    #[inline]
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// The validated bytes.
+    #[inline]
+    pub fn as_bytes(&self) -> &'a [u8] {
+        self.bytes
+    }
+
+    /// Number of frames.
+    #[inline]
+    pub fn frame_count(&self) -> u32 {
+        self.header.frame_count
+    }
+
+    /// True if there are no frames.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.header.frame_count == 0
+    }
+
+    /// Tick rate in Hz.
+    #[inline]
+    pub fn tick_hz(&self) -> u16 {
+        self.header.tick_hz
+    }
+
+    /// Tick length in seconds (`1 / tick_hz`).
+    #[inline]
+    pub fn tick_dt(&self) -> f32 {
+        1.0 / self.header.tick_hz as f32
+    }
+
+    /// World units per Condition step.
+    #[inline]
+    pub fn condition_unit(&self) -> f32 {
+        self.header.condition_unit
+    }
+
+    /// The distance a Condition value stands for: `condition · condition_unit`.
+    #[inline]
+    pub fn condition_distance(&self, condition: u8) -> f32 {
+        condition as f32 * self.header.condition_unit
+    }
+
+    /// Ticks between state checksums (0 = none).
+    #[inline]
+    pub fn checksum_interval(&self) -> u16 {
+        self.header.checksum_interval
+    }
+
+    /// Frame `i`, or `None` past the end.
+    #[inline]
+    pub fn frame(&self, i: u32) -> Option<Frame> {
+        if i >= self.header.frame_count {
+            return None;
+        }
+        let at = frame_offset(i, self.header.checksum_interval);
+        self.bytes
+            .get(at..at + FRAME_LEN)
+            .map(|s| Frame::unpack([s[0], s[1], s[2]]))
+    }
+
+    /// Frame `i mod frame_count` (looping); [`Frame::NEUTRAL`] for an empty recording.
+    #[inline]
+    pub fn frame_looped(&self, i: u32) -> Frame {
+        match self.header.frame_count {
+            0 => Frame::NEUTRAL,
+            n => self.frame(i % n).unwrap_or(Frame::NEUTRAL),
+        }
+    }
+
+    /// The index after `i`, wrapping from the last frame to 0 (0 for an empty recording).
+    #[inline]
+    pub fn next_index(&self, i: u32) -> u32 {
+        let n = self.header.frame_count;
+        if n == 0 || i.saturating_add(1) >= n {
+            0
+        } else {
+            i + 1
+        }
+    }
+
+    /// Last frame index of the Toward segment containing frame `i`: walks forward (wrapping) while
+    /// the next frame still holds Toward, at most `frame_count − 1` steps. Returns `i` if frame `i`
+    /// is the segment's last frame or does not hold Toward.
+    pub fn toward_segment_end(&self, i: u32) -> u32 {
+        let n = self.header.frame_count;
+        if n == 0 {
+            return 0;
+        }
+        let mut at = i % n;
+        if !self.frame_looped(at).toward {
+            return at;
+        }
+        for _ in 1..n {
+            let next = self.next_index(at);
+            if !self.frame_looped(next).toward {
+                break;
+            }
+            at = next;
+        }
+        at
+    }
+
+    /// Number of stored state checksums.
+    #[inline]
+    pub fn checksum_count(&self) -> u32 {
+        checksum_count(
+            self.header.frame_count as u64,
+            self.header.checksum_interval,
+        ) as u32
+    }
+
+    /// Checksum `j`, or `None` if there is none.
+    #[inline]
+    pub fn checksum(&self, j: u32) -> Option<u32> {
+        if j >= self.checksum_count() {
+            return None;
+        }
+        let at = checksum_offset(j, self.header.checksum_interval);
+        self.bytes
+            .get(at..at + CHECKSUM_LEN)
+            .map(|s| u32::from_le_bytes([s[0], s[1], s[2], s[3]]))
+    }
+
+    /// The stored state check for the pilot *before* frame `tick`, if `tick` is a checksum tick
+    /// (a multiple of the interval, below the frame count).
+    #[inline]
+    pub fn checksum_before(&self, tick: u32) -> Option<u32> {
+        let k = self.header.checksum_interval;
+        if k == 0 || tick % k as u32 != 0 || tick >= self.header.frame_count {
+            return None;
+        }
+        self.checksum(tick / k as u32)
+    }
+
+    /// All frames in order.
+    pub fn frames(&self) -> impl Iterator<Item = Frame> + 'a {
+        let r = *self;
+        (0..r.header.frame_count).map(move |i| r.frame(i).unwrap_or(Frame::NEUTRAL))
+    }
+
+    /// All state checksums in order.
+    pub fn checksums(&self) -> impl Iterator<Item = u32> + 'a {
+        let r = *self;
+        (0..r.checksum_count()).map(move |j| r.checksum(j).unwrap_or(0))
+    }
+
+    /// The settable header fields, for re-encoding.
+    pub fn info(&self) -> RecordingInfo {
+        RecordingInfo {
+            tick_hz: self.header.tick_hz,
+            checksum_interval: self.header.checksum_interval,
+            condition_unit: self.header.condition_unit,
+        }
+    }
+
+    /// Copy the frames into `out` (cleared first). Fails with
+    /// [`DecodeError::CapacityExceeded`] — leaving `out` empty — if they do not fit.
+    pub fn decode_into<const N: usize>(
+        &self,
+        out: &mut heapless::Vec<Frame, N>,
+    ) -> Result<(), DecodeError> {
+        out.clear();
+        if self.header.frame_count as u64 > N as u64 {
+            return Err(DecodeError::CapacityExceeded {
+                frames: self.header.frame_count,
+                capacity: N,
+            });
+        }
+        for f in self.frames() {
+            if out.push(f).is_err() {
+                out.clear();
+                return Err(DecodeError::CapacityExceeded {
+                    frames: self.header.frame_count,
+                    capacity: N,
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+fn validate_header(h: &Header) -> Result<(), HeaderField> {
+    if h.tick_hz == 0 || h.tick_hz > MAX_TICK_HZ {
+        return Err(HeaderField::TickRate);
+    }
+    if h.flags & !FLAG_CHECKSUMS != 0 {
+        return Err(HeaderField::Flags);
+    }
+    let has = h.flags & FLAG_CHECKSUMS != 0;
+    if has != (h.checksum_interval != 0) {
+        return Err(HeaderField::ChecksumInterval);
+    }
+    if !(h.condition_unit.is_finite() && h.condition_unit > 0.0) {
+        return Err(HeaderField::ConditionUnit);
+    }
+    Ok(())
+}
+
+/// Validate `bytes` and copy its frames into `out` (cleared first); returns the header.
+///
+/// Every failure is a typed [`DecodeError`] and leaves `out` empty: never a partial load.
+pub fn decode<const N: usize>(
+    bytes: &[u8],
+    out: &mut heapless::Vec<Frame, N>,
+) -> Result<Header, DecodeError> {
+    out.clear();
+    let r = Recording::parse(bytes)?;
+    r.decode_into(out)?;
+    Ok(r.header)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn frames(n: usize) -> heapless::Vec<Frame, 64> {
+        (0..n)
+            .map(|i| Frame {
+                pitch: (i as i8 % 63) - 31,
+                yaw: 31 - (i as i8 % 40),
+                fire: i % 2 == 0,
+                missile: i % 7 == 0,
+                toward: i % 5 < 2,
+                away: i % 11 == 3,
+                condition: (i * 13) as u8,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn offsets_match_layout() {
+        assert_eq!(frame_offset(0, 0), 24);
+        assert_eq!(frame_offset(5, 0), 39);
+        assert_eq!(checksum_offset(0, 4), 24);
+        assert_eq!(frame_offset(0, 4), 28);
+        assert_eq!(frame_offset(3, 4), 37);
+        assert_eq!(checksum_offset(1, 4), 40);
+        assert_eq!(frame_offset(4, 4), 44);
+        assert_eq!(recording_size(10, 4), 24 + 30 + 12);
+        assert_eq!(recording_size(0, 4), 24);
+    }
+
+    #[test]
+    fn encode_decode_identity_with_and_without_checksums() {
+        for k in [0u16, 1, 4, 7, 60] {
+            for n in [0usize, 1, 4, 5, 33] {
+                let fs = frames(n);
+                let checks: heapless::Vec<u32, 64> = (0..checksum_count(n as u64, k))
+                    .map(|j| 0x1234_5678u32.wrapping_mul(j as u32 + 1))
+                    .collect();
+                let info = RecordingInfo {
+                    tick_hz: 60,
+                    checksum_interval: k,
+                    condition_unit: 0.5,
+                };
+                let mut buf = [0u8; 512];
+                let len = encode(&info, &fs, &checks, &mut buf).unwrap();
+                assert_eq!(len, recording_size(n, k));
+                let r = Recording::parse(&buf[..len]).unwrap();
+                assert_eq!(r.info(), info);
+                assert!(r.frames().eq(fs.iter().copied()));
+                assert!(r.checksums().eq(checks.iter().copied()));
+                let mut out: heapless::Vec<Frame, 64> = heapless::Vec::new();
+                let h = decode(&buf[..len], &mut out).unwrap();
+                assert_eq!(h.frame_count as usize, n);
+                assert_eq!(out, fs);
+            }
+        }
+    }
+
+    #[test]
+    fn encode_rejects_bad_arguments() {
+        let fs = frames(5);
+        let mut buf = [0u8; 64];
+        let info = RecordingInfo {
+            checksum_interval: 2,
+            ..RecordingInfo::default()
+        };
+        assert_eq!(
+            encode(&info, &fs, &[1, 2], &mut buf),
+            Err(EncodeError::ChecksumCount {
+                expected: 3,
+                found: 2
+            })
+        );
+        assert_eq!(
+            encode(&info, &fs, &[1, 2, 3], &mut buf[..20]),
+            Err(EncodeError::BufferTooSmall {
+                needed: 24 + 15 + 12,
+                available: 20
+            })
+        );
+        let bad = RecordingInfo { tick_hz: 0, ..info };
+        assert_eq!(
+            encode(&bad, &fs, &[1, 2, 3], &mut buf),
+            Err(EncodeError::InvalidInfo {
+                field: HeaderField::TickRate
+            })
+        );
+    }
+}

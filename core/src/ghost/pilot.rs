@@ -1,0 +1,190 @@
+//! Flying one tick from a [`Frame`]: the part shared by the live (recording) pilot and the ghost
+//! playing the recording back, so both run exactly the same code on the same quantized frame.
+//!
+//! [`frame_torque`] sums, in body axes:
+//! command (pitch/yaw) + Toward + Away + terrain avoidance + collision avoidance + roll levelling.
+
+use super::flyer::{self, Basis, FlyerParams, FlyerState};
+use super::frame::Frame;
+use crate::ground::GroundProbe;
+use crate::math::Vec3;
+
+/// The nearest target as seen from a flyer.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Nearest {
+    /// Index in the target slice.
+    pub index: u32,
+    /// Distance, units.
+    pub distance: f32,
+    /// Unit direction from the flyer to the target (zero if they coincide).
+    pub direction: Vec3,
+}
+
+/// The nearest finite target to `position` (ties: lowest index), or `None` if there is none.
+pub fn nearest_target(position: Vec3, targets: &[Vec3]) -> Option<Nearest> {
+    let mut best: Option<(u32, f32, Vec3)> = None;
+    for (i, &t) in targets.iter().enumerate() {
+        let r = t - position;
+        let d2 = r.length_squared();
+        if !d2.is_finite() {
+            continue;
+        }
+        match best {
+            Some((_, b2, _)) if b2 <= d2 => {}
+            _ => best = Some((i as u32, d2, r)),
+        }
+    }
+    best.map(|(index, d2, r)| {
+        let distance = crate::math::scalar::sqrt(d2);
+        let direction = if distance > 1.0e-6 {
+            r * (1.0 / distance)
+        } else {
+            Vec3::ZERO
+        };
+        Nearest {
+            index,
+            distance,
+            direction,
+        }
+    })
+}
+
+/// Fire gate: the nose points at the nearest target within `fire_cos` and it is within
+/// `fire_range`. No target → false.
+#[inline]
+pub fn facing_target(basis: &Basis, params: &FlyerParams, nearest: Option<&Nearest>) -> bool {
+    match nearest {
+        Some(n) => {
+            n.distance <= params.fire_range && basis.forward.dot(n.direction) >= params.fire_cos
+        }
+        None => false,
+    }
+}
+
+/// Sum of every torque acting on the flyer this tick for `frame` (body axes, rad/s²).
+pub fn frame_torque(
+    state: &FlyerState,
+    basis: &Basis,
+    params: &FlyerParams,
+    frame: &Frame,
+    nearest: Option<&Nearest>,
+    targets: &[Vec3],
+    ground: &impl GroundProbe,
+) -> Vec3 {
+    let mut torque = flyer::command_torque(params, frame.pitch_command(), frame.yaw_command());
+    if let Some(n) = nearest {
+        if frame.toward {
+            torque += flyer::turn_torque(basis, n.direction, params.toward_torque);
+        }
+        if frame.away {
+            torque += flyer::turn_torque(basis, -n.direction, params.away_torque);
+        }
+    }
+    torque += flyer::terrain_torque(state, basis, params, ground);
+    torque += flyer::avoid_torque(state, basis, params, targets);
+    torque += flyer::level_torque(basis, params);
+    torque
+}
+
+/// Extra steering on top of a frame's torques (formation station-keeping).
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Steer {
+    /// Extra body-axis torque, rad/s².
+    pub torque: Vec3,
+    /// Speed to approach this tick, units/s.
+    pub speed: f32,
+}
+
+impl Steer {
+    /// No extra torque, the params' cruise speed.
+    #[inline]
+    pub fn none(params: &FlyerParams) -> Steer {
+        Steer {
+            torque: Vec3::ZERO,
+            speed: params.cruise_speed,
+        }
+    }
+}
+
+/// Fly one tick of `frame`: sum the torques, integrate, keep above the ground.
+///
+/// `nearest` must be [`nearest_target`] of the state before this call (callers compute it once
+/// and reuse it for the Condition check and the recording).
+pub fn fly(
+    state: &mut FlyerState,
+    params: &FlyerParams,
+    frame: &Frame,
+    nearest: Option<&Nearest>,
+    targets: &[Vec3],
+    ground: &impl GroundProbe,
+    dt: f32,
+) {
+    fly_steered(
+        state,
+        params,
+        frame,
+        nearest,
+        targets,
+        ground,
+        Steer::none(params),
+        dt,
+    );
+}
+
+/// [`fly`] plus an extra [`Steer`] (its torque is summed with the others).
+#[allow(clippy::too_many_arguments)]
+pub fn fly_steered(
+    state: &mut FlyerState,
+    params: &FlyerParams,
+    frame: &Frame,
+    nearest: Option<&Nearest>,
+    targets: &[Vec3],
+    ground: &impl GroundProbe,
+    steer: Steer,
+    dt: f32,
+) {
+    let basis = state.basis();
+    let torque =
+        frame_torque(state, &basis, params, frame, nearest, targets, ground) + steer.torque;
+    flyer::step_at_speed(state, params, torque, steer.speed, dt);
+    flyer::keep_above_ground(state, ground);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nearest_picks_closest_and_skips_nan() {
+        let t = [
+            Vec3::new(10.0, 0.0, 0.0),
+            Vec3::new(f32::NAN, 0.0, 0.0),
+            Vec3::new(0.0, 0.0, -3.0),
+            Vec3::new(0.0, 3.0, 0.0),
+        ];
+        let n = nearest_target(Vec3::ZERO, &t).unwrap();
+        assert_eq!(n.index, 2);
+        // Tolerances cover the micromath backend's approximate sqrt.
+        assert!((n.distance - 3.0).abs() < 1e-4);
+        assert!((n.direction - Vec3::FORWARD).length() < 1e-4);
+        assert!(nearest_target(Vec3::ZERO, &[]).is_none());
+        let on_top = nearest_target(Vec3::ZERO, &[Vec3::ZERO]).unwrap();
+        assert_eq!(on_top.direction, Vec3::ZERO);
+    }
+
+    #[test]
+    fn fire_gate_uses_the_threshold() {
+        let p = FlyerParams::default();
+        let b = Basis::from_quat(crate::math::Quat::IDENTITY);
+        let ahead = nearest_target(Vec3::ZERO, &[Vec3::new(0.0, 0.0, -20.0)]);
+        assert!(facing_target(&b, &p, ahead.as_ref()));
+        // 30° off: cos 0.866 < 0.95.
+        let off = nearest_target(Vec3::ZERO, &[Vec3::new(10.0, 0.0, -17.32)]);
+        assert!(!facing_target(&b, &p, off.as_ref()));
+        let far = nearest_target(Vec3::ZERO, &[Vec3::new(0.0, 0.0, -200.0)]);
+        assert!(!facing_target(&b, &p, far.as_ref()));
+        assert!(!facing_target(&b, &p, None));
+    }
+}

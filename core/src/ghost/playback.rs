@@ -1,0 +1,336 @@
+//! Playing a recording back as AI ([`Ghost`]) and replaying it exactly to detect desyncs
+//! ([`Replay`], [`verify`]).
+//!
+//! A ghost keeps a *cursor* into the recording. Each tick it:
+//! 1. finds the nearest target;
+//! 2. reads the frame at the cursor; if that frame holds **Toward** and the live distance is already
+//!    below the recorded Condition distance, jumps to the **last frame of that Toward segment**
+//!    (the seed's "already close enough: move on");
+//! 3. gates the gun and the missile on facing the target (`FlyerParams::fire_cos`, `fire_range`);
+//! 4. flies the frame (the same [`pilot::fly`] the recording pilot used);
+//! 5. advances the cursor, wrapping from the last frame to the first.
+//!
+//! Missile presses are edges in the recording (one frame per press) and the simulation runs fixed
+//! ticks, so a press fires exactly once however render frames group the ticks.
+
+use super::fleet::{formation_steer, FormationParams};
+use super::flyer::{FlyerParams, FlyerState};
+use super::format::{state_check, Recording};
+use super::frame::Frame;
+use super::pilot::{self, Nearest, Steer};
+use crate::ground::GroundProbe;
+use crate::hash::{StateHash, StateHasher};
+use crate::math::Vec3;
+
+/// [`Ghost::leader`] value of a ghost that follows nobody.
+pub const NO_LEADER: u16 = u16::MAX;
+
+/// A ghost fighter: a flyer driven by a recording. Plain data.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[repr(C)]
+pub struct Ghost {
+    /// The body.
+    pub flyer: FlyerState,
+    /// Next frame to play (taken modulo the frame count).
+    pub cursor: u32,
+    /// Frame played on the last tick (0 before the first tick).
+    pub last_index: u32,
+    /// Formation leader: index of the ghost (in the same [`GhostScene`](super::GhostScene)) whose
+    /// script position this ghost follows, or [`NO_LEADER`]. Only a leader with a *smaller* index
+    /// is followed (it has already stepped this tick); otherwise the ghost plays independently.
+    pub leader: u16,
+    /// Frames this ghost plays behind its leader (wingmen: `0..=30`).
+    pub lag: u16,
+    /// Formation slot in the leader's body axes (`x` right, `y` up, `z` back), units.
+    pub slot: Vec3,
+    /// Gun fired on the last tick (after fire gating).
+    pub firing: bool,
+    /// Missile launched on the last tick (after fire gating).
+    pub missile: bool,
+    /// Missiles launched so far.
+    pub missiles_fired: u32,
+    /// Ticks the gun fired so far.
+    pub fire_ticks: u32,
+    /// Condition skips taken so far.
+    pub skips: u32,
+}
+
+/// What a ghost did in one tick.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct GhostTick {
+    /// Index of the frame played.
+    pub frame_index: u32,
+    /// The frame played.
+    pub frame: Frame,
+    /// True if a Condition skip jumped to the end of a Toward segment this tick.
+    pub skipped: bool,
+    /// Gun fired (frame's fire held and facing the target).
+    pub firing: bool,
+    /// Missile launched (frame's press and facing the target).
+    pub missile: bool,
+    /// The nearest target at the start of the tick.
+    pub nearest: Option<Nearest>,
+}
+
+impl Default for Ghost {
+    fn default() -> Self {
+        Ghost::new(FlyerState::default(), 0)
+    }
+}
+
+impl Ghost {
+    /// An independent ghost flying `flyer`, starting at frame `cursor`.
+    pub fn new(flyer: FlyerState, cursor: u32) -> Ghost {
+        Ghost {
+            flyer,
+            cursor,
+            last_index: 0,
+            leader: NO_LEADER,
+            lag: 0,
+            slot: Vec3::ZERO,
+            firing: false,
+            missile: false,
+            missiles_fired: 0,
+            fire_ticks: 0,
+            skips: 0,
+        }
+    }
+
+    /// A wingman of ghost `leader` playing `lag` frames behind it at formation `slot` (leader body
+    /// axes: `x` right, `y` up, `z` back); `cursor` is where it starts.
+    pub fn wingman(flyer: FlyerState, cursor: u32, leader: u16, lag: u16, slot: Vec3) -> Ghost {
+        Ghost {
+            leader,
+            lag,
+            slot,
+            ..Ghost::new(flyer, cursor)
+        }
+    }
+
+    /// One tick as a wingman of `leader` (its state *after* its step this tick, and the frame it
+    /// played, `leader_index`): play the frame `lag` frames behind, wrapping, plus the
+    /// [`formation_steer`] station-keeping torque and speed. The
+    /// leader's Condition skips carry over (the wingman's script position moves with the
+    /// leader's), so the formation stays on one script; the wingman takes no skips of its own.
+    #[allow(clippy::too_many_arguments)]
+    pub fn step_following(
+        &mut self,
+        recording: &Recording<'_>,
+        params: &FlyerParams,
+        formation: &FormationParams,
+        targets: &[Vec3],
+        ground: &impl GroundProbe,
+        leader: &FlyerState,
+        leader_index: u32,
+    ) -> GhostTick {
+        let n = recording.frame_count();
+        self.cursor = if n == 0 {
+            0
+        } else {
+            let n64 = n as u64;
+            ((leader_index as u64 % n64 + n64 - self.lag as u64 % n64) % n64) as u32
+        };
+        let nearest = pilot::nearest_target(self.flyer.position, targets);
+        let index = self.cursor;
+        let frame = recording.frame_looped(index);
+        let basis = self.flyer.basis();
+        let steer = formation_steer(&self.flyer, &basis, leader, self.slot, formation, params);
+        self.play(
+            recording, params, targets, ground, index, frame, nearest, false, steer,
+        )
+    }
+
+    /// One fixed tick (`dt = 1 / recording.tick_hz()`). An empty recording flies
+    /// [`Frame::NEUTRAL`] (avoidance and levelling still act).
+    pub fn step(
+        &mut self,
+        recording: &Recording<'_>,
+        params: &FlyerParams,
+        targets: &[Vec3],
+        ground: &impl GroundProbe,
+    ) -> GhostTick {
+        let n = recording.frame_count();
+        let nearest = pilot::nearest_target(self.flyer.position, targets);
+        let mut index = if n == 0 { 0 } else { self.cursor % n };
+        let mut frame = recording.frame_looped(index);
+        let mut skipped = false;
+        if let Some(near) = nearest.as_ref() {
+            if condition_met(recording, &frame, near) {
+                let end = recording.toward_segment_end(index);
+                if end != index {
+                    index = end;
+                    frame = recording.frame_looped(end);
+                    skipped = true;
+                    self.skips = self.skips.wrapping_add(1);
+                }
+            }
+        }
+        let steer = Steer::none(params);
+        self.play(
+            recording, params, targets, ground, index, frame, nearest, skipped, steer,
+        )
+    }
+
+    /// Fire gating, flight and cursor advance for the chosen frame.
+    #[allow(clippy::too_many_arguments)]
+    fn play(
+        &mut self,
+        recording: &Recording<'_>,
+        params: &FlyerParams,
+        targets: &[Vec3],
+        ground: &impl GroundProbe,
+        index: u32,
+        frame: Frame,
+        nearest: Option<Nearest>,
+        skipped: bool,
+        steer: Steer,
+    ) -> GhostTick {
+        let facing = pilot::facing_target(&self.flyer.basis(), params, nearest.as_ref());
+        self.firing = frame.fire && facing;
+        self.missile = frame.missile && facing;
+        self.fire_ticks = self.fire_ticks.wrapping_add(self.firing as u32);
+        self.missiles_fired = self.missiles_fired.wrapping_add(self.missile as u32);
+        let dt = recording.tick_dt();
+        pilot::fly_steered(
+            &mut self.flyer,
+            params,
+            &frame,
+            nearest.as_ref(),
+            targets,
+            ground,
+            steer,
+            dt,
+        );
+        self.cursor = recording.next_index(index);
+        self.last_index = index;
+        GhostTick {
+            frame_index: index,
+            frame,
+            skipped,
+            firing: self.firing,
+            missile: self.missile,
+            nearest,
+        }
+    }
+}
+
+/// The seed's Condition: inside a Toward segment, the live distance is already below the distance
+/// recorded for this frame. Condition 0 ("no target when recorded") never triggers.
+#[inline]
+pub fn condition_met(recording: &Recording<'_>, frame: &Frame, nearest: &Nearest) -> bool {
+    frame.toward
+        && frame.condition > 0
+        && nearest.distance < recording.condition_distance(frame.condition)
+}
+
+impl StateHash for Ghost {
+    fn hash_state(&self, h: &mut StateHasher) {
+        self.flyer.hash_state(h);
+        h.write_u32(self.cursor);
+        h.write_u32(self.last_index);
+        h.write_u16(self.leader);
+        h.write_u16(self.lag);
+        h.write_vec3(self.slot);
+        h.write_bool(self.firing);
+        h.write_bool(self.missile);
+        h.write_u32(self.missiles_fired);
+        h.write_u32(self.fire_ticks);
+        h.write_u32(self.skips);
+    }
+}
+
+/// A replay disagreed with the recording's state checksum.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Desync {
+    /// The tick whose *starting* state did not match: the divergence happened in the ticks since
+    /// the previous checksum (`tick − interval`, `tick`].
+    pub tick: u32,
+    /// The check stored in the recording.
+    pub expected: u32,
+    /// The check of the replayed state.
+    pub found: u32,
+}
+
+/// Progress of a [`Replay`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum ReplayStep {
+    /// Frame played (and, if one was due, the checksum matched).
+    Played(Frame),
+    /// Every frame has been played; nothing changed.
+    Finished,
+}
+
+/// Exact replay of a recording from frame 0 — no Condition skips, no looping — checking the
+/// stored state checksums. Needs the same start state, targets (per tick) and ground as the
+/// recording session, as a Doom demo needs the same map.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Replay {
+    /// The replayed pilot.
+    pub flyer: FlyerState,
+    /// Next frame (= ticks played).
+    pub tick: u32,
+}
+
+impl Replay {
+    /// A replay starting from `start` at frame 0.
+    pub fn new(start: FlyerState) -> Replay {
+        Replay {
+            flyer: start,
+            tick: 0,
+        }
+    }
+
+    /// Check the state if a checksum is due at this tick, then fly the tick's frame.
+    pub fn step(
+        &mut self,
+        recording: &Recording<'_>,
+        params: &FlyerParams,
+        targets: &[Vec3],
+        ground: &impl GroundProbe,
+    ) -> Result<ReplayStep, Desync> {
+        let Some(frame) = recording.frame(self.tick) else {
+            return Ok(ReplayStep::Finished);
+        };
+        if let Some(expected) = recording.checksum_before(self.tick) {
+            let found = state_check(&self.flyer);
+            if found != expected {
+                return Err(Desync {
+                    tick: self.tick,
+                    expected,
+                    found,
+                });
+            }
+        }
+        let nearest = pilot::nearest_target(self.flyer.position, targets);
+        pilot::fly(
+            &mut self.flyer,
+            params,
+            &frame,
+            nearest.as_ref(),
+            targets,
+            ground,
+            recording.tick_dt(),
+        );
+        self.tick += 1;
+        Ok(ReplayStep::Played(frame))
+    }
+}
+
+/// Replay the whole recording against fixed `targets` and report the number of checksums that
+/// matched, or the first [`Desync`].
+pub fn verify(
+    recording: &Recording<'_>,
+    params: &FlyerParams,
+    start: FlyerState,
+    targets: &[Vec3],
+    ground: &impl GroundProbe,
+) -> Result<u32, Desync> {
+    let mut replay = Replay::new(start);
+    while let ReplayStep::Played(_) = replay.step(recording, params, targets, ground)? {}
+    Ok(recording.checksum_count())
+}

@@ -1,0 +1,249 @@
+//! Recording a live pilot into a fixed-capacity byte buffer that *is* the file.
+//!
+//! [`Recorder<N>`](Recorder) owns `N` bytes. It writes frames (and, every `checksum_interval` ticks,
+//! a state checksum) straight into the stored format, keeping a running CRC, so
+//! [`Recorder::finish`] only patches the header: constant time, no second buffer.
+//!
+//! When the next frame (plus its checksum, if one is due) does not fit, the recorder **stops**: the
+//! call returns [`RecorderFull`] (which still carries the quantized frame, so the live pilot keeps
+//! flying), [`Recorder::is_full`] turns true, and nothing already recorded is lost or changed —
+//! `finish` still yields a valid recording of every frame stored so far.
+//!
+//! Size a recorder with [`recording_size`](super::format::recording_size):
+//! `Recorder::<{ recording_size(3600, 60) }>` holds 60 s at 60 Hz with one checksum per second.
+
+use super::crc::Crc32;
+use super::flyer::FlyerState;
+use super::format::{
+    state_check, write_header_fields, HeaderField, RecordingInfo, CHECKSUM_LEN, FRAME_LEN,
+    HEADER_LEN,
+};
+use super::frame::{Frame, FrameQuantizer, PilotInput};
+use super::pilot::{self, Nearest};
+use crate::ground::GroundProbe;
+use crate::math::Vec3;
+
+/// The recorder is full: the frame was not stored (nothing else changed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct RecorderFull {
+    /// The quantized frame that did not fit (fly it anyway to keep the live game going).
+    pub frame: Frame,
+    /// Frames stored (all of them are kept).
+    pub frames_recorded: u32,
+}
+
+/// Records quantized frames into `N` bytes of stored recording (header included).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Recorder<const N: usize> {
+    buf: [u8; N],
+    len: usize,
+    frames: u32,
+    info: RecordingInfo,
+    quantizer: FrameQuantizer,
+    crc: Crc32,
+    full: bool,
+}
+
+impl<const N: usize> Recorder<N> {
+    /// An empty recorder. `N` must be at least the 24-byte header (checked at compile time).
+    /// Fails if `info` is invalid (tick rate 0 or above 10 000, condition unit not finite and > 0).
+    pub fn new(info: RecordingInfo) -> Result<Self, HeaderField> {
+        const {
+            assert!(
+                N >= HEADER_LEN,
+                "a Recorder needs at least HEADER_LEN (24) bytes"
+            )
+        };
+        info.validate()?;
+        Ok(Recorder {
+            buf: [0; N],
+            len: HEADER_LEN,
+            frames: 0,
+            info,
+            quantizer: FrameQuantizer::new(info.condition_unit),
+            crc: Crc32::new(),
+            full: false,
+        })
+    }
+
+    /// The recording settings.
+    #[inline]
+    pub fn info(&self) -> &RecordingInfo {
+        &self.info
+    }
+
+    /// Frames stored so far.
+    #[inline]
+    pub fn frames(&self) -> u32 {
+        self.frames
+    }
+
+    /// True once a frame did not fit; no more frames are stored.
+    #[inline]
+    pub fn is_full(&self) -> bool {
+        self.full
+    }
+
+    /// Bytes used so far (header included).
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// True if no frame is stored yet.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.frames == 0
+    }
+
+    /// Quantize `input` (see [`FrameQuantizer`]) and store the frame; `nearest_distance` is the
+    /// live distance to the nearest target, `pilot` the live pilot's state *before* this frame is
+    /// flown (stored as a checksum on checksum ticks).
+    ///
+    /// Returns the quantized frame — fly exactly this frame (Doom-style). When full, returns
+    /// [`RecorderFull`] carrying that frame.
+    pub fn record(
+        &mut self,
+        input: &PilotInput,
+        nearest_distance: Option<f32>,
+        pilot: &FlyerState,
+    ) -> Result<Frame, RecorderFull> {
+        let frame = self.quantizer.quantize(input, nearest_distance);
+        self.push(frame, pilot).map(|_| frame)
+    }
+
+    /// Store an already quantized frame (and the pilot's state check if one is due).
+    pub fn push(&mut self, frame: Frame, pilot: &FlyerState) -> Result<(), RecorderFull> {
+        let full = RecorderFull {
+            frame,
+            frames_recorded: self.frames,
+        };
+        if self.full || self.frames == u32::MAX {
+            self.full = true;
+            return Err(full);
+        }
+        let k = self.info.checksum_interval;
+        let check_due = k > 0 && self.frames % k as u32 == 0;
+        let need = FRAME_LEN + if check_due { CHECKSUM_LEN } else { 0 };
+        let end = self.len + need;
+        let Some(dst) = self.buf.get_mut(self.len..end) else {
+            self.full = true;
+            return Err(full);
+        };
+        let packed = frame.pack();
+        if check_due {
+            dst[..CHECKSUM_LEN].copy_from_slice(&state_check(pilot).to_le_bytes());
+            dst[CHECKSUM_LEN..].copy_from_slice(&packed);
+        } else {
+            dst.copy_from_slice(&packed);
+        }
+        self.crc.update(dst);
+        self.len = end;
+        self.frames += 1;
+        Ok(())
+    }
+
+    /// Write the header (frame count, CRC) and return the complete recording bytes. Recording may
+    /// continue afterwards; call `finish` again for the longer recording.
+    pub fn finish(&mut self) -> &[u8] {
+        write_header_fields(&mut self.buf, &self.info, self.frames);
+        let mut crc = self.crc;
+        crc.update(&self.buf[..HEADER_LEN - 4]);
+        self.buf[HEADER_LEN - 4..HEADER_LEN].copy_from_slice(&crc.finish().to_le_bytes());
+        &self.buf[..self.len]
+    }
+
+    /// Drop everything recorded and start again with the same settings.
+    pub fn reset(&mut self) {
+        self.len = HEADER_LEN;
+        self.frames = 0;
+        self.quantizer = FrameQuantizer::new(self.info.condition_unit);
+        self.crc = Crc32::new();
+        self.full = false;
+    }
+}
+
+/// One tick of the live (recording) pilot: find the nearest target, record the quantized frame,
+/// then fly *that* frame with `dt = 1 / tick_hz`. When the recorder is full the frame is still
+/// flown and [`RecorderFull`] is returned.
+pub fn record_and_fly<const N: usize>(
+    recorder: &mut Recorder<N>,
+    flyer: &mut FlyerState,
+    params: &super::flyer::FlyerParams,
+    input: &PilotInput,
+    targets: &[Vec3],
+    ground: &impl GroundProbe,
+) -> Result<Frame, RecorderFull> {
+    let nearest: Option<Nearest> = pilot::nearest_target(flyer.position, targets);
+    let result = recorder.record(input, nearest.map(|n| n.distance), flyer);
+    let frame = match result {
+        Ok(f) => f,
+        Err(e) => e.frame,
+    };
+    let dt = 1.0 / recorder.info().tick_hz as f32;
+    pilot::fly(flyer, params, &frame, nearest.as_ref(), targets, ground, dt);
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::format::{recording_size, Recording};
+    use super::*;
+
+    #[test]
+    fn stops_when_full_and_keeps_everything() {
+        let info = RecordingInfo {
+            checksum_interval: 4,
+            ..RecordingInfo::default()
+        };
+        // Room for exactly 8 frames (2 checksums) plus 5 spare bytes: frame 8 needs a checksum
+        // and the frame, 7 bytes, and does not fit (the two are written together or not at all).
+        const CAP: usize = recording_size(8, 4) + 5;
+        let mut r = Recorder::<CAP>::new(info).unwrap();
+        let pilot = FlyerState::default();
+        let mut stored = heapless::Vec::<Frame, 16>::new();
+        for i in 0..10 {
+            let input = PilotInput {
+                pitch: i as f32 / 10.0,
+                ..PilotInput::default()
+            };
+            match r.record(&input, Some(i as f32), &pilot) {
+                Ok(f) => stored.push(f).unwrap(),
+                Err(e) => {
+                    assert!(i >= 8);
+                    assert_eq!(e.frames_recorded, 8);
+                    assert_eq!(
+                        e.frame.pitch,
+                        crate::ghost::frame::quantize_stick(i as f32 / 10.0)
+                    );
+                }
+            }
+        }
+        assert!(r.is_full());
+        assert_eq!(r.frames(), 8);
+        let bytes = r.finish();
+        assert_eq!(bytes.len(), recording_size(8, 4));
+        let rec = Recording::parse(bytes).unwrap();
+        assert!(rec.frames().eq(stored.iter().copied()));
+        assert_eq!(rec.checksum_count(), 2);
+    }
+
+    #[test]
+    fn finish_twice_and_reset() {
+        let mut r = Recorder::<64>::new(RecordingInfo::default()).unwrap();
+        let p = FlyerState::default();
+        r.record(&PilotInput::default(), None, &p).unwrap();
+        let a = r.finish().to_vec();
+        assert_eq!(Recording::parse(&a).unwrap().frame_count(), 1);
+        r.record(&PilotInput::default(), None, &p).unwrap();
+        assert_eq!(Recording::parse(r.finish()).unwrap().frame_count(), 2);
+        r.reset();
+        assert_eq!(Recording::parse(r.finish()).unwrap().frame_count(), 0);
+        assert!(Recorder::<64>::new(RecordingInfo {
+            tick_hz: 0,
+            ..RecordingInfo::default()
+        })
+        .is_err());
+    }
+}

@@ -1,0 +1,169 @@
+//! A self-contained ghost scene: ghosts, targets and a tick counter, stepped in fixed ticks and
+//! hashed for golden tests and cross-platform checks.
+
+use super::fleet::{self, FormationParams, SpawnArea};
+use super::flyer::{FlyerParams, FlyerState};
+use super::format::Recording;
+use super::playback::Ghost;
+use crate::ground::GroundProbe;
+use crate::hash::{StateHash, StateHasher};
+use crate::math::Vec3;
+use crate::rng::Pcg32;
+
+/// Most targets a scene holds.
+pub const MAX_TARGETS: usize = 8;
+
+/// Seed of the demo formation's leader start frame (seed 002).
+pub const DEMO_SEED: u64 = 2;
+
+/// What happened in a scene tick.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct SceneTick {
+    /// Ghosts whose gun fired.
+    pub firing: u32,
+    /// Missiles launched.
+    pub missiles: u32,
+    /// Condition skips taken.
+    pub skips: u32,
+}
+
+/// Up to `N` ghosts playing one recording against up to [`MAX_TARGETS`] targets.
+///
+/// Targets are plain positions the caller may move between ticks (the player, critters…); ghosts
+/// turn Toward/Away the nearest one and avoid all of them. Ghosts do not avoid each other.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GhostScene<const N: usize> {
+    /// Tuning shared by every ghost.
+    pub params: FlyerParams,
+    /// Station keeping of wingmen (ghosts with a leader).
+    pub formation: FormationParams,
+    /// The ghosts.
+    pub ghosts: heapless::Vec<Ghost, N>,
+    /// Target positions.
+    pub targets: heapless::Vec<Vec3, MAX_TARGETS>,
+    /// Ticks stepped.
+    pub tick: u32,
+}
+
+impl<const N: usize> GhostScene<N> {
+    /// An empty scene.
+    pub fn new(params: FlyerParams) -> Self {
+        GhostScene {
+            params,
+            formation: FormationParams::default(),
+            ghosts: heapless::Vec::new(),
+            targets: heapless::Vec::new(),
+            tick: 0,
+        }
+    }
+
+    /// Replace the targets (extra ones beyond [`MAX_TARGETS`] are ignored; returns how many were
+    /// kept).
+    pub fn set_targets(&mut self, targets: &[Vec3]) -> usize {
+        self.targets.clear();
+        for &t in targets.iter().take(MAX_TARGETS) {
+            let _ = self.targets.push(t);
+        }
+        self.targets.len()
+    }
+
+    /// Advance every ghost one fixed tick of `1 / recording.tick_hz()` seconds.
+    pub fn step(&mut self, recording: &Recording<'_>, ground: &impl GroundProbe) -> SceneTick {
+        let mut out = SceneTick::default();
+        for i in 0..self.ghosts.len() {
+            let leader = self
+                .ghosts
+                .get(i)
+                .map(|g| g.leader as usize)
+                .unwrap_or(usize::MAX);
+            // A leader with a smaller index has already stepped this tick.
+            let lead = if leader < i {
+                self.ghosts.get(leader).map(|l| (l.flyer, l.last_index))
+            } else {
+                None
+            };
+            let Some(g) = self.ghosts.get_mut(i) else {
+                break;
+            };
+            let t = match lead {
+                Some((flyer, index)) => g.step_following(
+                    recording,
+                    &self.params,
+                    &self.formation,
+                    &self.targets,
+                    ground,
+                    &flyer,
+                    index,
+                ),
+                None => g.step(recording, &self.params, &self.targets, ground),
+            };
+            out.firing += t.firing as u32;
+            out.missiles += t.missile as u32;
+            out.skips += t.skipped as u32;
+        }
+        self.tick = self.tick.wrapping_add(1);
+        out
+    }
+
+    /// The demo formation: a leader and `N − 1` wingmen (up to 4 ghosts for the shared demo) at
+    /// the demo pilot's targets. The leader starts level at `(−30, 14, 36)` facing −Z, at a frame
+    /// drawn from `Pcg32::seeded(DEMO_SEED)`; wingmen use [`FormationParams::default`].
+    pub fn demo(recording: &Recording<'_>) -> Self {
+        let params = FlyerParams::default();
+        let mut scene = Self::new(params);
+        scene.set_targets(&super::demo_pilot::TARGETS);
+        let mut rng = Pcg32::seeded(DEMO_SEED);
+        let leader_cursor = rng.below(recording.frame_count());
+        let leader = FlyerState::level(Vec3::new(-30.0, 14.0, 36.0), 0.0, params.cruise_speed);
+        fleet::spawn_formation(
+            &mut scene.ghosts,
+            &mut rng,
+            leader,
+            leader_cursor,
+            N.saturating_sub(1),
+            &FormationParams::default(),
+            recording.frame_count(),
+            recording.tick_hz(),
+        );
+        scene
+    }
+
+    /// A fleet of `N` ghosts spread over the demo arena (±40 × 8..20 × ±40) with random headings and
+    /// start frames from `Pcg32::seeded(seed)`, at the demo pilot's targets.
+    pub fn fleet(recording: &Recording<'_>, seed: u64) -> Self {
+        let params = FlyerParams::default();
+        let mut scene = Self::new(params);
+        scene.set_targets(&super::demo_pilot::TARGETS);
+        let mut rng = Pcg32::seeded(seed);
+        let area = SpawnArea {
+            center: Vec3::new(0.0, 14.0, 0.0),
+            half_extent: Vec3::new(40.0, 6.0, 40.0),
+        };
+        fleet::spawn_fleet(
+            &mut scene.ghosts,
+            &mut rng,
+            N,
+            &area,
+            recording.frame_count(),
+            params.cruise_speed,
+        );
+        scene
+    }
+}
+
+impl<const N: usize> StateHash for GhostScene<N> {
+    /// Feeds `tick`, the target count and positions, the ghost count and every ghost (params are
+    /// configuration, not state, and are not hashed).
+    fn hash_state(&self, h: &mut StateHasher) {
+        h.write_u32(self.tick);
+        h.write_u32(self.targets.len() as u32);
+        for &t in self.targets.iter() {
+            h.write_vec3(t);
+        }
+        h.write_u32(self.ghosts.len() as u32);
+        for g in self.ghosts.iter() {
+            g.hash_state(h);
+        }
+    }
+}
