@@ -18,18 +18,40 @@
 # `-Zbuild-std=core` (RUSTC_BOOTSTRAP=1 unlocks that flag on the stable compiler), and rustup's own
 # `rust-lld` links. Cargo stays rustup's. Cached: a second run does nothing.
 #
-# Overrides: HOPKIT_DEBIAN_RUST (default 1.96, the Debian rustc-web release to use),
+# Overrides: HOPKIT_DEBIAN_RUST (the Debian rustc-web release, e.g. 1.96; default: apt's candidate),
 #            HOPKIT_CROSS_DIR (default <repo>/.cross), HOPKIT_CROSS_FORCE_DEBIAN=1 (ignore rustup targets).
 set -euo pipefail
 
 TARGETS=(thumbv7em-none-eabihf thumbv6m-none-eabi wasm32-unknown-unknown)
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 CROSS_DIR="${HOPKIT_CROSS_DIR:-$REPO/.cross}"
-DEB_RUST="${HOPKIT_DEBIAN_RUST:-1.96}"
-DEB_ROOT="$CROSS_DIR/debian-rust-$DEB_RUST"
-DEB_PACKAGES=(rustc-web rust-web-src "libstd-rust-web-$DEB_RUST" libstd-rust-web-dev libllvm22)
 
 die() { echo "cross-toolchain: $*" >&2; exit 1; }
+
+# The Debian release: an existing unpacked one (no apt needed), else apt's candidate of rustc-web.
+deb_rust_version() {
+    if [ -n "${HOPKIT_DEBIAN_RUST:-}" ]; then echo "$HOPKIT_DEBIAN_RUST"; return; fi
+    local d
+    for d in "$CROSS_DIR"/debian-rust-*/.complete; do
+        [ -f "$d" ] && { basename "$(dirname "$d")" | sed 's/^debian-rust-//'; return; }
+    done
+    command -v apt-cache >/dev/null 2>&1 || { echo 1.96; return; }
+    local v
+    v="$(apt-cache policy rustc-web 2>/dev/null | sed -n 's/^ *Candidate: *\([0-9]*\.[0-9]*\).*/\1/p')"
+    if [ -z "$v" ]; then
+        apt-get update -qq >/dev/null 2>&1 || true
+        v="$(apt-cache policy rustc-web 2>/dev/null | sed -n 's/^ *Candidate: *\([0-9]*\.[0-9]*\).*/\1/p')"
+    fi
+    echo "${v:-1.96}"
+}
+# Resolved only when the Debian route is needed (a rustup-only machine never touches apt).
+DEB_RUST=""
+DEB_ROOT=""
+deb_init() {
+    [ -n "$DEB_ROOT" ] && return 0
+    DEB_RUST="$(deb_rust_version)"
+    DEB_ROOT="$CROSS_DIR/debian-rust-$DEB_RUST"
+}
 
 # rustup's rustc, even when the caller's environment already points RUSTC at the Debian one.
 host_rustc() {
@@ -57,6 +79,7 @@ rustup_has() {
 target_mode() { if rustup_has "$1"; then echo rustup; else echo debian; fi; }
 
 debian_ready() {
+    deb_init
     [ -f "$DEB_ROOT/.complete" ] && [ -x "$DEB_ROOT/usr/bin/rustc" ] &&
         [ -d "$DEB_ROOT/usr/lib/rustlib/src/rust/library/core" ]
 }
@@ -71,17 +94,24 @@ debian_setup() {
     if ! apt-cache show "libstd-rust-web-$DEB_RUST" >/dev/null 2>&1; then
         apt-get update -qq >/dev/null 2>&1 || die "apt-get update failed"
     fi
-    (cd "$debs" && apt-get download -qq "${DEB_PACKAGES[@]}" >/dev/null 2>"$debs/download.log") ||
-        die "apt-get download ${DEB_PACKAGES[*]} failed: $(tail -3 "$debs/download.log")"
+    # rustc's LLVM: whatever libllvmNN its standard library package depends on.
+    local llvm
+    llvm="$(apt-cache depends "libstd-rust-web-$DEB_RUST" 2>/dev/null | grep -o 'libllvm[0-9]*' | head -1)"
+    [ -n "$llvm" ] || die "no Debian package libstd-rust-web-$DEB_RUST (set HOPKIT_DEBIAN_RUST?)"
+    local packages=(rustc-web rust-web-src "libstd-rust-web-$DEB_RUST" libstd-rust-web-dev "$llvm")
+    (cd "$debs" && apt-get download -qq "${packages[@]}" >/dev/null 2>"$debs/download.log") ||
+        die "apt-get download ${packages[*]} failed: $(tail -3 "$debs/download.log")"
     local deb
     for deb in "$debs"/*.deb; do dpkg-deb -x "$deb" "$DEB_ROOT"; done
+    # Only library/ of the source is needed by -Zbuild-std; drop the compiler's source and docs.
+    rm -rf "$DEB_ROOT"/usr/src/rustc-*/src "$DEB_ROOT"/usr/src/rustc-*/compiler "$DEB_ROOT/usr/share/doc"
     deb_env_run "$DEB_ROOT/usr/bin/rustc" -vV >/dev/null 2>&1 || die "unpacked Debian rustc does not run"
     [ -d "$DEB_ROOT/usr/lib/rustlib/src/rust/library/core" ] || die "library source missing in $DEB_ROOT"
     rm -rf "$debs"
     touch "$DEB_ROOT/.complete"
 }
 
-deb_ld_path() { echo "$DEB_ROOT/usr/lib/x86_64-linux-gnu:$DEB_ROOT/usr/lib/llvm-22/lib"; }
+deb_ld_path() { deb_init; echo "$DEB_ROOT/usr/lib/x86_64-linux-gnu"; }
 deb_env_run() { LD_LIBRARY_PATH="$(deb_ld_path)${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$@"; }
 
 setup() {
