@@ -5,6 +5,11 @@
 #![no_std]
 #![no_main]
 
+#[cfg(not(target_os = "none"))]
+compile_error!(
+    "this binary runs on bare metal only: build it with --target (see docs/firmware.md)"
+);
+
 #[path = "../board/blackpill.rs"]
 mod board;
 
