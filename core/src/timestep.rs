@@ -10,7 +10,7 @@
 //!
 //! Bad frame times have documented results:
 //! - `dt ≤ 0`, NaN: no ticks, accumulator unchanged ([`Advance::rejected`] is true).
-//! - `+inf` or longer than [`FixedStep::max_frame`] (default 0.25 s, like most engines' "spiral of
+//! - `+inf` or longer than [`FixedStep::max_frame_ns`] (default 0.25 s, like most engines' "spiral of
 //!   death" guard and Quake III's 200 ms msec clamp): clamped; the dropped time is reported in
 //!   [`Advance::dropped_ns`] so the game can tell it ran slow.
 //!

@@ -1,1 +1,0 @@
-//! Companion follower (seed 004). Filled in by the follower work.

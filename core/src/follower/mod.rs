@@ -1,0 +1,384 @@
+//! A companion that follows the leader's breadcrumb trail (seed 004), and a party of them.
+//!
+//! # The single follower (the seed)
+//! The leader's position is recorded as a *crumb* whenever it is more than
+//! [`FollowerParams::record_distance`] (1.5) from the last crumb; the follower walks from crumb to
+//! crumb, oldest first. Per step ([`step`]), in this order:
+//! 1. **Teleport check** (beyond the seed): if the leader moved more than
+//!    [`FollowerParams::teleport_distance`] since the last step, [`regroup`]: the trail is reset to the
+//!    leader's position and the follower is placed `regroup_distance` behind it.
+//! 2. **Record** (`UpdateTargetPos`): a new crumb if the leader moved far enough — cut at exactly
+//!    `record_distance` along the leader's motion since the last step (several per step if it moved
+//!    far and the trail has room), so crumb spacing does not depend on the tick rate. If the trail is
+//!    already full (`N` crumbs, default 16) the follower is assumed stuck: the oldest crumb is
+//!    dequeued, becomes the target, and the follower **warps** onto it — the seed's rescue, and the
+//!    documented full-buffer behaviour.
+//! 3. **Shortcut** (`ShortCutTargetPos`): if the leader is within `shortcut_distance` (7) and at least
+//!    `shortcut_keep` (4) crumbs are stored, all but the newest 4 are dropped and the follower aims at
+//!    the oldest remaining one (peeked, as the seed, so it is dequeued again on arrival).
+//! 4. **Move**: stop within `stop_distance` (3.5) of the leader; on reaching the target (within
+//!    `reach_distance` 2.0, in the ground plane) stop if ≤ `stop_crumbs` (3) remain, else dequeue
+//!    the next crumb. Stopping decays horizontal velocity ×0.9 per reference tick and eases the speed
+//!    factor to 0 from at most 0.3. Moving eases the factor by 0.02/tick towards 1.6 (≥ 5 crumbs),
+//!    1.0, or 0.5 (≤ 2 crumbs), lerps the move direction towards the target by 0.15/tick and sets
+//!    horizontal velocity `move_dir · 8 · factor` units/s.
+//! 5. **Body**: gravity and ground contact ([`FollowerParams::integrate`]), the falling flag, the body
+//!    turning at 500°/s towards the move direction, and the head looking at the leader (±50°) while
+//!    slow.
+//!
+//! # Tick rate
+//! The seed runs `Move` in `FixedUpdate` at Unity's default **50 Hz** ([`SEED_TICK_HZ`]) and its
+//! per-tick factors (×0.9, ±0.02, lerp 0.15) assume that rate; turning and the head use
+//! `Time.deltaTime` and are already rates. Here every per-tick factor is converted with
+//! `n = dt · reference_hz` reference ticks (see [`body`]), so 50 Hz reproduces the seed's numbers
+//! exactly and 60/120/144 Hz give the same motion over time: in `tests/tests/follower_rate.rs` a
+//! 12 s walk differs from the 50 Hz run by < 0.75 units while moving (when a discrete decision —
+//! reach a crumb, stop — lands one tick apart) and < 0.1 at rest. With
+//! [`FollowerParams::seed_exact`] a 50 Hz run retraces a line-by-line port of the seed's C# within
+//! 0.01 units over 14 s (`tests/tests/follower_oracle.rs`).
+//!
+//! # Deliberate differences from the seed (each documented where it lives)
+//! - The last-crumb reference starts at the leader's start position (the seed's `_prevPlayerPos`
+//!   starts at the world origin, recording a duplicate crumb on the first frame).
+//! - Reaching a crumb and the move direction are measured in the ground plane.
+//! - Crumbs are cut at exactly `record_distance` along the leader's motion, not at its sampled
+//!   position, and the speed factor lands on its target instead of dithering ±0.02 around it —
+//!   both tick-rate fixes; [`FollowerParams::seed_exact`] restores the seed's behaviour.
+//! - A warp zeroes vertical velocity; a zero move direction keeps the old facing.
+//! - Teleport regroup and the [`party`] are additions.
+//!
+//! # Bad input
+//! `dt` NaN or ≤ 0: nothing happens (empty events). `dt` > [`MAX_STEP_DT`] (0.25 s): clamped.
+//! A non-finite leader position is ignored (the last good one is used); coordinates are clamped to
+//! ±[`COORD_LIMIT`]. Parameters failing [`FollowerParams::is_sane`] are replaced by
+//! [`FollowerParams::sanitized`] for the step (every bad field → its default). Corrupted state
+//! (non-finite fields written by a host) is repaired at the start of the step. No input produces NaN.
+
+pub mod body;
+pub mod params;
+pub mod party;
+pub mod trail;
+
+pub use body::FollowerBody;
+pub use params::{FollowerParams, COORD_LIMIT, MAX_SPEED, MAX_STEP_DT, SEED_TICK_HZ};
+pub use party::{
+    Party, PartyEvents, PartyFull, PartyParams, DEFAULT_PARTY_SIZE, DEFAULT_PARTY_TRAIL,
+    MAX_PARTY_SIZE,
+};
+pub use trail::{Trail, TrailIter, DEFAULT_TRAIL_CAPACITY};
+
+use crate::ground::GroundProbe;
+use crate::hash::{StateHash, StateHasher};
+use crate::math::{Vec2, Vec3};
+use body::yaw_of;
+use params::{clamp_coords, sanitize_dt, sanitize_leader};
+
+/// One follower: its body, the leader's breadcrumbs and what it is walking to.
+///
+/// `N` is the trail capacity (the seed's `PosHistorySize`, default 16); a full trail means "stuck"
+/// and triggers the warp described in the [module docs](self).
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[repr(C)]
+pub struct FollowerState<const N: usize = DEFAULT_TRAIL_CAPACITY> {
+    /// Position, velocity, facing, head, flags.
+    pub body: FollowerBody,
+    /// The leader's recorded positions, oldest first (the seed's `_playerPosHistory`).
+    pub trail: Trail<N>,
+    /// The point being walked to (the seed's `_targetPos`).
+    pub target: Vec3,
+    /// Leader position when the last crumb was recorded (the seed's `_prevPlayerPos`).
+    pub last_crumb: Vec3,
+    /// Leader position seen at the last step (teleport detection; fallback for bad input).
+    pub leader: Vec3,
+}
+
+/// What happened during one [`step`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[repr(C)]
+pub struct FollowerEvents {
+    /// A new crumb was recorded.
+    pub crumb_recorded: bool,
+    /// The trail was full: the follower warped onto the oldest crumb.
+    pub warped: bool,
+    /// The shortcut dropped crumbs or changed the target.
+    pub shortcut: bool,
+    /// The follower reached its target and took the next crumb.
+    pub advanced: bool,
+    /// The follower is stopping (near the leader, or out of crumbs).
+    pub stopped: bool,
+    /// The falling flag after this step.
+    pub falling: bool,
+    /// The leader teleported and the follower regrouped behind it.
+    pub regrouped: bool,
+}
+
+impl<const N: usize> FollowerState<N> {
+    /// The seed's `InitPos`: the trail holds the leader's start position and the target is the
+    /// follower's own position. The follower faces `yaw` radians. Non-finite positions become 0.
+    pub fn new(follower_pos: Vec3, leader_pos: Vec3, yaw: f32) -> Self {
+        let leader = clamp_coords(leader_pos.sanitize());
+        let body = FollowerBody::new(follower_pos, yaw);
+        FollowerState {
+            target: body.position,
+            body,
+            trail: Trail::with_crumb(leader),
+            last_crumb: leader,
+            leader,
+        }
+    }
+
+    /// Repair non-finite fields a host may have written.
+    fn sanitize(&mut self) {
+        if !self.leader.is_finite() {
+            self.leader = Vec3::ZERO;
+        }
+        self.leader = clamp_coords(self.leader);
+        self.body.sanitize(self.leader);
+        if !self.target.is_finite() {
+            self.target = self.body.position;
+        }
+        if !self.last_crumb.is_finite() {
+            self.last_crumb = self.leader;
+        }
+    }
+}
+
+impl<const N: usize> StateHash for FollowerState<N> {
+    /// `body`, `trail`, `target`, `last_crumb`, `leader`, in that order.
+    fn hash_state(&self, h: &mut StateHasher) {
+        self.body.hash_state(h);
+        self.trail.hash_state(h);
+        h.write_vec3(self.target);
+        h.write_vec3(self.last_crumb);
+        h.write_vec3(self.leader);
+    }
+}
+
+/// Advance one follower by `dt` seconds towards a leader now at `leader_pos`. See the
+/// [module docs](self) for the order of operations and the handling of bad input.
+pub fn step<const N: usize>(
+    state: &mut FollowerState<N>,
+    params: &FollowerParams,
+    leader_pos: Vec3,
+    ground: &impl GroundProbe,
+    dt: f32,
+) -> FollowerEvents {
+    let mut ev = FollowerEvents::default();
+    let Some(dt) = sanitize_dt(dt) else {
+        ev.falling = state.body.falling;
+        return ev;
+    };
+    let repaired;
+    let p = if params.is_sane() {
+        params
+    } else {
+        repaired = params.sanitized();
+        &repaired
+    };
+    state.sanitize();
+    let leader = sanitize_leader(leader_pos, state.leader);
+    let n = dt * p.reference_hz;
+
+    let mut prev = state.leader;
+    if leader.distance(prev) > p.teleport_distance {
+        let back = state.body.position.planar() - prev.planar();
+        regroup(state, p, leader, back);
+        ev.regrouped = true;
+        prev = leader;
+    }
+    state.leader = leader;
+
+    record_crumb(state, p, prev, leader, &mut ev);
+    take_shortcut(state, p, leader, &mut ev);
+    drive(state, p, leader, n, &mut ev);
+
+    let ground_y = state.body.integrate(p, ground, dt);
+    state.body.update_falling(p, ground_y);
+    state.body.turn(p, dt);
+    state.body.turn_neck(p, leader, dt);
+    ev.falling = state.body.falling;
+    ev
+}
+
+/// Reset the trail to the leader at `leader_pos` and place the follower at rest
+/// `params.regroup_distance` behind it along the planar direction `back` (`(x, z)`, normalised
+/// here; zero/NaN → +Z, i.e. behind a leader facing −Z), at the leader's height, facing the leader.
+///
+/// [`step`] calls this when the leader teleports, with `back` = the side the follower was on. Call
+/// it yourself after a map transfer with the leader's facing (`back = −forward`).
+pub fn regroup<const N: usize>(
+    state: &mut FollowerState<N>,
+    params: &FollowerParams,
+    leader_pos: Vec3,
+    back: Vec2,
+) {
+    let repaired;
+    let p = if params.is_sane() {
+        params
+    } else {
+        repaired = params.sanitized();
+        &repaired
+    };
+    let leader = sanitize_leader(leader_pos, state.leader);
+    let back = back.try_normalize().unwrap_or(Vec2::Y);
+    let pos = leader + Vec3::from_planar(back * p.regroup_distance, 0.0);
+    state.body.place(pos, yaw_of(-back));
+    state.trail.clear();
+    let _ = state.trail.push_newest(leader);
+    state.target = state.body.position;
+    state.last_crumb = leader;
+    state.leader = leader;
+}
+
+/// The seed's `UpdateTargetPos`: record a crumb; a full trail warps the follower to the oldest.
+///
+/// Unless `seed_exact`, the leader's motion since the last step (`prev` → `leader`) is cut
+/// at exactly `record_distance` from the last crumb, as many times as it crosses it while the trail
+/// has room, so crumb positions do not depend on the tick rate. With it, the crumb is the
+/// leader's current position (the seed).
+fn record_crumb<const N: usize>(
+    state: &mut FollowerState<N>,
+    p: &FollowerParams,
+    prev: Vec3,
+    leader: Vec3,
+    ev: &mut FollowerEvents,
+) {
+    let r = p.record_distance;
+    let mut from = prev;
+    for _ in 0..N {
+        if leader.distance(state.last_crumb) <= r {
+            return;
+        }
+        // Interpolated crumbs only fill free space: a full trail takes the leader's position, so a
+        // step warps at most once, as in the seed.
+        let crumb = if p.seed_exact || state.trail.is_full() {
+            leader
+        } else {
+            crossing(state.last_crumb, r, from, leader).unwrap_or(leader)
+        };
+        push_crumb(state, crumb, ev);
+        if crumb == leader {
+            return;
+        }
+        from = crumb;
+    }
+}
+
+/// The point where the segment `a → b` leaves the sphere of radius `r` around `c`, if `a` is
+/// inside it, `b` outside, and the segment is not degenerate.
+fn crossing(c: Vec3, r: f32, a: Vec3, b: Vec3) -> Option<Vec3> {
+    let d = b - a;
+    let f = a - c;
+    let qa = d.dot(d);
+    let qc = f.dot(f) - r * r;
+    if qa <= 1.0e-12 || qc > 0.0 || r <= 1.0e-6 {
+        return None;
+    }
+    let qb = f.dot(d);
+    // qc ≤ 0 so the discriminant is ≥ qb² ≥ 0; the larger root is the exit, in [0, 1].
+    let t = (-qb + crate::math::scalar::sqrt(qb * qb - qa * qc)) / qa;
+    if (0.0..=1.0).contains(&t) {
+        Some(a + d * t)
+    } else {
+        None
+    }
+}
+
+/// Append a crumb, warping to the oldest first if the trail is full (the seed's rescue).
+fn push_crumb<const N: usize>(state: &mut FollowerState<N>, crumb: Vec3, ev: &mut FollowerEvents) {
+    state.last_crumb = crumb;
+    if state.trail.is_full() {
+        if let Some(oldest) = state.trail.pop_oldest() {
+            // Probably stuck on something: warp.
+            state.target = oldest;
+            state.body.warp(oldest);
+            ev.warped = true;
+        }
+    }
+    ev.crumb_recorded |= state.trail.push_newest(crumb).is_ok();
+}
+
+/// The seed's `ShortCutTargetPos`: leader close by → skip ahead to the newest few crumbs.
+fn take_shortcut<const N: usize>(
+    state: &mut FollowerState<N>,
+    p: &FollowerParams,
+    leader: Vec3,
+    ev: &mut FollowerEvents,
+) {
+    let keep = p.shortcut_keep as usize;
+    if state.body.position.distance(leader) >= p.shortcut_distance || state.trail.len() < keep {
+        return;
+    }
+    let dropped = state.trail.retain_newest(keep);
+    if let Some(oldest) = state.trail.oldest() {
+        if dropped > 0 || oldest != state.target {
+            ev.shortcut = true;
+        }
+        state.target = oldest;
+    }
+}
+
+/// The seed's `Move`: stop near the leader or at the end of the trail, else walk to the target.
+fn drive<const N: usize>(
+    state: &mut FollowerState<N>,
+    p: &FollowerParams,
+    leader: Vec3,
+    n: f32,
+    ev: &mut FollowerEvents,
+) {
+    let body = &mut state.body;
+    if body.position.distance(leader) < p.stop_distance {
+        body.reduce_speed(p, n);
+        ev.stopped = true;
+        return;
+    }
+    if body.position.planar().distance(state.target.planar()) < p.reach_distance {
+        if state.trail.len() <= p.stop_crumbs as usize {
+            body.reduce_speed(p, n);
+            ev.stopped = true;
+            return;
+        }
+        if let Some(next) = state.trail.pop_oldest() {
+            state.target = next;
+            ev.advanced = true;
+        }
+    }
+    let left = state.trail.len();
+    let mut factor = if left >= p.fast_crumbs as usize {
+        p.fast_factor
+    } else {
+        p.normal_factor
+    };
+    if left <= p.slow_crumbs as usize {
+        factor = p.slow_factor;
+    }
+    body.chase(p, state.target, factor, f32::INFINITY, n);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ground::FlatGround;
+
+    #[test]
+    fn initial_state_is_the_seeds() {
+        let s: FollowerState = FollowerState::new(Vec3::new(0.0, 0.0, 3.0), Vec3::ZERO, 0.0);
+        assert_eq!(s.trail.len(), 1);
+        assert_eq!(s.trail.oldest(), Some(Vec3::ZERO));
+        assert_eq!(s.target, Vec3::new(0.0, 0.0, 3.0));
+    }
+
+    #[test]
+    fn idle_follower_near_leader_stays_put() {
+        let mut s: FollowerState = FollowerState::new(Vec3::new(0.0, 0.0, 3.0), Vec3::ZERO, 0.0);
+        let p = FollowerParams::seed();
+        for _ in 0..100 {
+            let ev = step(&mut s, &p, Vec3::ZERO, &FlatGround::new(0.0), 0.02);
+            assert!(ev.stopped);
+        }
+        assert_eq!(s.body.position, Vec3::new(0.0, 0.0, 3.0));
+        assert!(s.body.grounded);
+    }
+}
