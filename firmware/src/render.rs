@@ -410,11 +410,15 @@ fn draw_player<D: DrawTarget<Color = BinaryColor>>(
         .into_styled(fill(BinaryColor::Off))
         .draw(target)?;
     if view.player_grounded {
-        circle_at(p, d).into_styled(fill(BinaryColor::On)).draw(target)?;
+        circle_at(p, d)
+            .into_styled(fill(BinaryColor::On))
+            .draw(target)?;
     } else {
         // Airborne: a ring with a centre dot (the hop rhythm shows as blinking).
         circle_at(p, d).into_styled(stroke()).draw(target)?;
-        circle_at(p, 3).into_styled(fill(BinaryColor::On)).draw(target)?;
+        circle_at(p, 3)
+            .into_styled(fill(BinaryColor::On))
+            .draw(target)?;
     }
     if let (Some(a), Some(tip)) = (
         offset(p, body.heading, (d / 2 + 2) as f32),
