@@ -94,7 +94,10 @@ for line in lines:
         out.append(line)
         continue
     verdict = "ok"
-    if limit != "-" and got > int(limit):
+    soft = limit.startswith("~")
+    if soft and got > int(limit[1:]):
+        verdict = "over target (soft: reported, not failed)"
+    elif limit != "-" and not soft and got > int(limit):
         verdict = "OVER LIMIT"
     elif base != "-" and got > int(base) * (1 + tol / 100):
         verdict = f"REGRESSION (>{tol:g}% over baseline)"

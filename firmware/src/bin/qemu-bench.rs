@@ -3,7 +3,10 @@
 //! firmware/budgets.txt:
 //!
 //! - `instr-per-systick-kilotick`: calibration (≈ 40 000 on mps2-an386, ≈ 62 500 on microbit);
-//! - `movement-step-instr`: one `hopkit::movement` step (mean of many, loop cost subtracted);
+//! - `movement-kernel-ground-instr` / `movement-kernel-air-instr`: one planar movement step
+//!   (friction + accelerate, cached world wish), mean of many, loop cost subtracted;
+//!   `movement-seed-step-instr`: the seed's `GetNextPlayerVector` port;
+//!   `movement-full-step-instr`: a whole character `step_wish` (ground probe, jump rules, gravity);
 //! - `demo-tick-instr` / `demo-tick-instr-max`: one `DemoRig::tick` on the scripted input
 //!   (mean / worst over the run);
 //! - `demo-view-instr`, `demo-draw-instr`, `app-poll-instr`: snapshot, drawing into a pixel counter,
@@ -23,7 +26,10 @@ mod qemu_rt;
 use core::fmt::Write as _;
 use core::hint::black_box;
 use cortex_m_rt::entry;
-use hopkit::math::{scalar, Vec3};
+use hopkit::ground::FlatGround;
+use hopkit::math::{scalar, Vec2, Vec3};
+use hopkit::movement::seed::next_player_vector;
+use hopkit::movement::{planar_velocity_tick, step_wish, MoveParams, MoverState, WishDir};
 use hopkit_firmware::app::App;
 use hopkit_firmware::counting::PixelCounter;
 use hopkit_firmware::demo::{scripted_raw, DemoRig};
@@ -111,6 +117,38 @@ fn main() -> ! {
     let _ = writeln!(out, "math-sqrt-instr: {sqrt}");
     let _ = writeln!(out, "math-sin-cos-instr: {sincos}");
     let _ = writeln!(out, "math-vec3-normalize-instr: {normalize}");
+
+    // --- one movement step (seed preset, 60 Hz) ---
+    // The planar kernel (friction + projection-capped accelerate) with the wish direction already
+    // in world space, as the mover caches it; a running character, so friction and the cap work.
+    let params = MoveParams::seed();
+    let dt = 1.0 / 60.0;
+    let wish = WishDir::from_world(Vec2::new(0.6, -0.8));
+    let other = WishDir::from_world(Vec2::new(-0.8, -0.6));
+    let mut v = Vec2::new(6.0, -4.0);
+    let kernel_ground = per_call(&c, |i| {
+        let turn = if i & 64 == 0 { wish } else { other };
+        v = planar_velocity_tick(black_box(v), black_box(turn), &params, true, dt);
+    });
+    let mut v = Vec2::new(12.0, 0.0);
+    let kernel_air = per_call(&c, |_| {
+        v = planar_velocity_tick(black_box(v), black_box(wish), &params, false, dt);
+    });
+    let mut sv = Vec2::new(6.0, -4.0);
+    let seed_step = per_call(&c, |_| {
+        sv = next_player_vector(black_box(sv), black_box(Vec2::new(1.0, 1.0)), dt, true);
+    });
+    let ground = FlatGround::new(0.0);
+    let mut mover = MoverState::new(Vec3::ZERO);
+    let full_step = per_call(&c, |i| {
+        let jump = i & 127 == 0;
+        step_wish(&mut mover, &params, black_box(wish), jump, &ground, dt);
+    });
+    black_box((v, sv, mover));
+    let _ = writeln!(out, "movement-kernel-ground-instr: {kernel_ground}");
+    let _ = writeln!(out, "movement-kernel-air-instr: {kernel_air}");
+    let _ = writeln!(out, "movement-seed-step-instr: {seed_step}");
+    let _ = writeln!(out, "movement-full-step-instr: {full_step}");
 
     // --- one demo tick, span by span over the scripted run ---
     let mut rig = DemoRig::new();
