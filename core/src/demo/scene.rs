@@ -1,5 +1,5 @@
 //! The demo scene: one player, a companion, arrival critters and a ghost formation on the demo
-//! level, stepped at a fixed [`TICK_HZ`](super::TICK_HZ) from raw stick samples.
+//! level, stepped at a fixed [`TICK_HZ`] from raw stick samples.
 //!
 //! Per tick, in this order:
 //! 1. raw samples → [`StickPipeline`] → left stick wish, right stick look rate, buttons;
