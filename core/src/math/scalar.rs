@@ -38,26 +38,6 @@ mod backend {
     pub fn acos(x: f32) -> f32 {
         libm::acosf(x)
     }
-    #[inline]
-    pub fn exp(x: f32) -> f32 {
-        libm::expf(x)
-    }
-    #[inline]
-    pub fn ln(x: f32) -> f32 {
-        libm::logf(x)
-    }
-    #[inline]
-    pub fn powf(x: f32, y: f32) -> f32 {
-        libm::powf(x, y)
-    }
-    #[inline]
-    pub fn floor(x: f32) -> f32 {
-        libm::floorf(x)
-    }
-    #[inline]
-    pub fn round(x: f32) -> f32 {
-        libm::roundf(x)
-    }
 }
 
 #[cfg(feature = "micromath")]
@@ -96,26 +76,6 @@ mod backend {
     #[inline]
     pub fn acos(x: f32) -> f32 {
         F32Ext::acos(x)
-    }
-    #[inline]
-    pub fn exp(x: f32) -> f32 {
-        libm::expf(x)
-    }
-    #[inline]
-    pub fn ln(x: f32) -> f32 {
-        libm::logf(x)
-    }
-    #[inline]
-    pub fn powf(x: f32, y: f32) -> f32 {
-        libm::powf(x, y)
-    }
-    #[inline]
-    pub fn floor(x: f32) -> f32 {
-        libm::floorf(x)
-    }
-    #[inline]
-    pub fn round(x: f32) -> f32 {
-        libm::roundf(x)
     }
 }
 
@@ -161,27 +121,27 @@ pub fn acos(x: f32) -> f32 {
 /// `e^x`.
 #[inline]
 pub fn exp(x: f32) -> f32 {
-    backend::exp(x)
+    libm::expf(x)
 }
 /// Natural logarithm.
 #[inline]
 pub fn ln(x: f32) -> f32 {
-    backend::ln(x)
+    libm::logf(x)
 }
 /// `x^y`.
 #[inline]
 pub fn powf(x: f32, y: f32) -> f32 {
-    backend::powf(x, y)
+    libm::powf(x, y)
 }
 /// Largest integer not greater than `x`.
 #[inline]
 pub fn floor(x: f32) -> f32 {
-    backend::floor(x)
+    libm::floorf(x)
 }
 /// Nearest integer, ties away from zero.
 #[inline]
 pub fn round(x: f32) -> f32 {
-    backend::round(x)
+    libm::roundf(x)
 }
 
 #[cfg(test)]
