@@ -10,7 +10,7 @@ use hopkit::hash::format_hash_line;
 
 const GOLDEN: [(u32, u64); 3] = [
     (0, 0xd6728fb7d36c3b1c),
-    (600, 0x10f3d2c0bfb55eb4),
+    (600, 0x53e630f6d152ac30),
     (3600, 0x64a1ea244405edcc),
 ];
 
