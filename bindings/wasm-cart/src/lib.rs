@@ -29,11 +29,6 @@
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
 pub mod framebuffer;
-// TEMPORARY until `hopkit_firmware::render` lands on main (then: use hopkit_firmware::render).
-mod render_standin;
-mod render {
-    pub use crate::render_standin::draw_frame;
-}
 
 use core::cell::UnsafeCell;
 use framebuffer::Framebuffer;
@@ -100,7 +95,7 @@ impl Cart {
 
     fn draw(&mut self) {
         // Drawing into the framebuffer cannot fail (its error type is `Infallible`).
-        let _ = render::draw_frame(&self.rig.view(), &mut self.fb);
+        let _ = hopkit_firmware::render::draw_frame(&self.rig.view(), &mut self.fb);
     }
 
     /// The rig's state hash.
