@@ -10,8 +10,8 @@ use hopkit::hash::format_hash_line;
 
 const GOLDEN: [(u32, u64); 3] = [
     (0, 0xd6728fb7d36c3b1c),
-    (600, 0xd4fd2d3d2054109c),
-    (3600, 0x6e1051fd693d4f5c),
+    (600, 0x027037200586ca45),
+    (3600, 0x7b3cdd1c40cdd392),
 ];
 
 #[test]

@@ -163,8 +163,9 @@ fn seed_matches_f64_reimplementation_on_random_cases() {
 
 #[test]
 fn lean_kernels_reproduce_the_seed() {
-    // The kernels with the seed preset give the seed's result up to rounding (friction is computed
-    // as v·(|v|−drop)/|v| rather than v + v/|v|·(−drop)).
+    // The kernels with the seed preset give the seed's result up to rounding and the fast
+    // reciprocal's documented error (friction is computed as v·(1 − drop·rsqrt(|v|²)) rather than
+    // v + v/|v|·(−drop); `scalar::rsqrt` is within 1.5e-6 relative).
     let p = MoveParams::seed();
     let mut rng = Pcg32::seeded(77);
     let mut worst = 0.0f32;
@@ -183,7 +184,7 @@ fn lean_kernels_reproduce_the_seed() {
         let err = (seed - lean).length() / (1.0 + seed.length());
         worst = worst.max(err);
     }
-    assert!(worst < 2e-6, "worst relative difference {worst}");
+    assert!(worst < 5e-6, "worst relative difference {worst}");
 }
 
 #[test]

@@ -351,3 +351,31 @@ fn arrival_step_faces_its_velocity() {
     let h = s.agent.heading();
     assert!((h.x - 1.0).abs() < 1e-5 && h.y.abs() < 1e-5);
 }
+
+/// Regression (found by proptest): a pure ramp (no creep) with zero tolerance used to stall just
+/// outside the rounding floor, because `position + v·dt` rounded back to `position`.
+#[test]
+fn pure_ramp_with_zero_tolerance_does_not_stall_on_rounding() {
+    use hopkit::math::Vec3;
+    use hopkit::steering::{arrival_step, ArrivalParams, ArrivalState, SteeringParams};
+    let p = SteeringParams {
+        max_speed: 0.5,
+        max_accel: 0.5,
+        ..SteeringParams::default()
+    };
+    let ap = ArrivalParams {
+        brake_distance: 2.855_816_6,
+        tolerance: 0.0,
+        min_speed_fraction: 0.0,
+        face_velocity: false,
+    };
+    let target = Vec3::new(0.0, 0.0, 17.317_356);
+    let mut s = ArrivalState::at(Vec3::ZERO);
+    let arrived = (0..200 * 50).any(|_| arrival_step(&mut s, &p, &ap, target, 1.0 / 50.0));
+    assert!(
+        arrived,
+        "stalled at distance {}",
+        s.agent.position.distance(target)
+    );
+    assert_eq!(s.agent.velocity, Vec3::ZERO);
+}

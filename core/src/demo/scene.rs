@@ -1,5 +1,5 @@
 //! The demo scene: one player, a companion, arrival critters and a ghost formation on the demo
-//! level, stepped at a fixed [`TICK_HZ`](super::TICK_HZ) from raw stick samples.
+//! level, stepped at a fixed [`TICK_HZ`] from raw stick samples.
 //!
 //! Per tick, in this order:
 //! 1. raw samples → [`StickPipeline`] → left stick wish, right stick look rate, buttons;
@@ -144,8 +144,8 @@ impl DemoScene {
     /// The standard demo scene with default [`DemoParams`].
     pub fn new(recording: Option<&Recording<'_>>) -> Self {
         let params = DemoParams::default();
-        let critters = core::array::from_fn(|i| {
-            let o = RING[i] * (CRITTER_RING * 2.0);
+        let critters = RING.map(|r| {
+            let o = r * (CRITTER_RING * 2.0);
             ArrivalState::at(Vec3::new(o.x, 0.0, o.y))
         });
         let ghosts = match recording {

@@ -1,7 +1,8 @@
 //! Deterministic scripted stick input for the demo: the same raw ADC samples on every platform.
 //!
-//! The script loops every [`SCRIPT_PERIOD`] ticks (30 s at 60 Hz): rest, run forward, strafe-hop
-//! to the right, strafe-hop to the left, then a diagonal walk with short bursts of fire. It goes
+//! The script loops every [`SCRIPT_PERIOD`] ticks (30 s at 60 Hz): rest (2 s), run forward (1 s),
+//! strafe-hop to the right (12 s), strafe-hop to the left (9 s; the player reaches ≈ 1.9× the
+//! ground max speed), then a diagonal walk with short bursts of fire. It goes
 //! through the same 12-bit ADC path as the board ([`ADC_MAX`]), so the firmware under QEMU, the host
 //! simulator, the C example and the wasm cart all feed identical samples to the stick pipeline.
 
@@ -31,7 +32,7 @@ const SEGMENTS: [Segment; 5] = [
         right: Vec2::new(0.0, 0.0),
         buttons: 0,
     },
-    // Run forward, turning slowly right.
+    // Run forward, turning slowly right (the slow turn stays inside the look dead zone).
     Segment {
         start: 120,
         left: Vec2::new(0.0, 1.0),
@@ -40,7 +41,7 @@ const SEGMENTS: [Segment; 5] = [
     },
     // Strafe-hop right: hold right, turn right, hold jump (auto-hop).
     Segment {
-        start: 360,
+        start: 180,
         left: Vec2::new(1.0, 0.0),
         right: Vec2::new(0.85, 0.0),
         buttons: buttons::JUMP,

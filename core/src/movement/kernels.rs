@@ -117,26 +117,31 @@ fn unit_facing(facing: Vec2) -> Vec2 {
     facing.try_normalize().unwrap_or(Vec2::new(0.0, -1.0))
 }
 
-/// Remove `drop` units/s from a velocity of length `speed > 0`: `v *= max(speed − drop, 0)/speed`.
-/// One divide.
+/// Remove `drop` units/s from a velocity whose reciprocal length is `inv_speed`:
+/// `v *= max(1 − drop/speed, 0)`. No divide. Written as `1 − drop·inv` (not `(speed − drop)·inv`)
+/// so the small error of the fast reciprocal only touches the drop, never the kept speed: at high
+/// tick rates nothing accumulates.
 #[inline]
-fn apply_drop(v: Vec2, speed: f32, drop: f32) -> Vec2 {
-    let new_speed = speed - drop;
-    if !(new_speed > 0.0) {
+fn apply_drop(v: Vec2, inv_speed: f32, drop: f32) -> Vec2 {
+    let k = 1.0 - drop * inv_speed;
+    if !(k > 0.0) {
         return Vec2::ZERO;
     }
-    v * (new_speed / speed)
+    v * k
 }
 
-/// Planar speed, or `None` when at/below `stop_threshold` or non-finite (then friction stops the
-/// character dead). One sqrt, none when stopping.
+/// Planar speed and its reciprocal, or `None` when at/below `stop_threshold` (or below 1e-15, or
+/// non-finite: then friction stops the character dead). One [`scalar::rsqrt`], no sqrt, no divide:
+/// friction runs every ground tick, and a correctly rounded software sqrt plus a divide is most of
+/// a movement step on a Cortex-M4F.
 #[inline]
-fn moving_speed(v: Vec2, stop_threshold: f32) -> Option<f32> {
+fn moving_speed(v: Vec2, stop_threshold: f32) -> Option<(f32, f32)> {
     let s2 = v.length_squared();
-    if !(s2 > stop_threshold * stop_threshold) || !(s2 <= f32::MAX) {
+    if !(s2 > stop_threshold * stop_threshold) || !(s2 >= 1.0e-30) || !(s2 <= f32::MAX) {
         return None;
     }
-    Some(scalar::sqrt(s2))
+    let inv = scalar::rsqrt_in_range(s2);
+    Some((s2 * inv, inv))
 }
 
 /// Quake stop-speed friction: `control = max(speed, stop_speed)`, `drop = control·friction·dt`,
@@ -149,7 +154,7 @@ pub fn friction_stopspeed(
     stop_threshold: f32,
     dt: f32,
 ) -> Vec2 {
-    let Some(speed) = moving_speed(v, stop_threshold) else {
+    let Some((speed, inv)) = moving_speed(v, stop_threshold) else {
         return Vec2::ZERO;
     };
     let control = if speed < stop_speed {
@@ -157,7 +162,7 @@ pub fn friction_stopspeed(
     } else {
         speed
     };
-    apply_drop(v, speed, control * friction * dt)
+    apply_drop(v, inv, control * friction * dt)
 }
 
 /// The seed's constant-deceleration friction: `drop = decel·dt`, `v *= max(speed − drop, 0)/speed`
@@ -165,10 +170,10 @@ pub fn friction_stopspeed(
 /// `speed ≤ stop_threshold` → zero.
 #[inline]
 pub fn friction_constant(v: Vec2, decel: f32, stop_threshold: f32, dt: f32) -> Vec2 {
-    let Some(speed) = moving_speed(v, stop_threshold) else {
+    let Some((_, inv)) = moving_speed(v, stop_threshold) else {
         return Vec2::ZERO;
     };
-    apply_drop(v, speed, decel * dt)
+    apply_drop(v, inv, decel * dt)
 }
 
 /// Ground friction with the model and constants of `params`.

@@ -26,7 +26,8 @@
 //! why a frame-perfect hop loses no speed.
 //!
 //! ## Cost model (per tick, f32)
-//! - Ground: friction 1 sqrt + 1 divide, accelerate 0/0, ≈ 20 mul/add/compare.
+//! - Ground: friction 1 [`crate::math::scalar::rsqrt`] (bit estimate + 3 Newton steps, no sqrt,
+//!   no divide), accelerate 0/0, ≈ 30 mul/add/compare.
 //! - Air: 0 sqrt, 0 divide, ≈ 12 mul/add/compare.
 //! - Wish conversion ([`world_wish`]): 1 sqrt + 1 divide per `step` call; [`step_wish`] takes a
 //!   cached [`WishDir`] and skips it; [`world_wish_unit`] converts the stick module's already-unit

@@ -184,7 +184,7 @@ pub fn stopping_speed(distance: f32, max_accel: f32, dt: f32) -> f32 {
 ///
 /// Desired speed `s = min(ramp, stopping_speed(d, BRAKE_PLAN_FRACTION·max_accel))` with
 /// `ramp = max_speed` outside the brake distance and
-/// `max(max_speed·d/brake_distance, max_speed·min_speed_fraction)` inside it; the velocity change `s·û − v` is allocated along `û` first (clamped to
+/// `max(max_speed·d/brake_distance, max_speed·min_speed_fraction, rounding floor/dt)` inside it; the velocity change `s·û − v` is allocated along `û` first (clamped to
 /// `max_accel·dt`), the rest of the budget cancels lateral velocity. Within the tolerance the
 /// desired velocity is zero (brake to a stop). Returns [`Steering::ZERO`] for invalid `dt` or
 /// non-finite agent/target. Never NaN.
@@ -209,7 +209,10 @@ pub fn arrive(
     let Some((dir, distance)) = dir_len(target - agent.position, tolerance) else {
         return finish(velocity_change(-v, max_accel, dt), max_accel);
     };
-    let speed = desired_speed(distance, max_speed, max_accel, arrival, dt);
+    // Never crawl slower than one rounding floor per tick: below that, `position + v·dt` rounds
+    // back to `position` and a pure ramp (no creep) would stall just outside the tolerance.
+    let rounding_speed = effective_tolerance(0.0, target) / dt;
+    let speed = desired_speed(distance, max_speed, max_accel, arrival, rounding_speed, dt);
 
     let budget = max_accel * dt;
     let v_along = v.dot(dir);
@@ -234,11 +237,13 @@ fn desired_speed(
     max_speed: f32,
     max_accel: f32,
     arrival: &ArrivalParams,
+    rounding_speed: f32,
     dt: f32,
 ) -> f32 {
     let brake = non_negative(arrival.brake_distance);
     let ramp = if distance < brake {
-        let floor = max_speed * clamp(arrival.min_speed_fraction, 0.0, 1.0);
+        let floor = (max_speed * clamp(arrival.min_speed_fraction, 0.0, 1.0))
+            .max(rounding_speed.min(max_speed));
         (max_speed * distance / brake).max(floor)
     } else {
         max_speed

@@ -1,0 +1,126 @@
+//! The ground the mechanics probe: none, a flat plane, a tilted plane, the demo level, or a C
+//! callback over your own level. C view of `hopkit::ground`.
+
+use crate::ptr;
+use crate::status::{HkStatus, HK_ERR_INVALID_ARG};
+use crate::types::HkVec3;
+use core::ffi::c_void;
+use hopkit::demo::level::DemoGround;
+use hopkit::ground::{FlatGround, GroundHit, GroundProbe, NoGround, PlaneGround};
+use hopkit::math::Vec3;
+
+/// What a probe finds below a point.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct HkGroundHit {
+    /// World height (Y) of the surface below the query point.
+    pub height: f32,
+    /// Unit surface normal (pointing up-ish).
+    pub normal: HkVec3,
+}
+
+/// A ground probe implemented in C: write the surface directly below `point` to `*out_hit` and
+/// return 1, or return 0 if there is no ground there. Must be pure (same point → same answer) for
+/// determinism. A hit with a non-finite height or a zero/non-finite normal counts as no ground;
+/// the normal is normalised. Must not unwind
+/// (C++ exceptions, longjmp) through hopkit.
+pub type HkGroundProbeFn = Option<
+    unsafe extern "C" fn(user: *mut c_void, point: HkVec3, out_hit: *mut HkGroundHit) -> i32,
+>;
+
+/// [`HkGround::kind`]: no ground anywhere (free fall).
+pub const HK_GROUND_NONE: u32 = 0;
+/// [`HkGround::kind`]: horizontal plane at `height`.
+pub const HK_GROUND_FLAT: u32 = 1;
+/// [`HkGround::kind`]: plane through `origin` with `normal` (normal.y must be > 0.01).
+pub const HK_GROUND_PLANE: u32 = 2;
+/// [`HkGround::kind`]: the demo level (arena floor at 0 with two ramps).
+pub const HK_GROUND_DEMO: u32 = 3;
+/// [`HkGround::kind`]: call `probe(user, point, &hit)`.
+pub const HK_GROUND_CALLBACK: u32 = 4;
+
+/// Which ground to probe. Only the fields of the chosen `kind` are read.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct HkGround {
+    /// One of `HK_GROUND_*`.
+    pub kind: u32,
+    /// `HK_GROUND_FLAT`: plane height (world Y), finite.
+    pub height: f32,
+    /// `HK_GROUND_PLANE`: a point on the plane, finite.
+    pub origin: HkVec3,
+    /// `HK_GROUND_PLANE`: plane normal (normalised by hopkit), finite, `y > 0.01`.
+    pub normal: HkVec3,
+    /// `HK_GROUND_CALLBACK`: the probe, not NULL.
+    pub probe: HkGroundProbeFn,
+    /// `HK_GROUND_CALLBACK`: passed to `probe` unchanged.
+    pub user: *mut c_void,
+}
+
+/// A validated ground, ready to probe.
+#[derive(Clone, Copy)]
+pub(crate) enum Ground {
+    None,
+    Flat(FlatGround),
+    Plane(PlaneGround),
+    Demo,
+    Callback(
+        unsafe extern "C" fn(*mut c_void, HkVec3, *mut HkGroundHit) -> i32,
+        *mut c_void,
+    ),
+}
+
+impl Ground {
+    /// Validate a C ground description. NULL = no ground.
+    ///
+    /// # Safety
+    /// `g` is NULL or points to a readable `HkGround`; a callback's `user` is valid for it.
+    pub(crate) unsafe fn from_c(g: *const HkGround) -> Result<Ground, HkStatus> {
+        if g.is_null() {
+            return Ok(Ground::None);
+        }
+        let g = unsafe { ptr::read(g)? };
+        match g.kind {
+            HK_GROUND_NONE => Ok(Ground::None),
+            HK_GROUND_FLAT => Ok(Ground::Flat(FlatGround::new(ptr::finite(g.height)?))),
+            HK_GROUND_PLANE => {
+                let o = g.origin.finite()?;
+                let n = g.normal.finite()?;
+                match n.try_normalize() {
+                    Some(u) if u.y > 0.01 => Ok(Ground::Plane(PlaneGround::new(o, n))),
+                    _ => Err(HK_ERR_INVALID_ARG),
+                }
+            }
+            HK_GROUND_DEMO => Ok(Ground::Demo),
+            HK_GROUND_CALLBACK => match g.probe {
+                Some(f) => Ok(Ground::Callback(f, g.user)),
+                None => Err(crate::status::HK_ERR_NULL),
+            },
+            _ => Err(HK_ERR_INVALID_ARG),
+        }
+    }
+}
+
+impl GroundProbe for Ground {
+    fn probe(&self, point: Vec3) -> Option<GroundHit> {
+        match *self {
+            Ground::None => NoGround.probe(point),
+            Ground::Flat(f) => f.probe(point),
+            Ground::Plane(p) => p.probe(point),
+            Ground::Demo => DemoGround.probe(point),
+            Ground::Callback(f, user) => {
+                let mut hit = HkGroundHit::default();
+                // SAFETY: the caller promised `f` is callable with `user` (HkGround docs).
+                let found = unsafe { f(user, point.into(), &mut hit) };
+                let normal = Vec3::from(hit.normal).try_normalize();
+                match normal {
+                    Some(normal) if found != 0 && hit.height.is_finite() => Some(GroundHit {
+                        height: hit.height,
+                        normal,
+                    }),
+                    _ => None,
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,51 @@
+//! Picks the linker memory map for bare-metal builds of the binaries:
+//! `board` → STM32F411CEU6, `qemu` on thumbv7em → QEMU mps2-an386, `qemu` on thumbv6m → QEMU microbit.
+//! Host builds (the library and its tests) need nothing from here.
+use std::env;
+use std::fs;
+use std::path::PathBuf;
+
+fn main() {
+    println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-changed=memory");
+    println!("cargo::rustc-check-cfg=cfg(hopkit_armv6m)");
+    if env::var("CARGO_CFG_TARGET_OS").as_deref() != Ok("none") {
+        return;
+    }
+    let target = env::var("TARGET").unwrap_or_default();
+    if target.starts_with("thumbv6m-") {
+        println!("cargo:rustc-cfg=hopkit_armv6m");
+    }
+    let board = env::var_os("CARGO_FEATURE_BOARD").is_some();
+    let qemu = env::var_os("CARGO_FEATURE_QEMU").is_some();
+    let memory = match (board, qemu) {
+        (true, true) => {
+            panic!("features `board` and `qemu` select different memory maps: enable one")
+        }
+        (false, false) => return, // the library alone links nothing
+        (true, false) => {
+            if !target.starts_with("thumbv7em-") {
+                panic!(
+                    "the `board` binary is for the STM32F411: build it for thumbv7em-none-eabihf"
+                );
+            }
+            "stm32f411ceu6.x"
+        }
+        (false, true) if target.starts_with("thumbv7em-") => "mps2-an386.x",
+        (false, true) if target.starts_with("thumbv6m-") => "microbit.x",
+        (false, true) => {
+            panic!("QEMU images exist for thumbv7em-none-eabihf and thumbv6m-none-eabi")
+        }
+    };
+    let out = PathBuf::from(env::var("OUT_DIR").expect("OUT_DIR"));
+    let src = PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("manifest dir"))
+        .join("memory")
+        .join(memory);
+    fs::copy(&src, out.join("memory.x")).expect("copy memory.x");
+    println!("cargo:rustc-link-search={}", out.display());
+    println!("cargo:rustc-link-arg-bins=--nmagic");
+    println!("cargo:rustc-link-arg-bins=-Tlink.x");
+    if board {
+        println!("cargo:rustc-link-arg-bin=blackpill=-Tdefmt.x");
+    }
+}

@@ -1,0 +1,290 @@
+//! The board-independent handheld application.
+//!
+//! ```text
+//!  StickSource ─┐
+//!               ├─► RawSticks ─► DemoRig::tick (core stick pipeline + scene) ─► … ─► DemoRig::view
+//!  ButtonSource ┘        ▲ once per fixed 1/60 s tick                                     │
+//!  TickClock ─► FixedStep┘                                              render::draw_frame ▼ DrawTarget
+//! ```
+//!
+//! [`App::poll`] is the whole main loop body of every board: read the clock, run as many fixed
+//! 60 Hz ticks as are due (at most 15 after a long stall: the core's [`FixedStep`] clamps a frame to
+//! 0.25 s and reports the dropped time), sample the inputs once per tick, and draw one frame if any
+//! tick ran. It returns a [`Poll`] report that the board logs (defmt on the board, semihosting under
+//! QEMU). Nothing here allocates, blocks or panics; all hardware is behind the [`crate::seams`].
+
+use crate::demo::{DemoRig, TICK_HZ};
+use crate::seams::{ButtonSource, StickSource, TickClock};
+use embedded_graphics::pixelcolor::BinaryColor;
+use embedded_graphics::prelude::DrawTarget;
+use hopkit::timestep::FixedStep;
+
+/// What one [`App::poll`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Poll {
+    /// Fixed ticks simulated by this poll (0 if none was due yet).
+    pub ticks: u32,
+    /// True if a frame was drawn (exactly when `ticks > 0`).
+    pub drew: bool,
+    /// Time thrown away by the long-frame clamp in this poll, nanoseconds (the loop ran too slowly).
+    pub dropped_ns: u64,
+    /// The rig's tick count after this poll.
+    pub tick: u32,
+}
+
+/// Running totals since start.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Stats {
+    /// Polls so far.
+    pub polls: u32,
+    /// Frames drawn so far.
+    pub frames: u32,
+    /// Total time dropped by the long-frame clamp, nanoseconds.
+    pub dropped_ns: u64,
+    /// Largest number of ticks one poll had to run.
+    pub max_ticks_per_poll: u32,
+}
+
+/// The handheld application over its seams: sticks `S`, buttons `B`, display `D`, clock `C`.
+pub struct App<S, B, D, C> {
+    sticks: S,
+    buttons: B,
+    display: D,
+    clock: C,
+    rig: DemoRig,
+    step: FixedStep,
+    last_ns: Option<u64>,
+    stats: Stats,
+}
+
+impl<S, B, D, C> App<S, B, D, C>
+where
+    S: StickSource,
+    B: ButtonSource,
+    D: DrawTarget<Color = BinaryColor>,
+    C: TickClock,
+{
+    /// A fresh demo scene at 60 ticks per second. The first [`App::poll`] only starts the clock.
+    pub fn new(sticks: S, buttons: B, display: D, clock: C) -> Self {
+        App {
+            sticks,
+            buttons,
+            display,
+            clock,
+            rig: DemoRig::new(),
+            step: FixedStep::new(TICK_HZ),
+            last_ns: None,
+            stats: Stats::default(),
+        }
+    }
+
+    /// One pass of the main loop: run the ticks that are due, draw if any ran.
+    ///
+    /// A drawing error is returned after the ticks have run (the simulation never waits for the
+    /// display); the next poll draws again.
+    pub fn poll(&mut self) -> Result<Poll, D::Error> {
+        let now = self.clock.now_ns();
+        let elapsed = match self.last_ns {
+            // A clock that went backwards counts as no time passing.
+            Some(last) => now.saturating_sub(last),
+            None => 0,
+        };
+        self.last_ns = Some(now);
+        let advance = self.step.advance_nanos(elapsed);
+        for _ in 0..advance.ticks {
+            self.tick_once();
+        }
+        self.stats.polls = self.stats.polls.saturating_add(1);
+        self.stats.dropped_ns = self.stats.dropped_ns.saturating_add(advance.dropped_ns);
+        self.stats.max_ticks_per_poll = self.stats.max_ticks_per_poll.max(advance.ticks);
+        let drew = advance.ticks > 0;
+        let report = Poll {
+            ticks: advance.ticks,
+            drew,
+            dropped_ns: advance.dropped_ns,
+            tick: self.rig.tick_count(),
+        };
+        if drew {
+            self.draw()?;
+        }
+        Ok(report)
+    }
+
+    /// Sample the inputs for the next tick and simulate it (ignores the clock).
+    pub fn tick_once(&mut self) {
+        let tick = self.rig.tick_count();
+        let sticks = self.sticks.read_sticks(tick);
+        let buttons = self.buttons.read_buttons(tick);
+        self.rig.tick(&sticks.with_buttons(buttons));
+    }
+
+    /// Draw the current scene with the shared renderer.
+    pub fn draw(&mut self) -> Result<(), D::Error> {
+        let view = self.rig.view();
+        crate::render::draw_frame(&view, &mut self.display)?;
+        self.stats.frames = self.stats.frames.saturating_add(1);
+        Ok(())
+    }
+
+    /// The simulation.
+    pub fn rig(&self) -> &DemoRig {
+        &self.rig
+    }
+
+    /// Hash of the whole scene (what the QEMU image prints).
+    pub fn state_hash(&self) -> u64 {
+        self.rig.state_hash()
+    }
+
+    /// Running totals.
+    pub fn stats(&self) -> Stats {
+        self.stats
+    }
+
+    /// The display, e.g. to flush a buffered display after a poll that drew.
+    pub fn display_mut(&mut self) -> &mut D {
+        &mut self.display
+    }
+
+    /// The display.
+    pub fn display(&self) -> &D {
+        &self.display
+    }
+
+    /// The button source (e.g. to read its error count).
+    pub fn buttons(&self) -> &B {
+        &self.buttons
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::counting::PixelCounter;
+    use crate::demo::{buttons, scripted_hash, scripted_raw};
+    use crate::seams::{ButtonPins, Scripted, StepClock, StickSample};
+    use embedded_hal_mock::eh1::digital::{Mock as PinMock, State, Transaction as T};
+
+    /// A clock returning a list of times, then repeating the last one.
+    struct ListClock(&'static [u64], usize);
+    impl TickClock for ListClock {
+        fn now_ns(&mut self) -> u64 {
+            let i = self.1.min(self.0.len() - 1);
+            self.1 += 1;
+            self.0[i]
+        }
+    }
+
+    /// Sticks held at one sample.
+    struct Held(StickSample);
+    impl StickSource for Held {
+        fn read_sticks(&mut self, _tick: u32) -> StickSample {
+            self.0
+        }
+    }
+
+    /// Records which ticks it was asked for.
+    struct Recorder(std::vec::Vec<u32>);
+    impl ButtonSource for Recorder {
+        fn read_buttons(&mut self, tick: u32) -> u8 {
+            self.0.push(tick);
+            0
+        }
+    }
+
+    #[test]
+    fn scripted_app_reproduces_the_reference_hash() {
+        let mut app = App::new(
+            Scripted,
+            Scripted,
+            PixelCounter::new(),
+            StepClock::per_tick(),
+        );
+        let first = app.poll().unwrap();
+        assert_eq!(first.ticks, 0, "the first poll only starts the clock");
+        for n in 1..=300u32 {
+            let p = app.poll().unwrap();
+            assert_eq!((p.ticks, p.drew, p.tick), (1, true, n));
+        }
+        assert_eq!(app.state_hash(), scripted_hash(300));
+        assert_eq!(app.stats().frames, 300);
+        assert_eq!(
+            app.display().clears,
+            300,
+            "one cleared frame per drawn poll"
+        );
+        assert!(app.display().on > 0, "the frame shows something");
+    }
+
+    #[test]
+    fn ticks_follow_the_clock_and_long_stalls_are_clamped() {
+        const MS: u64 = 1_000_000;
+        // start, +10 ms (no tick due), +25 ms total (1 tick), +1 s stall (clamped to 0.25 s)
+        static TIMES: [u64; 4] = [5 * MS, 15 * MS, 30 * MS, 1030 * MS];
+        let mut app = App::new(
+            Held(StickSample::CENTRED),
+            Recorder(std::vec::Vec::new()),
+            PixelCounter::new(),
+            ListClock(&TIMES, 0),
+        );
+        assert_eq!(app.poll().unwrap().ticks, 0);
+        let p = app.poll().unwrap();
+        assert_eq!((p.ticks, p.drew), (0, false));
+        let p = app.poll().unwrap();
+        assert_eq!((p.ticks, p.drew, p.tick), (1, true, 1));
+        let p = app.poll().unwrap();
+        assert_eq!(p.ticks, 15, "0.25 s clamp at 60 Hz");
+        assert!(p.dropped_ns >= 700 * MS, "dropped {} ns", p.dropped_ns);
+        assert_eq!(app.stats().max_ticks_per_poll, 15);
+        assert_eq!(app.stats().frames, 2, "one frame per poll, not per tick");
+        // Inputs were sampled once per tick, for ticks 0..16 in order.
+        let want: std::vec::Vec<u32> = (0..16).collect();
+        assert_eq!(app.buttons().0, want);
+        // A clock going backwards runs nothing.
+        static BACK: [u64; 3] = [100 * MS, 50 * MS, 40 * MS];
+        let mut app = App::new(
+            Held(StickSample::CENTRED),
+            Recorder(std::vec::Vec::new()),
+            PixelCounter::new(),
+            ListClock(&BACK, 0),
+        );
+        for _ in 0..3 {
+            assert_eq!(app.poll().unwrap().ticks, 0);
+        }
+    }
+
+    fn high3() -> [T; 3] {
+        core::array::from_fn(|_| T::get(State::High))
+    }
+
+    #[test]
+    fn gpio_buttons_reach_the_simulation() {
+        // Drive the scripted sticks but real (mock) pins: jump held for the first two ticks.
+        let pins = ButtonPins::new(
+            PinMock::new(&[T::get(State::Low), T::get(State::Low), T::get(State::High)]),
+            PinMock::new(&high3()),
+            PinMock::new(&high3()),
+            PinMock::new(&high3()),
+        );
+        let mut app = App::new(Scripted, pins, PixelCounter::new(), StepClock::per_tick());
+        for _ in 0..3 {
+            app.tick_once();
+        }
+        // Reference: the same sticks with the same buttons, ticked directly.
+        let mut rig = DemoRig::new();
+        for t in 0..3u32 {
+            let mut raw = scripted_raw(t);
+            raw.buttons = if t < 2 { buttons::JUMP } else { 0 };
+            rig.tick(&raw);
+        }
+        assert_eq!(app.state_hash(), rig.state_hash());
+        let App { buttons, .. } = app;
+        let (mut j, mut f, mut l, mut r) = buttons.release();
+        j.done();
+        f.done();
+        l.done();
+        r.done();
+    }
+}

@@ -1,0 +1,132 @@
+//! hopkit on the STM32F411 "Black Pill": two analog sticks on ADC1, four buttons, an SSD1306
+//! 128×64 OLED on I2C1, defmt logging over RTT. Flash and run with `probe-rs`:
+//! `cd firmware && cargo run --release --features board --bin blackpill --target thumbv7em-none-eabihf`
+//! (runner in firmware/.cargo/config.toml). Wiring: docs/firmware.md.
+#![no_std]
+#![no_main]
+
+#[cfg(not(target_os = "none"))]
+compile_error!(
+    "this binary runs on bare metal only: build it with --target (see docs/firmware.md)"
+);
+
+#[path = "../board/blackpill.rs"]
+mod board;
+
+use cortex_m_rt::entry;
+use defmt_rtt as _;
+use hopkit_firmware::app::App;
+use hopkit_firmware::demo::TICK_HZ;
+use hopkit_firmware::seams::ButtonPins;
+use panic_probe as _;
+use ssd1306::mode::BufferedGraphicsMode;
+use ssd1306::prelude::*;
+use ssd1306::{I2CDisplayInterface, Ssd1306};
+use stm32f4xx_hal::adc::config::{AdcConfig, Clock};
+use stm32f4xx_hal::adc::Adc;
+use stm32f4xx_hal::gpio::{Input, PB12, PB13, PB14, PB15};
+use stm32f4xx_hal::i2c::I2c;
+use stm32f4xx_hal::pac;
+use stm32f4xx_hal::prelude::*;
+use stm32f4xx_hal::rcc::Config;
+
+type Display = Ssd1306<
+    I2CInterface<I2c<pac::I2C1>>,
+    DisplaySize128x64,
+    BufferedGraphicsMode<DisplaySize128x64>,
+>;
+type Buttons = ButtonPins<PB12<Input>, PB13<Input>, PB14<Input>, PB15<Input>>;
+/// The whole application state, kept in a static so that the size report's static RAM
+/// (`.data + .bss`) includes it: scene, pipeline, frame buffer and drivers.
+type BoardApp = App<board::Sticks, Buttons, Display, board::DwtClock>;
+
+/// Log a status line every this many ticks (once a second).
+const LOG_EVERY: u32 = TICK_HZ;
+
+#[entry]
+fn main() -> ! {
+    let (Some(dp), Some(mut cp)) = (pac::Peripherals::take(), cortex_m::Peripherals::take()) else {
+        defmt::panic!("peripherals already taken");
+    };
+    // 25 MHz crystal on the Black Pill → 100 MHz core (the F411's maximum), APB2 100 MHz.
+    let mut rcc = dp.RCC.freeze(Config::hse(25.MHz()).sysclk(100.MHz()));
+    let gpioa = dp.GPIOA.split(&mut rcc);
+    let gpiob = dp.GPIOB.split(&mut rcc);
+
+    // Sticks: ADC1 channels 1–4 on PA1–PA4. ADC clock = PCLK2 / 4 = 25 MHz (≤ 36 MHz allowed).
+    let adc = Adc::new(
+        dp.ADC1,
+        true,
+        AdcConfig::default().clock(Clock::Pclk2_div_4),
+        &mut rcc,
+    );
+    let sticks = board::Sticks::new(
+        adc,
+        gpioa.pa1.into_analog(),
+        gpioa.pa2.into_analog(),
+        gpioa.pa3.into_analog(),
+        gpioa.pa4.into_analog(),
+    );
+
+    // Buttons to ground, internal pull-ups: pressed reads low.
+    let buttons = ButtonPins::new(
+        gpiob.pb12.into_pull_up_input(),
+        gpiob.pb13.into_pull_up_input(),
+        gpiob.pb14.into_pull_up_input(),
+        gpiob.pb15.into_pull_up_input(),
+    );
+
+    // SSD1306 on I2C1 (PB6 = SCL, PB7 = SDA) at 400 kHz, buffered: draw into RAM, flush after.
+    let i2c = I2c::new(dp.I2C1, (gpiob.pb6, gpiob.pb7), 400.kHz(), &mut rcc);
+    let mut display = Ssd1306::new(
+        I2CDisplayInterface::new(i2c),
+        DisplaySize128x64,
+        DisplayRotation::Rotate0,
+    )
+    .into_buffered_graphics_mode();
+    if display.init().is_err() {
+        defmt::warn!("SSD1306 did not answer on I2C1 (0x3C); running without a display");
+    }
+
+    cp.DCB.enable_trace();
+    cp.DWT.enable_cycle_counter();
+    let clock = board::DwtClock::new(rcc.clocks.sysclk().raw());
+
+    let Some(app) = cortex_m::singleton!(: BoardApp = App::new(sticks, buttons, display, clock))
+    else {
+        defmt::panic!("app already created");
+    };
+    defmt::info!(
+        "hopkit blackpill: {} Hz fixed tick, core {} Hz",
+        TICK_HZ,
+        rcc.clocks.sysclk().raw()
+    );
+    let mut next_log = LOG_EVERY;
+    loop {
+        let poll = match app.poll() {
+            Ok(p) => p,
+            Err(_) => {
+                defmt::warn!("drawing failed");
+                continue;
+            }
+        };
+        if poll.drew && app.display_mut().flush().is_err() {
+            defmt::warn!("display flush failed");
+        }
+        if poll.dropped_ns > 0 {
+            defmt::warn!(
+                "main loop stalled: dropped {=u64} us",
+                poll.dropped_ns / 1000
+            );
+        }
+        if poll.tick >= next_log {
+            next_log = poll.tick.saturating_add(LOG_EVERY);
+            defmt::info!(
+                "tick {=u32} hash {=u64:#018x} {}",
+                poll.tick,
+                app.state_hash(),
+                app.stats()
+            );
+        }
+    }
+}

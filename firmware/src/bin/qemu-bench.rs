@@ -1,0 +1,199 @@
+//! Instruction counts of the per-tick work under QEMU (`-icount shift=0`, see `rt/qemu.rs` and
+//! docs/firmware.md). Prints `key: value` lines that scripts/budgets.sh checks against
+//! firmware/budgets.txt:
+//!
+//! - `instr-per-systick-kilotick`: calibration (≈ 40 000 on mps2-an386, ≈ 62 500 on microbit);
+//! - `movement-kernel-ground-instr` / `movement-kernel-air-instr`: one planar movement step
+//!   (friction + accelerate, cached world wish), mean of many, loop cost subtracted;
+//!   `movement-seed-step-instr`: the seed's `GetNextPlayerVector` port;
+//!   `movement-full-step-instr`: a whole character `step_wish` (ground probe, jump rules, gravity);
+//! - `demo-tick-instr` / `demo-tick-instr-max`: one `DemoRig::tick` on the scripted input
+//!   (mean / worst over the run);
+//! - `demo-view-instr`, `demo-draw-instr`, `app-poll-instr`: snapshot, drawing into a pixel counter,
+//!   and a whole `App::poll` (sample + tick + view + draw);
+//! - `math-*-instr`: scalar maths for reference.
+#![no_std]
+#![no_main]
+
+#[cfg(not(target_os = "none"))]
+compile_error!(
+    "this binary runs on bare metal only: build it with --target (see docs/firmware.md)"
+);
+
+#[path = "../rt/qemu.rs"]
+mod qemu_rt;
+
+use core::fmt::Write as _;
+use core::hint::black_box;
+use cortex_m_rt::entry;
+use hopkit::ground::FlatGround;
+use hopkit::math::{scalar, Vec2, Vec3};
+use hopkit::movement::seed::next_player_vector;
+use hopkit::movement::{planar_velocity_tick, step_wish, MoveParams, MoverState, WishDir};
+use hopkit_firmware::app::App;
+use hopkit_firmware::counting::PixelCounter;
+use hopkit_firmware::demo::{scripted_raw, DemoRig};
+use hopkit_firmware::seams::{Scripted, StepClock};
+use qemu_rt::{exit, stack_high_water, Counter, Out, MACHINE, TARGET};
+
+/// Ticks of the scripted demo measured one by one.
+const DEMO_TICKS: u32 = 600;
+/// Repetitions for the small kernels.
+const REPS: u32 = 2_000;
+
+#[panic_handler]
+fn panic(info: &core::panic::PanicInfo) -> ! {
+    qemu_rt::panic_exit(info)
+}
+
+/// Mean instructions of `f(i)` over `REPS` calls, minus the cost of the same loop around nothing.
+fn per_call(c: &Counter, mut f: impl FnMut(u32)) -> u64 {
+    let s = c.start();
+    for i in 0..REPS {
+        black_box(i);
+    }
+    let empty = c.stop_ticks(s) as u64;
+    let s = c.start();
+    for i in 0..REPS {
+        f(black_box(i));
+    }
+    let full = c.stop_ticks(s) as u64;
+    c.instructions(full.saturating_sub(empty)) / REPS as u64
+}
+
+/// Mean and max instructions of `f()` measured span by span over `n` calls.
+struct Tally {
+    total: u64,
+    max: u64,
+    n: u64,
+}
+
+impl Tally {
+    const fn new() -> Self {
+        Tally {
+            total: 0,
+            max: 0,
+            n: 0,
+        }
+    }
+    fn add(&mut self, c: &Counter, ticks: u32) {
+        let i = c.instructions(ticks as u64);
+        self.total += i;
+        self.max = self.max.max(i);
+        self.n += 1;
+    }
+    fn mean(&self) -> u64 {
+        self.total / self.n.max(1)
+    }
+}
+
+#[entry]
+fn main() -> ! {
+    let mut out = Out::new();
+    let Some(cp) = cortex_m::Peripherals::take() else {
+        exit(false)
+    };
+    let c = Counter::new(cp.SYST);
+    let _ = writeln!(out, "hopkit qemu-bench: {MACHINE}");
+    let _ = writeln!(out, "target: {TARGET}");
+    let _ = writeln!(
+        out,
+        "instr-per-systick-kilotick: {}",
+        c.instr_per_kilotick()
+    );
+
+    // --- scalar maths, for reference ---
+    let xs = |i: u32| 0.5 + (i & 1023) as f32 * 0.01;
+    let sqrt = per_call(&c, |i| {
+        black_box(scalar::sqrt(black_box(xs(i))));
+    });
+    let sincos = per_call(&c, |i| {
+        black_box(scalar::sin_cos(black_box(xs(i))));
+    });
+    let normalize = per_call(&c, |i| {
+        let v = Vec3::new(xs(i), 1.0, -xs(i));
+        black_box(black_box(v).normalize_or_zero());
+    });
+    let _ = writeln!(out, "math-sqrt-instr: {sqrt}");
+    let _ = writeln!(out, "math-sin-cos-instr: {sincos}");
+    let _ = writeln!(out, "math-vec3-normalize-instr: {normalize}");
+
+    // --- one movement step (seed preset, 60 Hz) ---
+    // The planar kernel (friction + projection-capped accelerate) with the wish direction already
+    // in world space, as the mover caches it; a running character, so friction and the cap work.
+    // `v` is carried from call to call (and black-boxed at the end), so nothing can be folded away;
+    // `params` goes through `black_box` once, so its fields are runtime values as in a game.
+    let params = black_box(MoveParams::seed());
+    let dt = 1.0 / 60.0;
+    let wish = WishDir::from_world(Vec2::new(0.6, -0.8));
+    let other = WishDir::from_world(Vec2::new(-0.8, -0.6));
+    let mut v = Vec2::new(6.0, -4.0);
+    let kernel_ground = per_call(&c, |i| {
+        let turn = if i & 64 == 0 { wish } else { other };
+        v = planar_velocity_tick(v, turn, &params, true, dt);
+    });
+    let mut v = Vec2::new(12.0, 0.0);
+    let kernel_air = per_call(&c, |_| {
+        v = planar_velocity_tick(v, wish, &params, false, dt);
+    });
+    let mut sv = Vec2::new(6.0, -4.0);
+    let seed_step = per_call(&c, |_| {
+        sv = next_player_vector(black_box(sv), black_box(Vec2::new(1.0, 1.0)), dt, true);
+    });
+    let ground = FlatGround::new(0.0);
+    let mut mover = MoverState::new(Vec3::ZERO);
+    let full_step = per_call(&c, |i| {
+        let jump = i & 127 == 0;
+        step_wish(&mut mover, &params, black_box(wish), jump, &ground, dt);
+    });
+    black_box((v, sv, mover));
+    let _ = writeln!(out, "movement-kernel-ground-instr: {kernel_ground}");
+    let _ = writeln!(out, "movement-kernel-air-instr: {kernel_air}");
+    let _ = writeln!(out, "movement-seed-step-instr: {seed_step}");
+    let _ = writeln!(out, "movement-full-step-instr: {full_step}");
+
+    // --- one demo tick, span by span over the scripted run ---
+    let mut rig = DemoRig::new();
+    let mut tick = Tally::new();
+    let mut view = Tally::new();
+    let mut draw = Tally::new();
+    let mut px = PixelCounter::new();
+    for t in 0..DEMO_TICKS {
+        let raw = scripted_raw(t);
+        let s = c.start();
+        rig.tick(black_box(&raw));
+        tick.add(&c, c.stop_ticks(s));
+        let s = c.start();
+        let v = black_box(rig.view());
+        view.add(&c, c.stop_ticks(s));
+        let s = c.start();
+        let Ok(()) = hopkit_firmware::render::draw_frame(&v, &mut px);
+        draw.add(&c, c.stop_ticks(s));
+    }
+    black_box(rig.state_hash());
+    let _ = writeln!(out, "demo-tick-instr: {}", tick.mean());
+    let _ = writeln!(out, "demo-tick-instr-max: {}", tick.max);
+    let _ = writeln!(out, "demo-view-instr: {}", view.mean());
+    let _ = writeln!(out, "demo-draw-instr: {}", draw.mean());
+    let _ = writeln!(out, "demo-draw-instr-max: {}", draw.max);
+
+    // --- the whole application step ---
+    let mut app = App::new(
+        Scripted,
+        Scripted,
+        PixelCounter::new(),
+        StepClock::per_tick(),
+    );
+    let Ok(_) = app.poll();
+    let mut poll = Tally::new();
+    for _ in 0..DEMO_TICKS {
+        let s = c.start();
+        let Ok(_) = black_box(app.poll());
+        poll.add(&c, c.stop_ticks(s));
+    }
+    let _ = writeln!(out, "app-poll-instr: {}", poll.mean());
+    let _ = writeln!(out, "app-poll-instr-max: {}", poll.max);
+    let _ = writeln!(out, "stack-high-water: {}", stack_high_water());
+    let _ = writeln!(out, "qemu-bench {TARGET}: done");
+    exit(true)
+}

@@ -1,0 +1,100 @@
+//! The handheld application under QEMU (`mps2-an386` for thumbv7em, `microbit` for thumbv6m):
+//! scripted stick samples, a pixel-counting display, a clock that advances one tick per poll.
+//! Prints a `state-hash: 0x…` line after [`TICKS`] ticks that must equal the host's
+//! (`hopkit-sim hash --scene demo --ticks 600`), and exits through semihosting with status 0 only
+//! if every poll ran exactly one tick and the app's hash equals the core's `scripted_hash`.
+#![no_std]
+#![no_main]
+
+#[cfg(not(target_os = "none"))]
+compile_error!(
+    "this binary runs on bare metal only: build it with --target (see docs/firmware.md)"
+);
+
+#[path = "../rt/qemu.rs"]
+mod qemu_rt;
+
+use core::fmt::Write as _;
+use cortex_m_rt::entry;
+use hopkit::hash::{format_hash_line, HASH_LINE_LEN};
+use hopkit_firmware::app::App;
+use hopkit_firmware::counting::PixelCounter;
+use hopkit_firmware::demo::scripted_hash;
+use hopkit_firmware::seams::{Scripted, StepClock};
+use qemu_rt::{exit, stack_bounds, stack_high_water, Out, MACHINE, RAM_ORIGIN, TARGET};
+
+/// Ticks of the scripted demo before the hash is printed (10 s of play at 60 Hz). The host side of
+/// the comparison (scripts/qemu.sh) uses the same number.
+const TICKS: u32 = 600;
+
+type DemoApp = App<Scripted, Scripted, PixelCounter, StepClock>;
+
+#[panic_handler]
+fn panic(info: &core::panic::PanicInfo) -> ! {
+    qemu_rt::panic_exit(info)
+}
+
+#[entry]
+fn main() -> ! {
+    let mut out = Out::new();
+    let _ = writeln!(out, "hopkit qemu-demo: {MACHINE}, {TICKS} ticks");
+    // In a static (like the board binary), so the size report's static RAM includes the app.
+    let Some(app) = cortex_m::singleton!(: DemoApp = App::new(
+        Scripted,
+        Scripted,
+        PixelCounter::new(),
+        StepClock::per_tick(),
+    )) else {
+        exit(false)
+    };
+    let mut ok = true;
+    for _ in 0..=TICKS {
+        match app.poll() {
+            Ok(p) if p.ticks <= 1 => {}
+            Ok(p) => {
+                let _ = writeln!(out, "FAIL: a poll ran {} ticks", p.ticks);
+                ok = false;
+            }
+            Err(e) => match e {},
+        }
+    }
+    let ticks = app.rig().tick_count();
+    if ticks != TICKS {
+        let _ = writeln!(out, "FAIL: ran {ticks} ticks, wanted {TICKS}");
+        ok = false;
+    }
+    let stats = app.stats();
+    let px = app.display();
+    let _ = writeln!(
+        out,
+        "frames: {}  pixels-on(last frame): {}  frame-fingerprint: 0x{:016x}",
+        stats.frames,
+        px.on,
+        px.frame_fingerprint()
+    );
+    let hash = app.state_hash();
+    let reference = scripted_hash(TICKS);
+    if hash != reference {
+        let _ = writeln!(
+            out,
+            "FAIL: app hash 0x{hash:016x} != scripted_hash({TICKS}) 0x{reference:016x}"
+        );
+        ok = false;
+    }
+    // RAM use: statics (everything below the stack, the app included) plus the deepest stack.
+    let (stack_bottom, stack_top) = stack_bounds();
+    let stack = stack_high_water();
+    let statics = stack_bottom - RAM_ORIGIN;
+    let _ = writeln!(out, "static-ram: {statics}");
+    let _ = writeln!(out, "stack-high-water: {stack}");
+    let _ = writeln!(out, "ram-peak: {}", statics + stack);
+    let _ = writeln!(out, "ram-size: {}", stack_top - RAM_ORIGIN);
+    let mut buf = [0u8; HASH_LINE_LEN];
+    let _ = writeln!(out, "{}", format_hash_line(hash, &mut buf));
+    let _ = writeln!(
+        out,
+        "qemu-demo {TARGET}: {}",
+        if ok { "PASS" } else { "FAIL" }
+    );
+    exit(ok)
+}

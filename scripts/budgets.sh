@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# Measure the firmware budgets and check them against firmware/budgets.txt.
+#
+#   scripts/budgets.sh            build (cached), measure, print a table, exit 1 if a budget fails
+#   scripts/budgets.sh --update   same, then write the measured values as the new baseline
+#
+# Measured:
+# - image sizes from the ELF section headers (like Berkeley `size`): flash = .text+.rodata+vectors
+#   + .data (its load image), static RAM = .data + .bss (+ .uninit); the board and QEMU apps keep
+#   their whole state in statics, so static RAM includes the scene and the frame buffer;
+# - instruction counts from the qemu-bench image under `qemu-system-arm -icount shift=0` on
+#   mps2-an386 (Cortex-M4F) and microbit (Cortex-M0), see docs/firmware.md.
+# A value fails if it is over its hard limit, or more than `tolerance-percent` over its baseline
+# (a regression: update the baseline in the commit that knowingly causes it).
+set -euo pipefail
+REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$REPO"
+update=0
+[ "${1:-}" = "--update" ] && update=1
+
+cross_dir="${HOPKIT_CROSS_TARGET_DIR:-${CARGO_TARGET_DIR:-$REPO/target}/cross}"
+measured="$(mktemp)"
+trap 'rm -f "$measured"' EXIT
+
+build() { "$REPO/scripts/cross-cargo.sh" build -q -p hopkit-firmware --profile firmware "$@"; }
+build --target thumbv7em-none-eabihf --features board --bin blackpill
+build --target thumbv7em-none-eabihf --features qemu --bins
+build --target thumbv6m-none-eabi --features qemu --bins
+
+# Sizes: section flags decide the bucket, exactly as Berkeley `size` does.
+elf_sizes() { # name elf
+    python3 - "$1" "$2" >>"$measured" <<'EOF'
+import struct, sys
+name, path = sys.argv[1], sys.argv[2]
+data = open(path, "rb").read()
+assert data[:4] == b"\x7fELF" and data[4] == 1, "32-bit ELF expected"
+shoff, = struct.unpack_from("<I", data, 0x20)
+shentsize, shnum = struct.unpack_from("<HH", data, 0x2E)
+text = dat = bss = 0
+for i in range(shnum):
+    _, sh_type, flags, _, _, size = struct.unpack_from("<IIIIII", data, shoff + i * shentsize)
+    if not flags & 0x2:          # SHF_ALLOC
+        continue
+    if sh_type == 8:             # SHT_NOBITS
+        bss += size
+    elif flags & 0x1:            # SHF_WRITE
+        dat += size
+    else:
+        text += size
+print(f"{name}.text {text}")
+print(f"{name}.data {dat}")
+print(f"{name}.bss {bss}")
+print(f"{name}.flash {text + dat}")
+print(f"{name}.static-ram {dat + bss}")
+EOF
+}
+elf_sizes blackpill "$cross_dir/thumbv7em-none-eabihf/firmware/blackpill"
+elf_sizes qemu-demo.thumbv7em "$cross_dir/thumbv7em-none-eabihf/firmware/qemu-demo"
+elf_sizes qemu-demo.thumbv6m "$cross_dir/thumbv6m-none-eabi/firmware/qemu-demo"
+
+# Instruction counts: every `key: N` line of the bench, prefixed with the target.
+for arch in thumbv7em thumbv6m; do
+    out="$("$REPO/scripts/qemu.sh" "$arch" bench)" || { echo "$out"; echo "budgets: qemu-bench $arch failed" >&2; exit 1; }
+    echo "$out" | sed -n "s/^\([a-z0-9-]*\): \([0-9][0-9]*\)$/$arch.\1 \2/p" >>"$measured"
+done
+
+# RAM at its peak in the real demo image: statics + deepest stack.
+for arch in thumbv7em thumbv6m; do
+    out="$("$REPO/scripts/qemu.sh" "$arch" demo)" || { echo "$out"; echo "budgets: qemu-demo $arch failed" >&2; exit 1; }
+    echo "$out" | sed -n "s/^\(stack-high-water\|ram-peak\): \([0-9][0-9]*\)$/qemu-demo.$arch.\1 \2/p" >>"$measured"
+done
+
+python3 - "$REPO/firmware/budgets.txt" "$measured" "$update" <<'EOF'
+import sys
+path, measured_path, update = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
+measured = dict(l.split() for l in open(measured_path) if l.strip())
+measured = {k: int(v) for k, v in measured.items()}
+lines = open(path).read().splitlines()
+tol = 10.0
+rows, failed, out = [], [], []
+for line in lines:
+    s = line.split("#", 1)[0].split()
+    if len(s) == 2 and s[0] == "tolerance-percent":
+        tol = float(s[1])
+for line in lines:
+    s = line.split("#", 1)[0].split()
+    if len(s) != 3:
+        out.append(line)
+        continue
+    name, limit, base = s
+    got = measured.get(name)
+    if got is None:
+        failed.append(f"{name}: not measured")
+        out.append(line)
+        continue
+    verdict = "ok"
+    soft = limit.startswith("~")
+    if soft and got > int(limit[1:]):
+        verdict = "over target (soft: reported, not failed)"
+    elif limit != "-" and not soft and got > int(limit):
+        verdict = "OVER LIMIT"
+    elif base != "-" and got > int(base) * (1 + tol / 100):
+        verdict = f"REGRESSION (>{tol:g}% over baseline)"
+    elif base != "-" and got < int(base) * (1 - tol / 100):
+        verdict = "better than baseline (update it)"
+    if verdict.startswith(("OVER", "REGRESSION")):
+        failed.append(f"{name}: {got} ({verdict})")
+    rows.append((name, got, limit, base, verdict))
+    out.append(f"{name:<40} {limit:>8} {got if update else base:>9}")
+w = max(len(r[0]) for r in rows) if rows else 10
+print(f"{'budget':<{w}} {'measured':>9} {'limit':>8} {'baseline':>9}  verdict")
+for name, got, limit, base, verdict in rows:
+    print(f"{name:<{w}} {got:>9} {limit:>8} {base:>9}  {verdict}")
+known = {r[0] for r in rows}
+extra = sorted(k for k in measured if k not in known)
+if extra:
+    print("also measured (no budget): " + ", ".join(f"{k}={measured[k]}" for k in extra))
+if update:
+    open(path, "w").write("\n".join(out) + "\n")
+    print(f"budgets: baseline updated in {path}")
+    failed = [f for f in failed if "OVER LIMIT" in f or "not measured" in f]
+if failed:
+    print("budgets: FAILED\n  " + "\n  ".join(failed), file=sys.stderr)
+    sys.exit(1)
+print(f"budgets: {len(rows)} passed, 0 failed")
+EOF
