@@ -28,21 +28,34 @@ CROSS_DIR="${HOPKIT_CROSS_DIR:-$REPO/.cross}"
 
 die() { echo "cross-toolchain: $*" >&2; exit 1; }
 
-# The Debian release: an existing unpacked one (no apt needed), else apt's candidate of rustc-web.
+# The Debian release must be at least as new as rustup's compiler: the workspace's dependencies are
+# resolved for it (a stale Debian package list on a new machine offers an older rustc-web, which
+# cannot build them). "1.95.0" -> 195.
+minor_of() { echo "$1" | sed -n 's/^\([0-9]*\)\.\([0-9]*\).*/\1 \2/p' | awk '{ print $1 * 100 + $2 }'; }
+min_rust() { "$(host_rustc)" -V | awk '{ print $2 }'; }
+apt_candidate() { apt-cache policy rustc-web 2>/dev/null | sed -n 's/^ *Candidate: *\([0-9]*\.[0-9]*\).*/\1/p'; }
+
+# The Debian release: an existing unpacked one that is new enough (no apt needed), else apt's
+# candidate of rustc-web, refreshing the package lists once when the candidate is missing or too old.
 deb_rust_version() {
     if [ -n "${HOPKIT_DEBIAN_RUST:-}" ]; then echo "$HOPKIT_DEBIAN_RUST"; return; fi
-    local d
+    local min d v
+    min="$(minor_of "$(min_rust)")"
     for d in "$CROSS_DIR"/debian-rust-*/.complete; do
-        [ -f "$d" ] && { basename "$(dirname "$d")" | sed 's/^debian-rust-//'; return; }
+        [ -f "$d" ] || continue
+        v="$(basename "$(dirname "$d")" | sed 's/^debian-rust-//')"
+        [ "$(minor_of "$v")" -ge "$min" ] && { echo "$v"; return; }
     done
     command -v apt-cache >/dev/null 2>&1 || { echo 1.96; return; }
-    local v
-    v="$(apt-cache policy rustc-web 2>/dev/null | sed -n 's/^ *Candidate: *\([0-9]*\.[0-9]*\).*/\1/p')"
-    if [ -z "$v" ]; then
+    v="$(apt_candidate)"
+    if [ -z "$v" ] || [ "$(minor_of "$v")" -lt "$min" ]; then
         apt-get update -qq >/dev/null 2>&1 || true
-        v="$(apt-cache policy rustc-web 2>/dev/null | sed -n 's/^ *Candidate: *\([0-9]*\.[0-9]*\).*/\1/p')"
+        v="$(apt_candidate)"
     fi
-    echo "${v:-1.96}"
+    [ -n "$v" ] || die "apt offers no rustc-web package (set HOPKIT_DEBIAN_RUST?)"
+    [ "$(minor_of "$v")" -ge "$min" ] ||
+        die "apt's rustc-web is $v, older than rustup's rustc $(min_rust): enable bookworm-security (or newer) in apt's sources"
+    echo "$v"
 }
 # Resolved only when the Debian route is needed (a rustup-only machine never touches apt).
 DEB_RUST=""

@@ -10,8 +10,8 @@ use hopkit::hash::format_hash_line;
 
 const GOLDEN: [(u32, u64); 3] = [
     (0, 0xd6728fb7d36c3b1c),
-    (600, 0x027037200586ca45),
-    (3600, 0x7b3cdd1c40cdd392),
+    (600, 0x0d09a1ef412e29d6),
+    (3600, 0xcdc5694b9a4a426f),
 ];
 
 #[test]

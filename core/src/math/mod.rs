@@ -8,6 +8,7 @@
 
 pub mod quat;
 pub mod scalar;
+pub mod trig;
 pub mod vec2;
 pub mod vec3;
 

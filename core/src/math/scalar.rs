@@ -1,10 +1,12 @@
 //! Scalar maths backend, called explicitly so that host and target give the same bits.
 //!
 //! With the default `libm` feature every function is `libm`'s correctly-rounded (sqrt) or
-//! high-accuracy (trig, ≤ 1 ulp) implementation. With the `micromath` feature the fast approximations
-//! of `micromath` are used instead: `sqrt` (its estimate plus two Heron steps) within about 1e-6
-//! relative, `sin`/`cos` within about
-//! 1.2·10⁻³ absolute, `atan2` within about 4·10⁻³ rad. Both backends are pure software and
+//! high-accuracy (`atan2`, `acos`: ≤ 1 ulp) implementation. With the `micromath` feature the fast
+//! approximations of `micromath` are used instead: `sqrt` (its estimate plus two Heron steps)
+//! within about 1e-6 relative, `atan2` within about 4·10⁻³ rad, `acos` within about 10⁻² rad.
+//! `sin`/`cos` are hopkit's own `f32` kernel ([`super::trig`], within 1.2·10⁻⁷) with either
+//! backend: faster than both libraries' and without `libm`'s `f64` arithmetic, which is software
+//! on the Cortex-M4F and M0. Both backends are pure software and
 //! deterministic across platforms; golden hashes are recorded with `libm`. `exp`, `ln`, `powf`,
 //! `floor` and `round` always come from `libm` (micromath's are too coarse: `powf(0.9, 0.5)` gives
 //! 0.913 instead of 0.949), so `libm` is linked in both configurations; they are off the hot paths.
@@ -17,18 +19,6 @@ mod backend {
     #[inline]
     pub fn sqrt(x: f32) -> f32 {
         libm::sqrtf(x)
-    }
-    #[inline]
-    pub fn sin(x: f32) -> f32 {
-        libm::sinf(x)
-    }
-    #[inline]
-    pub fn cos(x: f32) -> f32 {
-        libm::cosf(x)
-    }
-    #[inline]
-    pub fn sin_cos(x: f32) -> (f32, f32) {
-        libm::sincosf(x)
     }
     #[inline]
     pub fn atan2(y: f32, x: f32) -> f32 {
@@ -58,18 +48,6 @@ mod backend {
         0.5 * (r + x / r)
     }
     #[inline]
-    pub fn sin(x: f32) -> f32 {
-        F32Ext::sin(x)
-    }
-    #[inline]
-    pub fn cos(x: f32) -> f32 {
-        F32Ext::cos(x)
-    }
-    #[inline]
-    pub fn sin_cos(x: f32) -> (f32, f32) {
-        (F32Ext::sin(x), F32Ext::cos(x))
-    }
-    #[inline]
     pub fn atan2(y: f32, x: f32) -> f32 {
         F32Ext::atan2(y, x)
     }
@@ -79,12 +57,14 @@ mod backend {
     }
 }
 
-/// Worst absolute error of [`sin`]/[`cos`] with the active backend (and a bound for results built
-/// from a few of them, such as rotations): `1e-6` with `libm`, `2e-3` with `micromath`.
+/// Worst absolute error of the trigonometric functions ([`sin`], [`cos`], and the angles of
+/// [`acos`]/[`atan2`]) with the active backend, a bound for results built from a few of them such
+/// as rotations: `1e-6` with `libm`, `2e-3` with `micromath` (its `acos`/`atan2`).
 #[cfg(not(feature = "micromath"))]
 pub const TRIG_ABS_ERROR: f32 = 1.0e-6;
-/// Worst absolute error of [`sin`]/[`cos`] with the active backend (and a bound for results built
-/// from a few of them, such as rotations): `1e-6` with `libm`, `2e-3` with `micromath`.
+/// Worst absolute error of the trigonometric functions ([`sin`], [`cos`], and the angles of
+/// [`acos`]/[`atan2`]) with the active backend, a bound for results built from a few of them such
+/// as rotations: `1e-6` with `libm`, `2e-3` with `micromath` (its `acos`/`atan2`).
 #[cfg(feature = "micromath")]
 pub const TRIG_ABS_ERROR: f32 = 2.0e-3;
 
@@ -122,20 +102,21 @@ pub fn rsqrt_in_range(x: f32) -> f32 {
     y
 }
 
-/// Sine of `x` radians.
+/// Sine of `x` radians: hopkit's own single-precision kernel with either backend (see
+/// [`super::trig`]).
 #[inline]
 pub fn sin(x: f32) -> f32 {
-    backend::sin(x)
+    super::trig::sin(x)
 }
-/// Cosine of `x` radians.
+/// Cosine of `x` radians (see [`super::trig`]).
 #[inline]
 pub fn cos(x: f32) -> f32 {
-    backend::cos(x)
+    super::trig::cos(x)
 }
-/// `(sin x, cos x)`.
+/// `(sin x, cos x)` (see [`super::trig`]).
 #[inline]
 pub fn sin_cos(x: f32) -> (f32, f32) {
-    backend::sin_cos(x)
+    super::trig::sin_cos(x)
 }
 /// Four-quadrant arctangent of `y/x` in radians.
 #[inline]
