@@ -18,7 +18,6 @@ use defmt_rtt as _;
 use hopkit_firmware::app::App;
 use hopkit_firmware::demo::TICK_HZ;
 use hopkit_firmware::seams::ButtonPins;
-use panic_probe as _;
 use ssd1306::mode::BufferedGraphicsMode;
 use ssd1306::prelude::*;
 use ssd1306::{I2CDisplayInterface, Ssd1306};
@@ -42,6 +41,19 @@ type BoardApp = App<board::Sticks, Buttons, Display, board::DwtClock>;
 
 /// Log a status line every this many ticks (once a second).
 const LOG_EVERY: u32 = TICK_HZ;
+
+/// Panic handler: log where over RTT, then stop with an undefined instruction (a HardFault), which
+/// `probe-rs run` reports with a backtrace, as `panic-probe` does. It logs the location only:
+/// formatting the panic message would pull `core::fmt` (≈ 2.5 KiB of flash) into the image, and
+/// the core's per-tick path has no reachable panic (see docs/firmware.md, "panic-check").
+#[panic_handler]
+fn panic(info: &core::panic::PanicInfo) -> ! {
+    match info.location() {
+        Some(at) => defmt::error!("panic at {=str}:{=u32}", at.file(), at.line()),
+        None => defmt::error!("panic"),
+    }
+    cortex_m::asm::udf()
+}
 
 #[entry]
 fn main() -> ! {
