@@ -26,17 +26,16 @@
 //! - ramps: an outline with dotted contour stripes across the uphill direction;
 //! - the arena border and a sparse dot grid (so that scrolling shows motion).
 
-use embedded_graphics::mono_font::ascii::FONT_4X6;
-use embedded_graphics::mono_font::MonoTextStyle;
 use embedded_graphics::pixelcolor::BinaryColor;
 use embedded_graphics::prelude::*;
 use embedded_graphics::primitives::{Circle, Line, PrimitiveStyle, Rectangle, Triangle};
-use embedded_graphics::text::{Baseline, Text};
 use hopkit::demo::view::{
     BodyView, CritterView, DemoView, GhostView, RampView, DISPLAY_HEIGHT, DISPLAY_WIDTH,
 };
 use hopkit::math::scalar::{round, sin_cos};
 use hopkit::math::Vec2;
+
+pub mod text;
 
 /// Display width in pixels (as `i32`).
 pub const WIDTH: i32 = DISPLAY_WIDTH as i32;
@@ -436,13 +435,12 @@ fn draw_hud<D: DrawTarget<Color = BinaryColor>>(
     view: &DemoView,
     target: &mut D,
 ) -> Result<(), D::Error> {
-    let text = MonoTextStyle::new(&FONT_4X6, BinaryColor::On);
     let speed = finite_nonneg(view.player.speed);
     let gmax = finite_nonneg(view.ground_max_speed);
 
     let mut buf = [0u8; 12];
     let s = format_speed(speed, gmax, &mut buf);
-    Text::with_baseline(s, Point::new(1, 1), text, Baseline::Top).draw(target)?;
+    text::draw_text(s, Point::new(1, 1), target)?;
 
     // Speed bar.
     let bar_x = 26;
@@ -468,8 +466,7 @@ fn draw_hud<D: DrawTarget<Color = BinaryColor>>(
         // Ratio to ground max, "x1.6".
         let mut rbuf = [0u8; 8];
         let r = format_ratio(speed / gmax, &mut rbuf);
-        Text::with_baseline(r, Point::new(bar_x + bar_w + 3, 1), text, Baseline::Top)
-            .draw(target)?;
+        text::draw_text(r, Point::new(bar_x + bar_w + 3, 1), target)?;
     }
 
     // Tilt gauge: a 6 px stroke leaning by the tilt angle, in the top-right corner.
@@ -547,7 +544,7 @@ fn offset_xy(p: Point, dx: f32, dy: f32) -> Option<Point> {
 
 /// Speed as text: one decimal when the ground max is below 50 (metre-scale presets), whole units
 /// otherwise (Quake-scale presets). Saturates at 9999.
-fn format_speed(speed: f32, gmax: f32, buf: &mut [u8; 12]) -> &str {
+fn format_speed(speed: f32, gmax: f32, buf: &mut [u8; 12]) -> &[u8] {
     let decimals = gmax < 50.0;
     let scaled = if decimals { speed * 10.0 } else { speed };
     let v = clamp_i(round(scaled), 0, 99_999) as u32;
@@ -563,7 +560,7 @@ fn format_speed(speed: f32, gmax: f32, buf: &mut [u8; 12]) -> &str {
 }
 
 /// "x1.6" with one decimal, saturating at x9.9.
-fn format_ratio(r: f32, buf: &mut [u8; 8]) -> &str {
+fn format_ratio(r: f32, buf: &mut [u8; 8]) -> &[u8] {
     let v = clamp_i(round(r * 10.0), 0, 99) as u32;
     let mut w = DigitWriter::new(buf);
     w.byte(b'x');
@@ -573,7 +570,8 @@ fn format_ratio(r: f32, buf: &mut [u8; 8]) -> &str {
     w.finish()
 }
 
-/// A tiny ASCII digit writer over a fixed buffer (no `core::fmt` float code in the firmware).
+/// A tiny ASCII digit writer over a fixed buffer (no `core::fmt` float code in the firmware); its
+/// bytes go straight to [`text::draw_text`].
 struct DigitWriter<'a> {
     buf: &'a mut [u8],
     len: usize,
@@ -612,9 +610,8 @@ impl<'a> DigitWriter<'a> {
         }
     }
 
-    fn finish(self) -> &'a str {
-        let bytes = self.buf.get(..self.len).unwrap_or(&[]);
-        core::str::from_utf8(bytes).unwrap_or("")
+    fn finish(self) -> &'a [u8] {
+        self.buf.get(..self.len).unwrap_or(&[])
     }
 }
 
@@ -625,15 +622,15 @@ mod tests {
     #[test]
     fn speed_text_uses_decimals_for_small_units() {
         let mut b = [0u8; 12];
-        assert_eq!(format_speed(15.46, 7.7, &mut b), "15.5");
+        assert_eq!(format_speed(15.46, 7.7, &mut b), b"15.5");
         let mut b = [0u8; 12];
-        assert_eq!(format_speed(523.4, 320.0, &mut b), "523");
+        assert_eq!(format_speed(523.4, 320.0, &mut b), b"523");
         let mut b = [0u8; 12];
-        assert_eq!(format_speed(1.0e9, 320.0, &mut b), "9999");
+        assert_eq!(format_speed(1.0e9, 320.0, &mut b), b"9999");
         let mut b = [0u8; 8];
-        assert_eq!(format_ratio(1.64, &mut b), "x1.6");
+        assert_eq!(format_ratio(1.64, &mut b), b"x1.6");
         let mut b = [0u8; 8];
-        assert_eq!(format_ratio(f32::NAN, &mut b), "x0.0");
+        assert_eq!(format_ratio(f32::NAN, &mut b), b"x0.0");
     }
 
     #[test]

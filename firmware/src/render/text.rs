@@ -1,0 +1,102 @@
+//! The HUD's text: ASCII in embedded-graphics' `FONT_4X6`, blitted straight from the font's
+//! bitmap.
+//!
+//! The HUD prints a few digits, `.` and `x` per frame. embedded-graphics' general `Text` drawable
+//! (text styles, baselines, decorations, a `dyn` glyph mapping, `&str` input, which the digit
+//! writer would have to validate with `core::str::from_utf8`) costs ≈ 3.5 KB of flash on the
+//! Cortex-M4F; this blitter reads the same glyph bitmap and draws the same pixels (lit pixels only,
+//! transparent background, top-left anchored) for a few hundred bytes. The test below checks it
+//! pixel for pixel against `Text` for every printable ASCII character.
+
+use embedded_graphics::image::GetPixel;
+use embedded_graphics::mono_font::ascii::FONT_4X6;
+use embedded_graphics::pixelcolor::BinaryColor;
+use embedded_graphics::prelude::*;
+
+/// Horizontal advance per character, pixels (glyph width + the font's spacing).
+pub const ADVANCE: i32 = (FONT_4X6.character_size.width + FONT_4X6.character_spacing) as i32;
+
+/// First character of the ASCII font's glyph table (its glyphs are `' '..='~'` in order).
+const FIRST: u8 = b' ';
+/// Last printable ASCII character.
+const LAST: u8 = b'~';
+/// Drawn for bytes outside `' '..='~'`, as embedded-graphics' ASCII mapping does.
+const REPLACEMENT: u8 = b'?';
+
+/// Draw `text` (ASCII bytes; others show as `?`) with its top-left corner at `top_left`: lit
+/// pixels only, background untouched. Returns the x just past the last character.
+pub fn draw_text<D: DrawTarget<Color = BinaryColor>>(
+    text: &[u8],
+    top_left: Point,
+    target: &mut D,
+) -> Result<i32, D::Error> {
+    let font = &FONT_4X6;
+    let cw = font.character_size.width as i32;
+    let ch = font.character_size.height as i32;
+    let per_row = (font.image.size().width as i32 / cw).max(1);
+    let mut x = top_left.x;
+    for &b in text {
+        let b = if (FIRST..=LAST).contains(&b) {
+            b
+        } else {
+            REPLACEMENT
+        };
+        let g = i32::from(b - FIRST);
+        let origin = Point::new((g % per_row) * cw, (g / per_row) * ch);
+        let at = Point::new(x, top_left.y);
+        let lit = (0..ch).flat_map(move |dy| {
+            (0..cw).filter_map(move |dx| {
+                let d = Point::new(dx, dy);
+                match font.image.pixel(origin + d) {
+                    Some(BinaryColor::On) => Some(Pixel(at + d, BinaryColor::On)),
+                    _ => None,
+                }
+            })
+        });
+        target.draw_iter(lit)?;
+        x += ADVANCE;
+    }
+    Ok(x)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use embedded_graphics::mock_display::MockDisplay;
+    use embedded_graphics::mono_font::MonoTextStyle;
+    use embedded_graphics::text::{Baseline, Text};
+
+    #[test]
+    fn matches_embedded_graphics_text_for_all_printable_ascii() {
+        let style = MonoTextStyle::new(&FONT_4X6, BinaryColor::On);
+        for b in FIRST..=LAST {
+            let s = [b, b'7', b];
+            let mut ours = MockDisplay::<BinaryColor>::new();
+            let mut theirs = MockDisplay::<BinaryColor>::new();
+            let end = draw_text(&s, Point::new(3, 2), &mut ours).unwrap();
+            let text = core::str::from_utf8(&s).unwrap();
+            let next = Text::with_baseline(text, Point::new(3, 2), style, Baseline::Top)
+                .draw(&mut theirs)
+                .unwrap();
+            ours.assert_eq(&theirs);
+            assert_eq!(end, next.x, "advance after {:?}", b as char);
+        }
+    }
+
+    #[test]
+    fn non_ascii_bytes_draw_the_replacement_glyph() {
+        let mut a = MockDisplay::<BinaryColor>::new();
+        let mut b = MockDisplay::<BinaryColor>::new();
+        draw_text(&[0x07, 0xff], Point::zero(), &mut a).unwrap();
+        draw_text(b"??", Point::zero(), &mut b).unwrap();
+        a.assert_eq(&b);
+    }
+
+    #[test]
+    fn clipped_text_is_fine() {
+        // Partly off the left/top edge: pixels outside are dropped by the target, never a panic.
+        let mut d = MockDisplay::<BinaryColor>::new();
+        d.set_allow_out_of_bounds_drawing(true);
+        draw_text(b"x1.6", Point::new(-5, -3), &mut d).unwrap();
+    }
+}
