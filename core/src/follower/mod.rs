@@ -170,13 +170,7 @@ pub fn step<const N: usize>(
         ev.falling = state.body.falling;
         return ev;
     };
-    let repaired;
-    let p = if params.is_sane() {
-        params
-    } else {
-        repaired = params.sanitized();
-        &repaired
-    };
+    let p = &params.sanitized();
     state.sanitize();
     let leader = sanitize_leader(leader_pos, state.leader);
     let n = dt * p.reference_hz;
@@ -214,13 +208,7 @@ pub fn regroup<const N: usize>(
     leader_pos: Vec3,
     back: Vec2,
 ) {
-    let repaired;
-    let p = if params.is_sane() {
-        params
-    } else {
-        repaired = params.sanitized();
-        &repaired
-    };
+    let p = &params.sanitized();
     let leader = sanitize_leader(leader_pos, state.leader);
     let back = back.try_normalize().unwrap_or(Vec2::Y);
     let pos = leader + Vec3::from_planar(back * p.regroup_distance, 0.0);
