@@ -14,7 +14,7 @@
 //! - **Walkable test** (the seed's `cos(slopeLimit) ≤ normal.y`): a normal is accepted iff
 //!   `n̂ · up ≥ cos(slope_limit) − walkable_epsilon` on the *normalised* normal, with
 //!   `walkable_epsilon` = [`WALKABLE_EPSILON`] = 2e-3 by default, so a 45° ramp is accepted at a
-//!   45° limit despite rounding *and* the `micromath` backend's cosine error (≤ 1.2e-3). In angle
+//!   45° limit despite rounding (and approximate backends' errors, ≤ 2e-3). In angle
 //!   that is ≈ 0.16° at 45° (Godot is more lenient: +0.01 rad = 0.57° on the angle).
 //! - Rejected (too steep), zero-length, NaN/inf or absent normals keep the last accepted one.
 //! - Opposite vectors (a normal pointing straight down, accepted only if `slope_limit ≥ 180°`)
