@@ -5,8 +5,10 @@
 #  2. The C examples build with gcc -std=c11 -Wall -Wextra -Werror -pedantic (and one with g++
 #     -std=c++17) against the static library and run; the `state-hash:` line they print must equal the Rust reference
 #     (`hopkit::demo::scripted_hash`) and `hopkit-sim hash --scene demo --ticks N`.
-#  3. hopkit-ffi builds as a bare-metal staticlib for Cortex-M (thumbv7em-none-eabihf), and an
-#     LTO build with a panic handler that cannot link proves no entry point can panic.
+#  3. hopkit-ffi builds as a bare-metal staticlib for Cortex-M (thumbv7em-none-eabihf); minimal.c,
+#     cross-compiled with arm-none-eabi-gcc + newlib against it, runs under QEMU (mps2-an386) and
+#     prints exactly what the host build prints; an LTO build with a panic handler that cannot
+#     link proves no entry point can panic.
 #  4. The wasm32 cart builds (opt-level z, LTO, one 64 KiB page of memory) and its size is
 #     reported; the wasmi host test then runs it and requires the .wasm (bit-exact vs x86_64).
 #
@@ -96,6 +98,23 @@ if command -v readelf >/dev/null; then
     header_fns=$(grep -c '^HkStatus hk_\|^[a-z0-9_ ]*\*\? *hk_[a-z0-9_]*(' bindings/c/include/hopkit.h || true)
     echo "  $exported hk_* functions defined as ARM machine code (header declares $header_fns)"
     [ "$exported" -ge "$header_fns" ] || fail "the Cortex-M staticlib lacks hk_* functions"
+fi
+
+step "the C example on a Cortex-M4F (arm-none-eabi-gcc + newlib, QEMU mps2-an386)"
+# The same minimal.c, cross-compiled with GCC against the staticlib above and run under QEMU with
+# semihosting: its output must equal the host build's, line for line.
+if command -v arm-none-eabi-gcc >/dev/null && command -v qemu-system-arm >/dev/null; then
+    make -s -B -C bindings/c cortex-m ARM_LIB="$armlib" CARGO_TARGET_DIR="$TARGET_DIR"
+    m4_out="$(make -s -C bindings/c run-cortex-m ARM_LIB="$armlib" CARGO_TARGET_DIR="$TARGET_DIR")" ||
+        fail "minimal.elf failed under QEMU: $m4_out"
+    printf '%s\n' "$m4_out"
+    arm-none-eabi-size "$TARGET_DIR/c-cortex-m/minimal.elf"
+    [ "$m4_out" = "$minimal_out" ] || fail "the Cortex-M C example prints something else than on the host"
+    echo "C on Cortex-M4F: identical to the host build"
+elif [ "${CI:-}" = true ]; then
+    fail "arm-none-eabi-gcc or qemu-system-arm missing (.ci/run installs gcc-arm-none-eabi, libnewlib-arm-none-eabi, qemu-system-arm)"
+else
+    echo "arm-none-eabi-gcc or qemu-system-arm not installed: C-on-Cortex-M check skipped"
 fi
 
 step "C ABI: link-time proof that no entry point can panic (wasm32 cdylib, LTO, panic-never)"
