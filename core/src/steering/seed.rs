@@ -103,42 +103,16 @@ fn seed_speed(distance: f32, max_speed: f32, brake: f32) -> f32 {
 /// (`yaw = atan2(−v.x, −v.z)`: the body faces its velocity; a zero velocity faces +X, the seed's
 /// rotation of 90°). Nothing changes on the seed's early return (zero distance or zero max speed).
 pub fn arrival_seed_frame(agent: &mut Agent, target: Vec3, params: &SeedArrivalParams) {
-    if !finite3(target) || !finite3(agent.position) || !finite3(agent.velocity) {
-        return;
+    // One frame = the real-time form with dt = 1: `max_accel·1` and `velocity·1` are exact, so
+    // this is bit-identical to the seed's per-frame arithmetic.
+    if seed_step(agent, target, params, 1.0) {
+        let v = agent.velocity;
+        agent.yaw = if v.x == 0.0 && v.z == 0.0 {
+            -core::f32::consts::FRAC_PI_2
+        } else {
+            scalar::atan2(-v.x, -v.z)
+        };
     }
-    let max_speed = non_negative(params.max_speed);
-    let max_accel = non_negative(params.max_accel);
-    let brake = non_negative(params.brake_distance);
-
-    let mut desired = target - agent.position;
-    let distance = desired.length();
-    let speed = seed_speed(distance, max_speed, brake);
-    if speed == 0.0 {
-        return;
-    }
-    desired = ccp_normalize(desired, distance) * speed;
-
-    let mut steer = desired - agent.velocity;
-    let steer_len = steer.length();
-    if steer_len >= max_accel {
-        steer = ccp_normalize(steer, steer_len) * max_accel;
-    }
-    let mut velocity = agent.velocity + steer;
-    let speed_now = velocity.length();
-    if speed_now >= max_speed {
-        velocity = ccp_normalize(velocity, speed_now) * max_speed;
-    }
-    let position = agent.position + velocity;
-    if !finite3(position) || !finite3(velocity) {
-        return;
-    }
-    agent.position = position;
-    agent.velocity = velocity;
-    agent.yaw = if velocity.x == 0.0 && velocity.z == 0.0 {
-        -core::f32::consts::FRAC_PI_2
-    } else {
-        scalar::atan2(-velocity.x, -velocity.z)
-    };
 }
 
 /// Seed 001 with real time: speeds units/s, accel units/s², `dt` seconds (see the module docs).
@@ -147,11 +121,17 @@ pub fn arrival_seed_frame(agent: &mut Agent, target: Vec3, params: &SeedArrivalP
 /// `max_accel·dt` and the position advances by `velocity·dt`. Yaw is not touched. Invalid `dt`
 /// (see [`super::sanitize_dt`]) → nothing changes.
 pub fn arrival_seed_dt(agent: &mut Agent, target: Vec3, params: &SeedArrivalParams, dt: f32) {
-    let Some(dt) = sanitize_dt(dt) else {
-        return;
-    };
+    if let Some(dt) = sanitize_dt(dt) {
+        seed_step(agent, target, params, dt);
+    }
+}
+
+/// The seed's step with a velocity change of at most `max_accel·dt` and a move of `velocity·dt`.
+/// Returns true if the agent moved (false: bad input, already at the target, or a non-finite
+/// result; the agent is then untouched).
+fn seed_step(agent: &mut Agent, target: Vec3, params: &SeedArrivalParams, dt: f32) -> bool {
     if !finite3(target) || !finite3(agent.position) || !finite3(agent.velocity) {
-        return;
+        return false;
     }
     let max_speed = non_negative(params.max_speed);
     let max_dv = non_negative(params.max_accel) * dt;
@@ -161,7 +141,7 @@ pub fn arrival_seed_dt(agent: &mut Agent, target: Vec3, params: &SeedArrivalPara
     let distance = desired.length();
     let speed = seed_speed(distance, max_speed, brake);
     if speed == 0.0 {
-        return;
+        return false;
     }
     desired = ccp_normalize(desired, distance) * speed;
 
@@ -177,10 +157,11 @@ pub fn arrival_seed_dt(agent: &mut Agent, target: Vec3, params: &SeedArrivalPara
     }
     let position = agent.position + velocity * dt;
     if !finite3(position) || !finite3(velocity) {
-        return;
+        return false;
     }
     agent.position = position;
     agent.velocity = velocity;
+    true
 }
 
 #[cfg(test)]
