@@ -41,8 +41,8 @@ pub struct Keys {
     pub turn_right: bool,
 }
 
-/// Analog sticks of a gamepad, each component in `[−1, 1]`, `y` up (gilrs' convention, which is
-/// also the core's stick convention).
+/// Analog sticks of a gamepad, each component in `[−1, 1]`, `y` up (the core's stick
+/// convention; [`crate::gamepad`] converts each backend's raw axes to it).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct PadAxes {
     /// Left stick x (right +).
@@ -107,59 +107,6 @@ pub fn unshape_look(out: f32) -> f32 {
         }
     }
     hi
-}
-
-/// Gamepads through `gilrs`, if the platform allows it (no udev/permissions → none, quietly).
-pub struct Gamepads {
-    pub(crate) gilrs: Option<gilrs::Gilrs>,
-    pub(crate) active: Option<gilrs::GamepadId>,
-    /// Why there is no gamepad support, if there is none.
-    pub unavailable: Option<String>,
-}
-
-impl Gamepads {
-    /// Open the gamepad subsystem; failures are recorded, not returned.
-    pub fn open() -> Self {
-        match gilrs::Gilrs::new() {
-            Ok(g) => Gamepads {
-                gilrs: Some(g),
-                active: None,
-                unavailable: None,
-            },
-            Err(e) => Gamepads {
-                gilrs: None,
-                active: None,
-                unavailable: Some(e.to_string()),
-            },
-        }
-    }
-
-    /// Drain events and return the state of the last used gamepad, with its name.
-    pub fn poll(&mut self) -> Option<(PadAxes, PadButtons, String)> {
-        use gilrs::{Axis, Button};
-        let g = self.gilrs.as_mut()?;
-        while let Some(ev) = g.next_event() {
-            self.active = Some(ev.id);
-        }
-        let id = self.active?;
-        let pad = g.connected_gamepad(id)?;
-        let axes = PadAxes {
-            left_x: pad.value(Axis::LeftStickX),
-            left_y: pad.value(Axis::LeftStickY),
-            right_x: pad.value(Axis::RightStickX),
-            right_y: pad.value(Axis::RightStickY),
-        };
-        let buttons = PadButtons {
-            jump: pad.is_pressed(Button::South) || pad.is_pressed(Button::LeftTrigger2),
-            fire: pad.is_pressed(Button::RightTrigger2)
-                || pad.is_pressed(Button::RightTrigger)
-                || pad.is_pressed(Button::West),
-            missile: pad.is_pressed(Button::East),
-            toward: pad.is_pressed(Button::North),
-            away: pad.is_pressed(Button::LeftTrigger),
-        };
-        Some((axes, buttons, pad.name().to_string()))
-    }
 }
 
 #[cfg(test)]

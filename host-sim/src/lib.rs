@@ -7,6 +7,7 @@ pub mod app;
 pub mod canvas;
 pub mod cli;
 pub mod desktop;
+pub mod gamepad;
 pub mod headless;
 pub mod input;
 pub mod lcd;

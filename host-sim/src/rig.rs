@@ -5,7 +5,7 @@
 //! takes the same path through the core's stick pipeline as the firmware's sticks:
 //! - keyboard W/A/S/D → [`hopkit::stick::digital::dpad_direction`] (the seed's diagonal rule) →
 //!   left stick position;
-//! - gamepad sticks (gilrs, `[−1, 1]`, y up) → left/right stick positions directly;
+//! - gamepad sticks ([`crate::gamepad`], `[−1, 1]`, y up) → left/right stick positions directly;
 //! - mouse motion and Q/E → right stick x deflection;
 //! - positions → counts with [`RawSticks::from_positions`] at the handheld's 12-bit
 //!   [`hopkit::demo::ADC_MAX`].

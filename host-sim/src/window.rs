@@ -13,7 +13,8 @@ use minifb::{Key, KeyRepeat, MouseButton, MouseMode, Window, WindowOptions};
 
 use crate::canvas::Canvas;
 use crate::desktop::{compose, palette, picture_size, Overlay};
-use crate::input::{Gamepads, HostInput, Keys};
+use crate::gamepad::{Gamepads, PadState};
+use crate::input::{HostInput, Keys};
 
 /// Something the window can run: a scene advanced in fixed ticks by desktop input.
 pub trait Driver {
@@ -86,11 +87,7 @@ pub fn run_window(driver: &mut dyn Driver, opts: &WindowOpts) -> Result<WindowEn
     let mut pads = if opts.interactive {
         Gamepads::open()
     } else {
-        Gamepads {
-            gilrs: None,
-            active: None,
-            unavailable: Some("replay".into()),
-        }
+        Gamepads::none("replay")
     };
     let mut canvas = Canvas::new(w, h, palette::PANEL);
     let mut overlay = Overlay::new();
@@ -132,7 +129,11 @@ pub fn run_window(driver: &mut dyn Driver, opts: &WindowOpts) -> Result<WindowEn
                 input.mouse_dx = x - px;
             }
             match pads.poll() {
-                Some((axes, b, name)) => {
+                Some(PadState {
+                    axes,
+                    buttons: b,
+                    name,
+                }) => {
                     input.pad = Some(axes);
                     input.jump |= b.jump;
                     input.fire |= b.fire;
