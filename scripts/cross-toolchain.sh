@@ -9,22 +9,26 @@
 #
 # Targets: thumbv7em-none-eabihf (Cortex-M4F), thumbv6m-none-eabi (Cortex-M0), wasm32-unknown-unknown.
 #
-# Route 1 (a normal developer machine): the target's standard library is installed by rustup
-# (`rustup target add …`). Nothing is downloaded and no variable is needed.
+# Route 1 (the ordinary one): the target's standard library comes from rustup. A missing target is
+# added with `rustup target add` (bounded by a timeout: on some networks it has hung). After that,
+# plain `cargo build --target …` works and nothing else is needed.
 #
-# Route 2 (CI, bare machines, anywhere `rustup target add` is unavailable): Debian's rustc of the next
-# release plus its library source are downloaded with `apt-get download` (not installed) and unpacked
-# under .cross/ in the repository; `core` is then compiled from source for the target with
-# `-Zbuild-std=core` (RUSTC_BOOTSTRAP=1 unlocks that flag on the stable compiler), and rustup's own
-# `rust-lld` links. Cargo stays rustup's. Cached: a second run does nothing.
+# Route 2 (the fallback, when `rustup target add` fails or times out): Debian's rustc of the same or
+# a newer release plus its library source are downloaded with `apt-get download` (not installed) and
+# unpacked (≈ 480 MB) into a cache OUTSIDE the source tree, $HOPKIT_CROSS_DIR (default
+# ${XDG_CACHE_HOME:-~/.cache}/hopkit/cross); `core` is then compiled from source for the target
+# with `-Zbuild-std=core` (RUSTC_BOOTSTRAP=1 unlocks that flag on the stable compiler), and rustup's
+# own `rust-lld` links. Cargo stays rustup's. Cached: a second run does nothing.
 #
 # Overrides: HOPKIT_DEBIAN_RUST (the Debian rustc-web release, e.g. 1.96; default: apt's candidate),
-#            HOPKIT_CROSS_DIR (default <repo>/.cross), HOPKIT_CROSS_FORCE_DEBIAN=1 (ignore rustup targets).
+#            HOPKIT_CROSS_DIR (the cache, see above), HOPKIT_CROSS_FORCE_DEBIAN=1 (ignore rustup
+#            targets), HOPKIT_RUSTUP_ADD=0 (never run `rustup target add`),
+#            HOPKIT_RUSTUP_TIMEOUT (seconds for `rustup target add`, default 120).
 set -euo pipefail
 
 TARGETS=(thumbv7em-none-eabihf thumbv6m-none-eabi wasm32-unknown-unknown)
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-CROSS_DIR="${HOPKIT_CROSS_DIR:-$REPO/.cross}"
+CROSS_DIR="${HOPKIT_CROSS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/hopkit/cross}"
 
 die() { echo "cross-toolchain: $*" >&2; exit 1; }
 
@@ -91,6 +95,21 @@ rustup_has() {
 
 target_mode() { if rustup_has "$1"; then echo rustup; else echo debian; fi; }
 
+# Route 1: add the missing targets with rustup (once per run, bounded by a timeout).
+RUSTUP_TRIED=0
+rustup_add_missing() {
+    [ "$RUSTUP_TRIED" = 1 ] && return 0
+    RUSTUP_TRIED=1
+    [ "${HOPKIT_RUSTUP_ADD:-1}" = 0 ] || [ "${HOPKIT_CROSS_FORCE_DEBIAN:-0}" = 1 ] && return 0
+    command -v rustup >/dev/null 2>&1 || return 0
+    local t missing=()
+    for t in "$@"; do rustup_has "$t" || missing+=("$t"); done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    echo "cross-toolchain: rustup target add ${missing[*]} (the standard library for each target)" >&2
+    timeout "${HOPKIT_RUSTUP_TIMEOUT:-120}" rustup target add "${missing[@]}" >/dev/null 2>&1 ||
+        echo "cross-toolchain: rustup target add failed or timed out; falling back to Debian's rustc" >&2
+}
+
 debian_ready() {
     deb_init
     [ -f "$DEB_ROOT/.complete" ] && [ -x "$DEB_ROOT/usr/bin/rustc" ] &&
@@ -101,6 +120,7 @@ debian_setup() {
     debian_ready && return 0
     command -v apt-get >/dev/null 2>&1 || die "no rustup target and no apt-get: run \`rustup target add ${TARGETS[*]}\`"
     local debs="$CROSS_DIR/debs-$DEB_RUST"
+    echo "cross-toolchain: fetching Debian's rustc-web $DEB_RUST + library source (≈ 480 MB unpacked) into $CROSS_DIR, to build core for targets rustup could not add" >&2
     rm -rf "$debs" "$DEB_ROOT"
     mkdir -p "$debs" "$DEB_ROOT"
     # The package lists may be missing or stale on a fresh machine.
@@ -129,6 +149,7 @@ deb_env_run() { LD_LIBRARY_PATH="$(deb_ld_path)${LD_LIBRARY_PATH:+:$LD_LIBRARY_P
 
 setup() {
     local t need_debian=0
+    rustup_add_missing "${TARGETS[@]}"
     for t in "${TARGETS[@]}"; do
         [ "$(target_mode "$t")" = debian ] && need_debian=1
     done
@@ -140,6 +161,7 @@ setup() {
 print_env() {
     local targets=("$@") t mode any_debian=0
     [ ${#targets[@]} -eq 0 ] && targets=("${TARGETS[@]}")
+    rustup_add_missing "${targets[@]}"
     for t in "${targets[@]}"; do
         [ "$(target_mode "$t")" = debian ] && any_debian=1
     done
@@ -169,6 +191,6 @@ case "$cmd" in
     env) print_env "$@" ;;
     mode) [ $# -eq 1 ] || die "usage: $0 mode TARGET"; target_mode "$1" ;;
     lld) lld_path ;;
-    -h | --help | help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//' ;;
+    -h | --help | help) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//' ;;
     *) die "unknown command '$cmd' (setup | env [TARGET] | mode TARGET | lld)" ;;
 esac
