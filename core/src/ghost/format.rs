@@ -226,6 +226,113 @@ pub enum EncodeError {
     },
 }
 
+impl core::fmt::Display for HeaderField {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            HeaderField::TickRate => "tick rate is 0 or above 10000 Hz",
+            HeaderField::Flags => "unknown flag bits are set",
+            HeaderField::ChecksumInterval => "checksum flag and checksum interval disagree",
+            HeaderField::ConditionUnit => "condition unit is not a finite number > 0",
+        })
+    }
+}
+
+/// One line a person can read, e.g. `CRC mismatch: stored 0x1234abcd, computed 0x0badf00d`.
+impl core::fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match *self {
+            DecodeError::BadMagic => f.write_str("not a hopkit ghost recording (magic is not \"HKGH\")"),
+            DecodeError::UnsupportedVersion { version } => write!(
+                f,
+                "unsupported format version {version} (this build reads version {FORMAT_VERSION})"
+            ),
+            DecodeError::Truncated { expected, found } => {
+                write!(f, "truncated: {found} bytes, the header needs {expected}")
+            }
+            DecodeError::TrailingBytes { expected, found } => write!(
+                f,
+                "{found} bytes, but the header's frame count accounts for {expected}"
+            ),
+            DecodeError::CrcMismatch { stored, computed } => write!(
+                f,
+                "CRC mismatch: stored {stored:#010x}, computed {computed:#010x} (the file is corrupt)"
+            ),
+            DecodeError::InvalidHeader { field } => write!(f, "invalid header: {field}"),
+            DecodeError::CapacityExceeded { frames, capacity } => write!(
+                f,
+                "{frames} frames do not fit in a buffer of {capacity} frames"
+            ),
+        }
+    }
+}
+
+impl core::fmt::Display for EncodeError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match *self {
+            EncodeError::BufferTooSmall { needed, available } => write!(
+                f,
+                "output buffer too small: {needed} bytes needed, {available} available"
+            ),
+            EncodeError::ChecksumCount { expected, found } => {
+                write!(f, "{found} state checksums given, {expected} required")
+            }
+            EncodeError::TooManyFrames => f.write_str("more than 4294967295 frames"),
+            EncodeError::InvalidInfo { field } => write!(f, "invalid recording settings: {field}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod display_tests {
+    use super::*;
+
+    #[test]
+    fn errors_read_as_one_line_with_hex_crcs() {
+        let e = DecodeError::CrcMismatch {
+            stored: 0x1234_abcd,
+            computed: 0xbad,
+        };
+        assert_eq!(
+            e.to_string(),
+            "CRC mismatch: stored 0x1234abcd, computed 0x00000bad (the file is corrupt)"
+        );
+        let e = DecodeError::InvalidHeader {
+            field: HeaderField::TickRate,
+        };
+        assert_eq!(
+            e.to_string(),
+            "invalid header: tick rate is 0 or above 10000 Hz"
+        );
+        for e in [
+            DecodeError::BadMagic,
+            DecodeError::UnsupportedVersion { version: 9 },
+            DecodeError::Truncated {
+                expected: 30,
+                found: 3,
+            },
+            DecodeError::TrailingBytes {
+                expected: 30,
+                found: 31,
+            },
+            DecodeError::CapacityExceeded {
+                frames: 9,
+                capacity: 8,
+            },
+        ] {
+            let s = e.to_string();
+            assert!(!s.contains('{') && !s.contains('\n'), "{s}");
+        }
+        let e = EncodeError::BufferTooSmall {
+            needed: 10,
+            available: 4,
+        };
+        assert_eq!(
+            e.to_string(),
+            "output buffer too small: 10 bytes needed, 4 available"
+        );
+    }
+}
+
 /// Number of state checksums for `frames` frames at `interval` (0 = none): `ceil(frames / interval)`.
 pub const fn checksum_count(frames: u64, interval: u16) -> u64 {
     if interval == 0 {
