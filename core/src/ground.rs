@@ -1,5 +1,23 @@
 //! The ground-probe interface the host implements, and ready-made grounds.
 //!
+//! # Example
+//!
+//! A host implements [`GroundProbe`] over its own level; here a terrace at height 2 for `x > 0`:
+//!
+//! ```
+//! use hopkit::ground::{GroundHit, GroundProbe};
+//! use hopkit::math::Vec3;
+//!
+//! struct Terrace;
+//! impl GroundProbe for Terrace {
+//!     fn probe(&self, p: Vec3) -> Option<GroundHit> {
+//!         let height = if p.x > 0.0 { 2.0 } else { 0.0 };
+//!         Some(GroundHit { height, normal: Vec3::UP })
+//!     }
+//! }
+//! assert_eq!(Terrace.probe(Vec3::new(1.0, 5.0, 0.0)).unwrap().height, 2.0);
+//! ```
+//!
 //! A probe answers "what is the ground directly below this point": its height and surface normal.
 //! Mechanics that need the ground (movement's grounded test, ghost terrain avoidance, follower falling,
 //! slope alignment) take `&impl GroundProbe`. Implementations must be pure (same query → same answer)

@@ -1,5 +1,25 @@
 //! A 64-bit state hash over the *bit patterns* of simulation state.
 //!
+//! # Example
+//!
+//! ```
+//! use hopkit::hash::{StateHash, StateHasher};
+//! use hopkit::movement::MoverState;
+//! use hopkit::math::Vec3;
+//!
+//! let hash = |s: &MoverState| {
+//!     let mut h = StateHasher::new();
+//!     s.hash_state(&mut h);
+//!     h.finish()
+//! };
+//! let a = MoverState::new(Vec3::new(1.0, 0.0, 0.0));
+//! let mut b = a;
+//! assert_eq!(hash(&a), hash(&b));
+//! b.velocity.x = -0.0; // bit patterns count: −0.0 differs from 0.0
+//! assert_ne!(hash(&a), hash(&b));
+//! assert_eq!(StateHasher::new().finish(), 0xcbf2_9ce4_8422_2325); // FNV-1a 64 offset basis
+//! ```
+//!
 //! Used for replay desync detection and the cross-platform proof (`state-hash: 0x…` lines printed by
 //! the host simulator, the firmware under QEMU, the C example and the wasm cart). The algorithm is
 //! FNV-1a 64 over little-endian bytes, chosen because it is tiny, has no tables, and is trivial to

@@ -3,7 +3,48 @@
 //! A `no_std`, allocation-free, deterministic controller core for game characters.
 //!
 //! Every mechanic is plain data plus plain functions: a *state* struct, a *params* struct whose every
-//! field documents its unit and default, and a `step(&mut state, input, dt)` function.
+//! field documents its unit and default, and a `step` function that takes the state by `&mut`, the
+//! params by `&`, this tick's input and `dt` in seconds:
+//!
+//! | mechanic | call |
+//! |---|---|
+//! | [`movement`] | [`movement::step`]`(&mut MoverState, &MoveParams, &MoveInput, &impl GroundProbe, dt) -> StepEvents` |
+//! | [`steering`] | [`steering::arrival_step`]`(&mut ArrivalState, &SteeringParams, &ArrivalParams, target: Vec3, dt) -> bool` |
+//! | [`follower`] | [`follower::step`]`(&mut FollowerState<N>, &FollowerParams, leader: Vec3, &impl GroundProbe, dt) -> FollowerEvents` |
+//! | [`slope`] | [`slope::step`]`(&mut SlopeState, &SlopeParams, body: Quat, ground_normal: Option<Vec3>, dt) -> SlopeEvents` |
+//! | [`ghost`] | [`Ghost::step`](ghost::Ghost::step)`(&mut self, &Recording, &FlyerParams, targets: &[Vec3], &impl GroundProbe) -> GhostTick` (fixed `dt` = the recording's tick) |
+//! | [`stick`] | [`StickPipeline::process`](stick::StickPipeline::process)`(&mut self, &RawSticks) -> StickFrame` (one tick) |
+//! | [`timestep`] | [`FixedStep::advance_nanos`](timestep::FixedStep::advance_nanos)`(&mut self, frame_ns: u64) -> Advance` (render frame → whole ticks) |
+//!
+//! ## Example
+//!
+//! A character on flat ground, driven by a stick held forward, simulated at a fixed 60 Hz from
+//! render frames of any length:
+//!
+//! ```
+//! use hopkit::ground::FlatGround;
+//! use hopkit::math::{Vec2, Vec3};
+//! use hopkit::movement::{self, MoveInput, MoveParams, MoverState};
+//! use hopkit::stick::wish_from_stick;
+//! use hopkit::timestep::FixedStep;
+//!
+//! let params = MoveParams::seed(); // the seed article's numbers: ground max speed 10 units/s
+//! let ground = FlatGround::new(0.0);
+//! let mut player = MoverState::new(Vec3::ZERO);
+//! let mut clock = FixedStep::new(60);
+//!
+//! for _frame in 0..125 {
+//!     // One second of 8 ms render frames (125 fps) → exactly 60 simulation ticks.
+//!     for _ in 0..clock.advance_nanos(8_000_000).ticks {
+//!         let wish = wish_from_stick(Vec2::new(0.0, 1.0)); // stick pushed up = forward
+//!         let input = MoveInput::with_yaw(wish.front_right(), false, 0.0);
+//!         movement::step(&mut player, &params, &input, &ground, clock.tick_dt());
+//!     }
+//! }
+//! assert_eq!(clock.ticks_total(), 60);
+//! assert!((player.planar_speed() - params.max_speed).abs() < 1e-3);
+//! assert!(player.position.z < -5.0); // yaw 0 faces −Z
+//! ```
 //!
 //! ## Conventions
 //! - Coordinates are **right-handed, Y up** (as Bevy and Godot). The ground plane is X/Z and a
@@ -50,3 +91,8 @@ pub mod slope;
 pub mod steering;
 pub mod stick;
 pub mod timestep;
+
+/// The README's Rust code blocks, compiled and run as doctests so they never rot.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;

@@ -1,5 +1,18 @@
 //! A small seeded pseudo-random generator (PCG32, XSH-RR variant) with no global state.
 //!
+//! # Example
+//!
+//! ```
+//! use hopkit::rng::Pcg32;
+//!
+//! let mut a = Pcg32::new(42, 54);
+//! let mut b = Pcg32::new(42, 54);
+//! assert_eq!(a.next_u32(), b.next_u32()); // same seed, same sequence, every platform
+//! assert!(a.below(6) < 6);
+//! let x = a.range_f32(-1.0, 1.0);
+//! assert!((-1.0..1.0).contains(&x));
+//! ```
+//!
 //! Used for fleet start offsets and wander steering. Same seed → same sequence on every platform.
 //! Not cryptographic.
 

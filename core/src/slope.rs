@@ -1,5 +1,28 @@
 //! Aligning a character's visual to the ground normal (seed 003, `CharacterContorollerPlaneNormalTracer`).
 //!
+//! # Example
+//!
+//! ```
+//! use hopkit::math::{scalar, Quat, Vec3};
+//! use hopkit::slope::{self, SlopeParams, SlopeState};
+//!
+//! let params = SlopeParams::default(); // 45° limit, 270°/s animation
+//! let mut tilt = SlopeState::default();
+//! let normal = |deg: f32| {
+//!     let (s, c) = scalar::sin_cos(deg.to_radians());
+//!     Vec3::new(0.0, c, s)
+//! };
+//! let (ramp_30, wall_60) = (normal(30.0), normal(60.0));
+//! let ev = slope::step(&mut tilt, &params, Quat::IDENTITY, Some(ramp_30), 1.0 / 60.0);
+//! assert!(ev.accepted);
+//! assert!((tilt.tilt_angle().to_degrees() - 4.5).abs() < 0.2); // 270°/s × 1/60 s
+//! for _ in 0..30 {
+//!     let ev = slope::step(&mut tilt, &params, Quat::IDENTITY, Some(wall_60), 1.0 / 60.0);
+//!     assert!(ev.rejected); // steeper than 45°: the last walkable normal is kept
+//! }
+//! assert!((tilt.tilt_angle().to_degrees() - 30.0).abs() < 0.2);
+//! ```
+//!
 //! The seed keeps the last *walkable* ground normal and, every frame, rotates an inner object
 //! (the visual mesh under the physics body) towards the rotation that takes "up" to that normal,
 //! expressed in the body's local frame:

@@ -1,5 +1,23 @@
 //! Fixed simulation ticks from render frames of any length.
 //!
+//! # Example
+//!
+//! ```
+//! use hopkit::timestep::FixedStep;
+//!
+//! let mut at_30 = FixedStep::new(60);
+//! let mut at_144 = FixedStep::new(60);
+//! // One second of render frames at 30 fps and at 144 fps (whole nanoseconds, as a clock gives).
+//! let ticks_30: u32 = (0..30).map(|_| at_30.advance_nanos(33_333_333).ticks).sum();
+//! let ticks_144: u32 = (0..144).map(|_| at_144.advance_nanos(6_944_444).ticks).sum();
+//! assert_eq!((ticks_30, ticks_144), (59, 59)); // 10 and 64 ns short of a second: same ticks
+//! assert_eq!(at_30.advance_nanos(10).ticks + at_144.advance_nanos(64).ticks, 2);
+//! // A 2 s hitch is clamped to 0.25 s (15 ticks) and the rest reported as dropped.
+//! let a = at_30.advance_nanos(2_000_000_000);
+//! assert_eq!((a.ticks, a.dropped_ns), (15, 1_750_000_000));
+//! assert!(at_30.advance(f32::NAN).rejected);
+//! ```
+//!
 //! hopkit simulates in **fixed ticks** so that the same inputs give the same state at any render
 //! frame rate. [`FixedStep`] turns each render frame's duration into a whole number of ticks plus an
 //! interpolation factor `alpha` for drawing between the last two states.

@@ -1,6 +1,20 @@
 //! The demo scene shared by every front end (host-sim window, firmware, QEMU image, C example,
 //! wasm cart), so that they all simulate — and hash — exactly the same thing.
 //!
+//! # Example
+//!
+//! ```
+//! use hopkit::demo::{scripted_raw, DemoRig};
+//!
+//! // The scripted demo every front end runs; its state hash is the cross-platform proof.
+//! let mut rig = DemoRig::new();
+//! for tick in 0..60 {
+//!     rig.tick(&scripted_raw(tick));
+//! }
+//! assert_eq!(rig.tick_count(), 60);
+//! assert_eq!(rig.state_hash(), hopkit::demo::scripted_hash(60));
+//! ```
+//!
 //! [`view`] holds the plain-data snapshot ([`DemoView`]) the drawing code renders; the scene itself
 //! is assembled from the mechanics modules.
 

@@ -1,5 +1,27 @@
 //! A companion that follows the leader's breadcrumb trail (seed 004), and a party of them.
 //!
+//! # Example
+//!
+//! ```
+//! use hopkit::follower::{self, FollowerParams, FollowerState};
+//! use hopkit::ground::FlatGround;
+//! use hopkit::math::Vec3;
+//!
+//! let params = FollowerParams::default(); // the seed's numbers
+//! let mut buddy: FollowerState = FollowerState::new(Vec3::new(0.0, 0.0, 2.0), Vec3::ZERO, 0.0);
+//! let mut leader = Vec3::ZERO;
+//! for _ in 0..250 {
+//!     leader.z -= 0.1; // the leader walks 25 units along −Z at 5 units/s
+//!     follower::step(&mut buddy, &params, leader, &FlatGround::new(0.0), 1.0 / 50.0);
+//! }
+//! for _ in 0..150 {
+//!     follower::step(&mut buddy, &params, leader, &FlatGround::new(0.0), 1.0 / 50.0);
+//! }
+//! let gap = buddy.body.position.distance(leader);
+//! assert!(gap < 8.0 && gap > 2.0, "{gap}"); // caught up, but keeps its distance
+//! assert!(buddy.body.velocity.planar().length() < 1e-3); // and stopped (velocity decays ×0.9/tick)
+//! ```
+//!
 //! # The single follower (the seed)
 //! The leader's position is recorded as a *crumb* whenever it is more than
 //! [`FollowerParams::record_distance`] (1.5) from the last crumb; the follower walks from crumb to

@@ -1,5 +1,26 @@
 //! Ghost pilots (seed 002): recorded human input replayed as enemy AI.
 //!
+//! # Example
+//!
+//! ```
+//! use hopkit::ghost::{Ghost, FlyerParams, FlyerState, Recording, DEMO_RECORDING};
+//! use hopkit::demo::level::DemoGround;
+//! use hopkit::math::Vec3;
+//!
+//! // The bundled 30 s recording, parsed in place (CRC checked), flown as an enemy AI.
+//! let recording = Recording::parse(DEMO_RECORDING).unwrap();
+//! assert_eq!((recording.frame_count(), recording.tick_hz()), (1800, 60));
+//! let targets = [Vec3::new(-20.0, 3.0, -20.0)];
+//! let mut ghost = Ghost::new(FlyerState::level(Vec3::new(0.0, 12.0, 30.0), 0.0, 8.0), 0);
+//! let mut fired = 0;
+//! for _ in 0..600 {
+//!     let tick = ghost.step(&recording, &FlyerParams::default(), &targets, &DemoGround);
+//!     fired += tick.firing as u32;
+//! }
+//! assert!(ghost.flyer.is_finite());
+//! assert!(fired > 0); // guns fire only while the ghost faces its target
+//! ```
+//!
 //! A human (or a script) flies a fighter; every fixed tick the controls are quantized into a
 //! [`Frame`] **in game symbols** — pitch, yaw, fire (held), missile (a press), Toward, Away, and
 //! Condition (the distance to the nearest target at that moment). The quantized frame is what the

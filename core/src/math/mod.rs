@@ -1,5 +1,18 @@
 //! Small vector maths: [`Vec2`], [`Vec3`], [`Quat`] and the scalar backend [`scalar`].
 //!
+//! # Example
+//!
+//! ```
+//! use hopkit::math::{scalar, yaw_forward, Vec2, Vec3};
+//!
+//! assert_eq!(Vec3::ZERO.normalize_or_zero(), Vec3::ZERO); // never NaN
+//! assert_eq!(Vec2::new(f32::NAN, 1.0).try_normalize(), None);
+//! let f = yaw_forward(0.0);
+//! assert_eq!((f.x, f.y), (-0.0, -1.0)); // yaw 0 faces −Z (planar (x, z))
+//! // The scalar backend: libm's sqrt is correctly rounded; micromath's (refined) within ~1e-6.
+//! assert!((scalar::sqrt(2.0) - core::f32::consts::SQRT_2).abs() < 4e-6);
+//! ```
+//!
 //! Frame: right-handed, **Y up**, ground plane X/Z, forward at yaw 0 is **−Z** (Bevy/Godot).
 //! [`yaw_forward`] and [`yaw_right`] give the planar basis of a character with a given yaw.
 //!

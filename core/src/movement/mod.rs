@@ -1,5 +1,28 @@
 //! Quake-style strafe-jump movement (seed 000: the Unity article's `GetNextPlayerVector`).
 //!
+//! # Example
+//!
+//! Quake's strafe-jump in one tick: in the air, holding "strafe right" with the view turned so the
+//! wish direction is at 90° to the velocity, the air acceleration caps only the projection on the
+//! wish direction (0 here, below the 0.5 cap), so the speed grows — the bunny hop.
+//!
+//! ```
+//! use hopkit::ground::FlatGround;
+//! use hopkit::math::{Vec2, Vec3};
+//! use hopkit::movement::{step, MoveInput, MoveParams, MoverState};
+//!
+//! let params = MoveParams::seed();
+//! let mut s = MoverState::new(Vec3::new(0.0, 5.0, 0.0)); // 5 units up: airborne
+//! s.velocity = Vec3::new(0.0, 0.0, -10.0); // flying forward (−Z) at the ground max speed
+//! // View facing −Z, wish = (front 0, right 1): "strafe right", perpendicular to the velocity.
+//! let input = MoveInput::new(Vec2::new(0.0, 1.0), false, Vec2::new(0.0, -1.0));
+//! let ev = step(&mut s, &params, &input, &FlatGround::new(0.0), 1.0 / 60.0);
+//! assert_eq!(ev.substeps, 1);
+//! assert!(!s.grounded);
+//! assert!(s.planar_speed() > 10.0); // v² grew by L² = 0.25: √100.25 ≈ 10.0125
+//! assert!((s.planar_speed() - hopkit::math::scalar::sqrt(100.25)).abs() < 1e-4);
+//! ```
+//!
 //! ## Pieces
 //! - [`seed`]: the seed's function reproduced op for op in f32 (the reference).
 //! - [`kernels`]: the lean per-tick planar kernels — [`friction`] (Quake stop-speed or the seed's

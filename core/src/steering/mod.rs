@@ -1,6 +1,25 @@
 //! Steering behaviours (seed 001): arrival, seek/flee/pursue/evade/wander, facing, flocking,
 //! obstacle avoidance, containment, path following, and the three classic combiners.
 //!
+//! # Example
+//!
+//! ```
+//! use hopkit::math::Vec3;
+//! use hopkit::steering::{arrival_step, ArrivalParams, ArrivalState, SteeringParams};
+//!
+//! let vehicle = SteeringParams::default(); // max speed 4 units/s, max accel 8 units/s²
+//! let mut critter = ArrivalState::at(Vec3::ZERO);
+//! let target = Vec3::new(10.0, 0.0, 0.0);
+//! let mut ticks = 0;
+//! while !arrival_step(&mut critter, &vehicle, &ArrivalParams::default(), target, 1.0 / 60.0) {
+//!     assert!(critter.agent.position.x <= 10.0); // never overshoots
+//!     ticks += 1;
+//!     assert!(ticks < 600);
+//! }
+//! assert_eq!(critter.agent.velocity, Vec3::ZERO); // at rest, within the tolerance
+//! assert!(critter.agent.position.distance(target) <= ArrivalParams::default().tolerance);
+//! ```
+//!
 //! # Model
 //! - An [`Agent`] is plain state: position (units), velocity (units/s), yaw (radians, hopkit
 //!   convention: yaw 0 faces −Z, positive turns left). Y is up; planar users keep `y = 0`.

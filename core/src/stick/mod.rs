@@ -1,6 +1,26 @@
 //! Stick input: raw ADC samples → calibrated, dead-zoned stick vectors, debounced buttons, the
 //! seed's wish vector, view yaw rates, and digital adapters for runtimes without analog sticks.
 //!
+//! # Example
+//!
+//! ```
+//! use hopkit::stick::{RawSticks, StickPipeline};
+//!
+//! // A 12-bit ADC, sticks at rest at mid-scale; the left stick pushed fully up, one button held.
+//! let mut pipeline = StickPipeline::default();
+//! let raw = RawSticks {
+//!     left_x: 2048, left_y: 4095, right_x: 2048, right_y: 2048,
+//!     adc_max: 4095,
+//!     buttons: 0b1,
+//! };
+//! let frame = pipeline.process(&raw);
+//! assert_eq!(frame.right.length(), 0.0); // inside the deadzone: exactly zero
+//! assert!((frame.left.y - 1.0).abs() < 1e-6); // full deflection up
+//! let wish = frame.wish(); // the seed's (front, right) wish: straight ahead
+//! assert!((wish.front_right().x - 1.0).abs() < 1e-6);
+//! assert!(frame.buttons.held & 1 != 0);
+//! ```
+//!
 //! # Pipeline
 //!
 //! ```text
