@@ -43,8 +43,15 @@ fn main() {
             toward: (200..400).contains(&tick), // "Toward held": turn to the nearest target
             ..PilotInput::default()
         };
-        record_and_fly(&mut recorder, &mut pilot, &params, &input, &targets, &ground)
-            .expect("the recorder was sized for every tick");
+        record_and_fly(
+            &mut recorder,
+            &mut pilot,
+            &params,
+            &input,
+            &targets,
+            &ground,
+        )
+        .expect("the recorder was sized for every tick");
     }
     let frames = recorder.frames();
     let bytes = recorder.finish();
@@ -65,7 +72,10 @@ fn main() {
         recording.checksum_count()
     );
     match verify(&recording, &params, start, &targets, &ground) {
-        Ok(n) => println!("replay: {n} of {} checksums matched", recording.checksum_count()),
+        Ok(n) => println!(
+            "replay: {n} of {} checksums matched",
+            recording.checksum_count()
+        ),
         Err(d) => println!("replay desynced at tick {}", d.tick),
     }
     let mut corrupt = loaded.clone();

@@ -58,7 +58,11 @@ fn main() {
 fn strafe_facing(s: &movement::MoverState, p: &MoveParams, dt: f32) -> Vec2 {
     let v = s.velocity.planar();
     let u = v.normalize_or_zero();
-    let u = if u == Vec2::ZERO { Vec2::new(0.0, -1.0) } else { u };
+    let u = if u == Vec2::ZERO {
+        Vec2::new(0.0, -1.0)
+    } else {
+        u
+    };
     let (cap, budget) = air_cap_and_budget(p, 1.0, dt);
     let c = optimal_strafe_cos(v.length(), cap, budget);
     let s = scalar::sqrt((1.0 - c * c).max(0.0));
