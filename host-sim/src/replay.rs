@@ -21,7 +21,7 @@ use hopkit::ghost::{
 use hopkit::hash::StateHash;
 use hopkit::math::{Vec2, Vec3};
 
-use crate::app::{check_ticks, drive_fixed, seconds_to_ticks};
+use crate::app::{check_ticks, drive_fixed, max_ticks, seconds_to_ticks};
 use crate::cli::{PlayArgs, RecordArgs, MAX_SECONDS};
 use crate::headless::{describe, run_headless, HeadlessOpts};
 use crate::input::{mouse_look_deflection, HostInput};
@@ -204,6 +204,22 @@ impl Driver for GhostDriver {
     }
 }
 
+/// The recording's length in ticks, or a [`UserError`] when it is longer than the [`MAX_SECONDS`]
+/// every run is limited to.
+fn check_length(path: &Path, d: &GhostDriver) -> Result<u32> {
+    let (frames, hz) = (d.frame_count(), d.tick_hz());
+    if frames > max_ticks(hz) {
+        return Err(UserError(format!(
+            "recording {} is {} s long ({frames} frames at {hz} Hz), more than the {MAX_SECONDS} s \
+             a run may last",
+            path.display(),
+            num(f64::from(frames) / f64::from(hz.max(1)), 1)
+        ))
+        .into());
+    }
+    Ok(frames)
+}
+
 /// `hash FILE`: the scene's state hash after `ticks` ticks (default: the recording's length, at
 /// most [`MAX_SECONDS`] at its tick rate), driven by render frames at `fps`.
 pub fn hash_file(path: &Path, ticks: Option<u32>, fps: u32, quiet: bool) -> Result<u64> {
@@ -211,7 +227,7 @@ pub fn hash_file(path: &Path, ticks: Option<u32>, fps: u32, quiet: bool) -> Resu
     let mut d = GhostDriver::new(bytes)?;
     let n = match ticks {
         Some(n) => check_ticks(n, d.tick_hz())?,
-        None => d.frame_count(),
+        None => check_length(path, &d)?,
     };
     drive_fixed(&mut d, n, fps, quiet);
     Ok(d.state_hash())
@@ -415,6 +431,7 @@ pub fn record(args: &RecordArgs) -> Result<()> {
 pub fn play(args: &PlayArgs) -> Result<()> {
     let bytes = load(&args.file)?;
     let mut driver = GhostDriver::new(bytes)?;
+    check_length(&args.file, &driver)?;
     if !args.headless {
         let opts = WindowOpts {
             title: format!("hopkit-sim: {}", args.file.display()),
@@ -431,8 +448,8 @@ pub fn play(args: &PlayArgs) -> Result<()> {
             }
         }
     }
+    let ticks = check_length(&args.file, &driver)?.max(1);
     let out = FrameDir::check("--out-dir", &args.out_dir)?;
-    let ticks = driver.frame_count().max(1);
     let opts = HeadlessOpts {
         ticks,
         frame_every: args.frame_every,

@@ -643,6 +643,11 @@ fn bad_input_table_in_the_docs_matches_the_binary() {
             code: 2,
         },
         Case {
+            what: "recording over the limit",
+            args: &["play", "--headless", "long.ghost"],
+            code: 2,
+        },
+        Case {
             what: "write error while working",
             args: &["scenario", "bhop", "--csv", "/dev/full"],
             code: 1,
@@ -661,6 +666,7 @@ fn bad_input_table_in_the_docs_matches_the_binary() {
     damaged[last] ^= 0x01;
     std::fs::write(d.join("damaged.ghost"), damaged).unwrap();
     std::fs::write(d.join("notes.txt"), "").unwrap();
+    std::fs::write(d.join("long.ghost"), long_recording()).unwrap();
     std::fs::write(d.join("notes.md"), "# Not a ghost recording\n").unwrap();
     std::fs::create_dir(d.join("a-folder")).unwrap();
     let before = walk(d);
@@ -695,6 +701,24 @@ fn bad_input_table_in_the_docs_matches_the_binary() {
         ));
     }
     check_docs_section("bad-input-table", &table);
+}
+
+/// A valid recording of 601 s: 601 still frames at 1 Hz.
+fn long_recording() -> Vec<u8> {
+    use hopkit::ghost::format::RecordingInfo;
+    use hopkit::ghost::{recording_size, FlyerState, Frame, Recorder};
+    const FRAMES: usize = 601;
+    let info = RecordingInfo {
+        tick_hz: 1,
+        checksum_interval: 0,
+        condition_unit: 0.5,
+    };
+    let mut r = Recorder::<{ recording_size(FRAMES, 0) }>::new(info).unwrap();
+    let pilot = FlyerState::default();
+    for _ in 0..FRAMES {
+        r.push(Frame::default(), &pilot).unwrap();
+    }
+    r.finish().to_vec()
 }
 
 #[test]
