@@ -270,8 +270,9 @@ impl RecordDriver {
 
 impl RecordDriver {
     fn new(limit: u32, source: PilotSource) -> Result<Self> {
-        let recorder = Recorder::new(demo_pilot::INFO)
-            .map_err(|e| anyhow::anyhow!("recorder settings rejected: {e:?}"))?;
+        let recorder = Recorder::new(demo_pilot::INFO).map_err(|e| {
+            anyhow::anyhow!("recorder settings rejected: {}", header_field_message(e))
+        })?;
         Ok(RecordDriver {
             recorder: Box::new(recorder),
             flyer: demo_pilot::start_state(),
