@@ -1,22 +1,45 @@
 //! The subcommands' top level: argument checks, choosing window or headless, messages.
+//!
+//! Every subcommand checks its inputs and output paths before it simulates anything, so that a
+//! mistake costs no time and leaves no files ([`crate::output`]).
 
 use anyhow::{Context, Result};
 
-use crate::cli::{DemoArgs, HashArgs, PlayArgs, RecordArgs, ScenarioArgs};
+use crate::cli::{DemoArgs, HashArgs, PlayArgs, RecordArgs, ScenarioArgs, MAX_SECONDS};
 use crate::headless::{describe, run_headless, HeadlessOpts};
+use crate::output::{FrameDir, OutFile};
+use crate::readout::num;
 use crate::rig::{LiveDemo, ScriptedDemo};
 use crate::window::{run_window, Driver, WindowEnd, WindowOpts};
 use crate::{plot, replay, scenario, UserError};
 
-/// Ticks for `seconds` at `hz`, or a [`UserError`] for nonsense durations.
+/// Ticks for `seconds` at `hz` (at least 1). `seconds` has been range-checked by the CLI
+/// ([`crate::cli::parse_seconds`]); anything outside `(0, MAX_SECONDS]` is a [`UserError`].
 pub fn seconds_to_ticks(seconds: f64, hz: u32) -> Result<u32> {
-    if !(seconds.is_finite() && seconds > 0.0 && seconds <= 24.0 * 3600.0) {
+    if !(seconds.is_finite() && seconds > 0.0 && seconds <= MAX_SECONDS) {
         return Err(UserError(format!(
-            "--seconds must be > 0 and at most 86400, got {seconds}"
+            "--seconds must be > 0 and at most {MAX_SECONDS} seconds, got {seconds}"
         ))
         .into());
     }
     Ok(((seconds * f64::from(hz)).round() as u32).max(1))
+}
+
+/// Most ticks a run may have at `hz`: [`MAX_SECONDS`] of simulated time.
+pub fn max_ticks(hz: u32) -> u32 {
+    (MAX_SECONDS * f64::from(hz)).round() as u32
+}
+
+/// Check `--ticks N` against [`max_ticks`] of a scene ticking at `hz`.
+pub fn check_ticks(ticks: u32, hz: u32) -> Result<u32> {
+    let max = max_ticks(hz);
+    if ticks > max {
+        return Err(UserError(format!(
+            "--ticks {ticks} is more than {MAX_SECONDS} s of simulated time ({max} ticks at {hz} Hz)"
+        ))
+        .into());
+    }
+    Ok(ticks)
 }
 
 /// Default command: the interactive demo, or headless on the scripted input without a display.
@@ -42,21 +65,21 @@ pub fn demo(args: &DemoArgs) -> Result<()> {
             ),
         }
     }
+    let out = FrameDir::check("--out-dir", &args.out_dir)?;
     let mut scripted = ScriptedDemo::new();
     let opts = HeadlessOpts {
-        out_dir: args.out_dir.clone(),
         ticks,
         frame_every: args.frame_every,
         quiet: args.quiet,
         label: "scripted handheld demo (hopkit::demo::scripted_raw)".into(),
         status: "headless, scripted input".into(),
     };
-    let report = run_headless(&mut scripted, &opts)?;
-    println!("{}", describe(&report, &args.out_dir));
+    let report = run_headless(&mut scripted, &opts, out)?;
+    println!("{}", describe(&report));
     Ok(())
 }
 
-/// `scenario`: run, then write the CSV and/or plot.
+/// `scenario`: check the outputs, run, then write the CSV and/or plot.
 pub fn scenario(args: &ScenarioArgs) -> Result<()> {
     let loaded = scenario::load(&args.scenario).map_err(|e| UserError(e.to_string()))?;
     let mut file = loaded.file.clone();
@@ -64,32 +87,57 @@ pub fn scenario(args: &ScenarioArgs) -> Result<()> {
         seconds_to_ticks(s, file.tick_hz)?;
         file.seconds = Some(s);
     }
+    if let (Some(csv), Some(png)) = (&args.csv, &args.plot) {
+        if csv == png {
+            return Err(UserError(format!(
+                "--csv and --plot name the same file, {}",
+                csv.display()
+            ))
+            .into());
+        }
+    }
+    let csv = args
+        .csv
+        .as_deref()
+        .map(|p| OutFile::check("--csv", p))
+        .transpose()?;
+    let png = args
+        .plot
+        .as_deref()
+        .map(|p| OutFile::check("--plot", p))
+        .transpose()?;
     let trace = scenario::run::run(&file, &loaded.base_dir, args.quiet)?;
     let title = file
         .title
         .clone()
         .unwrap_or_else(|| format!("scenario {}", file.kind.name()));
+    let hz = trace.tick_hz;
     println!(
-        "{}: {} ticks at {} Hz ({:.2} s), top speed {:.3}",
+        "{}: {} ticks at {hz} Hz ({} s), top speed {} world units/s",
         loaded.origin,
         trace.samples.len(),
-        file.tick_hz,
-        trace.samples.len() as f64 / f64::from(file.tick_hz),
-        trace.max_speed()
+        num(trace.samples.len() as f64 / f64::from(hz.max(1)), 2),
+        num(trace.max_speed(), 3)
     );
     for line in scenario::run::findings(&file, &trace) {
         println!("  {line}");
     }
-    if let Some(csv) = &args.csv {
-        trace.save_csv(csv)?;
-        println!("wrote {} ({} rows)", csv.display(), trace.samples.len());
+    if let Some(csv) = &csv {
+        csv.write(|w| Ok(trace.write_csv(w)?))?;
+        println!(
+            "wrote {} ({} rows)",
+            csv.path().display(),
+            trace.samples.len()
+        );
     }
-    if let Some(png) = &args.plot {
+    if let Some(png) = &png {
         let spec = scenario::run::plot_spec(&file, &title, &trace);
-        plot::save(&spec, png, 960, 540).with_context(|| format!("plotting {}", png.display()))?;
-        println!("wrote {}", png.display());
+        let canvas = plot::render(&spec, 960, 540)
+            .with_context(|| format!("plotting {}", png.path().display()))?;
+        png.write(|w| canvas.write_png(w))?;
+        println!("wrote {}", png.path().display());
     }
-    if args.csv.is_none() && args.plot.is_none() {
+    if csv.is_none() && png.is_none() {
         println!("(add --csv FILE and/or --plot FILE to save the trace)");
     }
     Ok(())
@@ -109,15 +157,19 @@ pub fn play(args: &PlayArgs) -> Result<()> {
 /// `1/fps` s through the core's fixed-step accumulator (so `--fps` cannot change the result).
 pub fn hash(args: &HashArgs) -> Result<()> {
     let hash = match (&args.file, args.scene.as_deref()) {
-        (Some(file), _) => replay::hash_file(file, args.ticks, u32::from(args.fps))?,
+        (Some(file), _) => replay::hash_file(file, args.ticks, u32::from(args.fps), args.quiet)?,
         (None, Some("demo")) => {
-            let ticks = args.ticks.unwrap_or(600);
             let mut demo = ScriptedDemo::new();
-            drive_fixed(&mut demo, ticks, u32::from(args.fps));
+            let ticks = check_ticks(args.ticks.unwrap_or(600), demo.tick_hz())?;
+            drive_fixed(&mut demo, ticks, u32::from(args.fps), args.quiet);
             demo.state_hash()
         }
         (None, other) => {
-            return Err(UserError(format!("unknown scene {other:?} (known: demo)")).into());
+            return Err(UserError(format!(
+                "unknown scene {} (known: demo)",
+                other.unwrap_or("(none)")
+            ))
+            .into());
         }
     };
     let mut buf = [0u8; 64];
@@ -126,11 +178,13 @@ pub fn hash(args: &HashArgs) -> Result<()> {
 }
 
 /// Run exactly `ticks` ticks of `driver`, produced by a [`hopkit::timestep::FixedStep`] fed with
-/// render frames of `1/fps` seconds (the last frame's surplus ticks are not run).
-pub fn drive_fixed(driver: &mut dyn Driver, ticks: u32, fps: u32) {
+/// render frames of `1/fps` seconds (the last frame's surplus ticks are not run). A progress bar
+/// shows on a terminal unless `quiet`.
+pub fn drive_fixed(driver: &mut dyn Driver, ticks: u32, fps: u32, quiet: bool) {
     let mut stepper = hopkit::timestep::FixedStep::new(driver.tick_hz());
     let frame_ns = hopkit::timestep::NANOS_PER_SECOND / u64::from(fps.max(1));
     let input = crate::input::HostInput::default();
+    let bar = crate::progress::ticks_bar(u64::from(ticks), "hashing", quiet);
     let mut done = 0u32;
     while done < ticks {
         let adv = stepper.advance_nanos(frame_ns);
@@ -141,5 +195,7 @@ pub fn drive_fixed(driver: &mut dyn Driver, ticks: u32, fps: u32) {
             driver.tick(&input);
             done += 1;
         }
+        bar.set_position(u64::from(done));
     }
+    bar.finish_and_clear();
 }

@@ -5,7 +5,7 @@
 //! mono fonts as the handheld renderer, and nothing needs system fonts.
 
 use std::convert::Infallible;
-use std::io::BufWriter;
+use std::io::{BufWriter, Write};
 use std::path::Path;
 
 use anyhow::{Context, Result};
@@ -108,24 +108,34 @@ impl Canvas {
     pub fn save_png(&self, path: &Path) -> Result<()> {
         write_png_rgb(path, self.width as u32, self.height as u32, &self.to_rgb8())
     }
+
+    /// Encode the canvas as a PNG into `out`.
+    pub fn write_png(&self, out: &mut dyn Write) -> Result<()> {
+        encode_png_rgb(out, self.width as u32, self.height as u32, &self.to_rgb8())
+    }
 }
 
 /// Write interleaved RGB8 bytes as a PNG file.
 pub fn write_png_rgb(path: &Path, width: u32, height: u32, rgb: &[u8]) -> Result<()> {
     let file =
         std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?;
-    let mut enc = png::Encoder::new(BufWriter::new(file), width, height);
+    let mut w = BufWriter::new(file);
+    encode_png_rgb(&mut w, width, height, rgb)
+        .with_context(|| format!("writing {}", path.display()))?;
+    w.flush()
+        .with_context(|| format!("writing {}", path.display()))
+}
+
+/// Encode interleaved RGB8 bytes as a PNG into `out`.
+pub fn encode_png_rgb(out: &mut dyn Write, width: u32, height: u32, rgb: &[u8]) -> Result<()> {
+    let mut enc = png::Encoder::new(out, width, height);
     enc.set_color(png::ColorType::Rgb);
     enc.set_depth(png::BitDepth::Eight);
-    let mut writer = enc
-        .write_header()
-        .with_context(|| format!("writing PNG header of {}", path.display()))?;
+    let mut writer = enc.write_header().context("writing the PNG header")?;
     writer
         .write_image_data(rgb)
-        .with_context(|| format!("writing PNG data of {}", path.display()))?;
-    writer
-        .finish()
-        .with_context(|| format!("finishing {}", path.display()))?;
+        .context("writing the PNG data")?;
+    writer.finish().context("finishing the PNG")?;
     Ok(())
 }
 

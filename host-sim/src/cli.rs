@@ -1,8 +1,56 @@
 //! Command-line interface (clap derive).
+//!
+//! Numeric options accept negative numbers as values (`--seconds -1` reaches the range check and
+//! gets "must be > 0", instead of clap's "unexpected argument '-1'").
 
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
+
+/// Longest simulated run, seconds: the one limit of `--seconds` (demo, `scenario`, `record`), a
+/// scenario file's `seconds`, the recorder's capacity, and `hash --ticks` (at most this many
+/// seconds at the scene's tick rate).
+pub const MAX_SECONDS: f64 = 600.0;
+
+/// The limits and the exit-code rule, shown at the end of every `--help` (docs/host-sim.md has
+/// the same text; a test checks that the two agree).
+macro_rules! limits_and_exit_codes {
+    () => {
+        "Limits: a run is at most 600 s of simulated time (--seconds, a scenario file's `seconds`, \
+record, hash --ticks at the scene's tick rate). Progress bars show on a terminal only.\n\n\
+Exit codes: 0 done; 1 the run failed while working (an I/O error writing an output; no partial \
+file is left); 2 bad input or usage (an argument, scenario file, recording or output path is \
+wrong; nothing was run)."
+    };
+}
+
+/// [`limits_and_exit_codes!`] as a constant.
+pub const LIMITS_AND_EXIT_CODES: &str = limits_and_exit_codes!();
+
+/// `--seconds`: a finite number of seconds in `(0, MAX_SECONDS]`.
+pub fn parse_seconds(s: &str) -> Result<f64, String> {
+    let v: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| "expected a number of seconds, e.g. 10 or 2.5".to_string())?;
+    if v.is_finite() && v > 0.0 && v <= MAX_SECONDS {
+        Ok(v)
+    } else {
+        Err(format!("must be > 0 and at most {MAX_SECONDS} seconds"))
+    }
+}
+
+/// A whole number ≥ 0 (ticks, frame intervals).
+pub fn parse_count(s: &str) -> Result<u32, String> {
+    let t = s.trim();
+    match t.parse::<u32>() {
+        Ok(v) => Ok(v),
+        Err(_) if t.parse::<i64>().is_ok_and(|v| v < 0) => {
+            Err("must be a whole number ≥ 0, got a negative one".into())
+        }
+        Err(_) => Err("expected a whole number ≥ 0, e.g. 600".into()),
+    }
+}
 
 /// hopkit on the desktop: the handheld demo in a window (or headless), scenarios with CSV traces
 /// and plots, ghost recordings, and cross-platform state hashes.
@@ -11,11 +59,12 @@ use clap::{Args, Parser, Subcommand};
 /// runs the demo headless on the scripted input and writes PNG frames plus a summary instead.
 #[derive(Parser, Debug)]
 #[command(name = "hopkit-sim", version, about, long_about, max_term_width = 100)]
-#[command(
-    after_help = "Controls in the window: W/A/S/D move, mouse or Q/E (arrow keys) look, \
-Space jump, F or left click fire, R reset, P pause, Esc quit. Gamepads: left stick move, right \
-stick look, A/south jump, right trigger fire."
-)]
+#[command(after_help = concat!(
+    "Controls in the window: W/A/S/D move, mouse or Q/E (arrow keys) look, Space jump, F or left \
+click fire, R reset, P pause, Esc quit. Gamepads: left stick move, right stick look, A/south \
+jump, right trigger fire.\n\n",
+    limits_and_exit_codes!()
+))]
 pub struct Cli {
     /// What to do (default: the interactive demo).
     #[command(subcommand)]
@@ -31,20 +80,26 @@ pub struct DemoArgs {
     /// Never open a window: run headless on scripted input and write frames.
     #[arg(long)]
     pub headless: bool,
-    /// Headless: simulated seconds to run (the script runs, then strafe-hops from 6 s on).
-    #[arg(long, default_value_t = 12.0, value_name = "S")]
+    /// Headless: simulated seconds to run, 0 < S ≤ 600 (the script runs, then strafe-hops from
+    /// 6 s on).
+    #[arg(long, default_value_t = 12.0, value_name = "S", value_parser = parse_seconds,
+          allow_negative_numbers = true)]
     pub seconds: f64,
-    /// Headless: directory for PNG frames and the summary.
+    /// Headless: directory for PNG frames and the summary (created if missing; each run replaces
+    /// the previous run's frame-*.png and summary.txt there).
     #[arg(long, default_value = "hopkit-sim-out", value_name = "DIR")]
     pub out_dir: PathBuf,
-    /// Headless: write a frame every N ticks.
-    #[arg(long, default_value_t = 30, value_name = "N")]
+    /// Headless: write a frame every N ticks (0: only the last).
+    #[arg(long, default_value_t = 30, value_name = "N", value_parser = parse_count,
+          allow_negative_numbers = true)]
     pub frame_every: u32,
     /// Window: display zoom (each display pixel becomes ZOOM×ZOOM window pixels).
-    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u16).range(1..=16))]
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u16).range(1..=16),
+          allow_negative_numbers = true)]
     pub zoom: u16,
     /// Window: render frame-rate cap (the simulation always ticks at its fixed rate).
-    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u16).range(1..=1000))]
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u16).range(1..=1000),
+          allow_negative_numbers = true)]
     pub fps: u16,
     /// No progress bar.
     #[arg(long, short)]
@@ -59,16 +114,20 @@ pub enum Command {
     /// Built-ins: bhop (strafe-jumping speed gain), arrival (steering to a point), follower
     /// (companion on the breadcrumb trail), slope (tilting over the ramps), ghosts (fighters
     /// replaying the bundled recording). Scenario files: see docs/host-sim.md.
+    #[command(after_help = LIMITS_AND_EXIT_CODES)]
     Scenario(ScenarioArgs),
     /// Record a ghost recording: from the keyboard/gamepad in a window, or from a scripted pilot
     /// when headless.
+    #[command(after_help = LIMITS_AND_EXIT_CODES)]
     Record(RecordArgs),
     /// Play a ghost recording: in a window, or headless (frames and a summary).
+    #[command(after_help = LIMITS_AND_EXIT_CODES)]
     Play(PlayArgs),
     /// Print the state hash after N fixed ticks: `state-hash: 0x<16 hex digits>`.
     ///
     /// With FILE: the scene replaying that ghost recording. With `--scene demo`: the scripted
     /// handheld demo (the same line the firmware prints in QEMU for the same input).
+    #[command(after_help = LIMITS_AND_EXIT_CODES)]
     Hash(HashArgs),
 }
 
@@ -84,8 +143,8 @@ pub struct ScenarioArgs {
     /// Write a plot as PNG (bhop: speed over time; others: top-down trajectory).
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
-    /// Override the scenario's simulated duration, seconds.
-    #[arg(long, value_name = "S")]
+    /// Override the scenario's simulated duration, 0 < S ≤ 600 seconds.
+    #[arg(long, value_name = "S", value_parser = parse_seconds, allow_negative_numbers = true)]
     pub seconds: Option<f64>,
     /// No progress bar.
     #[arg(long, short)]
@@ -98,8 +157,10 @@ pub struct RecordArgs {
     /// Output file.
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
-    /// Seconds to record (headless: length of the scripted flight; window: the most kept).
-    #[arg(long, default_value_t = 10.0, value_name = "S")]
+    /// Seconds to record, 0 < S ≤ 600 (headless: length of the scripted flight; window: the most
+    /// kept).
+    #[arg(long, default_value_t = 10.0, value_name = "S", value_parser = parse_seconds,
+          allow_negative_numbers = true)]
     pub seconds: f64,
     /// Use the scripted pilot even if a display is available.
     #[arg(long)]
@@ -115,16 +176,19 @@ pub struct PlayArgs {
     /// Ghost recording file.
     pub file: PathBuf,
     /// Render frames per second (window) — the simulation keeps its fixed tick rate.
-    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u16).range(1..=1000))]
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u16).range(1..=1000),
+          allow_negative_numbers = true)]
     pub fps: u16,
     /// Never open a window.
     #[arg(long)]
     pub headless: bool,
-    /// Headless: directory for PNG frames and the summary.
+    /// Headless: directory for PNG frames and the summary (created if missing; each run replaces
+    /// the previous run's frame-*.png and summary.txt there).
     #[arg(long, default_value = "hopkit-sim-out", value_name = "DIR")]
     pub out_dir: PathBuf,
-    /// Headless: write a frame every N ticks.
-    #[arg(long, default_value_t = 30, value_name = "N")]
+    /// Headless: write a frame every N ticks (0: only the last).
+    #[arg(long, default_value_t = 30, value_name = "N", value_parser = parse_count,
+          allow_negative_numbers = true)]
     pub frame_every: u32,
     /// No progress bar.
     #[arg(long, short)]
@@ -140,10 +204,15 @@ pub struct HashArgs {
     /// A built-in scene instead of a file (`demo`: the scripted handheld demo).
     #[arg(long, value_parser = ["demo"])]
     pub scene: Option<String>,
-    /// Ticks to simulate (default: the recording's length, or 600 for the demo).
-    #[arg(long, value_name = "N")]
+    /// Ticks to simulate (default: the recording's length, or 600 for the demo); at most 600 s at
+    /// the scene's tick rate (36000 at 60 Hz).
+    #[arg(long, value_name = "N", value_parser = parse_count, allow_negative_numbers = true)]
     pub ticks: Option<u32>,
     /// Render frame rate to drive the fixed-step loop with; does not change the result.
-    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u16).range(1..=1000))]
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u16).range(1..=1000),
+          allow_negative_numbers = true)]
     pub fps: u16,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
 }

@@ -1,7 +1,9 @@
 //! The desktop picture: the handheld's 1-bit display scaled up (drawn by the firmware's own
 //! [`hopkit_firmware::render::draw_frame`]), with desktop-only overlays: fading trails of the
 //! player and the ghost fighters on the display, and a panel under it with a large speed read-out,
-//! a speed-over-time strip with the ground max line, and the controls.
+//! a speed-over-time strip and the controls. The panel shows what applies to the scene
+//! ([`Readout`]): speed against the ground max, tilt and grounded for the demo's player; speed,
+//! altitude and gun for the followed ghost fighter of a replay or recording.
 
 use std::collections::VecDeque;
 
@@ -16,6 +18,7 @@ use hopkit_firmware::render::{draw_frame, Viewport};
 
 use crate::canvas::{mix, Canvas};
 use crate::lcd::{Lcd, H, W};
+use crate::readout::{num, Readout};
 
 /// Default zoom of the display in the window (pixels per display pixel).
 pub const DEFAULT_ZOOM: usize = 6;
@@ -53,7 +56,7 @@ pub struct Overlay {
     player: VecDeque<Vec2>,
     ghosts: Vec<VecDeque<Vec2>>,
     speed: VecDeque<f32>,
-    /// Highest player speed seen so far, units/s.
+    /// Highest speed seen so far (player, or followed fighter), world units/s.
     pub top_speed: f32,
     /// Extra line shown at the bottom of the panel (controls, mode, hints).
     pub hint: String,
@@ -73,13 +76,11 @@ impl Overlay {
     }
 
     /// Remember this tick's positions and speed.
-    pub fn record(&mut self, view: &DemoView) {
-        push_capped(&mut self.player, view.player.position.planar());
-        let speed = if view.player.speed.is_finite() {
-            view.player.speed
-        } else {
-            0.0
-        };
+    pub fn record(&mut self, view: &DemoView, readout: &Readout) {
+        if matches!(readout, Readout::Player(_)) {
+            push_capped(&mut self.player, view.player.position.planar());
+        }
+        let speed = readout.speed();
         push_capped(&mut self.speed, speed);
         self.top_speed = self.top_speed.max(speed);
         self.ghosts.resize_with(view.ghosts.len(), VecDeque::new);
@@ -118,7 +119,13 @@ pub fn render_lcd(view: &DemoView) -> Lcd {
 }
 
 /// Compose the whole desktop picture into `canvas` (resized if needed).
-pub fn compose(view: &DemoView, overlay: &Overlay, zoom: usize, canvas: &mut Canvas) {
+pub fn compose(
+    view: &DemoView,
+    readout: &Readout,
+    overlay: &Overlay,
+    zoom: usize,
+    canvas: &mut Canvas,
+) {
     let zoom = zoom.max(1);
     let (w, h) = picture_size(zoom);
     if canvas.width != w || canvas.height != h {
@@ -139,7 +146,7 @@ pub fn compose(view: &DemoView, overlay: &Overlay, zoom: usize, canvas: &mut Can
         1.0,
         canvas,
     );
-    draw_panel(view, overlay, zoom, canvas);
+    draw_panel(view, readout, overlay, zoom, canvas);
 }
 
 fn draw_lcd(lcd: &Lcd, zoom: usize, canvas: &mut Canvas) {
@@ -216,104 +223,135 @@ fn draw_trail(
     }
 }
 
-fn draw_panel(view: &DemoView, overlay: &Overlay, zoom: usize, canvas: &mut Canvas) {
+fn text(canvas: &mut Canvas, s: &str, x: i64, y: i64, style: MonoTextStyle<'_, Rgb888>) {
+    let _ =
+        Text::with_baseline(s, Point::new(x as i32, y as i32), style, Baseline::Top).draw(canvas);
+}
+
+fn draw_panel(
+    view: &DemoView,
+    readout: &Readout,
+    overlay: &Overlay,
+    zoom: usize,
+    canvas: &mut Canvas,
+) {
     let top = (H * zoom) as i64;
     let w = (W * zoom) as i64;
     canvas.fill_rect(0, top, w, PANEL_HEIGHT as i64, palette::PANEL);
     let big = MonoTextStyle::new(&FONT_10X20, palette::TEXT);
     let small = MonoTextStyle::new(&FONT_6X10, palette::TEXT);
     let dim = MonoTextStyle::new(&FONT_6X10, palette::DIM);
-    let speed = if view.player.speed.is_finite() {
-        view.player.speed
-    } else {
-        0.0
-    };
-    let gmax = view.ground_max_speed;
-    let ratio = if gmax > 0.0 { speed / gmax } else { 0.0 };
-    let y = top as i32 + 8;
-    let _ = Text::with_baseline(
-        &format!("{speed:6.2} u/s"),
-        Point::new(12, y),
+    let speed = readout.speed();
+    let y = top + 8;
+    text(
+        canvas,
+        &format!("{:>6} u/s", num(speed, 2)),
+        12,
+        y,
         MonoTextStyle::new(&FONT_10X20, palette::PLAYER),
-        Baseline::Top,
-    )
-    .draw(canvas);
-    let ratio_text = if gmax > 0.0 {
-        format!("x{ratio:.2} ground max")
-    } else {
-        "in flight".to_string()
+    );
+    // Ground max: only the demo's player has one.
+    let gmax = match readout {
+        Readout::Player(p) if p.ground_max.is_finite() && p.ground_max > 0.0 => Some(p.ground_max),
+        _ => None,
     };
-    let _ =
-        Text::with_baseline(&ratio_text, Point::new(12, y + 24), big, Baseline::Top).draw(canvas);
-    let _ = Text::with_baseline(
-        &format!(
-            "top {:.2}  ground max {:.2}  tilt {:.0} deg  {}",
-            overlay.top_speed,
-            gmax,
-            view.player_tilt_deg,
-            if view.player_grounded {
-                "grounded"
-            } else {
-                "airborne"
-            }
+    let (second, details) = match readout {
+        Readout::Player(p) => (
+            match gmax {
+                Some(g) => format!("x{} ground max", num(speed / g, 2)),
+                None => String::new(),
+            },
+            format!(
+                "top {}  ground max {}  tilt {} deg  {}",
+                num(overlay.top_speed, 2),
+                gmax.map_or_else(|| "n/a".to_string(), |g| num(g, 2).to_string()),
+                num(p.tilt_deg, 0),
+                if p.grounded { "grounded" } else { "airborne" }
+            ),
         ),
-        Point::new(12, y + 50),
-        small,
-        Baseline::Top,
-    )
-    .draw(canvas);
-    let _ = Text::with_baseline(
+        Readout::Fighters(f) => (
+            format!("altitude {}", num(f.position.y, 1)),
+            format!(
+                "{}: top {}  {}  {}",
+                f.who,
+                num(overlay.top_speed, 2),
+                if f.count == 1 {
+                    "1 fighter".to_string()
+                } else {
+                    format!("{} ghosts", f.count)
+                },
+                if f.firing { "FIRING" } else { "" }
+            ),
+        ),
+    };
+    text(canvas, &second, 12, y + 24, big);
+    text(canvas, &details, 12, y + 50, small);
+    let progress = match readout {
+        Readout::Fighters(f) if f.frames > 0 => format!("  frame {}/{}", f.tick, f.frames),
+        _ => String::new(),
+    };
+    text(
+        canvas,
         &format!(
-            "tick {}  t={:.2}s  {}",
+            "tick {}  t={}s{progress}  {}",
             view.tick,
-            f64::from(view.tick) / f64::from(overlay.tick_hz.max(1)),
+            num(f64::from(view.tick) / f64::from(overlay.tick_hz.max(1)), 2),
             overlay.status
         ),
-        Point::new(12, y + 64),
+        12,
+        y + 64,
         dim,
-        Baseline::Top,
-    )
-    .draw(canvas);
-    let _ = Text::with_baseline(
+    );
+    text(
+        canvas,
         &overlay.hint,
-        Point::new(12, top as i32 + PANEL_HEIGHT as i32 - 26),
+        12,
+        top + PANEL_HEIGHT as i64 - 26,
         dim,
-        Baseline::Top,
-    )
-    .draw(canvas);
+    );
     // Speed strip on the right half.
     let gx = w / 2 + 40;
     let gw = w - gx - 12;
     let gy = top + 10;
     let gh = PANEL_HEIGHT as i64 - 20;
     canvas.fill_rect(gx, gy, gw, gh, palette::LCD_OFF);
-    let full = (gmax * 3.0).max(overlay.top_speed * 1.1).max(1e-3);
-    let to_y = |v: f32| gy + gh - 1 - ((v / full).clamp(0.0, 1.0) * (gh - 2) as f32) as i64;
-    if gmax > 0.0 {
-        let ly = to_y(gmax);
+    let full = (gmax.unwrap_or(0.0) * 3.0)
+        .max(overlay.top_speed * 1.1)
+        .max(1e-3);
+    // The curve keeps clear of the legend row at the top of the strip.
+    let legend_h = 14;
+    let to_y =
+        |v: f32| gy + gh - 1 - ((v / full).clamp(0.0, 1.0) * (gh - 2 - legend_h) as f32) as i64;
+    if let Some(g) = gmax {
+        let ly = to_y(g);
         let mut x = gx;
         while x < gx + gw {
             canvas.fill_rect(x, ly, 4.min(gx + gw - x), 1, palette::GROUND_MAX);
             x += 7;
         }
+        // Legend inside the strip, top left: ground max (dashed blue).
+        canvas.fill_rect(gx + 4, gy + 8, 4, 1, palette::GROUND_MAX);
+        canvas.fill_rect(gx + 11, gy + 8, 4, 1, palette::GROUND_MAX);
+        text(
+            canvas,
+            "ground max",
+            gx + 19,
+            gy + 3,
+            MonoTextStyle::new(&FONT_6X10, palette::GROUND_MAX),
+        );
     }
-    // Legends inside the strip, top: ground max (dashed blue) left, the curve (orange) right.
-    canvas.fill_rect(gx + 4, gy + 8, 4, 1, palette::GROUND_MAX);
-    canvas.fill_rect(gx + 11, gy + 8, 4, 1, palette::GROUND_MAX);
-    let _ = Text::with_baseline(
-        "ground max",
-        Point::new(gx as i32 + 19, gy as i32 + 3),
-        MonoTextStyle::new(&FONT_6X10, palette::GROUND_MAX),
-        Baseline::Top,
-    )
-    .draw(canvas);
-    let _ = Text::with_baseline(
-        "speed, last 6 s",
-        Point::new((gx + gw) as i32 - 94, gy as i32 + 3),
+    // The curve's legend, top right (orange).
+    let curve = match readout {
+        Readout::Player(_) => "speed, last 6 s".to_string(),
+        Readout::Fighters(f) => format!("{} speed, last 6 s", f.who),
+    };
+    text(
+        canvas,
+        &curve,
+        gx + gw - 4 - 6 * curve.len() as i64,
+        gy + 3,
         MonoTextStyle::new(&FONT_6X10, palette::PLAYER),
-        Baseline::Top,
-    )
-    .draw(canvas);
+    );
     let n = overlay.speed.len();
     let mut prev: Option<i64> = None;
     for (i, v) in overlay.speed.iter().enumerate() {

@@ -2,6 +2,15 @@
 //!
 //! The binary (`hopkit-sim`) is the user-facing part; this library holds its pieces so that the
 //! integration tests can use them (e.g. the golden rendering test draws into [`lcd::Lcd`]).
+//!
+//! ## Errors and exit codes
+//! Every error reaches the user as one line, `error: <message>`, built from `Display` (scenario
+//! file errors add the offending line with a caret under it). The exit code follows one rule:
+//! - [`EXIT_OK`] (0): done;
+//! - [`EXIT_FAILURE`] (1): the run failed while working (an I/O error writing an output, a window
+//!   that broke down); no partial output file is left behind;
+//! - [`EXIT_BAD_INPUT`] (2): bad input or usage — an argument, a scenario file, a recording or an
+//!   output path is wrong ([`UserError`], and clap's usage errors); nothing was run.
 
 pub mod app;
 pub mod canvas;
@@ -11,14 +20,24 @@ pub mod gamepad;
 pub mod headless;
 pub mod input;
 pub mod lcd;
+pub mod output;
 pub mod plot;
 pub mod progress;
+pub mod readout;
 pub mod rig;
 pub mod scenario;
 pub mod trace;
 pub mod window;
 
-/// An error in the user's input (bad scenario file, unreadable recording, …): exit code 2.
+/// Exit code of a successful run.
+pub const EXIT_OK: u8 = 0;
+/// Exit code of a run that failed while working (I/O or runtime failure).
+pub const EXIT_FAILURE: u8 = 1;
+/// Exit code of bad input or usage (nothing was run). clap uses it for usage errors too.
+pub const EXIT_BAD_INPUT: u8 = 2;
+
+/// An error in the user's input (bad argument, scenario file, recording, output path): exit
+/// code [`EXIT_BAD_INPUT`].
 #[derive(Debug)]
 pub struct UserError(pub String);
 
@@ -29,4 +48,20 @@ impl std::fmt::Display for UserError {
 }
 
 impl std::error::Error for UserError {}
+
+/// The exit code for an error returned by a subcommand: [`EXIT_BAD_INPUT`] when it is (or wraps)
+/// a [`UserError`], [`EXIT_FAILURE`] otherwise.
+pub fn exit_code(e: &anyhow::Error) -> u8 {
+    if e.chain().any(|c| c.is::<UserError>()) {
+        EXIT_BAD_INPUT
+    } else {
+        EXIT_FAILURE
+    }
+}
+
+/// The message printed for an error: `error: ` and the `Display` of the error and its causes,
+/// joined with `: ` (never `Debug`).
+pub fn error_message(e: &anyhow::Error) -> String {
+    format!("error: {e:#}")
+}
 pub mod replay;

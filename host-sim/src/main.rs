@@ -4,9 +4,10 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use hopkit_sim::cli::{Cli, Command};
-use hopkit_sim::{app, UserError};
+use hopkit_sim::{app, error_message, exit_code};
 
 fn main() -> ExitCode {
+    // clap prints usage errors itself and exits with code 2 (`EXIT_BAD_INPUT`), help with 0.
     let cli = Cli::parse();
     let result = match cli.command {
         None => app::demo(&cli.demo),
@@ -18,13 +19,8 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            if let Some(user) = e.downcast_ref::<UserError>() {
-                eprintln!("error: {user}");
-                ExitCode::from(2)
-            } else {
-                eprintln!("error: {e:#}");
-                ExitCode::from(1)
-            }
+            eprintln!("{}", error_message(&e));
+            ExitCode::from(exit_code(&e))
         }
     }
 }

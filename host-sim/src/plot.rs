@@ -12,20 +12,35 @@ use embedded_graphics::prelude::*;
 use embedded_graphics::text::{Alignment, Baseline, Text, TextStyleBuilder};
 use plotters::prelude::*;
 
-use crate::canvas::Canvas;
+use crate::canvas::{mix, Canvas};
 
-/// One line on a plot.
+/// How a series is drawn.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Style {
+    /// A solid line.
+    #[default]
+    Solid,
+    /// A dashed line.
+    Dashed,
+    /// A `×` on every point, no line (targets, markers).
+    Markers,
+    /// A solid line with the area between it and `y = 0` shaded in a light tint of its colour.
+    Area,
+}
+
+/// One series on a plot. Points with a non-finite coordinate break the line (a gap).
 #[derive(Clone, Debug)]
 pub struct Series {
-    /// Legend text.
+    /// Legend text (empty: not in the legend).
     pub label: String,
     /// Data points `(x, y)` in plot units.
     pub points: Vec<(f64, f64)>,
-    /// Line colour `(r, g, b)`.
+    /// Colour `(r, g, b)`.
     pub color: (u8, u8, u8),
-    /// Draw dashed.
-    pub dashed: bool,
-    /// Mark the first point with a ring and the last with a filled dot (trajectories).
+    /// Line or markers.
+    pub style: Style,
+    /// Mark the first point with a ring ("start") and the last with a filled dot ("end"); the
+    /// legend explains both symbols.
     pub mark_ends: bool,
 }
 
@@ -36,10 +51,43 @@ impl Series {
             label: label.to_string(),
             points,
             color,
-            dashed: false,
+            style: Style::Solid,
             mark_ends: false,
         }
     }
+
+    /// A dashed line.
+    pub fn dashed(label: &str, points: Vec<(f64, f64)>, color: (u8, u8, u8)) -> Self {
+        Series {
+            style: Style::Dashed,
+            ..Series::line(label, points, color)
+        }
+    }
+
+    /// A line over a shaded area down to `y = 0`.
+    pub fn area(label: &str, points: Vec<(f64, f64)>, color: (u8, u8, u8)) -> Self {
+        Series {
+            style: Style::Area,
+            ..Series::line(label, points, color)
+        }
+    }
+
+    /// A `×` on every point.
+    pub fn markers(label: &str, points: Vec<(f64, f64)>, color: (u8, u8, u8)) -> Self {
+        Series {
+            style: Style::Markers,
+            ..Series::line(label, points, color)
+        }
+    }
+}
+
+/// A text next to a data point (e.g. the number of a target).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Label {
+    /// Where, in plot units.
+    pub at: (f64, f64),
+    /// What.
+    pub text: String,
 }
 
 /// What to plot.
@@ -47,12 +95,14 @@ impl Series {
 pub struct PlotSpec {
     /// Title at the top.
     pub title: String,
-    /// Horizontal axis name.
+    /// Horizontal axis name, with its unit.
     pub x_label: String,
-    /// Vertical axis name.
+    /// Vertical axis name, with its unit.
     pub y_label: String,
-    /// The lines, drawn in order.
+    /// The series, drawn in order.
     pub series: Vec<Series>,
+    /// Texts next to data points.
+    pub labels: Vec<Label>,
     /// Same scale on both axes (top-down trajectories).
     pub equal_aspect: bool,
     /// Negate the tick labels of the vertical axis: used for top-down views where the data's `y` is
@@ -68,9 +118,14 @@ const AXIS: (u8, u8, u8) = (60, 60, 70);
 const TEXT: Rgb888 = Rgb888::new(30, 30, 40);
 
 const MARGIN_LEFT: u32 = 62;
+/// Space right of the plotting area when there is no legend (the legend adds its width).
 const MARGIN_RIGHT: u32 = 20;
 const MARGIN_TOP: u32 = 34;
 const MARGIN_BOTTOM: u32 = 44;
+/// Legend geometry: row height, the symbol's width, text start.
+const LEGEND_ROW: i64 = 14;
+const LEGEND_SYMBOL: i64 = 24;
+const LEGEND_PAD: i64 = 6;
 
 /// "Nice" tick positions covering `[lo, hi]`: about `n` steps of 1, 2 or 5 × 10^k.
 pub fn nice_ticks(lo: f64, hi: f64, n: usize) -> Vec<f64> {
@@ -190,10 +245,134 @@ fn text_vertical(canvas: &mut Canvas, s: &str, x: i32, y: i32) {
     }
 }
 
-/// Render `spec` into a `width × height` canvas.
+/// One legend row: a symbol and its text.
+#[derive(Clone, Debug)]
+struct LegendRow {
+    text: String,
+    color: Rgb888,
+    symbol: Symbol,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Symbol {
+    Line(Style),
+    Ring,
+    Dot,
+}
+
+fn rgb(c: (u8, u8, u8)) -> Rgb888 {
+    Rgb888::new(c.0, c.1, c.2)
+}
+
+/// The legend's rows: every labelled series, then "start"/"end" when some series marks its ends
+/// (in that series' colour, or neutral when several do).
+fn legend_rows(spec: &PlotSpec) -> Vec<LegendRow> {
+    let mut rows: Vec<LegendRow> = spec
+        .series
+        .iter()
+        .filter(|s| !s.label.is_empty())
+        .map(|s| LegendRow {
+            text: s.label.clone(),
+            color: rgb(s.color),
+            symbol: Symbol::Line(s.style),
+        })
+        .collect();
+    let marked: Vec<&Series> = spec.series.iter().filter(|s| s.mark_ends).collect();
+    if let Some(first) = marked.first() {
+        let color = if marked.iter().all(|s| s.color == first.color) {
+            rgb(first.color)
+        } else {
+            rgb(AXIS)
+        };
+        rows.push(LegendRow {
+            text: "start".into(),
+            color,
+            symbol: Symbol::Ring,
+        });
+        rows.push(LegendRow {
+            text: "end".into(),
+            color,
+            symbol: Symbol::Dot,
+        });
+    }
+    rows
+}
+
+/// Width of the legend box for `rows` (0 without rows).
+fn legend_width(rows: &[LegendRow]) -> u32 {
+    let longest = rows.iter().map(|r| r.text.chars().count()).max();
+    longest.map_or(0, |n| {
+        (LEGEND_PAD * 2 + LEGEND_SYMBOL + 4 + n as i64 * 6) as u32
+    })
+}
+
+/// Split `points` into runs of finite points (non-finite points are gaps).
+fn finite_runs(points: &[(f64, f64)]) -> Vec<Vec<(f64, f64)>> {
+    let mut runs = vec![];
+    let mut run = vec![];
+    for &(x, y) in points {
+        if x.is_finite() && y.is_finite() {
+            run.push((x, y));
+        } else if !run.is_empty() {
+            runs.push(std::mem::take(&mut run));
+        }
+    }
+    if !run.is_empty() {
+        runs.push(run);
+    }
+    runs
+}
+
+/// Where things go on a plot: pixel rectangles `(left, top, right, bottom)`, right/bottom
+/// exclusive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// The plotting area (data, grid and frame).
+    pub plot: (i64, i64, i64, i64),
+    /// The legend box, right of the plotting area (none without labelled series).
+    pub legend: Option<(i64, i64, i64, i64)>,
+}
+
+/// The layout of `spec` on a `width × height` picture: the legend gets its own column right of the
+/// plotting area.
+pub fn layout(spec: &PlotSpec, width: u32, height: u32) -> Result<Layout> {
+    let rows = legend_rows(spec);
+    let legend_w = legend_width(&rows);
+    let margin_right = MARGIN_RIGHT + if legend_w > 0 { legend_w + 12 } else { 0 };
+    if width < MARGIN_LEFT + margin_right + 50 || height < MARGIN_TOP + MARGIN_BOTTOM + 50 {
+        return Err(anyhow!("plot: {width}×{height} pixels is too small"));
+    }
+    let right = i64::from(width - margin_right);
+    let legend = (legend_w > 0).then(|| {
+        let x0 = i64::from(width - MARGIN_RIGHT) - i64::from(legend_w);
+        let top = i64::from(MARGIN_TOP);
+        (
+            x0,
+            top,
+            x0 + i64::from(legend_w),
+            top + LEGEND_PAD + rows.len() as i64 * LEGEND_ROW,
+        )
+    });
+    Ok(Layout {
+        plot: (
+            i64::from(MARGIN_LEFT),
+            i64::from(MARGIN_TOP),
+            right,
+            i64::from(height - MARGIN_BOTTOM),
+        ),
+        legend,
+    })
+}
+
+/// Render `spec` into a `width × height` canvas. The legend sits right of the plotting area, so
+/// it never covers data.
 pub fn render(spec: &PlotSpec, width: u32, height: u32) -> Result<Canvas> {
+    let rows = legend_rows(spec);
+    let lay = layout(spec, width, height)?;
+    let legend_w = lay.legend.map_or(0, |r| (r.2 - r.0) as u32);
+    let margin_right = width - lay.plot.2 as u32;
     let mut buf = vec![0u8; width as usize * height as usize * 3];
-    let pw = f64::from(width - MARGIN_LEFT - MARGIN_RIGHT);
+    let pw = f64::from(width - MARGIN_LEFT - margin_right);
     let ph = f64::from(height - MARGIN_TOP - MARGIN_BOTTOM);
     let (mut xr, mut yr) = data_range(spec);
     if spec.equal_aspect {
@@ -203,13 +382,14 @@ pub fn render(spec: &PlotSpec, width: u32, height: u32) -> Result<Canvas> {
     let yt = nice_ticks(yr.0, yr.1, 6);
     let mut x_ticks_px: Vec<(f64, i32)> = vec![];
     let mut y_ticks_px: Vec<(f64, i32)> = vec![];
+    let mut label_px: Vec<(i32, i32, &str)> = vec![];
     {
         let root = BitMapBackend::with_buffer(&mut buf, (width, height)).into_drawing_area();
         let bg = RGBColor(PLOT_BG.0, PLOT_BG.1, PLOT_BG.2);
         root.fill(&bg).map_err(|e| anyhow!("plot: {e}"))?;
         let mut chart = ChartBuilder::on(&root)
             .margin_left(MARGIN_LEFT)
-            .margin_right(MARGIN_RIGHT)
+            .margin_right(margin_right)
             .margin_top(MARGIN_TOP)
             .margin_bottom(MARGIN_BOTTOM)
             .build_cartesian_2d(xr.0..xr.1, yr.0..yr.1)
@@ -230,30 +410,52 @@ pub fn render(spec: &PlotSpec, width: u32, height: u32) -> Result<Canvas> {
         for s in &spec.series {
             let color = RGBColor(s.color.0, s.color.1, s.color.2);
             let style = color.stroke_width(2);
-            let pts: Vec<(f64, f64)> = s
-                .points
-                .iter()
-                .copied()
-                .filter(|(x, y)| x.is_finite() && y.is_finite())
-                .collect();
-            if s.dashed {
-                chart
-                    .draw_series(DashedLineSeries::new(pts.clone(), 10, 6, style))
-                    .map_err(|e| anyhow!("plot: {e}"))?;
-            } else {
-                chart
-                    .draw_series(LineSeries::new(pts.clone(), style))
-                    .map_err(|e| anyhow!("plot: {e}"))?;
+            let runs = finite_runs(&s.points);
+            for run in &runs {
+                match s.style {
+                    Style::Area => {
+                        let tint = mix(rgb(s.color), Rgb888::WHITE, 0.75);
+                        let fill = RGBColor(tint.r(), tint.g(), tint.b());
+                        let mut poly = Vec::with_capacity(run.len() + 2);
+                        poly.push((run[0].0, 0.0));
+                        poly.extend(run.iter().copied());
+                        poly.push((run[run.len() - 1].0, 0.0));
+                        chart
+                            .draw_series([Polygon::new(poly, fill.filled())])
+                            .map_err(|e| anyhow!("plot: {e}"))?;
+                        chart
+                            .draw_series(LineSeries::new(run.clone(), style))
+                            .map(|_| ())
+                    }
+                    Style::Solid => chart
+                        .draw_series(LineSeries::new(run.clone(), style))
+                        .map(|_| ()),
+                    Style::Dashed => chart
+                        .draw_series(DashedLineSeries::new(run.clone(), 10, 6, style))
+                        .map(|_| ()),
+                    Style::Markers => chart
+                        .draw_series(run.iter().map(|p| Cross::new(*p, 5, style)))
+                        .map(|_| ()),
+                }
+                .map_err(|e| anyhow!("plot: {e}"))?;
             }
             if s.mark_ends {
-                if let (Some(first), Some(last)) = (pts.first(), pts.last()) {
+                let first = runs.first().and_then(|r| r.first());
+                let last = runs.last().and_then(|r| r.last());
+                if let (Some(first), Some(last)) = (first, last) {
                     chart
                         .draw_series([
-                            Circle::new(*first, 5, color.stroke_width(2)),
-                            Circle::new(*last, 4, color.filled()),
+                            Circle::new(*first, 6, color.stroke_width(2)),
+                            Circle::new(*last, 5, color.filled()),
                         ])
                         .map_err(|e| anyhow!("plot: {e}"))?;
                 }
+            }
+        }
+        for l in &spec.labels {
+            if l.at.0.is_finite() && l.at.1.is_finite() {
+                let (x, y) = chart.backend_coord(&l.at);
+                label_px.push((x, y, &l.text));
             }
         }
         // Frame around the plotting area.
@@ -273,7 +475,7 @@ pub fn render(spec: &PlotSpec, width: u32, height: u32) -> Result<Canvas> {
         root.present().map_err(|e| anyhow!("plot: {e}"))?;
     }
     let mut canvas = Canvas::from_rgb8(width as usize, height as usize, &buf);
-    let axis_c = Rgb888::new(AXIS.0, AXIS.1, AXIS.2);
+    let axis_c = rgb(AXIS);
     let bottom = (height - MARGIN_BOTTOM) as i64;
     let left = MARGIN_LEFT as i64;
     // Tick marks and labels.
@@ -304,6 +506,9 @@ pub fn render(spec: &PlotSpec, width: u32, height: u32) -> Result<Canvas> {
             Alignment::Right,
         );
     }
+    for (x, y, t) in label_px {
+        text(&mut canvas, t, x + 8, y - 9, &FONT_6X10, Alignment::Left);
+    }
     // Title and axis names.
     text(
         &mut canvas,
@@ -316,7 +521,7 @@ pub fn render(spec: &PlotSpec, width: u32, height: u32) -> Result<Canvas> {
     text(
         &mut canvas,
         &spec.x_label,
-        (MARGIN_LEFT + (width - MARGIN_LEFT - MARGIN_RIGHT) / 2) as i32,
+        (MARGIN_LEFT + (width - MARGIN_LEFT - margin_right) / 2) as i32,
         height as i32 - 12,
         &FONT_6X10,
         Alignment::Center,
@@ -327,39 +532,62 @@ pub fn render(spec: &PlotSpec, width: u32, height: u32) -> Result<Canvas> {
         10,
         (MARGIN_TOP + (height - MARGIN_TOP - MARGIN_BOTTOM) / 2) as i32,
     );
-    draw_legend(&mut canvas, spec, width);
+    if let Some(r) = lay.legend {
+        draw_legend(&mut canvas, &rows, r.0, r.1, legend_w);
+    }
     Ok(canvas)
 }
 
-fn draw_legend(canvas: &mut Canvas, spec: &PlotSpec, width: u32) {
-    let entries: Vec<&Series> = spec.series.iter().filter(|s| !s.label.is_empty()).collect();
-    if entries.is_empty() {
+fn draw_legend(canvas: &mut Canvas, rows: &[LegendRow], x0: i64, y0: i64, w: u32) {
+    if rows.is_empty() {
         return;
     }
-    let longest = entries.iter().map(|s| s.label.len()).max().unwrap_or(0) as i64;
-    let w = 34 + longest * 6;
-    let h = 8 + entries.len() as i64 * 14;
-    let x0 = i64::from(width - MARGIN_RIGHT) - w - 8;
-    let y0 = i64::from(MARGIN_TOP) + 8;
+    let w = i64::from(w);
+    let h = LEGEND_PAD + rows.len() as i64 * LEGEND_ROW;
     canvas.fill_rect(x0, y0, w, h, Rgb888::new(250, 250, 252));
     let edge = Rgb888::new(190, 190, 200);
     canvas.fill_rect(x0, y0, w, 1, edge);
     canvas.fill_rect(x0, y0 + h - 1, w, 1, edge);
     canvas.fill_rect(x0, y0, 1, h, edge);
     canvas.fill_rect(x0 + w - 1, y0, 1, h, edge);
-    for (i, s) in entries.iter().enumerate() {
-        let y = y0 + 11 + i as i64 * 14;
-        let c = Rgb888::new(s.color.0, s.color.1, s.color.2);
-        if s.dashed {
-            canvas.fill_rect(x0 + 6, y - 1, 7, 2, c);
-            canvas.fill_rect(x0 + 17, y - 1, 7, 2, c);
-        } else {
-            canvas.fill_rect(x0 + 6, y - 1, 18, 2, c);
+    for (i, r) in rows.iter().enumerate() {
+        let y = y0 + LEGEND_PAD + 4 + i as i64 * LEGEND_ROW;
+        let sx = x0 + LEGEND_PAD;
+        let mid = sx + LEGEND_SYMBOL / 2;
+        let c = r.color;
+        match r.symbol {
+            Symbol::Line(Style::Solid) => canvas.fill_rect(sx, y - 1, LEGEND_SYMBOL, 2, c),
+            Symbol::Line(Style::Area) => {
+                canvas.fill_rect(sx, y - 4, LEGEND_SYMBOL, 9, mix(c, Rgb888::WHITE, 0.75));
+                canvas.fill_rect(sx, y - 4, LEGEND_SYMBOL, 2, c);
+            }
+            Symbol::Line(Style::Dashed) => {
+                canvas.fill_rect(sx, y - 1, 8, 2, c);
+                canvas.fill_rect(sx + 12, y - 1, 8, 2, c);
+            }
+            Symbol::Line(Style::Markers) => {
+                for d in -4..=4 {
+                    canvas.fill_rect(mid + d, y + d, 2, 1, c);
+                    canvas.fill_rect(mid + d, y - d, 2, 1, c);
+                }
+            }
+            Symbol::Ring | Symbol::Dot => {
+                let filled = r.symbol == Symbol::Dot;
+                let (r_out, r_in) = if filled { (5, 0) } else { (6, 4) };
+                for dy in -r_out..=r_out {
+                    for dx in -r_out..=r_out {
+                        let d2 = dx * dx + dy * dy;
+                        if d2 <= r_out * r_out && (filled || d2 > r_in * r_in) {
+                            canvas.put(mid + dx, y + dy, c);
+                        }
+                    }
+                }
+            }
         }
         text(
             canvas,
-            &s.label,
-            x0 as i32 + 28,
+            &r.text,
+            (sx + LEGEND_SYMBOL + 4) as i32,
             y as i32,
             &FONT_6X10,
             Alignment::Left,
@@ -367,7 +595,8 @@ fn draw_legend(canvas: &mut Canvas, spec: &PlotSpec, width: u32) {
     }
 }
 
-/// Render `spec` and write it as a PNG.
+/// Render `spec` and write it as a PNG file (directly; the CLI writes through
+/// [`crate::output::OutFile`]).
 pub fn save(spec: &PlotSpec, path: &Path, width: u32, height: u32) -> Result<()> {
     render(spec, width, height)?.save_png(path)
 }
@@ -388,6 +617,33 @@ mod tests {
     }
 
     #[test]
+    fn legend_explains_start_and_end_markers() {
+        let mut m = Series::line("agent", vec![(0.0, 0.0), (1.0, 1.0)], (200, 40, 40));
+        m.mark_ends = true;
+        let spec = PlotSpec {
+            series: vec![Series::markers("targets", vec![(1.0, 1.0)], (0, 0, 0)), m],
+            ..PlotSpec::default()
+        };
+        let rows: Vec<(String, Symbol)> = legend_rows(&spec)
+            .into_iter()
+            .map(|r| (r.text, r.symbol))
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                ("targets".to_string(), Symbol::Line(Style::Markers)),
+                ("agent".to_string(), Symbol::Line(Style::Solid)),
+                ("start".to_string(), Symbol::Ring),
+                ("end".to_string(), Symbol::Dot),
+            ]
+        );
+        assert_eq!(
+            finite_runs(&[(0.0, 1.0), (1.0, f64::NAN), (2.0, 2.0), (3.0, 3.0)]),
+            vec![vec![(0.0, 1.0)], vec![(2.0, 2.0), (3.0, 3.0)]]
+        );
+    }
+
+    #[test]
     fn renders_lines_and_text_without_fonts() {
         let spec = PlotSpec {
             title: "speed".into(),
@@ -399,10 +655,7 @@ mod tests {
                     vec![(0.0, 0.0), (1.0, 5.0), (2.0, 9.0)],
                     (200, 40, 40),
                 ),
-                Series {
-                    dashed: true,
-                    ..Series::line("ground max", vec![(0.0, 7.7), (2.0, 7.7)], (40, 40, 200))
-                },
+                Series::dashed("ground max", vec![(0.0, 7.7), (2.0, 7.7)], (40, 40, 200)),
             ],
             y_from_zero: true,
             ..PlotSpec::default()
@@ -412,5 +665,18 @@ mod tests {
         let text = c.pixels.iter().filter(|&&p| p == 0x001e1e28).count();
         assert!(red > 100, "line drawn: {red}");
         assert!(text > 100, "labels drawn: {text}");
+        // The legend is beside the plotting area, never on it, and there is no red (data) in it.
+        let lay = layout(&spec, 400, 300).unwrap();
+        let legend = lay.legend.unwrap();
+        assert!(legend.0 > lay.plot.2, "{lay:?}");
+        for y in legend.1..legend.3 {
+            for x in legend.0..legend.2 {
+                let p = c.pixels[y as usize * 400 + x as usize];
+                assert!(
+                    p != 0x00c82828 || x < legend.0 + 40,
+                    "data pixel in the legend"
+                );
+            }
+        }
     }
 }

@@ -10,30 +10,39 @@
 
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use hopkit::demo::level::{ramp_views, DemoGround, ARENA_HALF_EXTENT};
 use hopkit::demo::view::{BodyView, CritterView, DemoView, GhostView};
 use hopkit::ghost::demo_pilot;
+use hopkit::ghost::format::DecodeError;
 use hopkit::ghost::{
     record_and_fly, FlyerParams, FlyerState, GhostScene, PilotInput, Recorder, Recording,
 };
 use hopkit::hash::StateHash;
 use hopkit::math::{Vec2, Vec3};
 
-use crate::app::{drive_fixed, seconds_to_ticks};
-use crate::cli::{PlayArgs, RecordArgs};
+use crate::app::{check_ticks, drive_fixed, max_ticks, seconds_to_ticks};
+use crate::cli::{PlayArgs, RecordArgs, MAX_SECONDS};
 use crate::headless::{describe, run_headless, HeadlessOpts};
 use crate::input::{mouse_look_deflection, HostInput};
+use crate::output::{FrameDir, OutFile};
+use crate::readout::{num, FighterReadout, Readout, RunStats};
 use crate::window::{run_window, Driver, WindowEnd, WindowOpts};
 use crate::UserError;
 
 /// Ghosts in the replay scene (the demo formation: a leader and three wingmen).
 pub const GHOSTS: usize = 4;
-/// Longest recording `record` can make: 10 minutes at 60 Hz.
-pub const MAX_FRAMES: usize = 36_000;
+/// Longest recording `record` can make: [`MAX_SECONDS`] (600 s) at the demo pilot's 60 Hz.
+pub const MAX_FRAMES: usize = MAX_SECONDS as usize * demo_pilot::INFO.tick_hz as usize;
 /// Recorder capacity in bytes for [`MAX_FRAMES`] at the demo's settings.
 pub const RECORDER_BYTES: usize =
     hopkit::ghost::recording_size(MAX_FRAMES, demo_pilot::INFO.checksum_interval);
+
+/// Why a recording is unusable, in words: the core's one-line `Display` (CRCs in hex), shared
+/// with every front end.
+pub fn decode_error_message(e: &DecodeError) -> String {
+    e.to_string()
+}
 
 /// Read and validate a recording file; problems are the user's ([`UserError`], exit 2).
 pub fn load(path: &Path) -> Result<&'static [u8]> {
@@ -41,8 +50,9 @@ pub fn load(path: &Path) -> Result<&'static [u8]> {
         .map_err(|e| UserError(format!("cannot read recording {}: {e}", path.display())))?;
     if let Err(e) = Recording::parse(&bytes) {
         return Err(UserError(format!(
-            "{} is not a valid ghost recording: {e:?}",
-            path.display()
+            "recording {} is unusable: {}",
+            path.display(),
+            decode_error_message(&e)
         ))
         .into());
     }
@@ -59,8 +69,12 @@ pub struct GhostDriver {
 impl GhostDriver {
     /// A fresh scene for validated recording bytes.
     pub fn new(bytes: &'static [u8]) -> Result<Self> {
-        let recording = Recording::parse(bytes)
-            .map_err(|e| UserError(format!("not a valid ghost recording: {e:?}")))?;
+        let recording = Recording::parse(bytes).map_err(|e| {
+            UserError(format!(
+                "the recording is unusable: {}",
+                decode_error_message(&e)
+            ))
+        })?;
         Ok(GhostDriver {
             scene: GhostScene::demo(&recording),
             recording,
@@ -74,7 +88,8 @@ impl GhostDriver {
 }
 
 /// A demo view of flyers and targets: the camera follows `focus`; the player is not drawn (its
-/// position is NaN, which the renderer skips).
+/// position is NaN, which the renderer skips — it never reaches a summary: the drivers report
+/// through [`Readout::Fighters`]). The HUD's speed is the followed flyer's.
 fn flyers_view(
     tick: u32,
     flyers: &[(FlyerState, bool)],
@@ -140,15 +155,46 @@ impl Driver for GhostDriver {
     fn state_hash(&self) -> u64 {
         self.scene.state_hash()
     }
+    fn readout(&self) -> Readout {
+        let lead = self.scene.ghosts.first();
+        Readout::Fighters(FighterReadout {
+            who: "lead ghost",
+            count: self.scene.ghosts.len(),
+            speed: lead.map_or(0.0, |g| g.flyer.speed),
+            position: lead.map_or(Vec3::ZERO, |g| g.flyer.position),
+            firing: lead.is_some_and(|g| g.firing),
+            tick: self.scene.tick,
+            frames: self.frame_count(),
+        })
+    }
 }
 
-/// `hash FILE`: the scene's state hash after `ticks` ticks (default: the recording's length),
-/// driven by render frames at `fps`.
-pub fn hash_file(path: &Path, ticks: Option<u32>, fps: u32) -> Result<u64> {
+/// The recording's length in ticks, or a [`UserError`] when it is longer than the [`MAX_SECONDS`]
+/// every run is limited to.
+fn check_length(path: &Path, d: &GhostDriver) -> Result<u32> {
+    let (frames, hz) = (d.frame_count(), d.tick_hz());
+    if frames > max_ticks(hz) {
+        return Err(UserError(format!(
+            "recording {} is {} s long ({frames} frames at {hz} Hz), more than the {MAX_SECONDS} s \
+             a run may last",
+            path.display(),
+            num(f64::from(frames) / f64::from(hz.max(1)), 1)
+        ))
+        .into());
+    }
+    Ok(frames)
+}
+
+/// `hash FILE`: the scene's state hash after `ticks` ticks (default: the recording's length, at
+/// most [`MAX_SECONDS`] at its tick rate), driven by render frames at `fps`.
+pub fn hash_file(path: &Path, ticks: Option<u32>, fps: u32, quiet: bool) -> Result<u64> {
     let bytes = load(path)?;
     let mut d = GhostDriver::new(bytes)?;
-    let n = ticks.unwrap_or_else(|| d.frame_count());
-    drive_fixed(&mut d, n, fps);
+    let n = match ticks {
+        Some(n) => check_ticks(n, d.tick_hz())?,
+        None => check_length(path, &d)?,
+    };
+    drive_fixed(&mut d, n, fps, quiet);
     Ok(d.state_hash())
 }
 
@@ -169,12 +215,28 @@ pub struct RecordDriver {
     limit: u32,
     source: PilotSource,
     firing: bool,
+    stats: RunStats,
+}
+
+impl RecordDriver {
+    /// What the panel and summary say: the fighter being recorded.
+    fn fighter_readout(&self) -> Readout {
+        Readout::Fighters(FighterReadout {
+            who: "fighter",
+            count: 1,
+            speed: self.flyer.speed,
+            position: self.flyer.position,
+            firing: self.firing,
+            tick: self.tick,
+            frames: self.limit,
+        })
+    }
 }
 
 impl RecordDriver {
     fn new(limit: u32, source: PilotSource) -> Result<Self> {
         let recorder = Recorder::new(demo_pilot::INFO)
-            .map_err(|e| anyhow::anyhow!("recorder settings rejected: {e:?}"))?;
+            .map_err(|e| anyhow::anyhow!("recorder settings rejected: {}", e))?;
         Ok(RecordDriver {
             recorder: Box::new(recorder),
             flyer: demo_pilot::start_state(),
@@ -183,6 +245,7 @@ impl RecordDriver {
             limit: limit.min(MAX_FRAMES as u32),
             source,
             firing: false,
+            stats: RunStats::default(),
         })
     }
 
@@ -242,6 +305,8 @@ impl Driver for RecordDriver {
         );
         self.firing = frame.map(|f| f.fire).unwrap_or(false);
         self.tick += 1;
+        let r = self.fighter_readout();
+        self.stats.record(&r);
     }
     fn view(&self) -> DemoView {
         flyers_view(
@@ -255,6 +320,8 @@ impl Driver for RecordDriver {
         self.recorder.reset();
         self.flyer = demo_pilot::start_state();
         self.tick = 0;
+        self.firing = false;
+        self.stats = RunStats::default();
     }
     fn tick_hz(&self) -> u32 {
         u32::from(demo_pilot::INFO.tick_hz)
@@ -265,20 +332,17 @@ impl Driver for RecordDriver {
     fn finished(&self) -> bool {
         self.tick >= self.limit
     }
+    fn readout(&self) -> Readout {
+        self.fighter_readout()
+    }
 }
 
 /// `record`.
 pub fn record(args: &RecordArgs) -> Result<()> {
     let hz = u32::from(demo_pilot::INFO.tick_hz);
-    let limit = seconds_to_ticks(args.seconds, hz)?;
-    if limit as usize > MAX_FRAMES {
-        return Err(UserError(format!(
-            "--seconds {} is longer than the recorder holds ({} s)",
-            args.seconds,
-            MAX_FRAMES as u32 / hz
-        ))
-        .into());
-    }
+    let limit = seconds_to_ticks(args.seconds, hz)?.min(MAX_FRAMES as u32);
+    // Before anyone flies for minutes: can the recording be saved there?
+    let out = OutFile::check("--out", &args.out)?;
     let mut driver = None;
     if !args.headless {
         let mut live = RecordDriver::new(limit, PilotSource::Live)?;
@@ -313,14 +377,18 @@ pub fn record(args: &RecordArgs) -> Result<()> {
         }
     };
     let bytes = driver.finish();
-    std::fs::write(&args.out, &bytes).with_context(|| format!("writing {}", args.out.display()))?;
+    out.write_bytes(&bytes)?;
     println!(
-        "recorded {} frames ({:.2} s at {hz} Hz) to {} ({} bytes)",
+        "recorded {} frames ({} s at {hz} Hz) to {} ({} bytes)",
         driver.frames(),
-        f64::from(driver.frames()) / f64::from(hz),
+        num(f64::from(driver.frames()) / f64::from(hz), 2),
         args.out.display(),
         bytes.len()
     );
+    // Skip the "scene: 1 fighter" line.
+    for line in driver.stats.lines().iter().skip(1) {
+        println!("{line}");
+    }
     Ok(())
 }
 
@@ -328,6 +396,7 @@ pub fn record(args: &RecordArgs) -> Result<()> {
 pub fn play(args: &PlayArgs) -> Result<()> {
     let bytes = load(&args.file)?;
     let mut driver = GhostDriver::new(bytes)?;
+    check_length(&args.file, &driver)?;
     if !args.headless {
         let opts = WindowOpts {
             title: format!("hopkit-sim: {}", args.file.display()),
@@ -344,16 +413,16 @@ pub fn play(args: &PlayArgs) -> Result<()> {
             }
         }
     }
-    let ticks = driver.frame_count().max(1);
+    let ticks = check_length(&args.file, &driver)?.max(1);
+    let out = FrameDir::check("--out-dir", &args.out_dir)?;
     let opts = HeadlessOpts {
-        out_dir: args.out_dir.clone(),
         ticks,
         frame_every: args.frame_every,
         quiet: args.quiet,
         label: format!("ghost recording {}", args.file.display()),
         status: "headless replay".into(),
     };
-    let report = run_headless(&mut driver, &opts)?;
-    println!("{}", describe(&report, &args.out_dir));
+    let report = run_headless(&mut driver, &opts, out)?;
+    println!("{}", describe(&report));
     Ok(())
 }

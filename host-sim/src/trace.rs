@@ -1,29 +1,57 @@
 //! Per-tick traces of a scenario's main actor, and their CSV form.
 
 use std::io::Write;
-use std::path::Path;
 
-use anyhow::{Context, Result};
 use hopkit::math::Vec3;
 
 /// The fixed leading CSV columns.
 pub const BASE_COLUMNS: [&str; 9] = ["tick", "time", "x", "y", "z", "vx", "vy", "vz", "speed"];
 
-/// One tick of the main actor.
+/// Most extra columns a trace has.
+pub const MAX_EXTRA: usize = 5;
+
+/// One tick of the main actor. Every number is the simulation's own `f32` (flags and counts are
+/// small whole numbers, exact in `f32`), so the CSV shows exactly what was simulated.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Sample {
     /// Tick number, 0 = the state after the first tick.
     pub tick: u32,
-    /// Simulated time after this tick, seconds.
-    pub time: f64,
+    /// Simulated time after this tick, seconds: `(tick + 1) / tick_hz` as `f32`.
+    pub time: f32,
     /// Position, world units.
     pub position: Vec3,
     /// Velocity, world units per second.
     pub velocity: Vec3,
-    /// Speed the scenario cares about (horizontal for walkers), units per second.
+    /// Speed the scenario cares about (horizontal for walkers), world units per second.
     pub speed: f32,
-    /// Values of the trace's extra columns, in order.
-    pub extra: Vec<f64>,
+    /// Values of the trace's extra columns, in order (unused slots are 0).
+    pub extra: [f32; MAX_EXTRA],
+}
+
+impl Sample {
+    /// Extra column `i` as a flag (`1` = true).
+    pub fn flag(&self, i: usize) -> bool {
+        self.extra[i] == 1.0
+    }
+}
+
+/// Simulated time after tick `tick` (0-based) at `hz`, seconds, rounded once to `f32`.
+pub fn time_after(tick: u32, hz: u32) -> f32 {
+    (f64::from(tick) + 1.0) as f32 / hz.max(1) as f32
+}
+
+/// `extra` values from a slice (at most [`MAX_EXTRA`]).
+pub fn extras(values: &[f32]) -> [f32; MAX_EXTRA] {
+    let mut out = [0.0; MAX_EXTRA];
+    for (o, v) in out.iter_mut().zip(values) {
+        *o = *v;
+    }
+    out
+}
+
+/// An `f32` flag as a CSV value.
+pub fn flag(b: bool) -> f32 {
+    f32::from(u8::from(b))
 }
 
 /// A named 2-D path `(x, z)` of another actor or a marker, for trajectory plots.
@@ -38,9 +66,11 @@ pub struct Path2 {
 /// A scenario run: the main actor's samples, extra columns, and other paths.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Trace {
+    /// Fixed tick rate of the run, Hz.
+    pub tick_hz: u32,
     /// Name of the main actor (legend of trajectory plots).
     pub actor: String,
-    /// Names of the extra columns after [`BASE_COLUMNS`].
+    /// Names of the extra columns after [`BASE_COLUMNS`] (at most [`MAX_EXTRA`]).
     pub extra_columns: Vec<String>,
     /// One sample per tick.
     pub samples: Vec<Sample>,
@@ -54,8 +84,9 @@ impl Trace {
         self.samples.iter().map(|s| s.speed).fold(0.0, f32::max)
     }
 
-    /// The CSV text: a header line then one line per sample. Floats use Rust's shortest
-    /// round-trip form, so the file reproduces the exact `f32` values.
+    /// The CSV text: a header line then one line per sample. Every number is an `f32` written
+    /// with `{}` (Rust's shortest form that reads back as the same `f32`: `0.1`, not the widened
+    /// `0.10000000149011612`), so the file reproduces the simulated values exactly.
     pub fn write_csv<W: Write>(&self, mut out: W) -> std::io::Result<()> {
         let mut header: Vec<&str> = BASE_COLUMNS.to_vec();
         header.extend(self.extra_columns.iter().map(String::as_str));
@@ -74,22 +105,12 @@ impl Trace {
                 s.velocity.z,
                 s.speed
             )?;
-            for v in &s.extra {
+            for v in s.extra.iter().take(self.extra_columns.len()) {
                 write!(out, ",{v}")?;
             }
             writeln!(out)?;
         }
         Ok(())
-    }
-
-    /// Write the CSV file.
-    pub fn save_csv(&self, path: &Path) -> Result<()> {
-        let file =
-            std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?;
-        let mut w = std::io::BufWriter::new(file);
-        self.write_csv(&mut w)
-            .and_then(|_| w.flush())
-            .with_context(|| format!("writing {}", path.display()))
     }
 }
 
@@ -100,15 +121,16 @@ mod tests {
     #[test]
     fn csv_has_header_and_rows() {
         let t = Trace {
+            tick_hz: 60,
             actor: "player".into(),
-            extra_columns: vec!["grounded".into()],
+            extra_columns: vec!["grounded".into(), "yaw_deg".into()],
             samples: vec![Sample {
                 tick: 0,
-                time: 1.0 / 60.0,
+                time: time_after(0, 60),
                 position: Vec3::new(1.0, 0.0, -2.5),
                 velocity: Vec3::new(0.1, 0.0, 0.0),
                 speed: 0.1,
-                extra: vec![1.0],
+                extra: extras(&[flag(true), 0.3]),
             }],
             others: vec![],
         };
@@ -118,12 +140,26 @@ mod tests {
         let mut lines = s.lines();
         assert_eq!(
             lines.next(),
-            Some("tick,time,x,y,z,vx,vy,vz,speed,grounded")
+            Some("tick,time,x,y,z,vx,vy,vz,speed,grounded,yaw_deg")
         );
-        assert_eq!(
-            lines.next(),
-            Some("0,0.016666666666666666,1,0,-2.5,0.1,0,0,0.1,1")
-        );
+        // f32 shortest round trip: 1/60 is 0.016666668 as an f32, 0.1f32 is "0.1".
+        let row = lines.next().unwrap();
+        assert_eq!(row, "0,0.016666668,1,0,-2.5,0.1,0,0,0.1,1,0.3");
+        for (v, want) in row.split(',').zip([
+            0.0,
+            1.0 / 60.0,
+            1.0,
+            0.0,
+            -2.5,
+            0.1,
+            0.0,
+            0.0,
+            0.1,
+            1.0,
+            0.3,
+        ]) {
+            assert_eq!(v.parse::<f32>().unwrap(), want as f32, "{v} reads back");
+        }
         assert_eq!(t.max_speed(), 0.1);
     }
 }

@@ -15,6 +15,7 @@ use crate::canvas::Canvas;
 use crate::desktop::{compose, palette, picture_size, Overlay};
 use crate::gamepad::{Gamepads, PadState};
 use crate::input::{HostInput, Keys};
+use crate::readout::Readout;
 
 /// Something the window can run: a scene advanced in fixed ticks by desktop input.
 pub trait Driver {
@@ -31,6 +32,10 @@ pub trait Driver {
     /// True when the driver has nothing more to show (e.g. a replay ended).
     fn finished(&self) -> bool {
         false
+    }
+    /// What the panel and the summary say about the scene now (default: the demo view's player).
+    fn readout(&self) -> Readout {
+        Readout::from_player_view(&self.view())
     }
 }
 
@@ -159,13 +164,19 @@ pub fn run_window(driver: &mut dyn Driver, opts: &WindowOpts) -> Result<WindowEn
             tick_input.mouse_dx = input.mouse_dx / n;
             for _ in 0..adv.ticks {
                 driver.tick(&tick_input);
-                overlay.record(&driver.view());
+                overlay.record(&driver.view(), &driver.readout());
             }
         }
         if paused {
             overlay.status = format!("PAUSED (P)  {}", overlay.status);
         }
-        compose(&driver.view(), &overlay, opts.zoom, &mut canvas);
+        compose(
+            &driver.view(),
+            &driver.readout(),
+            &overlay,
+            opts.zoom,
+            &mut canvas,
+        );
         window.update_with_buffer(&canvas.pixels, w, h)?;
     }
     Ok(WindowEnd::Closed)

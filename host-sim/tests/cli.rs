@@ -1,6 +1,10 @@
 //! The `hopkit-sim` binary end to end (headless: no display is used even if one exists).
+//!
+//! Two sections of docs/host-sim.md are checked against the real binary here: the bad-input table
+//! (case → exit code → message) and the sample headless run. After an intended change regenerate
+//! them with `UPDATE_DOCS=1 cargo test -p hopkit-sim --test cli` and review the diff.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 use predicates::prelude::*;
@@ -26,14 +30,23 @@ fn hash_line(out: &[u8]) -> String {
     line
 }
 
-/// Parse a CSV written by `scenario --csv`: header names and numeric rows.
+/// Parse a CSV written by `scenario --csv`: header names and numeric rows. Every value must be an
+/// `f32` in its shortest round-trip form (formatting the parsed `f32` gives the same text back:
+/// no widened `f64` digits such as `0.10000000149011612`), finite, and every row complete.
 fn read_csv(path: &Path) -> (Vec<String>, Vec<Vec<f64>>) {
     let text = std::fs::read_to_string(path).unwrap();
     let mut lines = text.lines();
     let header: Vec<String> = lines.next().unwrap().split(',').map(String::from).collect();
     let rows: Vec<Vec<f64>> = lines
         .map(|l| {
-            let row: Vec<f64> = l.split(',').map(|v| v.parse::<f64>().unwrap()).collect();
+            let row: Vec<f64> = l
+                .split(',')
+                .map(|v| {
+                    let f: f32 = v.parse().unwrap_or_else(|_| panic!("{v:?} in {l:?}"));
+                    assert_eq!(format!("{f}"), v, "not the f32 shortest form in {l:?}");
+                    f64::from(f)
+                })
+                .collect();
             assert_eq!(row.len(), header.len(), "row {l:?}");
             assert!(row.iter().all(|v| v.is_finite()), "row {l:?}");
             row
@@ -102,6 +115,12 @@ fn demo_hash_is_stable_across_runs_and_fps() {
             .output()
             .unwrap();
         assert!(out.status.success());
+        // Not a terminal: no progress bar, nothing on stderr.
+        assert!(
+            out.stderr.is_empty(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         hash_line(&out.stdout)
     };
     let a = run("60");
@@ -150,7 +169,7 @@ fn every_builtin_scenario_writes_csv_and_plot() {
         let (t, time) = (col(&header, "tick"), col(&header, "time"));
         for (i, r) in rows.iter().enumerate() {
             assert_eq!(r[t], i as f64, "{name}");
-            assert!((r[time] - (i + 1) as f64 / 60.0).abs() < 1e-9, "{name}");
+            assert_eq!(r[time] as f32, (i + 1) as f32 / 60.0, "{name}");
         }
         // Something moves.
         let (x, z) = (col(&header, "x"), col(&header, "z"));
@@ -284,4 +303,433 @@ fn unreadable_recording_exits_2() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("bad.ghost"));
+}
+
+#[test]
+fn arrival_reaches_all_its_targets_in_its_default_length() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("arrival.csv");
+    sim()
+        .args(["scenario", "arrival", "--csv"])
+        .arg(&csv)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("reached 3 of 3 targets"));
+    let (header, rows) = read_csv(&csv);
+    let (target, arrived) = (col(&header, "target"), col(&header, "arrived"));
+    for n in 1..=3 {
+        assert!(
+            rows.iter()
+                .any(|r| r[target] == f64::from(n) && r[arrived] == 1.0),
+            "target {n} never reached in the default length ({} ticks)",
+            rows.len()
+        );
+    }
+    // It stays on the last target once there.
+    let last = rows.last().unwrap();
+    assert_eq!((last[target], last[arrived]), (3.0, 1.0));
+}
+
+#[test]
+fn slope_plots_tilt_against_ground_slope() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("slope.csv");
+    sim()
+        .args(["scenario", "slope", "--csv"])
+        .arg(&csv)
+        .assert()
+        .success();
+    let (header, rows) = read_csv(&csv);
+    let (tilt, slope) = (col(&header, "tilt_deg"), col(&header, "ground_slope_deg"));
+    let max = |c: usize| rows.iter().map(|r| r[c]).fold(0.0, f64::max);
+    assert!(
+        (max(slope) - 20.0).abs() < 0.01,
+        "the 20° ramp: {}",
+        max(slope)
+    );
+    assert!(
+        (max(tilt) - 20.0).abs() < 0.01,
+        "tilts with it: {}",
+        max(tilt)
+    );
+}
+
+/// Tokens that would mean a non-number reached the user.
+fn non_numbers(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| {
+            let w = w.to_ascii_lowercase();
+            w == "nan" || w == "inf" || w == "infinity"
+        })
+        .map(String::from)
+        .collect()
+}
+
+/// Run the binary with `args` (strings or paths), expect success, return stdout and stderr.
+fn run_ok(args: &[&dyn AsRef<std::ffi::OsStr>]) -> String {
+    let out = sim()
+        .args(args.iter().map(|a| a.as_ref()))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    String::from_utf8(out.stdout).unwrap() + &String::from_utf8(out.stderr).unwrap()
+}
+
+#[test]
+fn no_summary_line_prints_nan() {
+    let dir = tempfile::tempdir().unwrap();
+    let rec = dir.path().join("r.ghost");
+    let frames = dir.path().join("frames");
+    let summary = || std::fs::read_to_string(frames.join("summary.txt")).unwrap();
+    let mut outputs = vec![];
+    outputs.push(run_ok(&[
+        &"record",
+        &"--headless",
+        &"--seconds",
+        &"2",
+        &"--out",
+        &rec,
+    ]));
+    let play = run_ok(&[&"play", &"--headless", &"--out-dir", &frames, &rec]);
+    assert!(
+        play.contains("lead ghost") && !play.contains("airborne"),
+        "{play}"
+    );
+    outputs.push(play);
+    outputs.push(summary());
+    outputs.push(run_ok(&[
+        &"--headless",
+        &"--seconds",
+        &"2",
+        &"--out-dir",
+        &frames,
+    ]));
+    outputs.push(summary());
+    for name in ["bhop", "arrival", "follower", "slope", "ghosts"] {
+        outputs.push(run_ok(&[&"scenario", &name, &"--seconds", &"3"]));
+    }
+    for text in &outputs {
+        assert!(non_numbers(text).is_empty(), "non-number shown:\n{text}");
+    }
+}
+
+#[test]
+fn failed_runs_leave_no_files_and_reruns_replace_old_frames() {
+    let dir = tempfile::tempdir().unwrap();
+    let listing = || {
+        let mut v: Vec<String> = walk(dir.path());
+        v.sort();
+        v
+    };
+    // --plot's folder is missing: nothing runs, --csv is not written either.
+    sim()
+        .current_dir(dir.path())
+        .args([
+            "scenario",
+            "bhop",
+            "--csv",
+            "a.csv",
+            "--plot",
+            "missing/a.png",
+        ])
+        .assert()
+        .code(2);
+    assert_eq!(listing(), Vec::<String>::new());
+    // A frame folder the run would create is removed again when the run cannot start.
+    std::fs::write(dir.path().join("bad.ghost"), b"HKGH??").unwrap();
+    sim()
+        .current_dir(dir.path())
+        .args(["play", "--headless", "--out-dir", "frames", "bad.ghost"])
+        .assert()
+        .code(2);
+    assert_eq!(listing(), ["bad.ghost"]);
+    // Two runs into the same folder: the second (shorter, fewer frames) replaces the first's.
+    std::fs::write(dir.path().join("notes.md"), b"mine").unwrap();
+    for seconds in ["2", "1"] {
+        sim()
+            .current_dir(dir.path())
+            .args(["--headless", "--out-dir", ".", "--seconds", seconds])
+            .assert()
+            .success();
+    }
+    assert_eq!(
+        listing(),
+        [
+            "bad.ghost",
+            "frame-00030.png",
+            "frame-00060.png",
+            "notes.md",
+            "summary.txt"
+        ]
+    );
+    let summary = std::fs::read_to_string(dir.path().join("summary.txt")).unwrap();
+    assert!(summary.contains("ticks: 60 "), "{summary}");
+}
+
+/// Files under `dir`, as paths relative to it with `/` separators.
+fn walk(dir: &Path) -> Vec<String> {
+    let mut out = vec![];
+    let mut stack = vec![PathBuf::new()];
+    while let Some(rel) = stack.pop() {
+        for e in std::fs::read_dir(dir.join(&rel)).unwrap() {
+            let e = e.unwrap();
+            let r = rel.join(e.file_name());
+            if e.file_type().unwrap().is_dir() {
+                stack.push(r);
+            } else {
+                out.push(r.to_string_lossy().replace('\\', "/"));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn help_lists_the_exit_codes_and_limits_like_the_docs() {
+    let rule = hopkit_sim::cli::LIMITS_AND_EXIT_CODES;
+    assert!(rule.contains(&format!("{} s", hopkit_sim::cli::MAX_SECONDS)));
+    for sub in [&[][..], &["scenario"], &["record"], &["play"], &["hash"]] {
+        let out = sim().args(sub).arg("--help").output().unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        // clap wraps lines; compare with whitespace collapsed.
+        let flat = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(flat(&text).contains(&flat(rule)), "{sub:?} --help:\n{text}");
+    }
+    let docs = std::fs::read_to_string(docs_path()).unwrap();
+    assert!(
+        docs.contains(&format!("```text\n{rule}\n```")),
+        "docs/host-sim.md must quote the rule verbatim in a text block:\n{rule}"
+    );
+}
+
+fn docs_path() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/host-sim.md")
+}
+
+/// Replace the text between `<!-- begin NAME -->` and `<!-- end NAME -->` in docs/host-sim.md
+/// with `body` when `UPDATE_DOCS` is set; otherwise fail if it differs.
+fn check_docs_section(name: &str, body: &str) {
+    let path = docs_path();
+    let docs = std::fs::read_to_string(&path).unwrap();
+    let (begin, end) = (
+        format!("<!-- begin {name} -->\n"),
+        format!("<!-- end {name} -->"),
+    );
+    let a = docs
+        .find(&begin)
+        .unwrap_or_else(|| panic!("docs/host-sim.md has no {begin:?}"))
+        + begin.len();
+    let b = a + docs[a..]
+        .find(&end)
+        .unwrap_or_else(|| panic!("docs/host-sim.md has no {end:?}"));
+    if &docs[a..b] == body {
+        return;
+    }
+    if std::env::var_os("UPDATE_DOCS").is_some() {
+        let new = format!("{}{body}{}", &docs[..a], &docs[b..]);
+        std::fs::write(&path, new).unwrap();
+        eprintln!("updated section {name} of {}", path.display());
+        return;
+    }
+    panic!(
+        "section {name} of docs/host-sim.md is out of date. Expected:\n{body}\nFound:\n{}\n\
+         Regenerate with UPDATE_DOCS=1 cargo test -p hopkit-sim --test cli",
+        &docs[a..b]
+    );
+}
+
+/// One row of the bad-input table.
+struct Case {
+    what: &'static str,
+    args: &'static [&'static str],
+    code: i32,
+}
+
+/// Markdown code span for `s` (double backticks when `s` has one; `|` escaped for tables).
+fn code_span(s: &str) -> String {
+    let s = s.replace('|', "\\|");
+    if s.contains('`') {
+        format!("`` {s} ``")
+    } else {
+        format!("`{s}`")
+    }
+}
+
+#[test]
+#[cfg_attr(
+    not(target_os = "linux"),
+    ignore = "the table's messages quote Linux I/O error texts and use /dev/full"
+)]
+fn bad_input_table_in_the_docs_matches_the_binary() {
+    let cases = [
+        Case {
+            what: "negative duration",
+            args: &["--seconds", "-1"],
+            code: 2,
+        },
+        Case {
+            what: "duration over the limit",
+            args: &["scenario", "bhop", "--seconds", "601"],
+            code: 2,
+        },
+        Case {
+            what: "not a number",
+            args: &["record", "--out", "r.ghost", "--seconds", "ten"],
+            code: 2,
+        },
+        Case {
+            what: "negative tick count",
+            args: &["hash", "--scene", "demo", "--ticks", "-5"],
+            code: 2,
+        },
+        Case {
+            what: "tick count over the limit",
+            args: &["hash", "--scene", "demo", "--ticks", "36001"],
+            code: 2,
+        },
+        Case {
+            what: "unknown option",
+            args: &["scenario", "bhop", "--svg", "bhop.svg"],
+            code: 2,
+        },
+        Case {
+            what: "unknown scenario",
+            args: &["scenario", "bhopp"],
+            code: 2,
+        },
+        Case {
+            what: "bad scenario file",
+            args: &["scenario", "bad.toml"],
+            code: 2,
+        },
+        Case {
+            what: "output folder missing",
+            args: &["scenario", "bhop", "--csv", "missing/bhop.csv"],
+            code: 2,
+        },
+        Case {
+            what: "same output twice",
+            args: &["scenario", "bhop", "--csv", "out.dat", "--plot", "out.dat"],
+            code: 2,
+        },
+        Case {
+            what: "output is a folder",
+            args: &["record", "--headless", "--out", "a-folder"],
+            code: 2,
+        },
+        Case {
+            what: "frame folder is a file",
+            args: &["--headless", "--out-dir", "notes.txt"],
+            code: 2,
+        },
+        Case {
+            what: "missing recording",
+            args: &["play", "missing.ghost"],
+            code: 2,
+        },
+        Case {
+            what: "not a recording",
+            args: &["hash", "notes.md"],
+            code: 2,
+        },
+        Case {
+            what: "truncated recording",
+            args: &["hash", "short.ghost"],
+            code: 2,
+        },
+        Case {
+            what: "damaged recording",
+            args: &["hash", "damaged.ghost"],
+            code: 2,
+        },
+        Case {
+            what: "recording over the limit",
+            args: &["play", "--headless", "long.ghost"],
+            code: 2,
+        },
+        Case {
+            what: "write error while working",
+            args: &["scenario", "bhop", "--csv", "/dev/full"],
+            code: 1,
+        },
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(
+        d.join("bad.toml"),
+        "kind = \"bhop\"\n[bhop]\npreset = \"quake4\"\n",
+    )
+    .unwrap();
+    std::fs::write(d.join("short.ghost"), b"HKGH, too short").unwrap();
+    let mut damaged = hopkit::ghost::DEMO_RECORDING.to_vec();
+    let last = damaged.len() - 1;
+    damaged[last] ^= 0x01;
+    std::fs::write(d.join("damaged.ghost"), damaged).unwrap();
+    std::fs::write(d.join("notes.txt"), "").unwrap();
+    std::fs::write(d.join("long.ghost"), long_recording()).unwrap();
+    std::fs::write(d.join("notes.md"), "# Not a ghost recording\n").unwrap();
+    std::fs::create_dir(d.join("a-folder")).unwrap();
+    let before = walk(d);
+    let mut table = String::from(
+        "| case | command | exit | message (first line on stderr) |\n|---|---|---|---|\n",
+    );
+    for c in &cases {
+        let out = sim().current_dir(d).args(c.args).output().unwrap();
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        let first = stderr.lines().next().unwrap_or("").to_string();
+        let shown = format!("hopkit-sim {}", c.args.join(" "));
+        assert_eq!(out.status.code(), Some(c.code), "{shown}: {stderr}");
+        assert!(
+            out.stdout.is_empty() || c.code == 1,
+            "{shown} did work: {:?}",
+            out.stdout
+        );
+        assert!(first.starts_with("error: "), "{shown}: {stderr}");
+        assert!(!first.contains(" { "), "{shown}: Debug formatting: {first}");
+        let clap = stderr.contains("For more information, try '--help'.");
+        let scenario_file = first.starts_with("error: bad scenario file");
+        if !clap && !scenario_file {
+            assert_eq!(stderr.lines().count(), 1, "{shown}: one line: {stderr}");
+        }
+        assert_eq!(walk(d), before, "{shown} left files behind");
+        table.push_str(&format!(
+            "| {} | {} | {} | {} |\n",
+            c.what,
+            code_span(&shown),
+            c.code,
+            code_span(&first)
+        ));
+    }
+    check_docs_section("bad-input-table", &table);
+}
+
+/// A valid recording of 601 s: 601 still frames at 1 Hz.
+fn long_recording() -> Vec<u8> {
+    use hopkit::ghost::format::RecordingInfo;
+    use hopkit::ghost::{recording_size, FlyerState, Frame, Recorder};
+    const FRAMES: usize = 601;
+    let info = RecordingInfo {
+        tick_hz: 1,
+        checksum_interval: 0,
+        condition_unit: 0.5,
+    };
+    let mut r = Recorder::<{ recording_size(FRAMES, 0) }>::new(info).unwrap();
+    let pilot = FlyerState::default();
+    for _ in 0..FRAMES {
+        r.push(Frame::default(), &pilot).unwrap();
+    }
+    r.finish().to_vec()
+}
+
+#[test]
+fn sample_headless_run_in_the_docs_is_real() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = sim().current_dir(dir.path()).output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let text = format!(
+        "```text\n$ cargo run -p hopkit-sim --release\n{}{}\n```\n",
+        String::from_utf8(out.stderr).unwrap(),
+        String::from_utf8(out.stdout).unwrap().trim_end()
+    );
+    check_docs_section("headless-sample", &text);
 }

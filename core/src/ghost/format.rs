@@ -228,39 +228,46 @@ pub enum EncodeError {
 
 impl core::fmt::Display for HeaderField {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str(match self {
-            HeaderField::TickRate => "tick rate is 0 or above 10000 Hz",
-            HeaderField::Flags => "unknown flag bits are set",
-            HeaderField::ChecksumInterval => "checksum flag and checksum interval disagree",
-            HeaderField::ConditionUnit => "condition unit is not a finite number > 0",
-        })
+        match self {
+            HeaderField::TickRate => write!(f, "the tick rate is 0 or above {MAX_TICK_HZ} Hz"),
+            HeaderField::Flags => f.write_str("unknown flag bits are set"),
+            HeaderField::ChecksumInterval => {
+                f.write_str("the checksum flag and the checksum interval disagree")
+            }
+            HeaderField::ConditionUnit => {
+                f.write_str("the condition unit is not a finite number > 0")
+            }
+        }
     }
 }
 
-/// One line a person can read, e.g. `CRC mismatch: stored 0x1234abcd, computed 0x0badf00d`.
+/// One line a person can read, CRCs in hex, e.g.
+/// `damaged: its CRC-32 is 0x0badf00d but the header says 0x1234abcd`.
 impl core::fmt::Display for DecodeError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match *self {
-            DecodeError::BadMagic => f.write_str("not a hopkit ghost recording (magic is not \"HKGH\")"),
+            DecodeError::BadMagic => {
+                f.write_str("not a hopkit ghost recording (it does not start with \"HKGH\")")
+            }
             DecodeError::UnsupportedVersion { version } => write!(
                 f,
-                "unsupported format version {version} (this build reads version {FORMAT_VERSION})"
+                "format version {version} is not supported (this build reads version {FORMAT_VERSION})"
             ),
             DecodeError::Truncated { expected, found } => {
-                write!(f, "truncated: {found} bytes, the header needs {expected}")
+                write!(f, "truncated: {found} bytes, the header calls for {expected}")
             }
             DecodeError::TrailingBytes { expected, found } => write!(
                 f,
-                "{found} bytes, but the header's frame count accounts for {expected}"
+                "{found} bytes where the header calls for {expected}: extra bytes after the recording"
             ),
             DecodeError::CrcMismatch { stored, computed } => write!(
                 f,
-                "CRC mismatch: stored {stored:#010x}, computed {computed:#010x} (the file is corrupt)"
+                "damaged: its CRC-32 is {computed:#010x} but the header says {stored:#010x}"
             ),
             DecodeError::InvalidHeader { field } => write!(f, "invalid header: {field}"),
             DecodeError::CapacityExceeded { frames, capacity } => write!(
                 f,
-                "{frames} frames do not fit in a buffer of {capacity} frames"
+                "{frames} frames, more than the {capacity} the caller's buffer can hold"
             ),
         }
     }
@@ -294,14 +301,14 @@ mod display_tests {
         };
         assert_eq!(
             e.to_string(),
-            "CRC mismatch: stored 0x1234abcd, computed 0x00000bad (the file is corrupt)"
+            "damaged: its CRC-32 is 0x00000bad but the header says 0x1234abcd"
         );
         let e = DecodeError::InvalidHeader {
             field: HeaderField::TickRate,
         };
         assert_eq!(
             e.to_string(),
-            "invalid header: tick rate is 0 or above 10000 Hz"
+            "invalid header: the tick rate is 0 or above 10000 Hz"
         );
         for e in [
             DecodeError::BadMagic,

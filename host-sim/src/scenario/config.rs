@@ -4,7 +4,7 @@
 //! ```toml
 //! kind = "bhop"            # bhop | arrival | follower | slope | ghosts (required)
 //! title = "My experiment"  # plot title (optional)
-//! seconds = 10.0           # simulated time, 0 < s ≤ 3600 (optional, default per kind)
+//! seconds = 10.0           # simulated time, 0 < s ≤ 600 (optional, default per kind)
 //! tick_hz = 60             # fixed tick rate, 1..=1000 (optional, default 60)
 //!
 //! [bhop]                   # the section named by `kind` (optional; defaults below)
@@ -16,6 +16,8 @@
 
 use serde::de::{self, Deserializer};
 use serde::Deserialize;
+
+use crate::cli::MAX_SECONDS;
 
 /// Which experiment a scenario runs.
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
@@ -55,7 +57,7 @@ pub struct ScenarioFile {
     /// Title for plots and messages.
     #[serde(default)]
     pub title: Option<String>,
-    /// Simulated seconds (default: 15 for bhop, 8 for the others).
+    /// Simulated seconds, 0 < s ≤ [`MAX_SECONDS`] (default: 15 for bhop, 8 for the others).
     #[serde(default, deserialize_with = "opt_seconds")]
     pub seconds: Option<f64>,
     /// Fixed tick rate, Hz (default 60).
@@ -95,11 +97,11 @@ fn tick_hz<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
 
 fn opt_seconds<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
     let v = f64::deserialize(d)?;
-    if v.is_finite() && v > 0.0 && v <= 3600.0 {
+    if v.is_finite() && v > 0.0 && v <= MAX_SECONDS {
         Ok(Some(v))
     } else {
         Err(de::Error::custom(format!(
-            "seconds must be > 0 and ≤ 3600, got {v}"
+            "seconds must be > 0 and at most {MAX_SECONDS} seconds, got {v}"
         )))
     }
 }
@@ -360,9 +362,14 @@ impl ScenarioFile {
         })
     }
 
-    /// Ticks to run.
+    /// Ticks to run at the file's `tick_hz`.
     pub fn ticks(&self) -> u32 {
-        (self.seconds() * f64::from(self.tick_hz)).round().max(1.0) as u32
+        self.ticks_at(self.tick_hz)
+    }
+
+    /// Ticks to run at `hz` (a `ghosts` scenario runs at its recording's rate).
+    pub fn ticks_at(&self, hz: u32) -> u32 {
+        (self.seconds() * f64::from(hz)).round().max(1.0) as u32
     }
 }
 

@@ -2,8 +2,8 @@
 
 use std::path::Path;
 
-use anyhow::{Context, Result};
-use hopkit::demo::level::{DemoGround, RAMPS};
+use anyhow::Result;
+use hopkit::demo::level::DemoGround;
 use hopkit::follower::{FollowerParams, FollowerState};
 use hopkit::ghost::{GhostScene, Recording};
 use hopkit::ground::FlatGround;
@@ -16,24 +16,37 @@ use hopkit::slope::{SlopeParams, SlopeState};
 use hopkit::steering::{arrival_step, ArrivalParams, ArrivalState, SteeringParams};
 
 use super::config::{self, GhostLayout, Kind, LeaderPath, Pilot, Preset, ScenarioFile};
-use crate::plot::{PlotSpec, Series};
+use crate::plot::{Label, PlotSpec, Series};
 use crate::progress::ticks_bar;
-use crate::trace::{Path2, Sample, Trace};
+use crate::readout::num;
+use crate::replay::decode_error_message;
+use crate::trace::{extras, flag, time_after, Path2, Sample, Trace};
 use crate::UserError;
 
 /// Ghosts in the `ghosts` scenario (the demo's formation size).
 pub const GHOSTS: usize = 4;
 
-/// Run a scenario. `base_dir` resolves relative paths in the file.
+/// Run a scenario. `base_dir` resolves relative paths in the file. A progress bar shows on a
+/// terminal unless `quiet`.
 pub fn run(file: &ScenarioFile, base_dir: &Path, quiet: bool) -> Result<Trace> {
-    let ticks = file.ticks();
+    // A ghosts scenario runs at its recording's tick rate: load it before counting ticks.
+    let recording = match file.kind {
+        Kind::Ghosts => Some(ghost_recording(file, base_dir)?),
+        _ => None,
+    };
+    let hz = recording.as_ref().map_or(file.tick_hz, |(_, hz)| *hz);
+    let ticks = file.ticks_at(hz);
     let bar = ticks_bar(u64::from(ticks), file.kind.name(), quiet);
+    let progress = &mut || bar.inc(1);
     let trace = match file.kind {
-        Kind::Bhop => bhop(file, ticks, &mut || bar.inc(1)),
-        Kind::Arrival => arrival(file, ticks, &mut || bar.inc(1)),
-        Kind::Follower => follower(file, ticks, &mut || bar.inc(1)),
-        Kind::Slope => slope(file, ticks, &mut || bar.inc(1)),
-        Kind::Ghosts => ghosts(file, base_dir, ticks, &mut || bar.inc(1))?,
+        Kind::Bhop => bhop(file, ticks, progress),
+        Kind::Arrival => arrival(file, ticks, progress),
+        Kind::Follower => follower(file, ticks, progress),
+        Kind::Slope => slope(file, ticks, progress),
+        Kind::Ghosts => {
+            let bytes = recording.as_ref().map_or(&[][..], |(b, _)| b.as_slice());
+            ghosts(file, bytes, ticks, progress)?
+        }
     };
     bar.finish_and_clear();
     Ok(trace)
@@ -43,8 +56,8 @@ fn dt_of(file: &ScenarioFile) -> f32 {
     1.0 / file.tick_hz as f32
 }
 
-fn time_of(file: &ScenarioFile, tick: u32) -> f64 {
-    f64::from(tick + 1) / f64::from(file.tick_hz)
+fn time_of(file: &ScenarioFile, tick: u32) -> f32 {
+    time_after(tick, file.tick_hz)
 }
 
 /// The movement parameters of a `[bhop]` section: preset plus overrides.
@@ -92,6 +105,7 @@ fn bhop(file: &ScenarioFile, ticks: u32, progress: &mut dyn FnMut()) -> Trace {
     // +1: strafe right (D) turning right; −1: strafe left (A) turning left.
     let mut side = 1.0f32;
     let mut trace = Trace {
+        tick_hz: file.tick_hz,
         actor: "player".into(),
         extra_columns: vec![
             "grounded".into(),
@@ -129,12 +143,12 @@ fn bhop(file: &ScenarioFile, ticks: u32, progress: &mut dyn FnMut()) -> Trace {
             position: state.position,
             velocity: state.velocity,
             speed: state.planar_speed(),
-            extra: vec![
-                f64::from(u8::from(state.grounded)),
-                f64::from(u8::from(ev.jumped)),
-                f64::from(yaw.to_degrees()),
-                f64::from(params.max_speed),
-            ],
+            extra: extras(&[
+                flag(state.grounded),
+                flag(ev.jumped),
+                yaw.to_degrees(),
+                params.max_speed,
+            ]),
         });
         progress();
     }
@@ -180,34 +194,33 @@ fn arrival(file: &ScenarioFile, ticks: u32, progress: &mut dyn FnMut()) -> Trace
             .map(|t| Vec3::new(t[0], 0.0, t[1]))
             .collect()
     };
+    // The target being steered to; after the last one has been reached the agent stays there.
     let mut current = 0usize;
     let mut dwell = 0.0f32;
     let mut trace = Trace {
+        tick_hz: file.tick_hz,
         actor: "agent".into(),
         extra_columns: vec![
+            "target".into(),
             "target_x".into(),
             "target_z".into(),
             "distance".into(),
             "arrived".into(),
         ],
-        others: targets
-            .iter()
-            .enumerate()
-            .map(|(i, t)| Path2 {
-                label: if i == 0 {
-                    "targets".into()
-                } else {
-                    String::new()
-                },
-                points: vec![(f64::from(t.x), f64::from(t.z))],
-            })
-            .collect(),
+        others: vec![Path2 {
+            label: "targets (in order)".into(),
+            points: targets
+                .iter()
+                .map(|t| (f64::from(t.x), f64::from(t.z)))
+                .collect(),
+        }],
         ..Trace::default()
     };
     for t in 0..ticks {
-        let target = targets[current % targets.len()];
+        let index = current.min(targets.len() - 1);
+        let target = targets[index];
         let arrived = arrival_step(&mut st, &sp, &ap, target, dt);
-        if arrived {
+        if arrived && current < targets.len() {
             dwell += dt;
             if dwell >= a.dwell {
                 dwell = 0.0;
@@ -220,12 +233,13 @@ fn arrival(file: &ScenarioFile, ticks: u32, progress: &mut dyn FnMut()) -> Trace
             position: st.agent.position,
             velocity: st.agent.velocity,
             speed: st.agent.velocity.length(),
-            extra: vec![
-                f64::from(target.x),
-                f64::from(target.z),
-                f64::from(st.agent.position.distance(target)),
-                f64::from(u8::from(arrived)),
-            ],
+            extra: extras(&[
+                index as f32 + 1.0,
+                target.x,
+                target.z,
+                st.agent.position.distance(target),
+                flag(arrived),
+            ]),
         });
         progress();
     }
@@ -279,6 +293,7 @@ fn follower(file: &ScenarioFile, ticks: u32, progress: &mut dyn FnMut()) -> Trac
     let mut st: FollowerState = FollowerState::new(start, leader0, 0.0);
     let mut leader_path = vec![];
     let mut trace = Trace {
+        tick_hz: file.tick_hz,
         actor: "companion".into(),
         extra_columns: vec![
             "leader_x".into(),
@@ -304,12 +319,12 @@ fn follower(file: &ScenarioFile, ticks: u32, progress: &mut dyn FnMut()) -> Trac
             position: body.position,
             velocity: body.velocity,
             speed: body.velocity.planar().length(),
-            extra: vec![
-                f64::from(leader.x),
-                f64::from(leader.z),
-                f64::from(body.position.planar().distance(leader.planar())),
-                st.trail.len() as f64,
-            ],
+            extra: extras(&[
+                leader.x,
+                leader.z,
+                body.position.planar().distance(leader.planar()),
+                st.trail.len() as f32,
+            ]),
         });
         progress();
     }
@@ -320,25 +335,14 @@ fn follower(file: &ScenarioFile, ticks: u32, progress: &mut dyn FnMut()) -> Trac
     trace
 }
 
-fn ramp_outlines() -> Vec<Path2> {
-    RAMPS
-        .iter()
-        .enumerate()
-        .map(|(i, r)| Path2 {
-            label: if i == 0 {
-                "ramps".into()
-            } else {
-                String::new()
-            },
-            points: vec![
-                (f64::from(r.min.x), f64::from(r.min.y)),
-                (f64::from(r.max.x), f64::from(r.min.y)),
-                (f64::from(r.max.x), f64::from(r.max.y)),
-                (f64::from(r.min.x), f64::from(r.max.y)),
-                (f64::from(r.min.x), f64::from(r.min.y)),
-            ],
-        })
-        .collect()
+/// Angle of the ground with normal `n` from horizontal, degrees (host-side maths).
+fn slope_deg(n: Vec3) -> f32 {
+    let len = n.length();
+    if len > 0.0 && len.is_finite() {
+        (n.y / len).clamp(-1.0, 1.0).acos().to_degrees()
+    } else {
+        0.0
+    }
 }
 
 fn slope(file: &ScenarioFile, ticks: u32, progress: &mut dyn FnMut()) -> Trace {
@@ -354,13 +358,14 @@ fn slope(file: &ScenarioFile, ticks: u32, progress: &mut dyn FnMut()) -> Trace {
     let mut tilt = SlopeState::new();
     let body = Quat::from_yaw(yaw);
     let mut trace = Trace {
+        tick_hz: file.tick_hz,
         actor: "walker".into(),
         extra_columns: vec![
             "tilt_deg".into(),
+            "ground_slope_deg".into(),
             "ground_normal_y".into(),
             "grounded".into(),
         ],
-        others: ramp_outlines(),
         ..Trace::default()
     };
     for t in 0..ticks {
@@ -374,42 +379,70 @@ fn slope(file: &ScenarioFile, ticks: u32, progress: &mut dyn FnMut()) -> Trace {
             position: mover.position,
             velocity: mover.velocity,
             speed: mover.planar_speed(),
-            extra: vec![
-                f64::from(tilt.tilt_angle().to_degrees()),
-                f64::from(mover.ground_normal.y),
-                f64::from(u8::from(mover.grounded)),
-            ],
+            extra: extras(&[
+                tilt.tilt_angle().to_degrees(),
+                slope_deg(mover.ground_normal),
+                mover.ground_normal.y,
+                flag(mover.grounded),
+            ]),
         });
         progress();
     }
     trace
 }
 
+/// The bytes and tick rate of a ghosts scenario's recording (the file's `recording`, or the
+/// bundled one). A missing or unusable recording is the user's mistake ([`UserError`]).
+fn ghost_recording(file: &ScenarioFile, base_dir: &Path) -> Result<(Vec<u8>, u32)> {
+    let g = file.ghosts.clone().unwrap_or_default();
+    let (bytes, shown) = match &g.recording {
+        Some(p) => {
+            let path = base_dir.join(p);
+            let bytes = std::fs::read(&path)
+                .map_err(|e| UserError(format!("cannot read recording {}: {e}", path.display())))?;
+            (bytes, path.display().to_string())
+        }
+        None => (
+            hopkit::ghost::DEMO_RECORDING.to_vec(),
+            "(bundled)".to_string(),
+        ),
+    };
+    let hz = match Recording::parse(&bytes) {
+        Ok(r) => u32::from(r.tick_hz()),
+        Err(e) => {
+            return Err(UserError(format!(
+                "recording {shown} is unusable: {}",
+                decode_error_message(&e)
+            ))
+            .into())
+        }
+    };
+    Ok((bytes, hz))
+}
+
 fn ghosts(
     file: &ScenarioFile,
-    base_dir: &Path,
+    bytes: &[u8],
     ticks: u32,
     progress: &mut dyn FnMut(),
 ) -> Result<Trace> {
     let g = file.ghosts.clone().unwrap_or_default();
-    let bytes: Vec<u8> = match &g.recording {
-        Some(p) => {
-            let path = base_dir.join(p);
-            std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?
-        }
-        None => hopkit::ghost::DEMO_RECORDING.to_vec(),
-    };
-    let recording = Recording::parse(&bytes)
-        .map_err(|e| UserError(format!("recording {:?} is not usable: {e:?}", g.recording)))?;
+    let recording = Recording::parse(bytes).map_err(|e| {
+        UserError(format!(
+            "the recording is unusable: {}",
+            decode_error_message(&e)
+        ))
+    })?;
     let mut scene: GhostScene<GHOSTS> = match g.layout {
         GhostLayout::Formation => GhostScene::demo(&recording),
         GhostLayout::Fleet => GhostScene::fleet(&recording, g.seed.unwrap_or(2)),
     };
-    let hz = f64::from(recording.tick_hz());
+    let hz = u32::from(recording.tick_hz());
     let ground = DemoGround;
     let mut paths: Vec<Vec<(f64, f64)>> = vec![vec![]; scene.ghosts.len()];
     let mut trace = Trace {
-        actor: "ghost 0".into(),
+        tick_hz: hz,
+        actor: "lead ghost".into(),
         extra_columns: vec!["firing".into(), "missile".into(), "frame".into()],
         ..Trace::default()
     };
@@ -424,15 +457,15 @@ fn ghosts(
         if let Some(lead) = scene.ghosts.first() {
             trace.samples.push(Sample {
                 tick: t,
-                time: f64::from(t + 1) / hz,
+                time: time_after(t, hz),
                 position: lead.flyer.position,
                 velocity: lead.flyer.velocity(),
                 speed: lead.flyer.speed,
-                extra: vec![
-                    f64::from(u8::from(lead.firing)),
-                    f64::from(u8::from(lead.missile)),
-                    f64::from(lead.last_index),
-                ],
+                extra: extras(&[
+                    flag(lead.firing),
+                    flag(lead.missile),
+                    lead.last_index as f32,
+                ]),
             });
         }
         progress();
@@ -443,69 +476,105 @@ fn ghosts(
             points: p,
         });
     }
-    for (i, t) in scene.targets.iter().enumerate() {
-        trace.others.push(Path2 {
-            label: if i == 0 {
-                "targets".into()
-            } else {
-                String::new()
-            },
-            points: vec![(f64::from(t.x), f64::from(t.z))],
-        });
-    }
+    trace.others.push(Path2 {
+        label: "targets".into(),
+        points: scene
+            .targets
+            .iter()
+            .map(|t| (f64::from(t.x), f64::from(t.z)))
+            .collect(),
+    });
     Ok(trace)
+}
+
+/// When each target of an `arrival` run was first reached: `(target number from 1, time in s)`,
+/// in order.
+pub fn arrivals(trace: &Trace) -> Vec<(u32, f32)> {
+    let mut out: Vec<(u32, f32)> = vec![];
+    for s in &trace.samples {
+        let target = s.extra[0] as u32;
+        if s.flag(4) && out.last().is_none_or(|&(t, _)| t != target) {
+            out.push((target, s.time));
+        }
+    }
+    out
+}
+
+/// Number of targets of an `arrival` scenario.
+pub fn arrival_targets(file: &ScenarioFile) -> usize {
+    file.arrival
+        .clone()
+        .unwrap_or_default()
+        .targets
+        .len()
+        .max(1)
 }
 
 /// One-line findings worth printing after a run.
 pub fn findings(file: &ScenarioFile, trace: &Trace) -> Vec<String> {
     let mut out = vec![];
-    let last = trace.samples.last();
     match file.kind {
         Kind::Bhop => {
-            let gmax = file
-                .bhop
-                .as_ref()
-                .map(|b| move_params(b).max_speed)
-                .unwrap_or_else(|| move_params(&config::Bhop::default()).max_speed);
+            let gmax = move_params(&file.bhop.clone().unwrap_or_default()).max_speed;
             let top = trace.max_speed();
             out.push(format!(
-                "ground max {gmax:.3}, top speed {top:.3} = {:.2}x ground max",
-                top / gmax
+                "ground max {} world units/s; top speed {} = {}x ground max",
+                num(gmax, 3),
+                num(top, 3),
+                num(top / gmax, 2)
             ));
-            let jumps = trace
-                .samples
-                .iter()
-                .filter(|s| s.extra.get(1).copied() == Some(1.0))
-                .count();
+            let jumps = trace.samples.iter().filter(|s| s.flag(1)).count();
             out.push(format!("{jumps} jumps"));
         }
         Kind::Arrival => {
-            let arrivals = trace
-                .samples
-                .windows(2)
-                .filter(|w| w[0].extra[3] == 0.0 && w[1].extra[3] == 1.0)
-                .count();
-            out.push(format!("{arrivals} arrivals"));
+            let reached = arrivals(trace);
+            let times: Vec<String> = reached
+                .iter()
+                .map(|(n, t)| format!("#{n} at {} s", num(*t, 2)))
+                .collect();
+            out.push(format!(
+                "reached {} of {} targets{}{}",
+                reached.len(),
+                arrival_targets(file),
+                if times.is_empty() { "" } else { ": " },
+                times.join(", ")
+            ));
         }
         Kind::Follower => {
-            let gaps: Vec<f64> = trace.samples.iter().map(|s| s.extra[2]).collect();
+            let gaps: Vec<f64> = trace
+                .samples
+                .iter()
+                .map(|s| f64::from(s.extra[2]))
+                .collect();
             let max = gaps.iter().copied().fold(0.0, f64::max);
             let mean = gaps.iter().sum::<f64>() / gaps.len().max(1) as f64;
-            out.push(format!("gap to leader: mean {mean:.2}, max {max:.2} units"));
+            out.push(format!(
+                "gap to leader: mean {}, max {} world units",
+                num(mean, 2),
+                num(max, 2)
+            ));
         }
         Kind::Slope => {
-            let max = trace.samples.iter().map(|s| s.extra[0]).fold(0.0, f64::max);
-            out.push(format!("largest tilt {max:.1} degrees"));
+            let max = |i: usize| trace.samples.iter().map(|s| s.extra[i]).fold(0.0, f32::max);
+            out.push(format!(
+                "steepest ground {} degrees, largest tilt {} degrees",
+                num(max(1), 1),
+                num(max(0), 1)
+            ));
         }
         Kind::Ghosts => {
-            let firing = trace.samples.iter().filter(|s| s.extra[0] == 1.0).count();
-            out.push(format!("lead ghost fired on {firing} ticks"));
+            let firing = trace.samples.iter().filter(|s| s.flag(0)).count();
+            out.push(format!(
+                "lead ghost gun fired on {firing} of {} ticks",
+                trace.samples.len()
+            ));
         }
     }
-    if let Some(s) = last {
+    if let Some(s) = trace.samples.last() {
         out.push(format!(
-            "final position ({:.2}, {:.2}, {:.2})",
-            s.position.x, s.position.y, s.position.z
+            "final position of the {}: {}",
+            trace.actor,
+            crate::readout::position(s.position)
         ));
     }
     out
@@ -520,61 +589,103 @@ const PALETTE: [(u8, u8, u8); 6] = [
     (60, 170, 190),
 ];
 
-/// The plot of a run: speed over time with the ground max line for `bhop`, a top-down trajectory
-/// (world −Z up, like the handheld's display) for the others.
+/// Red of the main actor's line.
+const MAIN: (u8, u8, u8) = (215, 60, 40);
+
+/// The plot of a run: speed over time against the ground max for `bhop`; body tilt against the
+/// ground slope over time for `slope`; a top-down trajectory (world −Z up, like the handheld's
+/// display) for the others.
 pub fn plot_spec(file: &ScenarioFile, title: &str, trace: &Trace) -> PlotSpec {
-    if file.kind == Kind::Bhop {
-        let gmax = trace
-            .samples
-            .first()
-            .and_then(|s| s.extra.get(3).copied())
-            .unwrap_or(0.0);
-        let end = trace.samples.last().map_or(1.0, |s| s.time);
-        let speed: Vec<(f64, f64)> = trace
+    let over_time = |i: usize| -> Vec<(f64, f64)> {
+        trace
             .samples
             .iter()
-            .map(|s| (s.time, f64::from(s.speed)))
-            .collect();
-        return PlotSpec {
-            title: title.to_string(),
-            x_label: "time (s)".into(),
-            y_label: "horizontal speed (units/s)".into(),
-            series: vec![
-                Series::line("speed", speed, (215, 60, 40)),
-                Series {
-                    dashed: true,
-                    ..Series::line(
-                        &format!("ground max {gmax:.1}"),
+            .map(|s| (f64::from(s.time), f64::from(s.extra[i])))
+            .collect()
+    };
+    let end = trace.samples.last().map_or(1.0, |s| f64::from(s.time));
+    match file.kind {
+        Kind::Bhop => {
+            let gmax = trace.samples.first().map_or(0.0, |s| f64::from(s.extra[3]));
+            let speed: Vec<(f64, f64)> = trace
+                .samples
+                .iter()
+                .map(|s| (f64::from(s.time), f64::from(s.speed)))
+                .collect();
+            PlotSpec {
+                title: title.to_string(),
+                x_label: "time (s)".into(),
+                y_label: "horizontal speed (world units/s)".into(),
+                series: vec![
+                    Series::line("speed", speed, MAIN),
+                    Series::dashed(
+                        &format!("ground max ({})", num(gmax, 1)),
                         vec![(0.0, gmax), (end, gmax)],
                         (40, 90, 210),
-                    )
-                },
-                Series {
-                    dashed: true,
-                    ..Series::line(
+                    ),
+                    Series::dashed(
                         "2x ground max",
                         vec![(0.0, 2.0 * gmax), (end, 2.0 * gmax)],
                         (150, 150, 165),
-                    )
-                },
-            ],
-            y_from_zero: true,
-            ..PlotSpec::default()
-        };
+                    ),
+                ],
+                y_from_zero: true,
+                ..PlotSpec::default()
+            }
+        }
+        Kind::Slope => {
+            // The ground slope only where the walker stands on it (gaps while airborne).
+            let ground: Vec<(f64, f64)> = trace
+                .samples
+                .iter()
+                .map(|s| {
+                    let y = if s.flag(3) {
+                        f64::from(s.extra[1])
+                    } else {
+                        f64::NAN
+                    };
+                    (f64::from(s.time), y)
+                })
+                .collect();
+            PlotSpec {
+                title: title.to_string(),
+                x_label: "time (s)".into(),
+                y_label: "angle from upright (degrees)".into(),
+                series: vec![
+                    Series::area("ground slope (none in the air)", ground, (40, 90, 210)),
+                    Series::line("body tilt", over_time(0), MAIN),
+                ],
+                y_from_zero: true,
+                ..PlotSpec::default()
+            }
+        }
+        _ => top_down(title, trace),
     }
+}
+
+fn top_down(title: &str, trace: &Trace) -> PlotSpec {
     let flip =
         |pts: &[(f64, f64)]| -> Vec<(f64, f64)> { pts.iter().map(|&(x, z)| (x, -z)).collect() };
     let mut series = vec![];
-    let mut group = 0usize;
+    let mut labels = vec![];
     for (i, o) in trace.others.iter().enumerate() {
-        // Unlabelled entries continue the group (and colour) of the labelled one before them.
-        if i > 0 && !o.label.is_empty() {
-            group += 1;
-        }
-        let color = PALETTE[group % PALETTE.len()];
-        let mut s = Series::line(&o.label, flip(&o.points), color);
-        s.mark_ends = o.points.len() <= 1;
-        s.dashed = o.label == "leader";
+        let color = PALETTE[i % PALETTE.len()];
+        let pts = flip(&o.points);
+        let s = if o.label.starts_with("targets") {
+            if o.label.contains("in order") {
+                for (n, p) in pts.iter().enumerate() {
+                    labels.push(Label {
+                        at: *p,
+                        text: format!("{}", n + 1),
+                    });
+                }
+            }
+            Series::markers(&o.label, pts, (30, 30, 40))
+        } else if o.label == "leader" {
+            Series::dashed("leader", pts, color)
+        } else {
+            Series::line(&o.label, pts, color)
+        };
         series.push(s);
     }
     let main: Vec<(f64, f64)> = trace
@@ -582,14 +693,15 @@ pub fn plot_spec(file: &ScenarioFile, title: &str, trace: &Trace) -> PlotSpec {
         .iter()
         .map(|s| (f64::from(s.position.x), -f64::from(s.position.z)))
         .collect();
-    let mut m = Series::line(&trace.actor, main, (215, 60, 40));
+    let mut m = Series::line(&trace.actor, main, MAIN);
     m.mark_ends = true;
     series.push(m);
     PlotSpec {
         title: format!("{title} (top-down, -Z up)"),
-        x_label: "x".into(),
-        y_label: "z".into(),
+        x_label: "x (world units)".into(),
+        y_label: "z (world units)".into(),
         series,
+        labels,
         equal_aspect: true,
         negate_y_labels: true,
         ..PlotSpec::default()
