@@ -30,24 +30,11 @@
 
 pub mod framebuffer;
 
-use core::cell::UnsafeCell;
 use framebuffer::Framebuffer;
 use hopkit::demo::{self, DemoRig};
-use hopkit::math::Vec2;
-use hopkit::stick::digital::{wasm4_buttons, wasm4_to_stick};
 use hopkit::stick::RawSticks;
 
-/// Look-stick deflection while LEFT or RIGHT is held (the scripted strafe-hop uses the same).
-pub const TURN_WITH_STRAFE: f32 = 0.85;
-
-/// The gamepad byte as raw 12-bit stick samples for the demo rig: left stick from the d-pad (seed
-/// diagonal rule), look stick `TURN_WITH_STRAFE × left.x`, buttons `BUTTON_1` → jump,
-/// `BUTTON_2` → fire.
-pub fn gamepad_to_raw(gamepad: u8) -> RawSticks {
-    let left = wasm4_to_stick(gamepad);
-    let look = Vec2::new(left.x * TURN_WITH_STRAFE, 0.0);
-    RawSticks::from_positions(left, look, wasm4_buttons(gamepad), demo::ADC_MAX)
-}
+pub use hopkit::demo::gamepad::{gamepad_raw as gamepad_to_raw, TURN_WITH_STRAFE};
 
 /// The whole cart: the demo rig and its framebuffer. Plain Rust, so the host tests run exactly
 /// the same code natively and compare.
@@ -104,105 +91,113 @@ impl Cart {
     }
 }
 
-/// The cart instance behind the exports. wasm32 carts are single-threaded; every export takes
-/// the cell for the duration of one call only.
-struct Global(UnsafeCell<Option<Cart>>);
-// SAFETY: the exports are the only users and a wasm module instance is single-threaded; on a
-// native host the exports are for tests, which call them from one thread (`tests/` serialise).
-unsafe impl Sync for Global {}
-static CART: Global = Global(UnsafeCell::new(None));
+/// The `cart_*` exports (feature `exports`, on by default; the WASM-4 cart, which exports
+/// WASM-4's own `start`/`update`, turns it off).
+#[cfg(feature = "exports")]
+mod exports {
+    use super::*;
+    use core::cell::UnsafeCell;
 
-fn with_cart<R>(f: impl FnOnce(&mut Cart) -> R) -> R {
-    // SAFETY: see `Global`: no two exports run at once, and no reference outlives the call.
-    let slot = unsafe { &mut *CART.0.get() };
-    f(slot.get_or_insert_with(Cart::new))
-}
+    /// The cart instance behind the exports. wasm32 carts are single-threaded; every export takes
+    /// the cell for the duration of one call only.
+    struct Global(UnsafeCell<Option<Cart>>);
+    // SAFETY: the exports are the only users and a wasm module instance is single-threaded; on a
+    // native host the exports are for tests, which call them from one thread (`tests/` serialise).
+    unsafe impl Sync for Global {}
+    static CART: Global = Global(UnsafeCell::new(None));
 
-/// Reset to the start of the demo scene (also done lazily by the first call of any export).
-#[no_mangle]
-pub extern "C" fn cart_init() {
-    with_cart(|c| *c = Cart::new());
-}
+    fn with_cart<R>(f: impl FnOnce(&mut Cart) -> R) -> R {
+        // SAFETY: see `Global`: no two exports run at once, and no reference outlives the call.
+        let slot = unsafe { &mut *CART.0.get() };
+        f(slot.get_or_insert_with(Cart::new))
+    }
 
-/// One 1/60 s tick with a WASM-4 gamepad byte (bits 8..31 ignored), then draw.
-#[no_mangle]
-pub extern "C" fn cart_update(gamepad: u32) {
-    with_cart(|c| c.update(gamepad as u8));
-}
+    /// Reset to the start of the demo scene (also done lazily by the first call of any export).
+    #[no_mangle]
+    pub extern "C" fn cart_init() {
+        with_cart(|c| *c = Cart::new());
+    }
 
-/// One tick of the scripted demo input (`hopkit::demo::scripted_raw(tick)`), then draw.
-#[no_mangle]
-pub extern "C" fn cart_update_scripted() {
-    with_cart(|c| c.update_scripted());
-}
+    /// One 1/60 s tick with a WASM-4 gamepad byte (bits 8..31 ignored), then draw.
+    #[no_mangle]
+    pub extern "C" fn cart_update(gamepad: u32) {
+        with_cart(|c| c.update(gamepad as u8));
+    }
 
-/// One tick with raw stick counts (low 16 bits of the counts, low 8 of `buttons`), then draw.
-#[no_mangle]
-pub extern "C" fn cart_update_raw(
-    left_x: u32,
-    left_y: u32,
-    right_x: u32,
-    right_y: u32,
-    adc_max: u32,
-    buttons: u32,
-) {
-    let raw = RawSticks {
-        left_x: left_x as u16,
-        left_y: left_y as u16,
-        right_x: right_x as u16,
-        right_y: right_y as u16,
-        adc_max: adc_max as u16,
-        buttons: buttons as u8,
-    };
-    with_cart(|c| c.update_raw(&raw));
-}
+    /// One tick of the scripted demo input (`hopkit::demo::scripted_raw(tick)`), then draw.
+    #[no_mangle]
+    pub extern "C" fn cart_update_scripted() {
+        with_cart(|c| c.update_scripted());
+    }
 
-/// Address of the 1024-byte framebuffer in linear memory.
-#[no_mangle]
-pub extern "C" fn cart_framebuffer_ptr() -> *const u8 {
-    with_cart(|c| c.fb.bytes.as_ptr())
-}
+    /// One tick with raw stick counts (low 16 bits of the counts, low 8 of `buttons`), then draw.
+    #[no_mangle]
+    pub extern "C" fn cart_update_raw(
+        left_x: u32,
+        left_y: u32,
+        right_x: u32,
+        right_y: u32,
+        adc_max: u32,
+        buttons: u32,
+    ) {
+        let raw = RawSticks {
+            left_x: left_x as u16,
+            left_y: left_y as u16,
+            right_x: right_x as u16,
+            right_y: right_y as u16,
+            adc_max: adc_max as u16,
+            buttons: buttons as u8,
+        };
+        with_cart(|c| c.update_raw(&raw));
+    }
 
-/// Length of the framebuffer in bytes (1024).
-#[no_mangle]
-pub extern "C" fn cart_framebuffer_len() -> u32 {
-    framebuffer::LEN as u32
-}
+    /// Address of the 1024-byte framebuffer in linear memory.
+    #[no_mangle]
+    pub extern "C" fn cart_framebuffer_ptr() -> *const u8 {
+        with_cart(|c| c.fb.bytes.as_ptr())
+    }
 
-/// Framebuffer width in pixels (128).
-#[no_mangle]
-pub extern "C" fn cart_width() -> u32 {
-    framebuffer::WIDTH
-}
+    /// Length of the framebuffer in bytes (1024).
+    #[no_mangle]
+    pub extern "C" fn cart_framebuffer_len() -> u32 {
+        framebuffer::LEN as u32
+    }
 
-/// Framebuffer height in pixels (64).
-#[no_mangle]
-pub extern "C" fn cart_height() -> u32 {
-    framebuffer::HEIGHT
-}
+    /// Framebuffer width in pixels (128).
+    #[no_mangle]
+    pub extern "C" fn cart_width() -> u32 {
+        framebuffer::WIDTH
+    }
 
-/// Low 32 bits of the state hash.
-#[no_mangle]
-pub extern "C" fn cart_state_hash_lo() -> u32 {
-    with_cart(|c| c.state_hash() as u32)
-}
+    /// Framebuffer height in pixels (64).
+    #[no_mangle]
+    pub extern "C" fn cart_height() -> u32 {
+        framebuffer::HEIGHT
+    }
 
-/// High 32 bits of the state hash.
-#[no_mangle]
-pub extern "C" fn cart_state_hash_hi() -> u32 {
-    with_cart(|c| (c.state_hash() >> 32) as u32)
-}
+    /// Low 32 bits of the state hash.
+    #[no_mangle]
+    pub extern "C" fn cart_state_hash_lo() -> u32 {
+        with_cart(|c| c.state_hash() as u32)
+    }
 
-/// Ticks simulated since `cart_init`.
-#[no_mangle]
-pub extern "C" fn cart_tick_count() -> u32 {
-    with_cart(|c| c.rig.tick_count())
-}
+    /// High 32 bits of the state hash.
+    #[no_mangle]
+    pub extern "C" fn cart_state_hash_hi() -> u32 {
+        with_cart(|c| (c.state_hash() >> 32) as u32)
+    }
 
-#[cfg(all(target_arch = "wasm32", not(test)))]
-#[panic_handler]
-fn panic(_: &core::panic::PanicInfo) -> ! {
-    core::arch::wasm32::unreachable()
+    /// Ticks simulated since `cart_init`.
+    #[no_mangle]
+    pub extern "C" fn cart_tick_count() -> u32 {
+        with_cart(|c| c.rig.tick_count())
+    }
+
+    #[cfg(all(target_arch = "wasm32", not(test)))]
+    #[panic_handler]
+    fn panic(_: &core::panic::PanicInfo) -> ! {
+        core::arch::wasm32::unreachable()
+    }
 }
 
 #[cfg(test)]
@@ -210,6 +205,7 @@ mod tests {
     use super::*;
     use embedded_graphics::pixelcolor::BinaryColor;
     use embedded_graphics::prelude::*;
+    use hopkit::math::Vec2;
     use hopkit::stick::digital::{W4_BUTTON_1, W4_BUTTON_2, W4_LEFT, W4_RIGHT, W4_UP};
 
     #[test]

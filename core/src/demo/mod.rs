@@ -18,6 +18,7 @@
 //! [`view`] holds the plain-data snapshot ([`DemoView`]) the drawing code renders; the scene itself
 //! is assembled from the mechanics modules.
 
+pub mod gamepad;
 pub mod level;
 pub mod scene;
 pub mod script;
@@ -25,6 +26,7 @@ pub mod view;
 
 pub use view::{BodyView, CritterView, DemoView, GhostView, RampView};
 
+pub use gamepad::{gamepad_hash, gamepad_raw};
 pub use scene::{scripted_hash, DemoParams, DemoRig, DemoScene, Player};
 pub use script::{scripted_raw, ADC_MAX, SCRIPT_PERIOD};
 
