@@ -156,6 +156,14 @@ pub fn play(args: &PlayArgs) -> Result<()> {
 /// `hash`: print `state-hash: 0x…` after N fixed ticks, driving the ticks from render frames of
 /// `1/fps` s through the core's fixed-step accumulator (so `--fps` cannot change the result).
 pub fn hash(args: &HashArgs) -> Result<()> {
+    if let Some(path) = &args.gamepad {
+        let mut buf = [0u8; 64];
+        println!(
+            "{}",
+            hopkit::hash::format_hash_line(gamepad_hash_file(path)?, &mut buf)
+        );
+        return Ok(());
+    }
     let hash = match (&args.file, args.scene.as_deref()) {
         (Some(file), _) => replay::hash_file(file, args.ticks, u32::from(args.fps), args.quiet)?,
         (None, Some("demo")) => {
@@ -175,6 +183,24 @@ pub fn hash(args: &HashArgs) -> Result<()> {
     let mut buf = [0u8; 64];
     println!("{}", hopkit::hash::format_hash_line(hash, &mut buf));
     Ok(())
+}
+
+/// The demo's state hash after one tick per byte of the gamepad file at `path`
+/// ([`hopkit::demo::gamepad_hash`], the code the WASM-4 and wasm32 carts run).
+pub fn gamepad_hash_file(path: &std::path::Path) -> Result<u64> {
+    let bytes = std::fs::read(path)
+        .map_err(|e| UserError(format!("cannot read gamepad file {}: {e}", path.display())))?;
+    let max = max_ticks(hopkit::demo::TICK_HZ) as usize;
+    if bytes.len() > max {
+        return Err(UserError(format!(
+            "gamepad file {} has {} bytes (ticks), more than {MAX_SECONDS} s of simulated time ({max} ticks at {} Hz)",
+            path.display(),
+            bytes.len(),
+            hopkit::demo::TICK_HZ
+        ))
+        .into());
+    }
+    Ok(hopkit::demo::gamepad_hash(&bytes))
 }
 
 /// Run exactly `ticks` ticks of `driver`, produced by a [`hopkit::timestep::FixedStep`] fed with

@@ -199,11 +199,16 @@ pub struct PlayArgs {
 #[derive(Args, Debug)]
 pub struct HashArgs {
     /// Ghost recording to replay.
-    #[arg(required_unless_present = "scene", conflicts_with = "scene")]
+    #[arg(required_unless_present_any = ["scene", "gamepad"], conflicts_with_all = ["scene", "gamepad"])]
     pub file: Option<PathBuf>,
     /// A built-in scene instead of a file (`demo`: the scripted handheld demo).
-    #[arg(long, value_parser = ["demo"])]
+    #[arg(long, value_parser = ["demo"], conflicts_with = "gamepad")]
     pub scene: Option<String>,
+    /// The handheld demo driven by a file of gamepad bytes, one per tick in WASM-4's bit layout
+    /// (1 = X/jump, 2 = Z/fire, 16 left, 32 right, 64 up, 128 down), as the WASM-4 cart traces
+    /// them; the tick count is the file's length (at most 36000).
+    #[arg(long, value_name = "FILE", conflicts_with = "ticks")]
+    pub gamepad: Option<PathBuf>,
     /// Ticks to simulate (default: the recording's length, or 600 for the demo); at most 600 s at
     /// the scene's tick rate (36000 at 60 Hz).
     #[arg(long, value_name = "N", value_parser = parse_count, allow_negative_numbers = true)]

@@ -108,6 +108,35 @@ fn no_display_runs_headless_and_says_where_it_wrote() {
 }
 
 #[test]
+fn gamepad_file_hash_is_the_cores_gamepad_hash() {
+    use hopkit::stick::digital::{W4_BUTTON_1, W4_RIGHT, W4_UP};
+    // What the WASM-4 cart traces in a browser: one byte per tick.
+    let mut bytes = vec![W4_UP; 60];
+    bytes.extend(std::iter::repeat_n(W4_RIGHT | W4_BUTTON_1, 240));
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("pad.bin");
+    std::fs::write(&file, &bytes).unwrap();
+    let out = sim()
+        .args(["hash", "--gamepad"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let mut buf = [0u8; 64];
+    let expected = hopkit::hash::format_hash_line(hopkit::demo::gamepad_hash(&bytes), &mut buf);
+    assert_eq!(hash_line(&out.stdout), expected);
+    // An empty file is the start state; one byte more is another state.
+    std::fs::write(&file, b"").unwrap();
+    let out = sim()
+        .args(["hash", "--gamepad"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let expected = hopkit::hash::format_hash_line(hopkit::demo::gamepad_hash(&[]), &mut buf);
+    assert_eq!(hash_line(&out.stdout), expected);
+}
+
+#[test]
 fn demo_hash_is_stable_across_runs_and_fps() {
     let run = |fps: &str| {
         let out = sim()
@@ -648,6 +677,16 @@ fn bad_input_table_in_the_docs_matches_the_binary() {
             code: 2,
         },
         Case {
+            what: "missing gamepad file",
+            args: &["hash", "--gamepad", "missing.bin"],
+            code: 2,
+        },
+        Case {
+            what: "gamepad file over the limit",
+            args: &["hash", "--gamepad", "long.bin"],
+            code: 2,
+        },
+        Case {
             what: "write error while working",
             args: &["scenario", "bhop", "--csv", "/dev/full"],
             code: 1,
@@ -668,6 +707,7 @@ fn bad_input_table_in_the_docs_matches_the_binary() {
     std::fs::write(d.join("notes.txt"), "").unwrap();
     std::fs::write(d.join("long.ghost"), long_recording()).unwrap();
     std::fs::write(d.join("notes.md"), "# Not a ghost recording\n").unwrap();
+    std::fs::write(d.join("long.bin"), vec![0u8; 36001]).unwrap();
     std::fs::create_dir(d.join("a-folder")).unwrap();
     let before = walk(d);
     let mut table = String::from(

@@ -192,12 +192,13 @@ mod exports {
     pub extern "C" fn cart_tick_count() -> u32 {
         with_cart(|c| c.rig.tick_count())
     }
+}
 
-    #[cfg(all(target_arch = "wasm32", not(test)))]
-    #[panic_handler]
-    fn panic(_: &core::panic::PanicInfo) -> ! {
-        core::arch::wasm32::unreachable()
-    }
+/// On wasm32 a panic traps (`unreachable`); carts that embed this crate share the handler.
+#[cfg(all(target_arch = "wasm32", not(test)))]
+#[panic_handler]
+fn panic(_: &core::panic::PanicInfo) -> ! {
+    core::arch::wasm32::unreachable()
 }
 
 #[cfg(test)]
