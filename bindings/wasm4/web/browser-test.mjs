@@ -26,14 +26,14 @@ const shot = rest[0] === '--screenshot' ? rest[1] : null;
 const HASH_TICK = 600;
 const TIMEOUT_MS = 120_000;
 
-// The key script: [keys held, milliseconds]. ~12 s in all, so the cart passes tick 600 while the
-// last step is still held. Arrow keys are WASM-4's d-pad, X is BUTTON_1 (jump), Z BUTTON_2 (fire).
+// The key script: [keys held, milliseconds]. 14.5 s in all; the cart's tick 600 (10 s) falls in
+// the long strafe-jump. Arrow keys are WASM-4's d-pad, X is BUTTON_1 (jump), Z BUTTON_2 (fire).
 const SCRIPT = [
-  [['ArrowUp'], 1000], //          run forward
-  [['ArrowRight', 'KeyX'], 5000], // strafe-jump right, turning right: past the ground max
-  [['ArrowUp', 'KeyX'], 1500], //    hop forward
-  [['ArrowLeft', 'KeyX', 'KeyZ'], 3000], // strafe-jump left, firing
-  [[], 2000], //                    let go
+  [[], 1000], //                         the page starts (keys before the first frames are lost)
+  [['ArrowUp'], 1500], //                run forward up to the ground max speed
+  [['ArrowRight', 'KeyX'], 9000], //     strafe-jump right, turning right: past the ground max
+  [['ArrowLeft', 'KeyX', 'KeyZ'], 2000], // strafe-jump left, firing
+  [[], 1000], //                         let go
 ];
 
 const profile = mkdtempSync(join(tmpdir(), 'hopkit-chromium-'));
@@ -83,7 +83,7 @@ try {
     setTimeout(() => reject(new Error(`no "tick ${HASH_TICK}" hash line within ${TIMEOUT_MS} ms`)), TIMEOUT_MS),
   );
   const cart_line = await Promise.race([got_hash, timeout]);
-  // The picture at tick 600: strafe-jumping left, firing.
+  // The picture at tick 600: strafe-jumping right, past the ground max speed.
   if (shot) await page.screenshot({ path: shot });
   await play;
 
