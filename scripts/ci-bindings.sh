@@ -74,6 +74,29 @@ else
     echo "hopkit-sim has no 'hash --scene' command in this tree: compared with the Rust reference only"
 fi
 
+step "shared library (cdylib) loaded at run time: dlopen from C, ctypes from Python"
+so="$TARGET_DIR/release/libhopkit_ffi.so"
+[ -f "$so" ] || fail "no $so (cargo build -p hopkit-ffi --release builds it)"
+# Exported symbols: exactly the hk_* functions the header declares, nothing of Rust's.
+nm -D --defined-only "$so" | awk '{ print $NF }' | sort >"$TARGET_DIR/hopkit-ffi-exports.txt"
+so_hk=$(grep -c '^hk_' "$TARGET_DIR/hopkit-ffi-exports.txt" || true)
+so_other=$(grep -vc '^hk_' "$TARGET_DIR/hopkit-ffi-exports.txt" || true)
+header_decl=$(grep -o '\bhk_[a-z0-9_]*(' bindings/c/include/hopkit.h | sort -u | wc -l)
+echo "libhopkit_ffi.so exports $so_hk hk_* functions and $so_other other symbols (header declares $header_decl)"
+[ "$so_other" = 0 ] || { grep -v '^hk_' "$TARGET_DIR/hopkit-ffi-exports.txt" | head; fail "the shared library exports more than hk_*"; }
+[ "$so_hk" = "$header_decl" ] || fail "exported hk_* ($so_hk) != functions in hopkit.h ($header_decl)"
+make -s -C bindings/c dlopen-example CC="$CC" CARGO_TARGET_DIR="$TARGET_DIR"
+dl_line="$("$TARGET_DIR/c-examples/dlopen_demo" "$so" "$TICKS")" || fail "dlopen_demo failed"
+echo "C via dlopen ($TICKS ticks): $dl_line"
+[ "$dl_line" = "$rust_line" ] || fail "dlopen_demo hash differs from Rust"
+if command -v python3 >/dev/null; then
+    py_line="$(python3 bindings/c/examples/ctypes_demo.py "$so" "$TICKS")" || fail "ctypes_demo.py failed"
+    echo "Python ctypes ($TICKS ticks): $py_line"
+    [ "$py_line" = "$rust_line" ] || fail "ctypes_demo.py hash differs from Rust"
+else
+    echo "no python3: ctypes example skipped"
+fi
+
 if [ ! -x scripts/cross-cargo.sh ]; then
     fail "scripts/cross-cargo.sh (the wasm32/Cortex-M toolchain route) is missing"
 fi
@@ -86,7 +109,7 @@ SIZE_FLAGS=(--release
 
 step "hopkit-ffi as a bare-metal staticlib (thumbv7em-none-eabihf, no_std, panic-halt)"
 # No LTO here: a fat-LTO staticlib would carry LLVM bitcode that a GCC toolchain cannot link.
-scripts/cross-cargo.sh build --target thumbv7em-none-eabihf -p hopkit-ffi --lib \
+scripts/cross-cargo.sh rustc --target thumbv7em-none-eabihf -p hopkit-ffi --lib --crate-type staticlib \
     --no-default-features --features panic-halt --release \
     --config 'profile.release.opt-level="s"' --config 'profile.release.panic="abort"' \
     --config 'profile.release.debug=0'
