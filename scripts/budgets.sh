@@ -23,7 +23,10 @@ measured="$(mktemp)"
 trap 'rm -f "$measured"' EXIT
 
 build() { "$REPO/scripts/cross-cargo.sh" build -q -p hopkit-firmware --profile firmware "$@"; }
-build --target thumbv7em-none-eabihf --features board --bin blackpill
+# The board image exactly as users build it: `cd firmware && cargo build --release --features board
+# --bin blackpill` (firmware/.cargo/config.toml sets the size profile, flip-link and the runner).
+(cd "$REPO/firmware" && "$REPO/scripts/cross-cargo.sh" build -q --release --features board \
+    --bin blackpill --target thumbv7em-none-eabihf)
 build --target thumbv7em-none-eabihf --features qemu --bins
 build --target thumbv6m-none-eabi --features qemu --bins
 
@@ -54,7 +57,7 @@ print(f"{name}.flash {text + dat}")
 print(f"{name}.static-ram {dat + bss}")
 EOF
 }
-elf_sizes blackpill "$cross_dir/thumbv7em-none-eabihf/firmware/blackpill"
+elf_sizes blackpill "$cross_dir/thumbv7em-none-eabihf/release/blackpill"
 elf_sizes qemu-demo.thumbv7em "$cross_dir/thumbv7em-none-eabihf/firmware/qemu-demo"
 elf_sizes qemu-demo.thumbv6m "$cross_dir/thumbv6m-none-eabi/firmware/qemu-demo"
 

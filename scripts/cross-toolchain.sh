@@ -176,12 +176,16 @@ print_env() {
         echo "export HOPKIT_CROSS_MODE=rustup"
         echo "export HOPKIT_BUILD_STD="
     fi
-    local lld
-    lld="$(lld_path)"
-    for t in "${targets[@]}"; do
-        mode="$(echo "$t" | tr 'a-z-' 'A-Z_')"
-        echo "export CARGO_TARGET_${mode}_LINKER='$lld'"
-    done
+    # Debian's rustc does not ship rust-lld: point it at rustup's. With rustup's own targets the
+    # default linker (rust-lld) or a project's configured one (firmware/.cargo/config.toml) stays.
+    if [ "$any_debian" = 1 ]; then
+        local lld
+        lld="$(lld_path)"
+        for t in "${targets[@]}"; do
+            mode="$(echo "$t" | tr 'a-z-' 'A-Z_')"
+            echo "export CARGO_TARGET_${mode}_LINKER='$lld'"
+        done
+    fi
 }
 
 cmd="${1:-setup}"

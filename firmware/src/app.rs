@@ -85,6 +85,18 @@ where
     /// A drawing error is returned after the ticks have run (the simulation never waits for the
     /// display); the next poll draws again.
     pub fn poll(&mut self) -> Result<Poll, D::Error> {
+        let mut report = self.poll_ticks();
+        if report.ticks > 0 {
+            self.draw()?;
+            report.drew = true;
+        }
+        Ok(report)
+    }
+
+    /// The tick half of [`App::poll`]: read the clock and run the ticks that are due, without
+    /// drawing (`drew` is false). For boards whose display transfer is split over several loop
+    /// passes (see [`crate::oled::poll_paged`]).
+    pub fn poll_ticks(&mut self) -> Poll {
         let now = self.clock.now_ns();
         let elapsed = match self.last_ns {
             // A clock that went backwards counts as no time passing.
@@ -99,17 +111,12 @@ where
         self.stats.polls = self.stats.polls.saturating_add(1);
         self.stats.dropped_ns = self.stats.dropped_ns.saturating_add(advance.dropped_ns);
         self.stats.max_ticks_per_poll = self.stats.max_ticks_per_poll.max(advance.ticks);
-        let drew = advance.ticks > 0;
-        let report = Poll {
+        Poll {
             ticks: advance.ticks,
-            drew,
+            drew: false,
             dropped_ns: advance.dropped_ns,
             tick: self.rig.tick_count(),
-        };
-        if drew {
-            self.draw()?;
         }
-        Ok(report)
     }
 
     /// Sample the inputs for the next tick and simulate it (ignores the clock).

@@ -15,6 +15,7 @@
 
 pub mod app;
 pub mod counting;
+pub mod oled;
 pub mod render;
 pub mod seams;
 

@@ -1,7 +1,7 @@
 //! hopkit on the STM32F411 "Black Pill": two analog sticks on ADC1, four buttons, an SSD1306
 //! 128×64 OLED on I2C1, defmt logging over RTT. Flash and run with `probe-rs`:
-//! `cd firmware && cargo run --release --features board --bin blackpill --target thumbv7em-none-eabihf`
-//! (runner in firmware/.cargo/config.toml). Wiring: docs/firmware.md.
+//! `cd firmware && cargo run --release --features board --bin blackpill` (target, size profile,
+//! flip-link linker and probe-rs runner from firmware/.cargo/config.toml). Wiring and flashing: docs/firmware.md.
 #![no_std]
 #![no_main]
 
@@ -17,10 +17,8 @@ use cortex_m_rt::entry;
 use defmt_rtt as _;
 use hopkit_firmware::app::App;
 use hopkit_firmware::demo::TICK_HZ;
+use hopkit_firmware::oled::{self, Oled};
 use hopkit_firmware::seams::ButtonPins;
-use ssd1306::mode::BufferedGraphicsMode;
-use ssd1306::prelude::*;
-use ssd1306::{I2CDisplayInterface, Ssd1306};
 use stm32f4xx_hal::adc::config::{AdcConfig, Clock};
 use stm32f4xx_hal::adc::Adc;
 use stm32f4xx_hal::gpio::{Input, PB12, PB13, PB14, PB15};
@@ -29,11 +27,9 @@ use stm32f4xx_hal::pac;
 use stm32f4xx_hal::prelude::*;
 use stm32f4xx_hal::rcc::Config;
 
-type Display = Ssd1306<
-    I2CInterface<I2c<pac::I2C1>>,
-    DisplaySize128x64,
-    BufferedGraphicsMode<DisplaySize128x64>,
->;
+/// The SSD1306 through hopkit's own page-wise driver (`hopkit_firmware::oled`): the init bytes
+/// and the loop body are the ones `firmware/tests/oled.rs` checks on the host.
+type Display = Oled<I2c<pac::I2C1>>;
 type Buttons = ButtonPins<PB12<Input>, PB13<Input>, PB14<Input>, PB15<Input>>;
 /// The whole application state, kept in a static so that the size report's static RAM
 /// (`.data + .bss`) includes it: scene, pipeline, frame buffer and drivers.
@@ -88,14 +84,9 @@ fn main() -> ! {
         gpiob.pb15.into_pull_up_input(),
     );
 
-    // SSD1306 on I2C1 (PB6 = SCL, PB7 = SDA) at 400 kHz, buffered: draw into RAM, flush after.
+    // SSD1306 on I2C1 (PB6 = SCL, PB7 = SDA) at 400 kHz: draw into RAM, send a page per loop pass.
     let i2c = I2c::new(dp.I2C1, (gpiob.pb6, gpiob.pb7), 400.kHz(), &mut rcc);
-    let mut display = Ssd1306::new(
-        I2CDisplayInterface::new(i2c),
-        DisplaySize128x64,
-        DisplayRotation::Rotate0,
-    )
-    .into_buffered_graphics_mode();
+    let mut display = Oled::new(i2c, oled::ADDRESS);
     if display.init().is_err() {
         defmt::warn!("SSD1306 did not answer on I2C1 (0x3C); running without a display");
     }
@@ -114,17 +105,20 @@ fn main() -> ! {
         rcc.clocks.sysclk().raw()
     );
     let mut next_log = LOG_EVERY;
+    let mut i2c_errors = 0u32;
     loop {
-        let poll = match app.poll() {
+        // Due ticks, then at most one page of the frame in flight (≈ 3 ms): ticks never wait for
+        // a whole frame (≈ 24 ms at 400 kHz).
+        let poll = match oled::poll_paged(app) {
             Ok(p) => p,
             Err(_) => {
-                defmt::warn!("drawing failed");
+                i2c_errors = i2c_errors.saturating_add(1);
+                if i2c_errors.is_power_of_two() {
+                    defmt::warn!("display write failed ({=u32} so far)", i2c_errors);
+                }
                 continue;
             }
         };
-        if poll.drew && app.display_mut().flush().is_err() {
-            defmt::warn!("display flush failed");
-        }
         if poll.dropped_ns > 0 {
             defmt::warn!(
                 "main loop stalled: dropped {=u64} us",
