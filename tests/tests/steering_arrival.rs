@@ -379,3 +379,104 @@ fn pure_ramp_with_zero_tolerance_does_not_stall_on_rounding() {
     );
     assert_eq!(s.agent.velocity, Vec3::ZERO);
 }
+
+/// Regression (issue 13, defect 1): starting sideways at full speed, the approach demand used to
+/// take the whole acceleration budget, the lateral velocity was never removed and the agent
+/// orbited the target between 10 and 32.7 units for 200,000 ticks. The seed's Arrival settles in
+/// 3,908 frames here; hopkit's must arrive, at rest, within `arrival_time_bound`.
+#[test]
+fn a_sideways_start_at_full_speed_arrives() {
+    use hopkit::math::Vec3;
+    use hopkit::steering::{
+        arrival_step, arrival_time_bound, ArrivalParams, ArrivalState, SteeringParams,
+    };
+    let p = SteeringParams {
+        max_speed: 10.0,
+        max_accel: 2.0,
+        ..SteeringParams::default()
+    };
+    let ap = ArrivalParams::default();
+    let target = Vec3::new(0.0, 0.0, -10.0);
+    let bound = arrival_time_bound(10.0, 10.0, &p, &ap, DT);
+    for start in [
+        Vec3::new(10.0, 0.0, 0.0),
+        Vec3::new(-10.0, 0.0, 0.0),
+        Vec3::new(0.0, 0.0, 10.0),
+    ] {
+        let mut s = ArrivalState::at(Vec3::ZERO);
+        s.agent.velocity = start;
+        let ticks = (0..200_000u32).position(|_| arrival_step(&mut s, &p, &ap, target, DT));
+        let ticks = ticks.unwrap_or_else(|| panic!("start {start:?}: never arrived"));
+        let secs = ticks as f32 * DT;
+        assert!(secs <= bound, "start {start:?}: {secs} s > bound {bound} s");
+        assert_eq!(s.agent.velocity, Vec3::ZERO);
+        assert!(s.agent.position.distance(target) <= ap.tolerance);
+    }
+}
+
+/// Property (issue 13): from any start velocity with |v| ≤ max speed — sideways, backwards, at an
+/// angle — and any target, arrival_step arrives (at rest, flag set) within arrival_time_bound;
+/// from rest it still never passes the target. Random parameters from a fixed seed (PCG32), so a
+/// failure reproduces; `HOPKIT_ARRIVAL_CASES` raises the count (CI's release run uses more).
+#[test]
+fn every_start_arrives_within_the_documented_bound() {
+    use hopkit::math::{scalar, Vec3};
+    use hopkit::rng::Pcg32;
+    use hopkit::steering::{
+        arrival_step, arrival_time_bound, ArrivalParams, ArrivalState, SteeringParams,
+    };
+    let cases: u32 = std::env::var("HOPKIT_ARRIVAL_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(if cfg!(debug_assertions) { 150 } else { 3000 });
+    let mut rng = Pcg32::seeded(0x00a2_2141);
+    let mut worst = 0.0f32;
+    for case in 0..cases {
+        let p = SteeringParams {
+            max_speed: rng.range_f32(0.5, 30.0),
+            max_accel: rng.range_f32(0.5, 60.0),
+            ..SteeringParams::default()
+        };
+        let ap = ArrivalParams {
+            brake_distance: rng.range_f32(0.0, 5.0),
+            min_speed_fraction: rng.range_f32(0.02, 0.3),
+            face_velocity: case % 2 == 0,
+            ..ArrivalParams::default()
+        };
+        let dt = [1.0 / 30.0, 1.0 / 60.0, 1.0 / 144.0, 0.1][case as usize % 4];
+        let d0 = rng.range_f32(0.0, 25.0);
+        let (sn, cs) = scalar::sin_cos(rng.range_f32(0.0, core::f32::consts::TAU));
+        let target = Vec3::new(d0 * cs, 0.0, d0 * sn);
+        let (sv, cv) = scalar::sin_cos(rng.range_f32(0.0, core::f32::consts::TAU));
+        let speed = p.max_speed * scalar::sqrt(rng.next_f32());
+        let mut s = ArrivalState::at(Vec3::ZERO);
+        s.agent.velocity = Vec3::new(cv * speed, 0.0, sv * speed);
+        let bound = arrival_time_bound(d0, d0, &p, &ap, dt);
+        let max_ticks = (bound / dt) as u32 + 1;
+        let at_rest_start = case % 5 == 0;
+        if at_rest_start {
+            s.agent.velocity = Vec3::ZERO;
+        }
+        let mut arrived = None;
+        for t in 0..=max_ticks {
+            if arrival_step(&mut s, &p, &ap, target, dt) {
+                arrived = Some(t);
+                break;
+            }
+            if at_rest_start {
+                // From rest the agent moves straight at the target and never passes it.
+                let along = s.agent.position.dot(target) / d0.max(1e-6);
+                assert!(
+                    along <= d0 + 1e-3,
+                    "case {case}: passed the target ({along} > {d0})"
+                );
+            }
+        }
+        let t = arrived.unwrap_or_else(|| {
+            panic!("case {case}: not arrived within the bound {bound} s ({p:?}, {ap:?}, dt {dt})")
+        });
+        assert_eq!(s.agent.velocity, Vec3::ZERO);
+        worst = worst.max(t as f32 * dt / bound);
+    }
+    eprintln!("{cases} random arrivals, worst time / bound = {worst:.3}");
+}

@@ -70,7 +70,8 @@ pub mod seed;
 pub mod wander;
 
 pub use arrival::{
-    arrival_step, arrive, stopping_speed, ArrivalParams, ArrivalState, BRAKE_PLAN_FRACTION,
+    arrival_step, arrival_time_bound, arrive, stopping_speed, ArrivalParams, ArrivalState,
+    BRAKE_PLAN_FRACTION,
 };
 pub use avoid::{avoid_obstacles, contain, Aabb, AvoidParams, ContainParams, Obstacle};
 pub use basic::{evade, flee, predict_position, pursue, seek, steer_to_velocity};
