@@ -231,7 +231,8 @@ pub fn step(
             Quat::IDENTITY
         };
     }
-    state.tilt = q.normalize();
+    state.tilt = q.normalize().flush_subnormal();
+    state.accepted_normal = state.accepted_normal.flush_subnormal();
     ev.settled = state.tilt == target || state.tilt.angle_between(target) < 1.0e-3;
     ev
 }

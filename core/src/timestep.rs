@@ -41,6 +41,16 @@ pub const NANOS_PER_SECOND: u64 = 1_000_000_000;
 pub const MAX_TICK_HZ: u32 = 10_000;
 /// Default longest frame accepted by [`FixedStep`], in nanoseconds (0.25 s).
 pub const DEFAULT_MAX_FRAME_NS: u64 = 250_000_000;
+/// Largest long-frame clamp [`FixedStep::with_max_frame_ns`] accepts, nanoseconds (one hour).
+/// It keeps the accumulator (nanoseconds × tick rate, at most 3.6·10¹⁶ at [`MAX_TICK_HZ`]) far
+/// from `u64::MAX` and one frame's ticks (at most 3.6·10⁷) within `u32`.
+pub const MAX_FRAME_NS_LIMIT: u64 = 3_600 * NANOS_PER_SECOND;
+/// Most sub-steps [`SubSteps::split`] ever produces, whatever `max_count` asks for: bounded work
+/// per call (e.g. `movement::step` with a hostile `max_substeps`). 64 × the default 0.05 s
+/// `max_tick_dt` is 3.2 s of simulated time per call.
+pub const MAX_SUBSTEPS: u32 = 64;
+/// The largest `f32` below 1: [`FixedStep::alpha`] never reaches 1.
+const ALPHA_MAX: f32 = 1.0 - f32::EPSILON / 2.0;
 
 /// The result of feeding one render frame to [`FixedStep`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -88,11 +98,14 @@ impl FixedStep {
         }
     }
 
-    /// Same stepper with a different long-frame clamp in nanoseconds (at least one tick long).
+    /// Same stepper with a different long-frame clamp in nanoseconds, clamped to at least one
+    /// tick and at most [`MAX_FRAME_NS_LIMIT`] (one hour), so the accumulator cannot overflow.
     pub const fn with_max_frame_ns(mut self, max_frame_ns: u64) -> Self {
         let one_tick = NANOS_PER_SECOND / self.tick_hz as u64;
         self.max_frame_ns = if max_frame_ns < one_tick {
             one_tick
+        } else if max_frame_ns > MAX_FRAME_NS_LIMIT {
+            MAX_FRAME_NS_LIMIT
         } else {
             max_frame_ns
         };
@@ -126,12 +139,20 @@ impl FixedStep {
         } else {
             (frame_ns, 0)
         };
-        self.acc += ns * self.tick_hz as u64;
+        // ns ≤ MAX_FRAME_NS_LIMIT and tick_hz ≤ MAX_TICK_HZ: no overflow, ticks fit u32 (the
+        // saturating forms only guard a `FixedStep` whose fields a host overwrote).
+        self.acc = self
+            .acc
+            .saturating_add(ns.saturating_mul(self.tick_hz as u64));
         let ticks = self.acc / NANOS_PER_SECOND;
         self.acc -= ticks * NANOS_PER_SECOND;
         self.ticks_total = self.ticks_total.wrapping_add(ticks);
         Advance {
-            ticks: ticks as u32,
+            ticks: if ticks > u32::MAX as u64 {
+                u32::MAX
+            } else {
+                ticks as u32
+            },
             alpha: self.alpha(),
             dropped_ns,
             rejected: false,
@@ -154,9 +175,15 @@ impl FixedStep {
         self.advance_nanos(ns)
     }
 
-    /// Interpolation factor in `[0, 1)` for the current accumulator.
+    /// Interpolation factor in `[0, 1)` for the current accumulator (an accumulator one
+    /// nanosecond short of a tick rounds to the largest `f32` below 1, never to 1).
     pub fn alpha(&self) -> f32 {
-        (self.acc as f64 / NANOS_PER_SECOND as f64) as f32
+        let a = (self.acc as f64 / NANOS_PER_SECOND as f64) as f32;
+        if a < ALPHA_MAX {
+            a
+        } else {
+            ALPHA_MAX
+        }
     }
 }
 
@@ -172,7 +199,8 @@ impl crate::hash::StateHash for FixedStep {
 /// Splits one variable `dt` into `count` equal sub-steps of at most `max_step` seconds.
 ///
 /// `dt` NaN or ≤ 0 gives zero sub-steps; `dt` above `max_step · max_count` is clamped to that
-/// (the excess is dropped, reported in [`SubSteps::dropped`]).
+/// (the excess is dropped, reported in [`SubSteps::dropped`]); `count` never exceeds
+/// [`MAX_SUBSTEPS`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct SubSteps {
@@ -186,7 +214,8 @@ pub struct SubSteps {
 
 impl SubSteps {
     /// Split `dt` (seconds) into sub-steps no longer than `max_step` (seconds, > 0), at most
-    /// `max_count` of them (≥ 1). Non-finite or non-positive `max_step` gives zero sub-steps.
+    /// `max_count` of them (clamped to `1..=MAX_SUBSTEPS`). Non-finite or non-positive `max_step`
+    /// gives zero sub-steps; `dt = +inf` is clamped like any long `dt` (`dropped` is `+inf`).
     pub fn split(dt: f32, max_step: f32, max_count: u32) -> SubSteps {
         let none = SubSteps {
             count: 0,
@@ -197,8 +226,9 @@ impl SubSteps {
         {
             return none;
         }
-        let max_count = max_count.max(1);
-        let limit = max_step * max_count as f32;
+        let max_count = max_count.clamp(1, MAX_SUBSTEPS);
+        // Finite even when `max_step` is near f32::MAX.
+        let limit = (max_step * max_count as f32).min(f32::MAX);
         let (dt, dropped) = if dt > limit {
             (
                 limit,
@@ -215,7 +245,7 @@ impl SubSteps {
         let q = dt / max_step;
         let mut count = q as u32;
         if (count as f32) < q {
-            count += 1;
+            count = count.saturating_add(1);
         }
         let count = count.clamp(1, max_count);
         SubSteps {
@@ -229,6 +259,48 @@ impl SubSteps {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn extremes_saturate_instead_of_overflowing() {
+        // Regression (issue 13): a raised clamp overflowed `acc += ns · tick_hz` (debug panic,
+        // release wrapped to ≈ 1.27 billion ticks).
+        let mut s = FixedStep::new(MAX_TICK_HZ).with_max_frame_ns(u64::MAX);
+        assert_eq!(s.max_frame_ns(), MAX_FRAME_NS_LIMIT);
+        let a = s.advance_nanos(u64::MAX);
+        assert_eq!(a.ticks, 3_600 * MAX_TICK_HZ);
+        assert_eq!(a.dropped_ns, u64::MAX - MAX_FRAME_NS_LIMIT);
+        let a = s.advance(f32::INFINITY);
+        assert_eq!(a.ticks, 3_600 * MAX_TICK_HZ);
+        assert!(a.alpha >= 0.0 && a.alpha < 1.0);
+        // Default clamp: +inf is 15 ticks at 60 Hz.
+        let mut d = FixedStep::new(60);
+        assert_eq!(d.advance(f32::INFINITY).ticks, 15);
+        assert_eq!(d.advance_nanos(u64::MAX).ticks, 15);
+    }
+
+    #[test]
+    fn alpha_stays_below_one() {
+        // One nanosecond short of a tick at 1 Hz: 0.999999999 rounds to 1.0 in f32.
+        let mut s = FixedStep::new(1).with_max_frame_ns(2 * NANOS_PER_SECOND);
+        let a = s.advance_nanos(NANOS_PER_SECOND - 1);
+        assert_eq!(a.ticks, 0);
+        assert!(a.alpha < 1.0, "{}", a.alpha);
+        assert_eq!(a.alpha, 1.0 - f32::EPSILON / 2.0);
+    }
+
+    #[test]
+    fn substeps_are_bounded_and_never_overflow() {
+        // Regression (issue 13): split(+inf, f32::MAX, 2) overflowed `count += 1`.
+        let s = SubSteps::split(f32::INFINITY, f32::MAX, 2);
+        assert!(s.count >= 1 && s.count <= 2);
+        assert!(s.step.is_finite() && s.dropped == f32::INFINITY);
+        let s = SubSteps::split(1.0e30, 1.0e-30, u32::MAX);
+        assert_eq!(s.count, MAX_SUBSTEPS);
+        assert!(s.step.is_finite() && s.dropped.is_finite() && s.dropped > 0.0);
+        let s = SubSteps::split(1.0, 0.05, u32::MAX);
+        assert_eq!(s.count, 20);
+        assert_eq!(SubSteps::split(f32::MAX, f32::MAX, 0).count, 1);
+    }
 
     fn run_fps(fps: u32, seconds: u32) -> u64 {
         let mut s = FixedStep::new(60);

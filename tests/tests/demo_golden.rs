@@ -10,7 +10,7 @@ use hopkit::hash::format_hash_line;
 
 const GOLDEN: [(u32, u64); 3] = [
     (0, 0xd6728fb7d36c3b1c),
-    (600, 0x0d09a1ef412e29d6),
+    (600, 0xd625d6ddacdc8e4f),
     (3600, 0xcdc5694b9a4a426f),
 ];
 

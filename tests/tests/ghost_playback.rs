@@ -613,3 +613,39 @@ fn a_different_world_desyncs() {
         0
     );
 }
+
+/// Regression (issue 13, defect 4): a valid but hostile recording — every frame Toward with
+/// Condition 255 — made every ghost tick walk the whole recording (2.9 ms per tick at 1 M
+/// frames). The walk is bounded by MAX_TOWARD_SKIP, so a tick is O(1) whatever a file holds.
+#[test]
+fn a_hostile_all_toward_recording_costs_a_bounded_walk_per_tick() {
+    use hopkit::ghost::format::MAX_TOWARD_SKIP;
+    let frame = Frame {
+        toward: true,
+        condition: 255,
+        ..Frame::NEUTRAL
+    };
+    let bytes = build(&vec![frame; 200_000]);
+    let rec = Recording::parse(&bytes).unwrap();
+    assert_eq!(rec.toward_segment_end(0), MAX_TOWARD_SKIP);
+    assert_eq!(
+        rec.toward_segment_end(199_999),
+        MAX_TOWARD_SKIP - 1,
+        "wraps, still bounded"
+    );
+    // A ghost right at its target keeps skipping, MAX_TOWARD_SKIP frames (plus the played one)
+    // per tick at most.
+    let targets = [Vec3::new(0.0, 10.0, -1.0)];
+    let mut g = Ghost::new(FlyerState::level(Vec3::new(0.0, 10.0, 0.0), 0.0, 8.0), 0);
+    let mut last = 0u32;
+    for _ in 0..20 {
+        let t = g.step(&rec, &FlyerParams::default(), &targets, &NoGround);
+        let jumped = (t.frame_index + 200_000 - last) % 200_000;
+        assert!(jumped <= MAX_TOWARD_SKIP + 1, "jumped {jumped} frames");
+        last = t.frame_index;
+        assert!(g.flyer.is_finite());
+    }
+    // Segments shorter than the bound are skipped whole, as before.
+    let short = toward_segment_recording();
+    assert_eq!(Recording::parse(&short).unwrap().toward_segment_end(10), 49);
+}

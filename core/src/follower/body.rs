@@ -120,6 +120,19 @@ impl FollowerBody {
         self.neck_yaw = rewrap(self.neck_yaw);
     }
 
+    /// Every float field through [`crate::math::scalar::flush_subnormal`] (the end of every
+    /// follower step: the ×0.9 stopping decay would otherwise sink into subnormals).
+    pub fn flush_subnormals(&mut self) {
+        use crate::math::scalar::flush_subnormal as f;
+        self.position = self.position.flush_subnormal();
+        self.velocity = self.velocity.flush_subnormal();
+        self.move_dir = self.move_dir.flush_subnormal();
+        self.speed_factor = f(self.speed_factor);
+        self.yaw = f(self.yaw);
+        self.target_yaw = f(self.target_yaw);
+        self.neck_yaw = f(self.neck_yaw);
+    }
+
     /// True if the start-of-step repair would change nothing: coordinates within
     /// `±COORD_LIMIT`, velocity within `±MAX_SPEED`, finite direction of length ≤ 1 (+rounding),
     /// finite factor, angles in `(−π, π]`.

@@ -214,6 +214,9 @@ pub fn step<const N: usize>(
     state.body.update_falling(p, ground_y);
     state.body.turn(p, dt);
     state.body.turn_neck(p, leader, dt);
+    state.body.flush_subnormals();
+    state.target = state.target.flush_subnormal();
+    state.last_crumb = state.last_crumb.flush_subnormal();
     ev.falling = state.body.falling;
     ev
 }
@@ -290,7 +293,7 @@ fn crossing(c: Vec3, r: f32, a: Vec3, b: Vec3) -> Option<Vec3> {
     // qc ≤ 0 so the discriminant is ≥ qb² ≥ 0; the larger root is the exit, in [0, 1].
     let t = (-qb + crate::math::scalar::sqrt(qb * qb - qa * qc)) / qa;
     if (0.0..=1.0).contains(&t) {
-        Some(a + d * t)
+        Some((a + d * t).flush_subnormal())
     } else {
         None
     }

@@ -319,7 +319,7 @@ pub(crate) fn clamp_coords(p: crate::math::Vec3) -> crate::math::Vec3 {
             crate::math::clamp(x, -COORD_LIMIT, COORD_LIMIT)
         }
     };
-    crate::math::Vec3::new(c(p.x), c(p.y), c(p.z))
+    crate::math::Vec3::new(c(p.x), c(p.y), c(p.z)).flush_subnormal()
 }
 
 /// A leader position made safe: non-finite input → `last` (the last good one), else clamped.

@@ -460,6 +460,7 @@ pub fn step<const M: usize, const C: usize>(
         body.update_falling(p, ground_y);
         body.turn(p, dt);
         body.turn_neck(p, leader, dt);
+        body.flush_subnormals();
         if body.falling {
             ev.falling |= bit(k);
         }

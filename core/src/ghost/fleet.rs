@@ -171,6 +171,15 @@ pub fn spawn_formation<const N: usize>(
     frame_count: u32,
     tick_hz: u16,
 ) -> usize {
+    // A corrupted or merely non-unit leader (a host-built quaternion) would give NaN wingmen.
+    let mut leader = leader;
+    if !leader.is_finite() {
+        leader.repair(0.0);
+    }
+    let q = leader.orientation;
+    if (q.dot(q) - 1.0).abs() > 1.0e-3 {
+        leader.orientation = q.normalize();
+    }
     let leader_slot = out.len();
     if out.push(Ghost::new(leader, leader_cursor)).is_err() {
         return 0;
@@ -194,6 +203,10 @@ pub fn spawn_formation<const N: usize>(
         };
         let mut flyer = leader;
         flyer.position = leader.position + offset;
+        if !flyer.position.is_finite() {
+            // A spacing so large that the slot overflows: stack the wingman on the leader.
+            flyer.position = leader.position;
+        }
         if out
             .push(Ghost::wingman(flyer, cursor, leader_id, lag as u16, slot))
             .is_err()

@@ -203,6 +203,26 @@ impl FlyerState {
             && self.angular_velocity.is_finite()
             && self.speed.is_finite()
     }
+
+    /// Repair a state a host corrupted: non-finite position components → 0, a non-finite or
+    /// zero orientation → level facing −Z, non-finite angular velocity → 0, non-finite speed →
+    /// `cruise_speed` (0 if that is not finite either).
+    pub fn repair(&mut self, cruise_speed: f32) {
+        self.position = self.position.sanitize();
+        self.orientation = self.orientation.normalize();
+        self.angular_velocity = self.angular_velocity.sanitize();
+        if !self.speed.is_finite() {
+            self.speed = finite_or(cruise_speed, 0.0);
+        }
+    }
+
+    /// Every float field through [`crate::math::scalar::flush_subnormal`].
+    fn flush_subnormals(&mut self) {
+        self.position = self.position.flush_subnormal();
+        self.orientation = self.orientation.flush_subnormal();
+        self.angular_velocity = self.angular_velocity.flush_subnormal();
+        self.speed = crate::math::scalar::flush_subnormal(self.speed);
+    }
 }
 
 impl StateHash for FlyerState {
@@ -409,6 +429,9 @@ pub fn step_at_speed(
     if dt == 0.0 {
         return;
     }
+    if !state.is_finite() {
+        state.repair(params.cruise_speed);
+    }
     let before = *state;
     let torque = torque.sanitize();
     let damping = finite_or(params.angular_damping, 0.0).max(0.0);
@@ -429,14 +452,17 @@ pub fn step_at_speed(
         *state = before;
         state.angular_velocity = Vec3::ZERO;
     }
+    state.flush_subnormals();
 }
 
 /// Keep the body at or above the ground below it (a last resort after terrain avoidance): if it is
 /// below, it is lifted onto the surface. Returns true if it was lifted.
 pub fn keep_above_ground(state: &mut FlyerState, ground: &impl GroundProbe) -> bool {
     if let Some(a) = altitude(ground, state.position) {
-        if a < 0.0 {
-            state.position.y -= a;
+        // A lift that would overflow (ground near ±f32::MAX) is not made: the state stays finite.
+        let lifted = state.position.y - a;
+        if a < 0.0 && lifted.is_finite() {
+            state.position.y = lifted;
             return true;
         }
     }

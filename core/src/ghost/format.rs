@@ -80,6 +80,10 @@ pub const FRAME_LEN: usize = 3;
 pub const CHECKSUM_LEN: usize = 4;
 /// Header flag bit 0: state checksums are interleaved in the body.
 pub const FLAG_CHECKSUMS: u16 = 1;
+/// Most frames one Condition skip jumps ahead ([`Recording::toward_segment_end`]): bounded work
+/// per ghost tick for any recording, valid or hostile.
+pub const MAX_TOWARD_SKIP: u32 = 1024;
+
 /// Highest tick rate a header may declare (matches [`crate::timestep::MAX_TICK_HZ`]).
 pub const MAX_TICK_HZ: u16 = 10_000;
 
@@ -639,8 +643,11 @@ impl<'a> Recording<'a> {
     }
 
     /// Last frame index of the Toward segment containing frame `i`: walks forward (wrapping) while
-    /// the next frame still holds Toward, at most `frame_count − 1` steps. Returns `i` if frame `i`
-    /// is the segment's last frame or does not hold Toward.
+    /// the next frame still holds Toward, at most [`MAX_TOWARD_SKIP`] frames (and never more than
+    /// `frame_count − 1`). Returns `i` if frame `i` is the segment's last frame or does not hold
+    /// Toward. The bound makes a ghost tick O(1) whatever a recording holds: a Toward segment
+    /// longer than the bound (17 s at 60 Hz; no human holds Toward that long) is crossed in
+    /// several skips, one per tick while the Condition still holds.
     pub fn toward_segment_end(&self, i: u32) -> u32 {
         let n = self.header.frame_count;
         if n == 0 {
@@ -650,7 +657,7 @@ impl<'a> Recording<'a> {
         if !self.frame_looped(at).toward {
             return at;
         }
-        for _ in 1..n {
+        for _ in 1..n.min(MAX_TOWARD_SKIP + 1) {
             let next = self.next_index(at);
             if !self.frame_looped(next).toward {
                 break;

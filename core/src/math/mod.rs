@@ -32,20 +32,31 @@ pub use vec3::Vec3;
 /// Squared length below which a vector is treated as zero by the normalisers (length 1e-6).
 pub const NORMALIZE_EPSILON_SQ: f32 = 1.0e-12;
 
-/// Planar forward direction (X, Z components) of a character with `yaw` radians: `(−sin, −cos)`.
+/// Planar forward direction (X, Z components) of a character with `yaw` radians: `(−sin, −cos)`;
+/// a NaN or infinite `yaw` reads as 0.
 ///
 /// Yaw 0 faces −Z; positive yaw turns left (counter-clockwise seen from above, +Y towards you).
 #[inline]
 pub fn yaw_forward(yaw: f32) -> Vec2 {
-    let (s, c) = scalar::sin_cos(yaw);
+    let (s, c) = scalar::sin_cos(finite_yaw(yaw));
     Vec2::new(-s, -c)
 }
 
 /// Planar right direction (X, Z components) of a character with `yaw` radians: `(cos, −sin)`.
 #[inline]
 pub fn yaw_right(yaw: f32) -> Vec2 {
-    let (s, c) = scalar::sin_cos(yaw);
+    let (s, c) = scalar::sin_cos(finite_yaw(yaw));
     Vec2::new(c, -s)
+}
+
+/// A yaw for the trigonometry: NaN and ±inf (no meaningful direction) read as 0, i.e. facing −Z.
+#[inline]
+fn finite_yaw(yaw: f32) -> f32 {
+    if yaw.is_finite() {
+        yaw
+    } else {
+        0.0
+    }
 }
 
 /// Clamp `x` into `[lo, hi]` without panicking. NaN `x` returns `lo`; if `lo > hi`, returns `lo`.
@@ -95,6 +106,13 @@ pub fn wrap_angle(a: f32) -> f32 {
         return 0.0;
     }
     let tau = core::f32::consts::TAU;
+    // Beyond 2^20 rad the floor formula loses all precision (wrap_angle(1e30) gave 7.6e22):
+    // reduce exactly with fmod first (`fmodf` is exact in IEEE arithmetic, software in libm).
+    let a = if a.abs() > 1_048_576.0 {
+        libm::fmodf(a, tau)
+    } else {
+        a
+    };
     let mut r = a - tau * scalar::floor((a + core::f32::consts::PI) / tau);
     if r <= -core::f32::consts::PI {
         r += tau;

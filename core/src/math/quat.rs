@@ -26,6 +26,18 @@ impl Default for Quat {
 }
 
 impl Quat {
+    /// Every component through [`super::scalar::flush_subnormal`].
+    #[inline]
+    pub fn flush_subnormal(self) -> Quat {
+        use super::scalar::flush_subnormal as f;
+        Quat {
+            x: f(self.x),
+            y: f(self.y),
+            z: f(self.z),
+            w: f(self.w),
+        }
+    }
+
     /// No rotation.
     pub const IDENTITY: Quat = Quat {
         x: 0.0,

@@ -18,6 +18,13 @@ pub struct Vec2 {
 }
 
 impl Vec2 {
+    /// Both components through [`super::scalar::flush_subnormal`].
+    #[inline]
+    pub fn flush_subnormal(self) -> Vec2 {
+        use super::scalar::flush_subnormal as f;
+        Vec2::new(f(self.x), f(self.y))
+    }
+
     /// `(0, 0)`.
     pub const ZERO: Vec2 = Vec2 { x: 0.0, y: 0.0 };
     /// `(1, 0)`.

@@ -17,6 +17,13 @@ pub struct Vec3 {
 }
 
 impl Vec3 {
+    /// Every component through [`super::scalar::flush_subnormal`].
+    #[inline]
+    pub fn flush_subnormal(self) -> Vec3 {
+        use super::scalar::flush_subnormal as f;
+        Vec3::new(f(self.x), f(self.y), f(self.z))
+    }
+
     /// `(0, 0, 0)`.
     pub const ZERO: Vec3 = Vec3 {
         x: 0.0,

@@ -108,7 +108,7 @@ pub fn categorize_hit(
             };
         }
         state.velocity.y = 0.0;
-        state.coyote_timer = params.coyote_time;
+        state.coyote_timer = super::jump::timer_length(params.coyote_time);
     } else {
         state.ground_normal = Vec3::UP;
         c.left_ground = was_grounded;

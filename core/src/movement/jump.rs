@@ -20,7 +20,7 @@ pub enum JumpKind {
 #[inline]
 pub fn note_jump_key(state: &mut MoverState, params: &MoveParams, jump_down: bool) {
     if jump_down && !state.jump_held {
-        state.jump_buffer_timer = params.jump_buffer_time;
+        state.jump_buffer_timer = timer_length(params.jump_buffer_time);
     }
     if !jump_down {
         state.jump_latched = false;
@@ -130,6 +130,17 @@ pub fn tick_jump_timers(state: &mut MoverState, dt: f32) {
     }
     if state.grounded || !(state.velocity.y > 0.0) {
         state.jump_rising = false;
+    }
+}
+
+/// A timer length from a params field: NaN or ≤ 0 → 0 (no coyote time / no buffer), `+inf` →
+/// `f32::MAX` (practically forever, but finite: the state never holds inf or NaN).
+#[inline]
+pub(crate) fn timer_length(t: f32) -> f32 {
+    if t > 0.0 {
+        t.min(f32::MAX)
+    } else {
+        0.0
     }
 }
 

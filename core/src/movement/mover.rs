@@ -75,6 +75,18 @@ impl MoverState {
         self.velocity.planar().length()
     }
 
+    /// Every float field through [`crate::math::scalar::flush_subnormal`], as every tick ends:
+    /// friction scales the velocity by a factor per tick, and a small sideways component would
+    /// otherwise decay into subnormals and stay there (slow, and never exactly zero).
+    pub fn flush_subnormals(&mut self) {
+        use crate::math::scalar::flush_subnormal as f;
+        self.position = self.position.flush_subnormal();
+        self.velocity = self.velocity.flush_subnormal();
+        self.ground_normal = self.ground_normal.flush_subnormal();
+        self.coyote_timer = f(self.coyote_timer);
+        self.jump_buffer_timer = f(self.jump_buffer_timer);
+    }
+
     /// True if every float field is finite.
     pub fn is_finite(&self) -> bool {
         self.position.is_finite()
@@ -290,6 +302,7 @@ pub fn tick(
     guard_state(state, params, start_position);
     tick_jump_timers(state, dt);
     state.jump_held = jump;
+    state.flush_subnormals();
 }
 
 /// Grounded: `vy = 0`, move horizontally (the end-of-tick categorisation snaps to the surface).

@@ -138,7 +138,8 @@ pub struct MoveParams {
     /// Longest simulated tick, seconds: a longer `dt` is split into equal sub-steps. Default 0.05.
     pub max_tick_dt: f32,
     /// Most sub-steps per `step` call; time beyond `max_tick_dt·max_substeps` is dropped (reported
-    /// in `StepEvents::dropped_time`). Default 8 (0.4 s at the default `max_tick_dt`).
+    /// in `StepEvents::dropped_time`). Default 8 (0.4 s at the default `max_tick_dt`). Capped at
+    /// [`crate::timestep::MAX_SUBSTEPS`] (64), so one call does bounded work whatever it holds.
     pub max_substeps: u32,
     /// Last-resort per-axis velocity clamp, units/s (Quake's `sv_maxvelocity`). Default 100 m/s
     /// (10× the seed's ground max); Quake 2000, Source 3500.

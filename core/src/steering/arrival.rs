@@ -181,8 +181,9 @@ pub fn stopping_speed(distance: f32, max_accel: f32, dt: f32) -> f32 {
         }
     }
     let x = big_d / (k + 1.0) + k * 0.5;
-    // Never above distance/dt (holds mathematically; enforce against rounding).
-    (x * budget).min(d / dt)
+    // Never above distance/dt (holds mathematically; enforce against rounding), and finite as
+    // documented (huge distances and accelerations overflow the product).
+    (x * budget).min(d / dt).min(f32::MAX)
 }
 
 /// An upper bound, in seconds, on how long [`arrival_step`] takes to arrive (at rest, `arrived`
@@ -360,6 +361,10 @@ pub fn arrival_step(
         };
         if within && super::robust_length(agent.velocity) <= params.accel_limit() * dt {
             agent.velocity = Vec3::ZERO;
+            if !agent.yaw.is_finite() {
+                agent.yaw = 0.0;
+            }
+            agent.flush_subnormals();
             state.arrived = true;
             return true;
         }

@@ -159,6 +159,14 @@ pub struct Agent {
 }
 
 impl Agent {
+    /// Every float field through [`crate::math::scalar::flush_subnormal`] (done at the end of
+    /// [`integrate`], so no step leaves a subnormal behind).
+    pub fn flush_subnormals(&mut self) {
+        self.position = self.position.flush_subnormal();
+        self.velocity = self.velocity.flush_subnormal();
+        self.yaw = crate::math::scalar::flush_subnormal(self.yaw);
+    }
+
     /// An agent at rest at `position`, yaw 0.
     #[inline]
     pub const fn at(position: Vec3) -> Agent {
@@ -311,6 +319,7 @@ pub fn integrate(agent: &mut Agent, params: &SteeringParams, steering: Steering,
     let turn = params.turn_limit();
     let rate = crate::math::clamp(finite_or(steering.angular, 0.0), -turn, turn);
     agent.yaw = add_yaw(yaw, rate * dt);
+    agent.flush_subnormals();
 }
 
 /// `v` with non-finite components replaced by 0 (checks the whole vector first, the common case).

@@ -85,7 +85,8 @@ pub fn wander(
         return Steering::ZERO;
     };
     let step = state.rng.signed_unit() * non_negative(wander.jitter) * scalar::sqrt(dt);
-    state.angle = wrap_angle(finite_or(state.angle, 0.0) + step);
+    state.angle =
+        crate::math::scalar::flush_subnormal(wrap_angle(finite_or(state.angle, 0.0) + step));
     if !agent.is_finite() {
         return Steering::ZERO;
     }

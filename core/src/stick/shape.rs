@@ -122,7 +122,9 @@ fn remap(len: f32, p: &ShapeParams) -> f32 {
 /// the rim gives exactly `±1`.
 pub fn shape(v: Vec2, params: &ShapeParams) -> Vec2 {
     match polar(v, &params.sanitized()) {
-        Some((dir, t)) => within_unit(dir * t),
+        // A curve of a tiny deflection can fall into subnormals: flush them (the stick feeds
+        // every mechanic's state).
+        Some((dir, t)) => within_unit(dir * t).flush_subnormal(),
         None => Vec2::ZERO,
     }
 }
