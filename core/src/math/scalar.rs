@@ -73,9 +73,9 @@ pub const TRIG_ABS_ERROR: f32 = 2.0e-3;
 pub fn sqrt(x: f32) -> f32 {
     backend::sqrt(x)
 }
-/// Fast reciprocal square root `1/√x` for finite `x ≥ 1e-30`, within about 1.5e-6 relative (a
-/// bit-level estimate refined by two Newton steps, ≈ 12 instructions on a Cortex-M4F against ≈ 85 for a
-/// correctly rounded software `sqrt` + a divide).
+/// Fast reciprocal square root `1/√x` for finite `x ≥ 1e-30`, within 7.3e-7 relative (measured
+/// over every binade from 1e-30 to 1e30; a bit-level estimate refined by two Newton steps, ≈ 12
+/// instructions on a Cortex-M4F against ≈ 85 for a correctly rounded software `sqrt` + a divide).
 ///
 /// Made of IEEE-754 basic operations only (integer shift/subtract, multiply, subtract), so it gives
 /// the same bits on every platform and with either backend. Out-of-range input (NaN, ≤ 1e-30, inf)
@@ -94,7 +94,7 @@ pub fn rsqrt(x: f32) -> f32 {
 pub fn rsqrt_in_range(x: f32) -> f32 {
     // Moroz et al. (2019, "Modification of the fast inverse square root algorithm"): magic
     // constant 0x5F1FFFF9 with a modified first Newton step (max relative error 8.75e-4), then
-    // one standard Newton step (≈ 1.2e-6). Two dependent steps keep the latency close to a
+    // one standard Newton step (7.3e-7 measured). Two dependent steps keep the latency close to a
     // hardware sqrt + divide on desktop CPUs while staying far cheaper than a software sqrt.
     let mut y = f32::from_bits(0x5f1f_fff9u32.wrapping_sub(x.to_bits() >> 1));
     y = (0.703_952_26 * y) * (2.389_244_6 - x * y * y);
@@ -223,7 +223,7 @@ mod tests {
             worst = worst.max(((r - exact) / exact).abs());
             x *= 1.013_7;
         }
-        assert!(worst < 1.5e-6, "worst relative error {worst}");
+        assert!(worst < 7.5e-7, "worst relative error {worst}");
         assert_eq!(rsqrt(0.0), 0.0);
         assert_eq!(rsqrt(f32::NAN), 0.0);
         assert_eq!(rsqrt(f32::INFINITY), 0.0);
