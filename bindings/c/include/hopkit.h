@@ -71,6 +71,12 @@
 #define HK_DEMO_RIG_SIZE 2048
 
 /**
+ * Most ticks `hk_demo_scripted_hash` runs in one call: 10 minutes of the demo at 60 Hz
+ * (≈ 0.2 s of CPU on a desktop, ≈ 0.5 G instructions on a Cortex-M4F). Bounded work per call.
+ */
+#define HK_DEMO_MAX_HASH_TICKS 36000
+
+/**
  * Most critters / ghosts in an `HkDemoView`.
  */
 #define HK_DEMO_MAX_BODIES 4
@@ -327,6 +333,11 @@ enum HkStatus
    * An exact replay disagreed with a checksum stored in the recording.
    */
   HK_ERR_DESYNC = 8,
+  /**
+   * The object is in use by a call that is still running: a ground callback called back into
+   * `hk_*` on the mover, follower or ghost being stepped. Nothing was read or changed.
+   */
+  HK_ERR_BUSY = 9,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -1694,7 +1705,8 @@ HkStatus hk_demo_state_hash(const struct HkDemoRig *rig, uint64_t *out_hash);
 
 /**
  * `hopkit::demo::scripted_hash(ticks)`: a fresh rig run for `ticks` scripted ticks, hashed. Uses
- * about 2 KiB of stack (one rig).
+ * about 2 KiB of stack (one rig). `ticks` above `HK_DEMO_MAX_HASH_TICKS` is
+ * `HK_ERR_INVALID_ARG` (nothing is run): the work per call is bounded.
  *
  * # Safety
  * `out_hash` NULL or writable.

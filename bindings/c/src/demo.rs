@@ -39,7 +39,7 @@ const _: () = assert_fits::<DemoRig>(HK_DEMO_RIG_SIZE);
 #[repr(C, align(8))]
 pub struct HkDemoRig {
     /// Not for use from C.
-    pub _opaque: [u8; HK_DEMO_RIG_SIZE],
+    pub _opaque: [core::mem::MaybeUninit<u8>; HK_DEMO_RIG_SIZE],
 }
 
 /// Initialise the standard demo scene (default stick pipeline, bundled ghost recording).
@@ -113,8 +113,13 @@ pub unsafe extern "C" fn hk_demo_state_hash(rig: *const HkDemoRig, out_hash: *mu
     })())
 }
 
+/// Most ticks [`hk_demo_scripted_hash`] runs in one call: 10 minutes of the demo at 60 Hz
+/// (≈ 0.2 s of CPU on a desktop, ≈ 0.5 G instructions on a Cortex-M4F). Bounded work per call.
+pub const HK_DEMO_MAX_HASH_TICKS: u32 = 36_000;
+
 /// `hopkit::demo::scripted_hash(ticks)`: a fresh rig run for `ticks` scripted ticks, hashed. Uses
-/// about 2 KiB of stack (one rig).
+/// about 2 KiB of stack (one rig). `ticks` above [`HK_DEMO_MAX_HASH_TICKS`] is
+/// `HK_ERR_INVALID_ARG` (nothing is run): the work per call is bounded.
 ///
 /// # Safety
 /// `out_hash` NULL or writable.
@@ -122,6 +127,9 @@ pub unsafe extern "C" fn hk_demo_state_hash(rig: *const HkDemoRig, out_hash: *mu
 pub unsafe extern "C" fn hk_demo_scripted_hash(ticks: u32, out_hash: *mut u64) -> HkStatus {
     status((|| {
         let o = out(out_hash)?;
+        if ticks > HK_DEMO_MAX_HASH_TICKS {
+            return Err(crate::status::HK_ERR_INVALID_ARG);
+        }
         unsafe { put(o, demo::scripted_hash(ticks)) };
         Ok(())
     })())

@@ -234,7 +234,7 @@ const _: () = assert_fits::<FollowerState<DEFAULT_TRAIL_CAPACITY>>(HK_FOLLOWER_S
 #[repr(C, align(8))]
 pub struct HkFollower {
     /// Not for use from C.
-    pub _opaque: [u8; HK_FOLLOWER_SIZE],
+    pub _opaque: [core::mem::MaybeUninit<u8>; HK_FOLLOWER_SIZE],
 }
 
 /// Initialise a follower at `follower_pos` facing `yaw` radians, with the leader at `leader_pos`
@@ -326,9 +326,16 @@ pub unsafe extern "C" fn hk_follower_step(
         } else {
             Some(out(out_events)?)
         };
-        let f: &mut FollowerState<DEFAULT_TRAIL_CAPACITY> =
-            unsafe { ptr::get_mut(follower, FOLLOWER_TAG)? };
-        let ev = follower::step(f, &p, leader, &g, dt);
+        // The ground callback may call back into hk_* on this follower: HK_ERR_BUSY (ptr.rs).
+        let ev = unsafe {
+            ptr::with_value(
+                follower,
+                FOLLOWER_TAG,
+                |f: &mut FollowerState<DEFAULT_TRAIL_CAPACITY>| {
+                    follower::step(f, &p, leader, &g, dt)
+                },
+            )?
+        };
         if let Some(oe) = oe {
             unsafe { put(oe, ev.into()) };
         }

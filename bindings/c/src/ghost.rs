@@ -301,7 +301,7 @@ const _: () = assert_fits::<Recording<'static>>(HK_RECORDING_SIZE);
 #[repr(C, align(8))]
 pub struct HkRecording {
     /// Not for use from C.
-    pub _opaque: [u8; HK_RECORDING_SIZE],
+    pub _opaque: [core::mem::MaybeUninit<u8>; HK_RECORDING_SIZE],
 }
 
 /// Validate `len` bytes at `bytes` as a ghost recording (magic, version, exact length, CRC-32,
@@ -488,7 +488,10 @@ pub unsafe extern "C" fn hk_recording_verify(
     out_desync: *mut HkDesync,
 ) -> HkStatus {
     status((|| {
-        let r: &Recording<'static> = unsafe { ptr::get(rec, RECORDING_TAG)? };
+        // A copy of the view (a slice + header): no reference into the storage while the ground
+        // callback runs.
+        let r: &Recording<'static> =
+            &unsafe { *ptr::get::<_, Recording<'static>>(rec, RECORDING_TAG)? };
         let p = unsafe { flyer_params(params)? };
         let s = unsafe { ptr::read(start)? }.to_core()?;
         let t = unsafe { targets(targets_ptr, target_count)? };
@@ -532,7 +535,7 @@ const _: () = assert_fits::<Ghost>(HK_GHOST_SIZE);
 #[repr(C, align(8))]
 pub struct HkGhost {
     /// Not for use from C.
-    pub _opaque: [u8; HK_GHOST_SIZE],
+    pub _opaque: [core::mem::MaybeUninit<u8>; HK_GHOST_SIZE],
 }
 
 /// Start a ghost at `start` (validated: finite, non-zero orientation) playing from frame
@@ -612,7 +615,10 @@ pub unsafe extern "C" fn hk_ghost_step(
     out_tick: *mut HkGhostTick,
 ) -> HkStatus {
     status((|| {
-        let r: &Recording<'static> = unsafe { ptr::get(rec, RECORDING_TAG)? };
+        // A copy of the view (a slice + header): no reference into the storage while the ground
+        // callback runs.
+        let r: &Recording<'static> =
+            &unsafe { *ptr::get::<_, Recording<'static>>(rec, RECORDING_TAG)? };
         let p = unsafe { flyer_params(params)? };
         let t = unsafe { targets(targets_ptr, target_count)? };
         let g = unsafe { Ground::from_c(ground)? };
@@ -621,8 +627,9 @@ pub unsafe extern "C" fn hk_ghost_step(
         } else {
             Some(out(out_tick)?)
         };
-        let gh: &mut Ghost = unsafe { ptr::get_mut(ghost, GHOST_TAG)? };
-        let tick = gh.step(r, &p, t, &g);
+        // The ground callback may call back into hk_* on this ghost: HK_ERR_BUSY (ptr.rs).
+        let tick =
+            unsafe { ptr::with_value(ghost, GHOST_TAG, |gh: &mut Ghost| gh.step(r, &p, t, &g))? };
         if let Some(ot) = ot {
             unsafe { put(ot, tick.into()) };
         }

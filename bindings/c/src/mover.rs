@@ -298,7 +298,7 @@ const _: () = assert_fits::<MoverState>(HK_MOVER_SIZE);
 #[repr(C, align(8))]
 pub struct HkMover {
     /// Not for use from C.
-    pub _opaque: [u8; HK_MOVER_SIZE],
+    pub _opaque: [core::mem::MaybeUninit<u8>; HK_MOVER_SIZE],
 }
 
 /// Readable/writable state of a mover (plain data).
@@ -497,8 +497,12 @@ pub unsafe extern "C" fn hk_mover_step(
         } else {
             Some(out(out_events)?)
         };
-        let m: &mut MoverState = unsafe { ptr::get_mut(mover, MOVER_TAG)? };
-        let ev = movement::step(m, &p, &input, &g, dt);
+        // The ground callback may call back into hk_* on this mover: HK_ERR_BUSY (see ptr.rs).
+        let ev = unsafe {
+            ptr::with_value(mover, MOVER_TAG, |m: &mut MoverState| {
+                movement::step(m, &p, &input, &g, dt)
+            })?
+        };
         if let Some(oe) = oe {
             unsafe { put(oe, ev.into()) };
         }

@@ -7,10 +7,19 @@
 //!
 //! Opaque storage (`HkStickPipeline`, `HkMover`, …) is a byte array with a fixed size and 8-byte
 //! alignment that holds a [`Slot`]: a 64-bit tag naming the type, then the Rust value. `*_init`
-//! writes the whole slot; every other call checks the tag first (`HK_ERR_UNINITIALIZED` on a
-//! mismatch, e.g. zeroed or never-initialised storage).
+//! zeroes the whole storage, then writes the slot; every other call checks the tag first
+//! (`HK_ERR_UNINITIALIZED` on a mismatch, e.g. zeroed or never-initialised storage). On the Rust
+//! side the storage is `[MaybeUninit<u8>; N]` (C sees `uint8_t[N]`), so copying it — as C code
+//! does with `HkMover b = a;` — is sound even over the padding inside the Rust value.
+//!
+//! **Re-entrancy.** Calls that run a C callback (the ground probe) while stepping an object —
+//! `hk_mover_step`, `hk_follower_step`, `hk_ghost_step` — go through [`with_value`]: the value is
+//! copied out, the tag is switched to its *busy* form, the step runs on the copy with no Rust
+//! reference into C memory alive, and the result is written back. A callback that calls any
+//! `hk_*` on that same object gets `HK_ERR_BUSY` and nothing is read or written, so there is no
+//! aliasing to break (checked under Miri, Stacked and Tree Borrows).
 
-use crate::status::{HkStatus, HK_ERR_MISALIGNED, HK_ERR_NULL, HK_ERR_UNINITIALIZED};
+use crate::status::{HkStatus, HK_ERR_BUSY, HK_ERR_MISALIGNED, HK_ERR_NULL, HK_ERR_UNINITIALIZED};
 use core::mem::{align_of, size_of};
 
 /// Alignment of every opaque storage type (the `align(8)` of their `repr`).
@@ -93,14 +102,25 @@ pub(crate) unsafe fn slice<'a, T>(p: *const T, len: usize) -> Result<&'a [T], Hk
     Ok(unsafe { core::slice::from_raw_parts(p, len) })
 }
 
-/// Initialise opaque storage `p` with `value` under `tag`.
+/// The tag of storage whose value is lent to a running step ([`with_value`]).
+const fn busy(tag: u64) -> u64 {
+    tag ^ BUSY_MARK
+}
+/// Flips a bit no tag (eight ASCII bytes) has set.
+const BUSY_MARK: u64 = 1 << 63;
+
+/// Initialise opaque storage `p` with `value` under `tag`: the whole storage is zeroed first, so
+/// its tail beyond the slot holds defined bytes too.
 ///
 /// # Safety
 /// `p` is NULL or points to writable opaque storage at least as large as `Slot<T>` (checked at
 /// compile time with [`assert_fits`] by every caller).
 pub(crate) unsafe fn init<S, T>(p: *mut S, tag: u64, value: T) -> Result<(), HkStatus> {
     check(p as *const S)?;
-    unsafe { (p as *mut Slot<T>).write(Slot { tag, value }) };
+    unsafe {
+        core::ptr::write_bytes(p as *mut u8, 0, size_of::<S>());
+        (p as *mut Slot<T>).write(Slot { tag, value });
+    }
     Ok(())
 }
 
@@ -110,9 +130,35 @@ fn tag_ok<S>(p: *const S, tag: u64) -> Result<(), HkStatus> {
     let found = unsafe { (p as *const u64).read() };
     if found == tag {
         Ok(())
+    } else if found == busy(tag) {
+        Err(HK_ERR_BUSY)
     } else {
         Err(HK_ERR_UNINITIALIZED)
     }
+}
+
+/// Run `f` on a copy of the value in initialised storage `p` and write the result back, with the
+/// storage marked busy meanwhile (see the module docs): a re-entrant call on the same storage
+/// gets `HK_ERR_BUSY`. `f` runs with no reference into `p` alive.
+///
+/// # Safety
+/// As [`get_mut`], except that `f` may call back into C, which may call `hk_*` functions on `p`.
+pub(crate) unsafe fn with_value<S, T: Copy, R>(
+    p: *mut S,
+    tag: u64,
+    f: impl FnOnce(&mut T) -> R,
+) -> Result<R, HkStatus> {
+    tag_ok(p as *const S, tag)?;
+    let slot = p as *mut Slot<T>;
+    // SAFETY: tag checked; raw place projections, no reference is created.
+    let mut value = unsafe { core::ptr::addr_of!((*slot).value).read() };
+    unsafe { core::ptr::addr_of_mut!((*slot).tag).write(busy(tag)) };
+    let r = f(&mut value);
+    unsafe {
+        core::ptr::addr_of_mut!((*slot).value).write(value);
+        core::ptr::addr_of_mut!((*slot).tag).write(tag);
+    }
+    Ok(r)
 }
 
 /// The value inside initialised opaque storage.

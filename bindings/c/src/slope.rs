@@ -88,7 +88,7 @@ const _: () = assert_fits::<SlopeState>(HK_SLOPE_SIZE);
 #[repr(C, align(8))]
 pub struct HkSlope {
     /// Not for use from C.
-    pub _opaque: [u8; HK_SLOPE_SIZE],
+    pub _opaque: [core::mem::MaybeUninit<u8>; HK_SLOPE_SIZE],
 }
 
 /// Initialise upright: normal up, no tilt.

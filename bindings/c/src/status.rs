@@ -28,6 +28,9 @@ pub enum HkStatus {
     HK_ERR_FULL = 7,
     /// An exact replay disagreed with a checksum stored in the recording.
     HK_ERR_DESYNC = 8,
+    /// The object is in use by a call that is still running: a ground callback called back into
+    /// `hk_*` on the mover, follower or ghost being stepped. Nothing was read or changed.
+    HK_ERR_BUSY = 9,
 }
 
 pub use HkStatus::*;
@@ -53,6 +56,7 @@ impl HkStatus {
             HK_ERR_UNINITIALIZED => "opaque storage was not initialised by its hk_*_init\0",
             HK_ERR_FULL => "a fixed-capacity buffer is full\0",
             HK_ERR_DESYNC => "the replay disagreed with a stored state checksum\0",
+            HK_ERR_BUSY => "the object is being stepped (a callback re-entered it)\0",
         }
     }
 }
@@ -79,6 +83,7 @@ pub extern "C" fn hk_status_str(status: i32) -> *const c_char {
         6 => HK_ERR_UNINITIALIZED.message(),
         7 => HK_ERR_FULL.message(),
         8 => HK_ERR_DESYNC.message(),
+        9 => HK_ERR_BUSY.message(),
         _ => "unknown status\0",
     };
     msg.as_ptr().cast()

@@ -210,7 +210,7 @@ const _: () = assert_fits::<ArrivalState>(HK_ARRIVAL_SIZE);
 #[repr(C, align(8))]
 pub struct HkArrival {
     /// Not for use from C.
-    pub _opaque: [u8; HK_ARRIVAL_SIZE],
+    pub _opaque: [core::mem::MaybeUninit<u8>; HK_ARRIVAL_SIZE],
 }
 
 /// Initialise an agent at rest at `position` (finite), yaw 0, not arrived.

@@ -288,7 +288,7 @@ const _: () = assert_fits::<StickPipeline>(HK_STICK_PIPELINE_SIZE);
 #[repr(C, align(8))]
 pub struct HkStickPipeline {
     /// Not for use from C.
-    pub _opaque: [u8; HK_STICK_PIPELINE_SIZE],
+    pub _opaque: [core::mem::MaybeUninit<u8>; HK_STICK_PIPELINE_SIZE],
 }
 
 /// Fill `out` with the default configuration: full-range calibration on every axis (not

@@ -29,7 +29,7 @@ fn seed_params() -> HkMoveParams {
 
 fn new_mover() -> HkMover {
     let mut m = HkMover {
-        _opaque: [0; HK_MOVER_SIZE],
+        _opaque: [MaybeUninit::new(0); HK_MOVER_SIZE],
     };
     assert_eq!(unsafe { hk_mover_init(&mut m, HkVec3::default()) }, HK_OK);
     m
@@ -43,7 +43,7 @@ fn mover_hash(m: &HkMover) -> u64 {
 
 #[test]
 fn every_status_has_a_message() {
-    for code in 0..=8 {
+    for code in 0..=9 {
         let s = unsafe { CStr::from_ptr(hk_status_str(code)) };
         assert!(!s.to_bytes().is_empty());
         assert_ne!(s.to_str().unwrap(), "unknown status", "code {code}");
@@ -144,7 +144,7 @@ fn misaligned_and_uninitialised_storage_are_reported() {
         );
         // Storage of another type is rejected by its tag.
         let mut slope = HkSlope {
-            _opaque: [0; HK_SLOPE_SIZE],
+            _opaque: [MaybeUninit::new(0); HK_SLOPE_SIZE],
         };
         assert_eq!(hk_slope_init(&mut slope), HK_OK);
         assert_eq!(
@@ -341,7 +341,7 @@ fn demo_bytes() -> (*const u8, usize) {
 
 fn open(bytes: &[u8]) -> (HkStatus, HkRecordingError, HkRecording) {
     let mut rec = HkRecording {
-        _opaque: [0; HK_RECORDING_SIZE],
+        _opaque: [MaybeUninit::new(0); HK_RECORDING_SIZE],
     };
     let mut err = HkRecordingError {
         kind: 99,
@@ -362,10 +362,13 @@ fn recordings_are_validated_with_reasons() {
     let (st, err, rec) = open(&good[..good.len() - 1]);
     assert_eq!((st, err.kind), (HK_ERR_BAD_RECORDING, HK_REC_TRUNCATED));
     assert_eq!((err.expected, err.found), (len as u64, len as u64 - 1));
-    assert_eq!(
-        rec._opaque, [0; HK_RECORDING_SIZE],
-        "storage written on error"
-    );
+    // SAFETY: the test zeroed the storage and a failing open writes nothing.
+    let bytes: Vec<u8> = rec
+        ._opaque
+        .iter()
+        .map(|b| unsafe { b.assume_init() })
+        .collect();
+    assert_eq!(bytes, [0; HK_RECORDING_SIZE], "storage written on error");
     let mut long = good.clone();
     long.push(0);
     assert_eq!(open(&long).1.kind, HK_REC_TRAILING_BYTES);
@@ -381,7 +384,7 @@ fn recordings_are_validated_with_reasons() {
     assert_eq!(open(&good[..3]).1.kind, HK_REC_TRUNCATED);
     assert_eq!(open(&[]).1.kind, HK_REC_TRUNCATED);
     let mut rec = HkRecording {
-        _opaque: [0; HK_RECORDING_SIZE],
+        _opaque: [MaybeUninit::new(0); HK_RECORDING_SIZE],
     };
     assert_eq!(
         unsafe { hk_recording_open(&mut rec, null(), 0, null_mut()) },
@@ -460,7 +463,7 @@ fn ghost_playback_matches_the_core_and_verifies() {
 
     // AI playback through the ABI equals the core's Ghost::step.
     let mut g = HkGhost {
-        _opaque: [0; HK_GHOST_SIZE],
+        _opaque: [MaybeUninit::new(0); HK_GHOST_SIZE],
     };
     assert_eq!(unsafe { hk_ghost_init(&mut g, &start, 123) }, HK_OK);
     let core_rec = Recording::parse(ghost::DEMO_RECORDING).unwrap();
@@ -507,7 +510,7 @@ fn ghost_playback_matches_the_core_and_verifies() {
 #[test]
 fn demo_rig_matches_scripted_hash() {
     let mut rig = Box::new(HkDemoRig {
-        _opaque: [0; HK_DEMO_RIG_SIZE],
+        _opaque: [MaybeUninit::new(0); HK_DEMO_RIG_SIZE],
     });
     assert_eq!(unsafe { hk_demo_init(&mut *rig) }, HK_OK);
     let ticks = 240;
@@ -557,7 +560,7 @@ impl CloneBytes for HkDemoRig {
 #[test]
 fn stick_pipeline_and_digital_adapters() {
     let mut p = HkStickPipeline {
-        _opaque: [0; HK_STICK_PIPELINE_SIZE],
+        _opaque: [MaybeUninit::new(0); HK_STICK_PIPELINE_SIZE],
     };
     let mut cfg = MaybeUninit::<HkStickConfig>::uninit();
     assert_eq!(unsafe { hk_stick_config_default(cfg.as_mut_ptr()) }, HK_OK);
@@ -671,7 +674,7 @@ fn stick_pipeline_and_digital_adapters() {
     );
     for g in 0..=255u8 {
         let mut pipe = HkStickPipeline {
-            _opaque: [0; HK_STICK_PIPELINE_SIZE],
+            _opaque: [MaybeUninit::new(0); HK_STICK_PIPELINE_SIZE],
         };
         assert_eq!(
             unsafe { hk_stick_pipeline_init(&mut pipe, digital.as_ptr()) },
@@ -708,7 +711,7 @@ fn follower_slope_and_arrival() {
     assert_eq!(unsafe { hk_follower_params_seed(fp.as_mut_ptr()) }, HK_OK);
     let fp = unsafe { fp.assume_init() };
     let mut f = HkFollower {
-        _opaque: [0; HK_FOLLOWER_SIZE],
+        _opaque: [MaybeUninit::new(0); HK_FOLLOWER_SIZE],
     };
     let origin = HkVec3::default();
     let start = HkVec3 {
@@ -771,7 +774,7 @@ fn follower_slope_and_arrival() {
     assert_eq!(unsafe { hk_slope_params_seed(sp.as_mut_ptr()) }, HK_OK);
     let sp = unsafe { sp.assume_init() };
     let mut s = HkSlope {
-        _opaque: [0; HK_SLOPE_SIZE],
+        _opaque: [MaybeUninit::new(0); HK_SLOPE_SIZE],
     };
     assert_eq!(unsafe { hk_slope_init(&mut s) }, HK_OK);
     let id = HkQuat {
@@ -810,7 +813,7 @@ fn follower_slope_and_arrival() {
     );
     assert_eq!(unsafe { hk_arrival_params_default(ap.as_mut_ptr()) }, HK_OK);
     let mut a = HkArrival {
-        _opaque: [0; HK_ARRIVAL_SIZE],
+        _opaque: [MaybeUninit::new(0); HK_ARRIVAL_SIZE],
     };
     assert_eq!(unsafe { hk_arrival_init(&mut a, origin) }, HK_OK);
     let target = HkVec3 {
@@ -874,7 +877,7 @@ fn callback_ground_is_used_and_validated() {
     };
     let p = seed_params();
     let mut m = HkMover {
-        _opaque: [0; HK_MOVER_SIZE],
+        _opaque: [MaybeUninit::new(0); HK_MOVER_SIZE],
     };
     assert_eq!(
         unsafe {
@@ -1078,7 +1081,7 @@ fn small_helpers_match_the_core() {
 
         // arrival set/get
         let mut a = HkArrival {
-            _opaque: [0; HK_ARRIVAL_SIZE],
+            _opaque: [MaybeUninit::new(0); HK_ARRIVAL_SIZE],
         };
         assert_eq!(hk_arrival_init(&mut a, HkVec3::default()), HK_OK);
         assert_eq!(hk_arrival_set(&mut a, &agent), HK_OK);
@@ -1094,7 +1097,7 @@ fn small_helpers_match_the_core() {
 
         // slope world tilt = body * tilt
         let mut sl = HkSlope {
-            _opaque: [0; HK_SLOPE_SIZE],
+            _opaque: [MaybeUninit::new(0); HK_SLOPE_SIZE],
         };
         assert_eq!(hk_slope_init(&mut sl), HK_OK);
         let body = HkQuat::from(Quat::from_yaw(1.0));
@@ -1119,7 +1122,7 @@ fn small_helpers_match_the_core() {
         assert_eq!(hk_follower_params_close_companion(fp.as_mut_ptr()), HK_OK);
         let fp = fp.assume_init();
         let mut fo = HkFollower {
-            _opaque: [0; HK_FOLLOWER_SIZE],
+            _opaque: [MaybeUninit::new(0); HK_FOLLOWER_SIZE],
         };
         assert_eq!(
             hk_follower_init(&mut fo, HkVec3::default(), HkVec3::default(), 0.0),
@@ -1168,4 +1171,128 @@ fn small_helpers_match_the_core() {
             HK_ERR_INVALID_ARG
         );
     }
+}
+
+/// Issue 13: a ground callback that calls back into the mover being stepped used to alias the
+/// `&mut` the step held (undefined behaviour under Stacked and Tree Borrows). Now the mover is
+/// marked busy for the duration of the step: the re-entrant calls get HK_ERR_BUSY and change
+/// nothing, and the step itself completes.
+#[test]
+fn a_callback_reentering_the_stepped_mover_gets_busy() {
+    struct Probe {
+        mover: *mut HkMover,
+        statuses: Vec<HkStatus>,
+    }
+    unsafe extern "C" fn reentrant(
+        user: *mut std::ffi::c_void,
+        _p: HkVec3,
+        hit: *mut HkGroundHit,
+    ) -> i32 {
+        let probe = unsafe { &mut *(user as *mut Probe) };
+        let mut s = MaybeUninit::<HkMoverState>::uninit();
+        probe
+            .statuses
+            .push(unsafe { hk_mover_get_state(probe.mover, s.as_mut_ptr()) });
+        let teleport = HkMoverState {
+            position: HkVec3 {
+                x: 9.0,
+                y: 9.0,
+                z: 9.0,
+            },
+            velocity: HkVec3::default(),
+            grounded: 0,
+            ground_normal: HkVec3 {
+                x: 0.0,
+                y: 1.0,
+                z: 0.0,
+            },
+            coyote_timer: 0.0,
+            jump_buffer_timer: 0.0,
+            jump_held: 0,
+            jump_latched: 0,
+            jump_rising: 0,
+        };
+        probe
+            .statuses
+            .push(unsafe { hk_mover_set_state(probe.mover, &teleport) });
+        unsafe {
+            (*hit).height = 0.0;
+            (*hit).normal = HkVec3 {
+                x: 0.0,
+                y: 1.0,
+                z: 0.0,
+            };
+        }
+        1
+    }
+    let mut m = Box::new(HkMover {
+        _opaque: [MaybeUninit::new(0); HK_MOVER_SIZE],
+    });
+    let mp: *mut HkMover = &mut *m;
+    assert_eq!(unsafe { hk_mover_init(mp, HkVec3::default()) }, HK_OK);
+    let mut probe = Probe {
+        mover: mp,
+        statuses: Vec::new(),
+    };
+    let g = HkGround {
+        kind: HK_GROUND_CALLBACK,
+        probe: Some(reentrant),
+        user: (&mut probe as *mut Probe).cast(),
+        ..flat()
+    };
+    let input = HkMoveInput {
+        wish: HkVec2 { x: 1.0, y: 0.0 },
+        jump: 0,
+        facing: HkVec2 { x: 0.0, y: -1.0 },
+    };
+    assert_eq!(
+        unsafe { hk_mover_step(mp, &seed_params(), &input, &g, 1.0 / 60.0, null_mut()) },
+        HK_OK
+    );
+    assert!(!probe.statuses.is_empty(), "the callback ran");
+    assert!(
+        probe.statuses.iter().all(|&s| s == HK_ERR_BUSY),
+        "{:?}",
+        probe.statuses
+    );
+    // After the step the mover is usable again and was not teleported by the callback.
+    let mut s = MaybeUninit::<HkMoverState>::uninit();
+    assert_eq!(unsafe { hk_mover_get_state(mp, s.as_mut_ptr()) }, HK_OK);
+    let s = unsafe { s.assume_init() };
+    assert!(
+        s.position.x.abs() < 1.0 && s.position.z < 0.0,
+        "{:?}",
+        s.position
+    );
+}
+
+/// `hk_*_init` defines every byte of the storage (zeroed tail), so copying initialised storage
+/// is sound; the copy is a working object.
+#[test]
+fn initialised_storage_can_be_copied() {
+    let mut m = HkMover {
+        _opaque: [MaybeUninit::uninit(); HK_MOVER_SIZE],
+    };
+    assert_eq!(unsafe { hk_mover_init(&mut m, HkVec3::default()) }, HK_OK);
+    let copy = HkMover { _opaque: m._opaque };
+    let mut s = MaybeUninit::<HkMoverState>::uninit();
+    assert_eq!(unsafe { hk_mover_get_state(&copy, s.as_mut_ptr()) }, HK_OK);
+    // The tail beyond the Rust value is defined (zero).
+    let last = unsafe { m._opaque[HK_MOVER_SIZE - 1].assume_init() };
+    assert_eq!(last, 0);
+}
+
+/// Issue 13: the scripted hash's tick count is bounded (10 minutes of demo), so one call does
+/// bounded work.
+#[test]
+fn scripted_hash_ticks_are_bounded() {
+    let mut h = 0u64;
+    assert_eq!(
+        unsafe { hk_demo_scripted_hash(HK_DEMO_MAX_HASH_TICKS + 1, &mut h) },
+        HK_ERR_INVALID_ARG
+    );
+    assert_eq!(h, 0, "nothing written");
+    assert_eq!(unsafe { hk_demo_scripted_hash(u32::MAX, &mut h) }, HK_ERR_INVALID_ARG);
+    assert_eq!(unsafe { hk_demo_scripted_hash(3, &mut h) }, HK_OK);
+    assert_eq!(h, hopkit::demo::scripted_hash(3));
 }

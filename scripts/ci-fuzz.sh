@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# cargo-fuzz (libFuzzer, nightly) over the recording decoder and the C ABI (called by .ci/run):
+# a fixed number of executions per target (HOPKIT_FUZZ_RUNS, default 200,000), each starting from
+# a corpus seeded with the bundled demo recording. Prints executions and crashes per target; any
+# crash fails the run (libFuzzer saves the input under fuzz/artifacts/).
+# Longer runs by hand:  cd fuzz && cargo +nightly fuzz run recording_corrupt -- -max_total_time=3600
+# Needs nightly and cargo-fuzz (installed here from crates.io when missing); prints SKIP if not.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+REPO="$PWD"
+RUNS="${HOPKIT_FUZZ_RUNS:-200000}"
+if ! rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
+    timeout 300 rustup toolchain install nightly --profile minimal >/dev/null 2>&1 || true
+fi
+if ! cargo +nightly --version >/dev/null 2>&1; then
+    echo "ci-fuzz: SKIP: no nightly toolchain (cargo-fuzz needs -Zsanitizer)"
+    exit 0
+fi
+if ! command -v cargo-fuzz >/dev/null 2>&1; then
+    timeout 600 cargo install -q cargo-fuzz --locked ||
+        { echo "ci-fuzz: SKIP: cargo-fuzz could not be installed"; exit 0; }
+fi
+cd fuzz
+cargo +nightly fuzz build -O >/dev/null 2>&1 || cargo +nightly fuzz build -O
+total_crashes=0
+for t in recording_parse recording_corrupt ffi_recording_open; do
+    corpus="$REPO/target/fuzz-corpus/$t"
+    mkdir -p "$corpus"
+    [ "$t" = recording_corrupt ] || cp "$REPO/core/assets/demo.ghost" "$corpus/demo.ghost"
+    log="$REPO/target/fuzz-corpus/$t.log"
+    if cargo +nightly fuzz run -O "$t" "$corpus" -- -runs="$RUNS" -print_final_stats=1 >"$log" 2>&1; then
+        crashes=0
+    else
+        crashes=1
+    fi
+    execs="$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)"
+    echo "fuzz $t: ${execs:-?} executions, $crashes crashes"
+    if [ "$crashes" != 0 ]; then
+        tail -30 "$log" >&2
+        total_crashes=$((total_crashes + 1))
+    fi
+done
+[ "$total_crashes" = 0 ] || { echo "ci-fuzz: FAIL" >&2; exit 1; }
+echo "ci-fuzz: ok"
