@@ -9,6 +9,7 @@ fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=memory");
     println!("cargo::rustc-check-cfg=cfg(hopkit_armv6m)");
+    println!("cargo::rustc-check-cfg=cfg(hopkit_panic_report)");
     if env::var("CARGO_CFG_TARGET_OS").as_deref() != Ok("none") {
         return;
     }

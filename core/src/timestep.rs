@@ -101,7 +101,9 @@ impl FixedStep {
     /// Same stepper with a different long-frame clamp in nanoseconds, clamped to at least one
     /// tick and at most [`MAX_FRAME_NS_LIMIT`] (one hour), so the accumulator cannot overflow.
     pub const fn with_max_frame_ns(mut self, max_frame_ns: u64) -> Self {
-        let one_tick = NANOS_PER_SECOND / self.tick_hz as u64;
+        // `tick_hz` ≥ 1 by construction; the guard keeps the divide panic-free on any bits.
+        let hz = if self.tick_hz == 0 { 1 } else { self.tick_hz };
+        let one_tick = NANOS_PER_SECOND / hz as u64;
         self.max_frame_ns = if max_frame_ns < one_tick {
             one_tick
         } else if max_frame_ns > MAX_FRAME_NS_LIMIT {

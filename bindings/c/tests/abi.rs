@@ -1292,7 +1292,10 @@ fn scripted_hash_ticks_are_bounded() {
         HK_ERR_INVALID_ARG
     );
     assert_eq!(h, 0, "nothing written");
-    assert_eq!(unsafe { hk_demo_scripted_hash(u32::MAX, &mut h) }, HK_ERR_INVALID_ARG);
+    assert_eq!(
+        unsafe { hk_demo_scripted_hash(u32::MAX, &mut h) },
+        HK_ERR_INVALID_ARG
+    );
     assert_eq!(unsafe { hk_demo_scripted_hash(3, &mut h) }, HK_OK);
     assert_eq!(h, hopkit::demo::scripted_hash(3));
 }

@@ -417,6 +417,17 @@ fn read_u32(b: &[u8], at: usize) -> u32 {
 }
 
 /// Write the 20 header bytes before the CRC into `out[0..20]` (`out` at least 20 bytes).
+/// Copy `src` into `dst` at `at` (as much as fits): a copy that cannot panic, so the link-time
+/// panic check (firmware/src/bin/panic-check.rs) holds for the writers that use it.
+#[inline]
+pub(crate) fn put_bytes(dst: &mut [u8], at: usize, src: &[u8]) {
+    if let Some(d) = dst.get_mut(at..) {
+        for (d, s) in d.iter_mut().zip(src) {
+            *d = *s;
+        }
+    }
+}
+
 pub(crate) fn write_header_fields(out: &mut [u8], info: &RecordingInfo, frame_count: u32) {
     if out.len() < HEADER_LEN - 4 {
         return;
@@ -426,13 +437,13 @@ pub(crate) fn write_header_fields(out: &mut [u8], info: &RecordingInfo, frame_co
     } else {
         0
     };
-    out[0..4].copy_from_slice(&MAGIC);
-    out[4..6].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
-    out[6..8].copy_from_slice(&info.tick_hz.to_le_bytes());
-    out[8..12].copy_from_slice(&frame_count.to_le_bytes());
-    out[12..14].copy_from_slice(&flags.to_le_bytes());
-    out[14..16].copy_from_slice(&info.checksum_interval.to_le_bytes());
-    out[16..20].copy_from_slice(&info.condition_unit.to_bits().to_le_bytes());
+    put_bytes(out, 0, &MAGIC);
+    put_bytes(out, 4, &FORMAT_VERSION.to_le_bytes());
+    put_bytes(out, 6, &info.tick_hz.to_le_bytes());
+    put_bytes(out, 8, &frame_count.to_le_bytes());
+    put_bytes(out, 12, &flags.to_le_bytes());
+    put_bytes(out, 14, &info.checksum_interval.to_le_bytes());
+    put_bytes(out, 16, &info.condition_unit.to_bits().to_le_bytes());
 }
 
 /// Encode a recording into `out`; returns the number of bytes written.
@@ -465,20 +476,27 @@ pub fn encode(
             available: out.len(),
         });
     }
-    let out = &mut out[..needed];
+    let Some(out) = out.get_mut(..needed) else {
+        return Err(EncodeError::BufferTooSmall {
+            needed,
+            available: out.len(),
+        });
+    };
     let mut at = HEADER_LEN;
+    let mut checks = checksums.iter();
     for (i, f) in frames.iter().enumerate() {
         if k > 0 && i % k as usize == 0 {
-            let c = checksums[i / k as usize];
-            out[at..at + CHECKSUM_LEN].copy_from_slice(&c.to_le_bytes());
+            // `checksums.len()` was checked above: there is one per interval.
+            let c = checks.next().copied().unwrap_or(0);
+            put_bytes(out, at, &c.to_le_bytes());
             at += CHECKSUM_LEN;
         }
-        out[at..at + FRAME_LEN].copy_from_slice(&f.pack());
+        put_bytes(out, at, &f.pack());
         at += FRAME_LEN;
     }
     write_header_fields(out, info, count);
     let crc = crc_of(out);
-    out[20..24].copy_from_slice(&crc.to_le_bytes());
+    put_bytes(out, 20, &crc.to_le_bytes());
     Ok(needed)
 }
 

@@ -15,8 +15,8 @@
 use super::crc::Crc32;
 use super::flyer::FlyerState;
 use super::format::{
-    state_check, write_header_fields, HeaderField, RecordingInfo, CHECKSUM_LEN, FRAME_LEN,
-    HEADER_LEN,
+    put_bytes, state_check, write_header_fields, HeaderField, RecordingInfo, CHECKSUM_LEN,
+    FRAME_LEN, HEADER_LEN,
 };
 use super::frame::{Frame, FrameQuantizer, PilotInput};
 use super::pilot::{self, Nearest};
@@ -133,10 +133,10 @@ impl<const N: usize> Recorder<N> {
         };
         let packed = frame.pack();
         if check_due {
-            dst[..CHECKSUM_LEN].copy_from_slice(&state_check(pilot).to_le_bytes());
-            dst[CHECKSUM_LEN..].copy_from_slice(&packed);
+            put_bytes(dst, 0, &state_check(pilot).to_le_bytes());
+            put_bytes(dst, CHECKSUM_LEN, &packed);
         } else {
-            dst.copy_from_slice(&packed);
+            put_bytes(dst, 0, &packed);
         }
         self.crc.update(dst);
         self.len = end;
@@ -149,9 +149,9 @@ impl<const N: usize> Recorder<N> {
     pub fn finish(&mut self) -> &[u8] {
         write_header_fields(&mut self.buf, &self.info, self.frames);
         let mut crc = self.crc;
-        crc.update(&self.buf[..HEADER_LEN - 4]);
-        self.buf[HEADER_LEN - 4..HEADER_LEN].copy_from_slice(&crc.finish().to_le_bytes());
-        &self.buf[..self.len]
+        crc.update(self.buf.get(..HEADER_LEN - 4).unwrap_or(&[]));
+        put_bytes(&mut self.buf, HEADER_LEN - 4, &crc.finish().to_le_bytes());
+        self.buf.get(..self.len).unwrap_or(&[])
     }
 
     /// Drop everything recorded and start again with the same settings.

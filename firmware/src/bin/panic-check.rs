@@ -9,8 +9,21 @@
 //! - `DemoRig::new`, `DemoRig::tick` on *arbitrary* raw input (every input is laundered through
 //!   `black_box`, so the optimiser must keep every branch of the stick pipeline and the scene),
 //!   `DemoRig::view` and `DemoRig::state_hash`;
-//! - `hopkit::movement::step` (once merged) on arbitrary state, params, input and dt;
+//! - every other public mechanic, each on `black_box`ed (so: arbitrary) state, params and inputs
+//!   ([`exercise_everything`]): `movement::step`; every steering behaviour (seek, flee, pursue,
+//!   evade, arrive / `arrival_step`, wander, face, align, look-where-going, separation, cohesion,
+//!   alignment, flock, obstacle avoidance, containment, path following), the three combiners and
+//!   `integrate`; `follower::step`, `regroup` and `follower::party::step`; `slope::step`; ghosts
+//!   (`Ghost::step`, `step_following`, fleets, formations, `Recorder` + `record_and_fly` +
+//!   `finish`, `encode`, `decode`, `Recording::parse`, `verify`); `FixedStep` and `SubSteps`;
+//!   the firmware `App::poll` with the shared renderer;
 //! - `format_hash_line` and the semihosting output of the result.
+//!
+//! `scripts/ci-cross.sh` links it once more with `overflow-checks = true`, so an integer
+//! overflow that can happen is a reachable panic too. **Finding the culprit** when the link
+//! fails: the linker's error lists the functions that reference `hopkit_panic_is_reachable`
+//! ("referenced by …", demangled); comment calls out of [`exercise_everything`] to bisect, or
+//! build with `-C link-arg=--print-map` and look for the caller.
 //!
 //! It also runs: under QEMU it prints the scripted demo's `state-hash` line, so CI can check that
 //! the panic-free build computes the same thing as the others.
@@ -25,18 +38,31 @@ compile_error!(
 use core::hint::black_box;
 use cortex_m_rt::entry;
 use cortex_m_semihosting::{debug, hio};
-use hopkit::hash::{format_hash_line, HASH_LINE_LEN};
+use hopkit::hash::{format_hash_line, StateHash, StateHasher, HASH_LINE_LEN};
+use hopkit::math::{Quat, Vec2, Vec3};
 use hopkit_firmware::demo::{scripted_raw, DemoRig, RawSticks};
 
+#[cfg(not(hopkit_panic_report))]
 extern "C" {
     /// Deliberately undefined: referenced only if a panic path is reachable.
     fn hopkit_panic_is_reachable() -> !;
 }
 
+#[cfg(not(hopkit_panic_report))]
 #[panic_handler]
 fn panic(_: &core::panic::PanicInfo) -> ! {
     // SAFETY: never actually called — if any call to it survives optimisation, linking fails.
     unsafe { hopkit_panic_is_reachable() }
+}
+
+/// `scripts/panic-culprits.sh` builds with `--cfg hopkit_panic_report`: an ordinary handler, so
+/// the image links and its disassembly shows which `ex_*` function still calls into a panic.
+#[cfg(hopkit_panic_report)]
+#[panic_handler]
+fn panic(_: &core::panic::PanicInfo) -> ! {
+    loop {
+        cortex_m::asm::bkpt();
+    }
 }
 
 /// Ticks of the scripted demo (the same as `qemu-demo`).
@@ -54,6 +80,7 @@ fn main() -> ! {
         views = views.wrapping_add(view.tick & 1);
     }
     black_box(views);
+    black_box(exercise_everything(black_box(7)));
     let mut buf = [0u8; HASH_LINE_LEN + 1];
     let line = format_hash_line(rig.state_hash(), &mut buf);
     if let Ok(mut out) = hio::hstdout() {
@@ -64,4 +91,278 @@ fn main() -> ! {
     loop {
         cortex_m::asm::bkpt();
     }
+}
+
+/// An opaque copy of `x`: the optimiser must assume any value.
+#[inline(always)]
+fn any<T>(x: T) -> T {
+    black_box(x)
+}
+
+/// Call every public mechanic once on opaque inputs and hash what comes out (see the module docs).
+/// One `#[inline(never)]` function per area, so `scripts/panic-culprits.sh` can name the area that
+/// still holds a panic path.
+#[inline(never)]
+fn exercise_everything(seed: u32) -> u64 {
+    let mut h = StateHasher::new();
+    ex_movement(&mut h);
+    ex_steering(&mut h, seed);
+    ex_follower(&mut h);
+    ex_slope(&mut h);
+    ex_ghost(&mut h, seed);
+    ex_time(&mut h);
+    ex_app(&mut h);
+    h.finish()
+}
+
+fn v3(x: f32) -> Vec3 {
+    any(Vec3::new(x, any(0.5), any(-x)))
+}
+
+#[inline(never)]
+fn ex_movement(h: &mut StateHasher) {
+    use hopkit::ground::FlatGround;
+    use hopkit::movement::{self, MoveInput, MoveParams, MoverState};
+    let mut m: MoverState = any(MoverState::new(v3(1.0)));
+    let mp: MoveParams = any(MoveParams::quakeworld());
+    let input = any(MoveInput::new(
+        any(Vec2::new(1.0, 0.5)),
+        any(true),
+        any(Vec2::new(0.0, -1.0)),
+    ));
+    let ev = movement::step(
+        &mut m,
+        &mp,
+        &input,
+        &any(FlatGround::new(0.0)),
+        any(1.0 / 60.0),
+    );
+    m.hash_state(h);
+    h.write_u32(ev.substeps);
+}
+
+#[inline(never)]
+fn ex_steering(h: &mut StateHasher, seed: u32) {
+    use hopkit::steering::{
+        self, Aabb, Agent, ArrivalParams, ArrivalState, AvoidParams, ContainParams, FlockParams,
+        Neighbour, Obstacle, Path, PathFollowState, PathParams, SteeringParams, WanderParams,
+        WanderState,
+    };
+    let dt: f32 = any(1.0 / 60.0);
+    let sp: SteeringParams = any(SteeringParams::default());
+    let agent: Agent = any(Agent::at(v3(2.0)));
+    let target = v3(5.0);
+    let nb = [any(Neighbour {
+        position: v3(2.5),
+        velocity: v3(0.1),
+        id: any(1),
+    }); 4];
+    let fp: FlockParams = any(FlockParams::default());
+    let obstacles = [any(Obstacle {
+        centre: v3(3.0),
+        radius: any(1.0),
+    }); 2];
+    let bounds = any(Aabb::new(v3(-20.0), v3(20.0)));
+    let mut wander_state = any(WanderState::new(any(seed as u64)));
+    let path: Path<8> =
+        any(Path::from_points(&[v3(0.0), v3(4.0), v3(8.0)], any(false)).unwrap_or_default());
+    let mut path_state = any(PathFollowState::default());
+    let flock = steering::flock(&agent, any(0), &nb, &fp, &sp, dt);
+    let items = [
+        steering::seek(&agent, target, &sp, dt),
+        steering::flee(&agent, target, &sp, dt),
+        steering::pursue(&agent, target, v3(1.0), any(1.0), &sp, dt),
+        steering::evade(&agent, target, v3(1.0), any(1.0), &sp, dt),
+        steering::arrive(&agent, target, &sp, &any(ArrivalParams::default()), dt),
+        steering::wander(
+            &agent,
+            &mut wander_state,
+            &sp,
+            &any(WanderParams::default()),
+            dt,
+        ),
+        steering::face(&agent, target, &sp, dt),
+        steering::align(&agent, any(1.0), &sp, dt),
+        steering::look_where_going(&agent, &sp, dt),
+        steering::separation(&agent, any(0), &nb, &fp, &sp),
+        steering::cohesion(&agent, any(0), &nb, &fp, &sp),
+        steering::alignment(&agent, any(0), &nb, &fp, &sp, dt),
+        steering::avoid_obstacles(&agent, &obstacles, &sp, &any(AvoidParams::default())),
+        steering::contain(&agent, &bounds, &sp, &any(ContainParams::default())),
+        steering::follow_path(
+            &agent,
+            &path,
+            &mut path_state,
+            &sp,
+            &any(PathParams::default()),
+            dt,
+        ),
+    ];
+    let weighted = [
+        (items[0], any(1.0)),
+        (items[1], any(0.5)),
+        (flock.separation, any(1.0)),
+        (flock.cohesion, any(0.3)),
+        (flock.alignment, any(0.3)),
+    ];
+    let mut a2 = agent;
+    steering::integrate(&mut a2, &sp, steering::blend(&weighted, &sp), dt);
+    steering::integrate(&mut a2, &sp, steering::priority(&items, any(1.0e-3)), dt);
+    steering::integrate(
+        &mut a2,
+        &sp,
+        steering::truncated_budget(&items, any(8.0)),
+        dt,
+    );
+    a2.hash_state(h);
+    let mut arr = any(ArrivalState::at(v3(0.0)));
+    steering::arrival_step(&mut arr, &sp, &any(ArrivalParams::default()), target, dt);
+    arr.hash_state(h);
+    h.write_f32(steering::stopping_speed(any(3.0), any(8.0), dt));
+}
+
+#[inline(never)]
+fn ex_follower(h: &mut StateHasher) {
+    use hopkit::follower::{self, FollowerParams, FollowerState, Party, PartyParams};
+    use hopkit::ground::FlatGround;
+    let ground = any(FlatGround::new(0.0));
+    let dt: f32 = any(1.0 / 60.0);
+    let fparams: FollowerParams = any(FollowerParams::default());
+    let mut f: FollowerState = any(FollowerState::new(v3(0.0), v3(2.0), any(0.0)));
+    follower::step(&mut f, &fparams, v3(3.0), &ground, dt);
+    follower::regroup(&mut f, &fparams, v3(4.0), any(Vec2::new(0.0, 1.0)));
+    f.hash_state(h);
+    let mut party: Party = any(Party::new(v3(0.0)));
+    let _ = party.add_member(v3(1.0), any(0.0));
+    follower::party::step(
+        &mut party,
+        &any(PartyParams::default()),
+        v3(2.0),
+        &ground,
+        dt,
+    );
+    party.hash_state(h);
+}
+
+#[inline(never)]
+fn ex_slope(h: &mut StateHasher) {
+    use hopkit::slope::{self, SlopeParams, SlopeState};
+    let mut sl = any(SlopeState::default());
+    slope::step(
+        &mut sl,
+        &any(SlopeParams::default()),
+        any(Quat::IDENTITY),
+        Some(v3(0.3)),
+        any(1.0 / 60.0),
+    );
+    sl.hash_state(h);
+}
+
+#[inline(never)]
+fn ex_ghost(h: &mut StateHasher, seed: u32) {
+    use hopkit::ghost::{
+        self, decode, encode, record_and_fly, spawn_fleet, spawn_formation, verify, FlyerParams,
+        FlyerState, FormationParams, Frame, FrameVec, Ghost, GhostVec, PilotInput, Recorder,
+        Recording, RecordingInfo, SpawnArea,
+    };
+    use hopkit::ground::FlatGround;
+    use hopkit::rng::Pcg32;
+    let ground = any(FlatGround::new(0.0));
+    let fly: FlyerParams = any(FlyerParams::default());
+    let targets = [v3(4.0), v3(-4.0)];
+    let Ok(mut rec) = Recorder::<{ ghost::recording_size(32, 8) }>::new(any(RecordingInfo {
+        tick_hz: 60,
+        checksum_interval: 8,
+        condition_unit: 0.5,
+    })) else {
+        return;
+    };
+    let mut pilot = any(FlyerState::level(v3(0.0), any(0.0), any(8.0)));
+    for _ in 0..any(40u32) {
+        let input = any(PilotInput::default());
+        let _ = record_and_fly(&mut rec, &mut pilot, &fly, &input, &targets, &ground);
+    }
+    let bytes = rec.finish();
+    h.write_u32(bytes.len() as u32);
+    let Ok(recording) = Recording::parse(any(bytes)) else {
+        return;
+    };
+    let mut g = any(Ghost::new(pilot, any(3)));
+    let t = g.step(&recording, &fly, &targets, &ground);
+    h.write_u32(t.frame_index);
+    let leader = g.flyer;
+    let mut w = any(Ghost::new(pilot, any(1)));
+    w.step_following(
+        &recording,
+        &fly,
+        &any(FormationParams::default()),
+        &targets,
+        &ground,
+        &leader,
+        t.frame_index,
+    );
+    w.flyer.hash_state(h);
+    h.write_u32(verify(&recording, &fly, pilot, &targets, &ground).unwrap_or(0));
+    let mut frames: FrameVec<64> = FrameVec::new();
+    let _ = decode(any(recording.as_bytes()), &mut frames);
+    let mut out = [0u8; 256];
+    let fr = [any(Frame::NEUTRAL); 8];
+    let _ = encode(&recording.info(), &fr, &[any(1), any(2)], &mut out);
+    h.write_bytes(&out[..32]);
+    let mut fleet: GhostVec<8> = GhostVec::new();
+    let mut rng = any(Pcg32::seeded(any(seed as u64)));
+    let area = any(SpawnArea {
+        center: v3(0.0),
+        half_extent: v3(10.0),
+    });
+    spawn_fleet(
+        &mut fleet,
+        &mut rng,
+        any(3),
+        &area,
+        recording.frame_count(),
+        any(8.0),
+    );
+    spawn_formation(
+        &mut fleet,
+        &mut rng,
+        leader,
+        any(0),
+        any(2),
+        &any(FormationParams::default()),
+        recording.frame_count(),
+        any(60),
+    );
+    for g in &fleet {
+        g.flyer.hash_state(h);
+    }
+}
+
+#[inline(never)]
+fn ex_time(h: &mut StateHasher) {
+    use hopkit::timestep::{FixedStep, SubSteps};
+    let mut fs = any(FixedStep::new(any(60)).with_max_frame_ns(any(u64::MAX)));
+    let a = fs.advance_nanos(any(u64::MAX));
+    let b = fs.advance(any(f32::INFINITY));
+    h.write_u32(a.ticks ^ b.ticks);
+    h.write_f32(a.alpha + b.alpha);
+    let s = SubSteps::split(any(1.0e30), any(1.0e-30), any(u32::MAX));
+    h.write_u32(s.count);
+}
+
+/// The firmware application with the shared renderer (display: a pixel counter).
+#[inline(never)]
+fn ex_app(h: &mut StateHasher) {
+    use hopkit_firmware::seams::{Scripted, StepClock};
+    let mut app = hopkit_firmware::app::App::new(
+        Scripted,
+        Scripted,
+        hopkit_firmware::counting::PixelCounter::new(),
+        StepClock::new(any(16_666_667)),
+    );
+    for _ in 0..any(3u32) {
+        let Ok(p) = app.poll();
+        h.write_u32(p.ticks);
+    }
+    h.write_u64(app.state_hash());
 }
