@@ -95,6 +95,15 @@ impl SlopeParams {
         }
     }
 
+    /// The seed exactly: [`SlopeParams::seed`] without the walkable tolerance
+    /// (`walkable_epsilon` 0), so every normal steeper than the limit is rejected — a 45° ramp at a
+    /// 45° limit may then be rejected or not by one rounding of its normal, as in the seed.
+    pub const fn seed_exact() -> Self {
+        let mut p = Self::seed();
+        p.walkable_epsilon = 0.0;
+        p
+    }
+
     /// A subtler look for stylised characters: tilt at most 20°, 180°/s.
     pub const fn subtle() -> Self {
         SlopeParams {

@@ -151,6 +151,16 @@ impl<const N: usize> FollowerState<N> {
         }
     }
 
+    /// [`FollowerState::new`] with the seed's start-up quirk: the last-crumb reference starts at
+    /// the world origin (the seed's `_prevPlayerPos` is never initialised), so a leader starting
+    /// more than `record_distance` from the origin drops a crumb on the first step. Use it with
+    /// [`FollowerParams::seed_exact`] to retrace the seed exactly.
+    pub fn seed_start(follower_pos: Vec3, leader_pos: Vec3, yaw: f32) -> Self {
+        let mut s = Self::new(follower_pos, leader_pos, yaw);
+        s.last_crumb = Vec3::ZERO;
+        s
+    }
+
     /// Repair non-finite fields a host may have written.
     fn sanitize(&mut self) {
         if !self.leader.is_finite() {
@@ -347,7 +357,12 @@ fn drive<const N: usize>(
         ev.stopped = true;
         return;
     }
-    if body.position.planar().distance(state.target.planar()) < p.reach_distance {
+    let to_target = if p.seed_exact {
+        body.position.distance(state.target) // the seed: 3-D
+    } else {
+        body.position.planar().distance(state.target.planar())
+    };
+    if to_target < p.reach_distance {
         if state.trail.len() <= p.stop_crumbs as usize {
             body.reduce_speed(p, n);
             ev.stopped = true;

@@ -36,15 +36,18 @@ pub struct FollowerParams {
     /// A crumb is recorded when the leader is more than this far (3-D) from the last crumb.
     /// Units. Default **1.5** (seed). Range `[0, ∞)`.
     pub record_distance: f32,
-    /// Reproduce the seed's two tick-rate dependent quirks instead of fixing them. Default
-    /// **false**; [`FollowerParams::seed_exact`] sets true.
+    /// Reproduce the seed's quirks instead of fixing them. Default **false**;
+    /// [`FollowerParams::seed_exact`] sets true.
     /// - false: crumbs are placed at exactly `record_distance` intervals along the leader's motion
     ///   between steps (several per step if it moved far), and the speed factor lands on its
     ///   target.
     /// - true (the seed): a crumb is the leader's *sampled* position, which overshoots by up to one
     ///   leader step, so crumb spacing — and where the follower finally stops — depends on the tick
     ///   rate; and the speed factor steps ±`factor_ease_per_tick` past its target forever (its f32
-    ///   sum never hits 1.6 or 1.0 exactly), dithering ±0.02 and biasing the mean speed by ≈ 1 %.
+    ///   sum never hits 1.6 or 1.0 exactly), dithering ±0.02 and biasing the mean speed by ≈ 1 %;
+    ///   and reaching a crumb is measured in 3-D, as the seed does (see `reach_distance`).
+    /// The seed's other start-up quirk, the first crumb recorded against the world origin, is
+    /// [`crate::follower::FollowerState::seed_start`].
     pub seed_exact: bool,
     /// Shortcut: if the leader is closer than this (3-D) to the follower … Units. Default **7.0**
     /// (seed). Range `[0, ∞]`.
@@ -55,8 +58,8 @@ pub struct FollowerParams {
     /// Stop when closer than this (3-D) to the leader. Units. Default **3.5** (seed). `[0, ∞)`.
     pub stop_distance: f32,
     /// Move on to the next crumb when closer than this to the current one. Measured in the ground
-    /// plane (X/Z) — the seed measures 3-D, which makes a follower circle forever under a crumb the
-    /// leader dropped mid-jump. Units. Default **2.0** (seed). Range `[0, ∞)`.
+    /// plane (X/Z) — the seed measures 3-D (so does `seed_exact`), which makes a follower circle
+    /// forever under a crumb the leader dropped mid-jump. Units. Default **2.0** (seed). `[0, ∞)`.
     pub reach_distance: f32,
     /// On reaching a crumb, stop instead of taking the next one if at most this many remain.
     /// Crumbs. Default **3** (seed).

@@ -65,7 +65,8 @@ pub struct FlyerParams {
     /// Fire gate: guns and missiles fire only when `forward · direction_to_target ≥ fire_cos`.
     /// Unitless cosine. Default 0.95 (within about 18° of the nose).
     pub fire_cos: f32,
-    /// Fire gate: the nearest target must be closer than this, units. Default 60.
+    /// Fire gate: the nearest target must be closer than this, units. Default 60. The seed gates
+    /// on facing only: `f32::INFINITY` restores that ([`FlyerParams::with_seed_fire_gate`]).
     pub fire_range: f32,
     /// Longest accepted step, seconds; longer `dt` is clamped to it. Default 0.1.
     pub max_dt: f32,
@@ -100,6 +101,12 @@ impl FlyerParams {
     /// The demo arena tuning (same as `Default`).
     pub fn demo_arena() -> Self {
         Self::default()
+    }
+
+    /// The same flyer with the seed's fire gate: facing only (`fire_range` = `f32::INFINITY`).
+    pub const fn with_seed_fire_gate(mut self) -> Self {
+        self.fire_range = f32::INFINITY;
+        self
     }
 
     /// A nimbler fighter: faster turns, snappier damping, same world scale.
