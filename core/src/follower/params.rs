@@ -46,6 +46,7 @@ pub struct FollowerParams {
     ///   rate; and the speed factor steps ±`factor_ease_per_tick` past its target forever (its f32
     ///   sum never hits 1.6 or 1.0 exactly), dithering ±0.02 and biasing the mean speed by ≈ 1 %;
     ///   and reaching a crumb is measured in 3-D, as the seed does (see `reach_distance`).
+    ///
     /// The seed's other start-up quirk, the first crumb recorded against the world origin, is
     /// [`crate::follower::FollowerState::seed_start`].
     pub seed_exact: bool,
