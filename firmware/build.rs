@@ -9,6 +9,8 @@ fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=memory");
     println!("cargo::rustc-check-cfg=cfg(hopkit_armv6m)");
+    println!("cargo::rustc-check-cfg=cfg(hopkit_armv8m)");
+    println!("cargo::rustc-check-cfg=cfg(hopkit_riscv_f)");
     println!("cargo::rustc-check-cfg=cfg(hopkit_panic_report)");
     if env::var("CARGO_CFG_TARGET_OS").as_deref() != Ok("none") {
         return;
@@ -16,6 +18,34 @@ fn main() {
     let target = env::var("TARGET").unwrap_or_default();
     if target.starts_with("thumbv6m-") {
         println!("cargo:rustc-cfg=hopkit_armv6m");
+    }
+    if target.starts_with("thumbv8m.main-") {
+        println!("cargo:rustc-cfg=hopkit_armv8m");
+    }
+    // The RISC-V / AArch64 QEMU image (feature `cpus`): its own memory map, no Cortex-M runtime.
+    if env::var_os("CARGO_FEATURE_CPUS").is_some() {
+        let arch = env::var("CARGO_CFG_TARGET_ARCH").unwrap_or_default();
+        let dir = PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("manifest dir")).join("memory");
+        let out = PathBuf::from(env::var("OUT_DIR").expect("OUT_DIR"));
+        match arch.as_str() {
+            "riscv32" => {
+                if env::var("TARGET").unwrap_or_default().starts_with("riscv32imafc") {
+                    println!("cargo:rustc-cfg=hopkit_riscv_f");
+                }
+                fs::copy(dir.join("riscv-virt.x"), out.join("memory.x")).expect("copy memory.x");
+                println!("cargo:rustc-link-search={}", out.display());
+                println!("cargo:rustc-link-arg-bin=cpu-demo=-Tmemory.x");
+                println!("cargo:rustc-link-arg-bin=cpu-demo=-Tlink.x");
+            }
+            "aarch64" => {
+                println!(
+                    "cargo:rustc-link-arg-bin=cpu-demo=-T{}",
+                    dir.join("aarch64-virt.ld").display()
+                );
+            }
+            _ => {}
+        }
+        return;
     }
     let board = env::var_os("CARGO_FEATURE_BOARD").is_some();
     let qemu = env::var_os("CARGO_FEATURE_QEMU").is_some();
@@ -34,6 +64,7 @@ fn main() {
         }
         (false, true) if target.starts_with("thumbv7em-") => "mps2-an386.x",
         (false, true) if target.starts_with("thumbv6m-") => "microbit.x",
+        (false, true) if target.starts_with("thumbv8m.main-") => "mps2-an505.x",
         (false, true) => {
             panic!("QEMU images exist for thumbv7em-none-eabihf and thumbv6m-none-eabi")
         }

@@ -7,7 +7,8 @@
 #   scripts/cross-toolchain.sh mode TARGET    print `rustup` or `debian`: how TARGET will be built
 #   scripts/cross-toolchain.sh lld            print the path of the rust-lld linker
 #
-# Targets: thumbv7em-none-eabihf (Cortex-M4F), thumbv6m-none-eabi (Cortex-M0), wasm32-unknown-unknown.
+# Targets: thumbv7em-none-eabihf (Cortex-M4F), thumbv6m-none-eabi (Cortex-M0), wasm32-unknown-unknown,
+# thumbv8m.main-none-eabihf (Cortex-M33), riscv32imac/imafc-unknown-none-elf, aarch64-unknown-none.
 #
 # Route 1 (the ordinary one): the target's standard library comes from rustup. A missing target is
 # added with `rustup target add` (bounded by a timeout: on some networks it has hung). After that,
@@ -26,7 +27,8 @@
 #            HOPKIT_RUSTUP_TIMEOUT (seconds for `rustup target add`, default 120).
 set -euo pipefail
 
-TARGETS=(thumbv7em-none-eabihf thumbv6m-none-eabi wasm32-unknown-unknown)
+TARGETS=(thumbv7em-none-eabihf thumbv6m-none-eabi wasm32-unknown-unknown thumbv8m.main-none-eabihf
+         riscv32imac-unknown-none-elf riscv32imafc-unknown-none-elf aarch64-unknown-none)
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 CROSS_DIR="${HOPKIT_CROSS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/hopkit/cross}"
 

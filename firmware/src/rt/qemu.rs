@@ -13,20 +13,28 @@ use cortex_m::peripheral::SYST;
 use cortex_m_semihosting::{debug, hio};
 
 /// Which QEMU machine this image is for.
-pub const MACHINE: &str = if !cfg!(hopkit_armv6m) {
-    "mps2-an386 (Cortex-M4F, thumbv7em-none-eabihf)"
-} else {
+pub const MACHINE: &str = if cfg!(hopkit_armv6m) {
     "microbit (Cortex-M0, thumbv6m-none-eabi)"
+} else if cfg!(hopkit_armv8m) {
+    "mps2-an505 (Cortex-M33, thumbv8m.main-none-eabihf)"
+} else {
+    "mps2-an386 (Cortex-M4F, thumbv7em-none-eabihf)"
 };
 
-/// Start of data RAM on both machines (memory/*.x).
-pub const RAM_ORIGIN: u32 = 0x2000_0000;
+/// Start of data RAM (memory/*.x).
+pub const RAM_ORIGIN: u32 = if cfg!(hopkit_armv8m) {
+    0x3800_0000
+} else {
+    0x2000_0000
+};
 
 /// Short target name for output lines.
-pub const TARGET: &str = if !cfg!(hopkit_armv6m) {
-    "thumbv7em"
-} else {
+pub const TARGET: &str = if cfg!(hopkit_armv6m) {
     "thumbv6m"
+} else if cfg!(hopkit_armv8m) {
+    "thumbv8m.main"
+} else {
+    "thumbv7em"
 };
 
 /// Semihosting stdout with `core::fmt` support; output errors are ignored (nothing to tell them to).

@@ -1,0 +1,25 @@
+//! Golden state hashes of the scripted demo for the scalar backend this build uses. The `libm`
+//! build's are the cross-platform reference (tests/tests/demo_golden.rs holds them too); the
+//! `micromath` build computes different bits but must compute the *same* bits everywhere:
+//! scripts/ci-cpus.sh compares these values on x86_64 (this test, `cargo test -p hopkit
+//! --no-default-features --features micromath --test backend_golden`), Cortex-M4F and Cortex-M0
+//! under QEMU and wasm32 under wasmi.
+
+/// (ticks, libm hash, micromath hash).
+pub const GOLDEN: [(u32, u64, u64); 3] = [
+    (0, 0xd6728fb7d36c3b1c, 0xd6728fb7d36c3b1c),
+    (600, 0xd625d6ddacdc8e4f, MICROMATH_600),
+    (3600, 0xcdc5694b9a4a426f, MICROMATH_3600),
+];
+const MICROMATH_600: u64 = 0x7414_80ac_d822_6187;
+const MICROMATH_3600: u64 = 0x13fe_e089_4699_510f;
+
+#[test]
+fn scripted_demo_matches_the_backends_golden_hashes() {
+    for (ticks, libm, micromath) in GOLDEN {
+        let got = hopkit::demo::scripted_hash(ticks);
+        let want = if cfg!(feature = "micromath") { micromath } else { libm };
+        println!("{} ticks: 0x{got:016x}", ticks);
+        assert_eq!(got, want, "{ticks} ticks: got {got:#018x}");
+    }
+}
