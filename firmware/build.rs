@@ -25,11 +25,15 @@ fn main() {
     // The RISC-V / AArch64 QEMU image (feature `cpus`): its own memory map, no Cortex-M runtime.
     if env::var_os("CARGO_FEATURE_CPUS").is_some() {
         let arch = env::var("CARGO_CFG_TARGET_ARCH").unwrap_or_default();
-        let dir = PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("manifest dir")).join("memory");
+        let dir =
+            PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("manifest dir")).join("memory");
         let out = PathBuf::from(env::var("OUT_DIR").expect("OUT_DIR"));
         match arch.as_str() {
             "riscv32" => {
-                if env::var("TARGET").unwrap_or_default().starts_with("riscv32imafc") {
+                if env::var("TARGET")
+                    .unwrap_or_default()
+                    .starts_with("riscv32imafc")
+                {
                     println!("cargo:rustc-cfg=hopkit_riscv_f");
                 }
                 fs::copy(dir.join("riscv-virt.x"), out.join("memory.x")).expect("copy memory.x");

@@ -18,7 +18,11 @@ const MICROMATH_3600: u64 = 0x13fe_e089_4699_510f;
 fn scripted_demo_matches_the_backends_golden_hashes() {
     for (ticks, libm, micromath) in GOLDEN {
         let got = hopkit::demo::scripted_hash(ticks);
-        let want = if cfg!(feature = "micromath") { micromath } else { libm };
+        let want = if cfg!(feature = "micromath") {
+            micromath
+        } else {
+            libm
+        };
         println!("{} ticks: 0x{got:016x}", ticks);
         assert_eq!(got, want, "{ticks} ticks: got {got:#018x}");
     }

@@ -56,17 +56,29 @@ fn the_stutter_sequence_is_what_it_claims() {
     let frames: Vec<u64> = stutter().take(400).collect();
     assert_eq!(frames[182], 250_000_000);
     let mut clock = FixedStep::new(TICK_HZ);
-    let per_frame: Vec<u32> = frames.iter().map(|&ns| clock.advance_nanos(ns).ticks).collect();
+    let per_frame: Vec<u32> = frames
+        .iter()
+        .map(|&ns| clock.advance_nanos(ns).ticks)
+        .collect();
     assert_eq!(per_frame[182], 15, "the hitch runs 15 ticks in one frame");
-    assert!(per_frame.iter().filter(|&&n| n == 0).count() > 50, "short frames run none");
-    assert!(per_frame.iter().filter(|&&n| n == 2).count() > 10, "long frames run two");
+    assert!(
+        per_frame.iter().filter(|&&n| n == 0).count() > 50,
+        "short frames run none"
+    );
+    assert!(
+        per_frame.iter().filter(|&&n| n == 2).count() > 10,
+        "long frames run two"
+    );
 }
 
 #[test]
 fn demo_is_identical_at_240_fps_and_under_stutter() {
     let expected = scripted_hash(TICKS);
     for (name, frames) in [
-        ("240 fps", Box::new(fps_240()) as Box<dyn Iterator<Item = u64>>),
+        (
+            "240 fps",
+            Box::new(fps_240()) as Box<dyn Iterator<Item = u64>>,
+        ),
         ("stutter", Box::new(stutter())),
     ] {
         let mut rig = DemoRig::new();
