@@ -147,7 +147,7 @@ impl FixedStep {
             .acc
             .saturating_add(ns.saturating_mul(self.tick_hz as u64));
         let ticks = self.acc / NANOS_PER_SECOND;
-        self.acc -= ticks * NANOS_PER_SECOND;
+        self.acc %= NANOS_PER_SECOND;
         self.ticks_total = self.ticks_total.wrapping_add(ticks);
         Advance {
             ticks: if ticks > u32::MAX as u64 {

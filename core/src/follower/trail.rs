@@ -92,9 +92,11 @@ impl<const N: usize> Trail<N> {
     /// Ring index of logical position `i` (0 = oldest). Only meaningful for `i < N`.
     #[inline]
     fn slot(&self, i: usize) -> usize {
-        let j = self.head + i;
+        // head < N and i < N, so no overflow; wrapping keeps the arithmetic panic-free for the
+        // link-time panic check with overflow checks on.
+        let j = self.head.wrapping_add(i);
         if j >= N {
-            j - N
+            j.wrapping_sub(N)
         } else {
             j
         }
@@ -134,7 +136,7 @@ impl<const N: usize> Trail<N> {
         match self.crumbs.get_mut(i) {
             Some(c) => {
                 *c = p;
-                self.len += 1;
+                self.len = self.len.saturating_add(1);
                 Ok(())
             }
             None => Err(p),
@@ -154,12 +156,12 @@ impl<const N: usize> Trail<N> {
 
     /// Drop the oldest crumbs until at most `keep` remain; returns how many were dropped.
     pub fn retain_newest(&mut self, keep: usize) -> usize {
-        let mut dropped = 0;
+        let mut dropped = 0usize;
         while self.len > keep {
             if self.pop_oldest().is_none() {
                 break;
             }
-            dropped += 1;
+            dropped = dropped.saturating_add(1);
         }
         dropped
     }

@@ -199,7 +199,7 @@ pub fn spawn_formation<const N: usize>(
         } else {
             let n = frame_count as u64;
             let c = leader_cursor as u64 % n;
-            ((c + n - lag as u64 % n) % n) as u32
+            (c.wrapping_add(n).wrapping_sub(lag as u64 % n) % n) as u32
         };
         let mut flyer = leader;
         flyer.position = leader.position + offset;

@@ -489,10 +489,10 @@ pub fn encode(
             // `checksums.len()` was checked above: there is one per interval.
             let c = checks.next().copied().unwrap_or(0);
             put_bytes(out, at, &c.to_le_bytes());
-            at += CHECKSUM_LEN;
+            at = at.saturating_add(CHECKSUM_LEN);
         }
         put_bytes(out, at, &f.pack());
-        at += FRAME_LEN;
+        at = at.saturating_add(FRAME_LEN);
     }
     write_header_fields(out, info, count);
     let crc = crc_of(out);
@@ -636,8 +636,8 @@ impl<'a> Recording<'a> {
         }
         let at = frame_offset(i, self.header.checksum_interval);
         self.bytes
-            .get(at..at + FRAME_LEN)
-            .map(|s| Frame::unpack([s[0], s[1], s[2]]))
+            .get(at..at.wrapping_add(FRAME_LEN))
+            .and_then(|s| Some(Frame::unpack([*s.first()?, *s.get(1)?, *s.get(2)?])))
     }
 
     /// Frame `i mod frame_count` (looping); [`Frame::NEUTRAL`] for an empty recording.
@@ -653,10 +653,9 @@ impl<'a> Recording<'a> {
     #[inline]
     pub fn next_index(&self, i: u32) -> u32 {
         let n = self.header.frame_count;
-        if n == 0 || i.saturating_add(1) >= n {
-            0
-        } else {
-            i + 1
+        match i.checked_add(1) {
+            Some(next) if next < n => next,
+            _ => 0,
         }
     }
 

@@ -24,16 +24,18 @@ pub struct Nearest {
 /// The nearest finite target to `position` (ties: lowest index), or `None` if there is none.
 pub fn nearest_target(position: Vec3, targets: &[Vec3]) -> Option<Nearest> {
     let mut best: Option<(u32, f32, Vec3)> = None;
-    for (i, &t) in targets.iter().enumerate() {
+    // A manual index (not `enumerate`): no overflow check for the link-time panic check.
+    let mut i = 0u32;
+    for &t in targets {
         let r = t - position;
         let d2 = r.length_squared();
-        if !d2.is_finite() {
-            continue;
+        if d2.is_finite() {
+            match best {
+                Some((_, b2, _)) if b2 <= d2 => {}
+                _ => best = Some((i, d2, r)),
+            }
         }
-        match best {
-            Some((_, b2, _)) if b2 <= d2 => {}
-            _ => best = Some((i as u32, d2, r)),
-        }
+        i = i.wrapping_add(1);
     }
     best.map(|(index, d2, r)| {
         let distance = crate::math::scalar::sqrt(d2);

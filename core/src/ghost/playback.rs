@@ -130,7 +130,11 @@ impl Ghost {
             0
         } else {
             let n64 = n as u64;
-            ((leader_index as u64 % n64 + n64 - self.lag as u64 % n64) % n64) as u32
+            // Each term < n64 ≤ u32::MAX: the sum fits u64 (wrapping only spells that out).
+            ((leader_index as u64 % n64)
+                .wrapping_add(n64)
+                .wrapping_sub(self.lag as u64 % n64)
+                % n64) as u32
         };
         let nearest = pilot::nearest_target(self.flyer.position, targets);
         let index = self.cursor;

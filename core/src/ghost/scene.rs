@@ -98,9 +98,9 @@ impl<const N: usize> GhostScene<N> {
                 ),
                 None => g.step(recording, &self.params, &self.targets, ground),
             };
-            out.firing += t.firing as u32;
-            out.missiles += t.missile as u32;
-            out.skips += t.skipped as u32;
+            out.firing = out.firing.saturating_add(t.firing as u32);
+            out.missiles = out.missiles.saturating_add(t.missile as u32);
+            out.skips = out.skips.saturating_add(t.skipped as u32);
         }
         self.tick = self.tick.wrapping_add(1);
         out

@@ -316,7 +316,7 @@ fn flock_pass(
         if d2 < near_r2 {
             offset_sum -= away;
             velocity_sum += n.velocity;
-            count += 1;
+            count = count.saturating_add(1);
         }
     }
 
