@@ -19,34 +19,9 @@ use std::hint::black_box;
 const BATCH: usize = 1024;
 const DT: f32 = 1.0 / 60.0;
 
-/// The seed's `Clip`.
-#[inline]
-fn clip(val: f32, min: f32, max: f32) -> f32 {
-    if val <= min {
-        return min;
-    }
-    if val <= max {
-        return val;
-    }
-    max
-}
-
-/// Baseline: `GetNextPlayerVector` as a desktop programmer writes it with glam.
-#[inline]
-fn baseline_next(player: glam::Vec2, input: glam::Vec2, dt: f32, on_ground: bool) -> glam::Vec2 {
-    let n = input.normalize_or_zero();
-    let (fric, max_speed, accel) = if on_ground {
-        (70.0, 10.0, 120.0)
-    } else {
-        (0.0, 0.5, 100.0)
-    };
-    let mag_fric = clip(player.length(), 0.0, fric * dt);
-    let fric_vec = player.normalize_or_zero() * -mag_fric;
-    let pf = player + fric_vec;
-    let proj = pf.dot(n);
-    let add = clip(max_speed - proj, 0.0, accel * dt);
-    pf + n * add
-}
+#[path = "shared/glam_movement.rs"]
+mod glam_movement;
+use glam_movement::baseline_next;
 
 /// hopkit: convert the wish (1 sqrt) and run the kernels (1 sqrt on the ground, 0 in the air).
 #[inline]

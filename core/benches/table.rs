@@ -83,32 +83,10 @@ fn alone(rounds: usize, reps: usize, items: usize, mut a: impl FnMut()) -> f64 {
 
 const CHARACTERS: usize = 1024;
 
-fn clip(val: f32, min: f32, max: f32) -> f32 {
-    if val <= min {
-        min
-    } else if val <= max {
-        val
-    } else {
-        max
-    }
-}
-
-/// Baseline: the seed's `GetNextPlayerVector` as a desktop programmer writes it with glam (std's
-/// `sqrt`, `normalize_or_zero`), the same constants as `MoveParams::seed()`.
-#[inline]
-fn glam_next(player: glam::Vec2, input: glam::Vec2, dt: f32, on_ground: bool) -> glam::Vec2 {
-    let n = input.normalize_or_zero();
-    let (fric, max_speed, accel) = if on_ground {
-        (70.0, 10.0, 120.0)
-    } else {
-        (0.0, 0.5, 100.0)
-    };
-    let mag_fric = clip(player.length(), 0.0, fric * dt);
-    let pf = player + player.normalize_or_zero() * -mag_fric;
-    let proj = pf.dot(n);
-    let add = clip(max_speed - proj, 0.0, accel * dt);
-    pf + n * add
-}
+#[path = "shared/glam_movement.rs"]
+mod glam_movement;
+/// Baseline: the seed's step with glam (shared with the criterion `movement` bench).
+use glam_movement::baseline_next as glam_next;
 
 fn movement(rows: &mut Vec<Row>, rounds: usize) {
     let mut rng = Pcg32::seeded(1);
