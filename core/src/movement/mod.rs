@@ -79,6 +79,7 @@
 // which is how the kernels route bad numbers to their safe branch.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
+pub mod batch;
 pub mod contact;
 pub mod jump;
 pub mod kernels;
@@ -86,6 +87,7 @@ pub mod mover;
 pub mod params;
 pub mod seed;
 
+pub use batch::{planar_velocity_tick_batch, WishBatch};
 pub use contact::{categorize_ground, categorize_hit, is_wall, resolve_walls, Contact};
 pub use jump::JumpKind;
 pub use kernels::{
