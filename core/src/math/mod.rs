@@ -21,6 +21,7 @@
 
 pub mod quat;
 pub mod scalar;
+pub mod sqrt32;
 pub mod trig;
 pub mod vec2;
 pub mod vec3;

@@ -16,9 +16,19 @@
 
 #[cfg(not(feature = "micromath"))]
 mod backend {
+    /// `libm`'s correctly rounded `sqrtf`; on ARMv6-M (no 32×32→64 multiply, recognised as an Arm
+    /// target without 32-bit compare-and-swap) hopkit's own 32-bit one, which gives the same bits
+    /// ([`crate::math::sqrt32`]) in about a third of the instructions there.
     #[inline]
     pub fn sqrt(x: f32) -> f32 {
-        libm::sqrtf(x)
+        #[cfg(all(target_arch = "arm", not(target_has_atomic = "32")))]
+        {
+            crate::math::sqrt32::sqrt(x)
+        }
+        #[cfg(not(all(target_arch = "arm", not(target_has_atomic = "32"))))]
+        {
+            libm::sqrtf(x)
+        }
     }
     #[inline]
     pub fn atan2(y: f32, x: f32) -> f32 {
