@@ -85,6 +85,7 @@ pub mod jump;
 pub mod kernels;
 pub mod mover;
 pub mod params;
+pub mod prepared;
 pub mod seed;
 
 pub use batch::{planar_velocity_tick_batch, WishBatch};
@@ -97,3 +98,4 @@ pub use kernels::{
 };
 pub use mover::{step, step_wish, tick, MoveInput, MoverState, StepEvents};
 pub use params::{AccelBudget, AccelStyle, FrictionModel, MoveParams};
+pub use prepared::TickKernel;

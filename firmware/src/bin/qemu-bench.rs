@@ -4,7 +4,9 @@
 //!
 //! - `instr-per-systick-kilotick`: calibration (≈ 40 000 on mps2-an386, ≈ 62 500 on microbit);
 //! - `movement-kernel-ground-instr` / `movement-kernel-air-instr`: one planar movement step
-//!   (friction + accelerate, cached world wish), mean of many, loop cost subtracted;
+//!   (friction + accelerate, cached world wish) through `TickKernel` (constants folded once per
+//!   tick length), mean of many, loop cost subtracted; `movement-kernel-ground-unprepared-instr`:
+//!   the same through `planar_velocity_tick` (same bits, constants derived per call);
 //!   `movement-seed-step-instr`: the seed's `GetNextPlayerVector` port;
 //!   `movement-full-step-instr`: a whole character `step_wish` (ground probe, jump rules, gravity);
 //! - `demo-tick-instr` / `demo-tick-instr-max`: one `DemoRig::tick` on the scripted input
@@ -29,7 +31,9 @@ use cortex_m_rt::entry;
 use hopkit::ground::FlatGround;
 use hopkit::math::{scalar, Vec2, Vec3};
 use hopkit::movement::seed::next_player_vector;
-use hopkit::movement::{planar_velocity_tick, step_wish, MoveParams, MoverState, WishDir};
+use hopkit::movement::{
+    planar_velocity_tick, step_wish, MoveParams, MoverState, TickKernel, WishDir,
+};
 use hopkit_firmware::app::App;
 use hopkit_firmware::counting::PixelCounter;
 use hopkit_firmware::demo::{scripted_raw, DemoRig};
@@ -47,10 +51,23 @@ fn panic(info: &core::panic::PanicInfo) -> ! {
 }
 
 /// Mean instructions of `f(i)` over `REPS` calls, minus the cost of the same loop around nothing.
-fn per_call(c: &Counter, mut f: impl FnMut(u32)) -> u64 {
+fn per_call(c: &Counter, f: impl FnMut(u32)) -> u64 {
+    per_call_minus(
+        c,
+        |i| {
+            black_box(i);
+        },
+        f,
+    )
+}
+
+/// Mean instructions of `f(i)` over `REPS` calls, minus those of `harness(i)`: the same loop doing
+/// only the bookkeeping around the measured call (picking its inputs the same way), so that is not
+/// counted.
+fn per_call_minus(c: &Counter, mut harness: impl FnMut(u32), mut f: impl FnMut(u32)) -> u64 {
     let s = c.start();
     for i in 0..REPS {
-        black_box(i);
+        harness(black_box(i));
     }
     let empty = c.stop_ticks(s) as u64;
     let s = c.start();
@@ -127,15 +144,31 @@ fn main() -> ! {
     let dt = 1.0 / 60.0;
     let wish = WishDir::from_world(Vec2::new(0.6, -0.8));
     let other = WishDir::from_world(Vec2::new(-0.8, -0.6));
+    // The kernel as a fixed-tick game runs it: constants folded once (`TickKernel`), bit-identical
+    // to `planar_velocity_tick`, which is measured too (`-unprepared`). The wish turns every 64
+    // calls; both loops pick it and pass it through `black_box` alike, so only the kernel differs.
+    let kernel = black_box(TickKernel::new(&params, dt));
+    let pick = move |i: u32| black_box(if i & 64 == 0 { wish } else { other });
     let mut v = Vec2::new(6.0, -4.0);
-    let kernel_ground = per_call(&c, |i| {
-        let turn = if i & 64 == 0 { wish } else { other };
-        v = planar_velocity_tick(v, turn, &params, true, dt);
-    });
+    let kernel_ground = per_call_minus(
+        &c,
+        |i| {
+            pick(i);
+        },
+        |i| v = kernel.tick(v, pick(i), true),
+    );
     let mut v = Vec2::new(12.0, 0.0);
     let kernel_air = per_call(&c, |_| {
-        v = planar_velocity_tick(v, wish, &params, false, dt);
+        v = kernel.tick(v, wish, false);
     });
+    let mut v = Vec2::new(6.0, -4.0);
+    let kernel_ground_unprepared = per_call_minus(
+        &c,
+        |i| {
+            pick(i);
+        },
+        |i| v = planar_velocity_tick(v, pick(i), &params, true, dt),
+    );
     let mut sv = Vec2::new(6.0, -4.0);
     let seed_step = per_call(&c, |_| {
         sv = next_player_vector(black_box(sv), black_box(Vec2::new(1.0, 1.0)), dt, true);
@@ -149,6 +182,10 @@ fn main() -> ! {
     black_box((v, sv, mover));
     let _ = writeln!(out, "movement-kernel-ground-instr: {kernel_ground}");
     let _ = writeln!(out, "movement-kernel-air-instr: {kernel_air}");
+    let _ = writeln!(
+        out,
+        "movement-kernel-ground-unprepared-instr: {kernel_ground_unprepared}"
+    );
     let _ = writeln!(out, "movement-seed-step-instr: {seed_step}");
     let _ = writeln!(out, "movement-full-step-instr: {full_step}");
 

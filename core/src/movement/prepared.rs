@@ -1,0 +1,266 @@
+//! The planar kernel with its per-tick constants folded once: [`TickKernel`].
+//!
+//! A game's `MoveParams` change rarely and its fixed tick length never, yet
+//! [`super::planar_velocity_tick`] re-derives `decel·dt`, `accel·dt`, the squared stop threshold and
+//! the model/style dispatch on every call. [`TickKernel::new`] does that once per (`params`, `dt`);
+//! [`TickKernel::tick`] then does only what depends on the velocity and the wish, with the range
+//! tests done on the float's bit pattern (one integer compare instead of three float compares: on
+//! a Cortex-M0 every float compare is a library call).
+//!
+//! **Same bits**: `kernel.tick(v, wish, grounded)` returns exactly
+//! `planar_velocity_tick(v, wish, &params, grounded, dt)` for every input, NaN and infinities
+//! included (tested on random and special inputs for every preset). Only products whose rounding is
+//! the same whether formed once or per tick are folded: `decel·dt` (constant friction) and
+//! `accel·dt` (per-second budget) are single products either way, while Quake's
+//! `control·friction·dt` and `accel·wishspeed·dt` keep their per-tick order.
+//!
+//! # Example
+//!
+//! ```
+//! use hopkit::math::Vec2;
+//! use hopkit::movement::{planar_velocity_tick, MoveParams, TickKernel, WishDir};
+//!
+//! let params = MoveParams::seed();
+//! let dt = 1.0 / 60.0;
+//! let kernel = TickKernel::new(&params, dt); // once, when params or the tick rate change
+//! let wish = WishDir::from_world(Vec2::new(0.6, -0.8));
+//! let mut v = Vec2::new(6.0, -4.0);
+//! for _ in 0..60 {
+//!     let reference = planar_velocity_tick(v, wish, &params, true, dt);
+//!     v = kernel.tick(v, wish, true);
+//!     assert_eq!(v, reference);
+//! }
+//! ```
+
+use super::kernels::{accelerate_clamped, WishDir};
+use super::params::{AccelBudget, AccelStyle, FrictionModel, MoveParams};
+use crate::math::{scalar, Vec2};
+
+/// Bit pattern of `f32::MAX`: a non-negative float (or NaN) is finite iff its bits are at most this.
+const MAX_BITS: u32 = 0x7f7f_ffff;
+/// Bit pattern of `1e-30`, the smallest squared speed the fast reciprocal square root accepts.
+const RSQRT_MIN_BITS: u32 = 0x0da2_4260;
+
+/// [`super::planar_velocity_tick`] for one `MoveParams` and one tick length, constants folded.
+/// Build it with [`TickKernel::new`] whenever the params or `dt` change. Plain data, `Copy`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct TickKernel {
+    /// Tick length, seconds.
+    dt: f32,
+    /// `FrictionModel::StopSpeed` (else constant deceleration).
+    stop_speed_model: bool,
+    /// Constant model: `decel·dt` (units/s per tick); stop-speed model: the coefficient (1/s).
+    friction: f32,
+    /// Stop-speed model: `stop_speed`, units/s.
+    stop_speed: f32,
+    /// Smallest bit pattern of a squared planar speed that friction treats as moving
+    /// (`> stop_threshold²` and `≥ 1e-30`); `u32::MAX` when nothing moves (NaN threshold).
+    moving_min_bits: u32,
+    /// `AccelBudget::WishSpeedScaled` (else per second).
+    wish_scaled: bool,
+    /// Ground: `max_speed`, units/s.
+    max_speed: f32,
+    /// Ground budget factor: `accel·dt` (per second) or `accel` (wish-scaled, times `w·dt` per tick).
+    accel: f32,
+    /// Air: `air_max_speed`, units/s.
+    air_max_speed: f32,
+    /// Air budget factor, as `accel`.
+    air_accel: f32,
+    /// Air: `air_wish_cap`, units/s.
+    air_wish_cap: f32,
+    /// `AccelStyle::ClampedDelta` (else projection).
+    clamped_delta: bool,
+}
+
+impl TickKernel {
+    /// Fold `params` for ticks of `dt` seconds. Any values are accepted (the result then behaves
+    /// exactly as [`super::planar_velocity_tick`] with them: NaN parameters give the same guarded
+    /// results there and here).
+    pub fn new(params: &MoveParams, dt: f32) -> TickKernel {
+        let stop_speed_model = params.friction_model == FrictionModel::StopSpeed;
+        let wish_scaled = params.accel_budget == AccelBudget::WishSpeedScaled;
+        let per_tick = |a: f32| if wish_scaled { a } else { a * dt };
+        let thr2 = params.stop_threshold * params.stop_threshold;
+        // Moving means `s2 > thr2 && s2 >= 1e-30 && s2 <= MAX`; for s2 ≥ 0 (a sum of squares, or
+        // NaN) the float order is the bit order, so the first two become `bits ≥ min`.
+        let moving_min_bits = if thr2.is_nan() {
+            u32::MAX
+        } else {
+            let above = thr2.to_bits().saturating_add(1); // the next float after thr2 (thr2 ≥ 0)
+            if above > RSQRT_MIN_BITS {
+                above
+            } else {
+                RSQRT_MIN_BITS
+            }
+        };
+        TickKernel {
+            dt,
+            stop_speed_model,
+            friction: if stop_speed_model {
+                params.friction
+            } else {
+                params.friction * dt
+            },
+            stop_speed: params.stop_speed,
+            moving_min_bits,
+            wish_scaled,
+            max_speed: params.max_speed,
+            accel: per_tick(params.accel),
+            air_max_speed: params.air_max_speed,
+            air_accel: per_tick(params.air_accel),
+            air_wish_cap: params.air_wish_cap,
+            clamped_delta: params.accel_style == AccelStyle::ClampedDelta,
+        }
+    }
+
+    /// The tick length this kernel was built for, seconds.
+    pub fn dt(&self) -> f32 {
+        self.dt
+    }
+
+    /// One tick of planar velocity: on the ground friction then ground acceleration, in the air
+    /// air acceleration only. Bit for bit [`super::planar_velocity_tick`].
+    #[inline]
+    pub fn tick(&self, v: Vec2, wish: WishDir, grounded: bool) -> Vec2 {
+        if grounded {
+            let v = self.friction(v);
+            let w = self.max_speed * wish.scale;
+            self.accelerate(v, wish, w, self.budget(self.accel, w))
+        } else {
+            let w = self.air_max_speed * wish.scale;
+            let cap = if w < self.air_wish_cap {
+                w
+            } else {
+                self.air_wish_cap
+            };
+            self.accelerate(v, wish, cap, self.budget(self.air_accel, w))
+        }
+    }
+
+    /// Ground friction ([`super::friction`]).
+    #[inline]
+    pub fn friction(&self, v: Vec2) -> Vec2 {
+        let s2 = v.x * v.x + v.y * v.y;
+        let bits = s2.to_bits();
+        if !(bits >= self.moving_min_bits && bits <= MAX_BITS) {
+            return Vec2::ZERO;
+        }
+        let inv = scalar::rsqrt_in_range(s2);
+        let drop = if self.stop_speed_model {
+            let speed = s2 * inv;
+            let control = if speed < self.stop_speed {
+                self.stop_speed
+            } else {
+                speed
+            };
+            control * self.friction * self.dt
+        } else {
+            self.friction
+        };
+        let k = 1.0 - drop * inv;
+        // `k > 0` (NaN fails): positive, non-NaN bit patterns are 1..=0x7f80_0000.
+        if k.to_bits().wrapping_sub(1) >= 0x7f80_0000 {
+            return Vec2::ZERO;
+        }
+        Vec2::new(v.x * k, v.y * k)
+    }
+
+    #[inline]
+    fn budget(&self, factor: f32, w: f32) -> f32 {
+        if self.wish_scaled {
+            factor * w * self.dt
+        } else {
+            factor
+        }
+    }
+
+    #[inline]
+    fn accelerate(&self, v: Vec2, wish: WishDir, cap: f32, budget: f32) -> Vec2 {
+        if self.clamped_delta {
+            return if wish.scale > 0.0 {
+                accelerate_clamped(v, wish.dir, cap, budget)
+            } else {
+                v
+            };
+        }
+        let add = cap - (v.x * wish.dir.x + v.y * wish.dir.y);
+        if !(add > 0.0) {
+            return v;
+        }
+        let s = if add < budget { add } else { budget };
+        Vec2::new(v.x + wish.dir.x * s, v.y + wish.dir.y * s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::movement::planar_velocity_tick;
+    use crate::rng::Pcg32;
+
+    #[test]
+    fn same_bits_as_the_reference_kernel() {
+        let specials = [
+            0.0,
+            -0.0,
+            1e-20,
+            1e-16,
+            3.0,
+            -7.5,
+            1e19,
+            1e30,
+            f32::MAX,
+            f32::NAN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+        ];
+        let mut presets = [
+            MoveParams::seed(),
+            MoveParams::seed_figure(),
+            MoveParams::quakeworld(),
+            MoveParams::quake3(),
+            MoveParams::source(),
+            MoveParams::seed(),
+            MoveParams::quakeworld(),
+        ];
+        presets[5].stop_threshold = 0.5;
+        presets[6].stop_threshold = f32::NAN;
+        presets[6].accel_style = AccelStyle::ClampedDelta;
+        let mut rng = Pcg32::seeded(7);
+        for params in presets {
+            for dt in [1.0 / 60.0, 0.01, 0.05, 1e-7] {
+                let k = TickKernel::new(&params, dt);
+                assert_eq!(k.dt(), dt);
+                for i in 0..4000 {
+                    let v = if i % 13 == 0 {
+                        Vec2::new(specials[i % 12], specials[(i / 12) % 12])
+                    } else {
+                        let r = [1.0, 30.0, 400.0][i % 3];
+                        Vec2::new(rng.range_f32(-r, r), rng.range_f32(-r, r))
+                    };
+                    let w = match i % 29 {
+                        0 => WishDir::NONE,
+                        1 => WishDir {
+                            dir: Vec2::new(f32::NAN, 0.0),
+                            scale: 1.0,
+                        },
+                        _ => WishDir::from_world(Vec2::new(
+                            rng.range_f32(-1.2, 1.2),
+                            rng.range_f32(-1.2, 1.2),
+                        )),
+                    };
+                    for grounded in [true, false] {
+                        let want = planar_velocity_tick(v, w, &params, grounded, dt);
+                        let got = k.tick(v, w, grounded);
+                        assert_eq!(
+                            (got.x.to_bits(), got.y.to_bits()),
+                            (want.x.to_bits(), want.y.to_bits()),
+                            "{params:?} dt {dt} v {v:?} wish {w:?} grounded {grounded}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
