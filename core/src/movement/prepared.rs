@@ -143,7 +143,7 @@ impl TickKernel {
     pub fn friction(&self, v: Vec2) -> Vec2 {
         let s2 = v.x * v.x + v.y * v.y;
         let bits = s2.to_bits();
-        if !(bits >= self.moving_min_bits && bits <= MAX_BITS) {
+        if !(self.moving_min_bits..=MAX_BITS).contains(&bits) {
             return Vec2::ZERO;
         }
         let inv = scalar::rsqrt_in_range(s2);
