@@ -9,7 +9,10 @@
 
 use hopkit::ground::FlatGround;
 use hopkit::math::{Vec2, Vec3};
-use hopkit::movement::{planar_velocity_tick, step_wish, MoveParams, MoverState, WishDir};
+use hopkit::movement::{
+    planar_velocity_tick, planar_velocity_tick_batch, step_wish, MoveParams, MoverState,
+    TickKernel, WishBatch, WishDir,
+};
 use hopkit::rng::Pcg32;
 use hopkit::steering::{
     arrive, blend, flock, integrate, Agent, ArrivalParams, FlockParams, Neighbour, SteeringParams,
@@ -151,6 +154,65 @@ fn movement(rows: &mut Vec<Row>, rounds: usize) {
         what: "movement: the same with the wish direction cached (as `step_wish` callers do)"
             .into(),
         baseline: "same glam step (converts its wish every call)".into(),
+        hopkit_ns: a,
+        baseline_ns: Some(b),
+        ratio: Some(r),
+    });
+    // Prepared kernel (constants folded once per tick length), cached wish.
+    let kernel = black_box(TickKernel::new(&p, DT));
+    let mut out3 = vec![Vec2::ZERO; CHARACTERS];
+    let mut prepared = || {
+        for i in 0..CHARACTERS {
+            out3[i] = kernel.tick(v[i], wish[i], grounded[i]);
+        }
+        black_box(&out3);
+    };
+    let (a, b, r) = interleaved(rounds, 200, CHARACTERS, &mut prepared, &mut base);
+    rows.push(Row {
+        what: "movement: `TickKernel` (constants folded once per tick length), cached wish".into(),
+        baseline: "same glam step".into(),
+        hopkit_ns: a,
+        baseline_ns: Some(b),
+        ratio: Some(r),
+    });
+    // Structure of arrays: `planar_velocity_tick_batch` (branch-free lanes, vectorised). In place,
+    // so every pass first copies the same start velocities in (timed: it is part of the work).
+    let (sx, sz): (Vec<f32>, Vec<f32>) = v.iter().map(|v| (v.x, v.y)).unzip();
+    let (dx, dz): (Vec<f32>, Vec<f32>) = wish.iter().map(|w| (w.dir.x, w.dir.y)).unzip();
+    let sc: Vec<f32> = wish.iter().map(|w| w.scale).collect();
+    let (mut bx, mut bz) = (sx.clone(), sz.clone());
+    let w = WishBatch {
+        dir_x: &dx,
+        dir_z: &dz,
+        scale: &sc,
+    };
+    planar_velocity_tick_batch(&mut bx, &mut bz, w, &grounded, &p, DT);
+    for i in 0..CHARACTERS {
+        assert_eq!(
+            (bx[i], bz[i]),
+            (out3[i].x, out3[i].y),
+            "batch == scalar kernel"
+        );
+    }
+    let mut batch = || {
+        bx.copy_from_slice(&sx);
+        bz.copy_from_slice(&sz);
+        let w = WishBatch {
+            dir_x: &dx,
+            dir_z: &dz,
+            scale: &sc,
+        };
+        planar_velocity_tick_batch(&mut bx, &mut bz, w, &grounded, &p, DT);
+        black_box((&bx, &bz));
+    };
+    let (a, b, r) = interleaved(rounds, 400, CHARACTERS, &mut batch, &mut base);
+    rows.push(Row {
+        what: format!(
+            "movement: `planar_velocity_tick_batch`, 1,024 characters as slices, one core \
+             ({:.0} M agent-steps/s)",
+            1e3 / a
+        ),
+        baseline: "same glam step, one character at a time".into(),
         hopkit_ns: a,
         baseline_ns: Some(b),
         ratio: Some(r),

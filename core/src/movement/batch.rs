@@ -10,7 +10,8 @@
 //! falls back to the scalar kernel per character (same result, not vectorised).
 
 use super::kernels::{planar_velocity_tick, WishDir};
-use super::params::{AccelBudget, AccelStyle, FrictionModel, MoveParams};
+use super::params::{AccelStyle, MoveParams};
+use super::prepared::{TickKernel, MAX_BITS};
 use crate::math::{scalar, Vec2};
 
 /// Every character's world-space wish, structure of arrays (see [`WishDir`]: `dir` unit or zero,
@@ -62,20 +63,14 @@ pub fn planar_velocity_tick_batch(
         }
         return n;
     }
-    // Monomorphised per (friction model, budget mode): no per-character dispatch.
-    match (params.friction_model, params.accel_budget) {
-        (FrictionModel::StopSpeed, AccelBudget::PerSecond) => {
-            run::<true, false>(vx, vz, dx, dz, sc, gr, params, dt)
-        }
-        (FrictionModel::StopSpeed, AccelBudget::WishSpeedScaled) => {
-            run::<true, true>(vx, vz, dx, dz, sc, gr, params, dt)
-        }
-        (FrictionModel::Constant, AccelBudget::PerSecond) => {
-            run::<false, false>(vx, vz, dx, dz, sc, gr, params, dt)
-        }
-        (FrictionModel::Constant, AccelBudget::WishSpeedScaled) => {
-            run::<false, true>(vx, vz, dx, dz, sc, gr, params, dt)
-        }
+    // Constants folded once ([`TickKernel`]), then monomorphised per (friction model, budget
+    // mode): no per-character dispatch.
+    let k = TickKernel::new(params, dt);
+    match (k.stop_speed_model, k.wish_scaled) {
+        (true, false) => run::<true, false>(vx, vz, dx, dz, sc, gr, &k),
+        (true, true) => run::<true, true>(vx, vz, dx, dz, sc, gr, &k),
+        (false, false) => run::<false, false>(vx, vz, dx, dz, sc, gr, &k),
+        (false, true) => run::<false, true>(vx, vz, dx, dz, sc, gr, &k),
     }
     n
 }
@@ -89,7 +84,7 @@ fn select(c: bool, a: f32, b: f32) -> f32 {
     }
 }
 
-/// The branch-free lanes. Every float operation is the scalar kernel's, in the same order.
+/// The branch-free lanes: [`TickKernel::tick`]'s float operations, in the same order.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn run<const STOP_SPEED: bool, const WISH_SCALED: bool>(
@@ -99,17 +94,14 @@ fn run<const STOP_SPEED: bool, const WISH_SCALED: bool>(
     dz: &[f32],
     sc: &[f32],
     gr: &[bool],
-    p: &MoveParams,
-    dt: f32,
+    k: &TickKernel,
 ) {
-    let thr2 = p.stop_threshold * p.stop_threshold;
-    let (friction, stop_speed) = (p.friction, p.stop_speed);
-    let constant_drop = p.friction * dt; // the constant model's `decel·dt`
-    let budget = |accel: f32, w: f32| {
+    let dt = k.dt;
+    let budget = |factor: f32, w: f32| {
         if WISH_SCALED {
-            accel * w * dt
+            factor * w * dt
         } else {
-            accel * dt
+            factor
         }
     };
     for i in 0..vx
@@ -121,29 +113,30 @@ fn run<const STOP_SPEED: bool, const WISH_SCALED: bool>(
         .min(gr.len())
     {
         let (x, z, g) = (vx[i], vz[i], gr[i]);
-        // --- friction (ground only): `moving_speed`, then `apply_drop` ---
+        // --- friction (ground only) ---
         let s2 = x * x + z * z;
-        let moving = s2 > thr2 && s2 >= 1.0e-30 && s2 <= f32::MAX;
+        let bits = s2.to_bits();
+        let moving = bits >= k.moving_min_bits && bits <= MAX_BITS;
         let inv = scalar::rsqrt_in_range(s2);
         let drop = if STOP_SPEED {
             let speed = s2 * inv;
-            let control = select(speed < stop_speed, stop_speed, speed);
-            control * friction * dt
+            let control = select(speed < k.stop_speed, k.stop_speed, speed);
+            control * k.friction * dt
         } else {
-            constant_drop
+            k.friction
         };
-        let k = 1.0 - drop * inv;
-        let keep = moving && k > 0.0;
-        let fx = select(keep, x * k, 0.0);
-        let fz = select(keep, z * k, 0.0);
+        let f = 1.0 - drop * inv;
+        let keep = moving && f > 0.0;
+        let fx = select(keep, x * f, 0.0);
+        let fz = select(keep, z * f, 0.0);
         // --- accelerate, with the ground or the air cap and budget ---
         let s = sc[i];
-        let w_ground = p.max_speed * s;
-        let w_air = p.air_max_speed * s;
-        let cap_air = select(w_air < p.air_wish_cap, w_air, p.air_wish_cap);
+        let w_ground = k.max_speed * s;
+        let w_air = k.air_max_speed * s;
+        let cap_air = select(w_air < k.air_wish_cap, w_air, k.air_wish_cap);
         let (bx, bz) = (select(g, fx, x), select(g, fz, z));
         let cap = select(g, w_ground, cap_air);
-        let a = select(g, budget(p.accel, w_ground), budget(p.air_accel, w_air));
+        let a = select(g, budget(k.accel, w_ground), budget(k.air_accel, w_air));
         let (ux, uz) = (dx[i], dz[i]);
         let add = cap - (bx * ux + bz * uz);
         let step = select(add < a, add, a);

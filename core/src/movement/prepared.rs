@@ -37,7 +37,7 @@ use super::params::{AccelBudget, AccelStyle, FrictionModel, MoveParams};
 use crate::math::{scalar, Vec2};
 
 /// Bit pattern of `f32::MAX`: a non-negative float (or NaN) is finite iff its bits are at most this.
-const MAX_BITS: u32 = 0x7f7f_ffff;
+pub(super) const MAX_BITS: u32 = 0x7f7f_ffff;
 /// Bit pattern of `1e-30`, the smallest squared speed the fast reciprocal square root accepts.
 const RSQRT_MIN_BITS: u32 = 0x0da2_4260;
 
@@ -47,30 +47,30 @@ const RSQRT_MIN_BITS: u32 = 0x0da2_4260;
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct TickKernel {
     /// Tick length, seconds.
-    dt: f32,
+    pub(super) dt: f32,
     /// `FrictionModel::StopSpeed` (else constant deceleration).
-    stop_speed_model: bool,
+    pub(super) stop_speed_model: bool,
     /// Constant model: `decel·dt` (units/s per tick); stop-speed model: the coefficient (1/s).
-    friction: f32,
+    pub(super) friction: f32,
     /// Stop-speed model: `stop_speed`, units/s.
-    stop_speed: f32,
+    pub(super) stop_speed: f32,
     /// Smallest bit pattern of a squared planar speed that friction treats as moving
     /// (`> stop_threshold²` and `≥ 1e-30`); `u32::MAX` when nothing moves (NaN threshold).
-    moving_min_bits: u32,
+    pub(super) moving_min_bits: u32,
     /// `AccelBudget::WishSpeedScaled` (else per second).
-    wish_scaled: bool,
+    pub(super) wish_scaled: bool,
     /// Ground: `max_speed`, units/s.
-    max_speed: f32,
+    pub(super) max_speed: f32,
     /// Ground budget factor: `accel·dt` (per second) or `accel` (wish-scaled, times `w·dt` per tick).
-    accel: f32,
+    pub(super) accel: f32,
     /// Air: `air_max_speed`, units/s.
-    air_max_speed: f32,
+    pub(super) air_max_speed: f32,
     /// Air budget factor, as `accel`.
-    air_accel: f32,
+    pub(super) air_accel: f32,
     /// Air: `air_wish_cap`, units/s.
-    air_wish_cap: f32,
+    pub(super) air_wish_cap: f32,
     /// `AccelStyle::ClampedDelta` (else projection).
-    clamped_delta: bool,
+    pub(super) clamped_delta: bool,
 }
 
 impl TickKernel {
