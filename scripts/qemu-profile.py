@@ -54,6 +54,7 @@ WRAPPER = re.compile(r'(qemu_profile|__cortex_m_rt_main|DemoRig::tick|DemoScene:
 
 pcs = sorted(set(seq[0::2]))
 chains = {}
+srcline = {}
 r = subprocess.run([addr2line, '-e', elf, '-f', '-i', '-C', '-a'] + [hex(p) for p in pcs],
                    capture_output=True, text=True).stdout.splitlines()
 cur, lines = None, []
@@ -61,7 +62,11 @@ def flush():
     if cur is not None:
         # addr2line -f prints function, then file:line, per frame
         fns = [lines[i] for i in range(0, len(lines), 2)]
+        locs = [lines[i] for i in range(1, len(lines), 2)]
         chains[cur] = [re.sub(r'::h[0-9a-f]{16}$', '', f) for f in fns if f != '??']
+        if locs:
+            loc = re.sub(r' \(discriminator \d+\)', '', locs[0])
+            srcline[cur] = re.sub(r'^.*/(core|firmware|src)/', r'\1/', loc)
 for l in r:
     if l.startswith('0x') and len(l) > 2 and all(ch in '0123456789abcdefx' for ch in l):
         flush(); cur, lines = int(l, 16), []
@@ -77,7 +82,7 @@ for pc in pcs:
     outer = [f for f in reversed(ch) if not WRAPPER.search(f)]
     part = outer[0] if outer else ch[-1]
     sub = outer[1] if len(outer) > 1 else ''
-    info[pc] = (helper, s if helper else ch[0], part, sub)
+    info[pc] = (helper, s if helper else ch[0], part, sub, srcline.get(pc, '??'))
 
 total = 0
 inner = collections.Counter()
@@ -86,12 +91,19 @@ subs = collections.Counter()
 helpers_by_part = collections.Counter()
 calls = collections.Counter()
 last = ('(start)', '')
+last_loc = '(start)'
+bylines = collections.Counter()
 prev_helper = False
 for i in range(0, len(seq), 2):
     pc, k = seq[i], seq[i + 1]
-    helper, fn, part, sub = info[pc]
+    helper, fn, part, sub, loc = info[pc]
     total += k
     inner[fn] += k
+    if helper:
+        bylines[last_loc] += k
+    else:
+        bylines[loc] += k
+        last_loc = loc
     if helper:
         parts[last[0]] += k
         subs[last] += k
@@ -117,6 +129,9 @@ for (p, s), k in subs.most_common(top):
 print(f'\n== by innermost function (helpers by their own name) ==')
 for f, k in inner.most_common(top):
     print(f'{k / RUNS:>10,.0f} {100 * k / total:>5.1f}%  {short(f)}')
+print(f'\n== by source line (a block counts at its first instruction; helpers at their caller) ==')
+for l, k in bylines.most_common(top):
+    print(f'{k / RUNS:>10,.0f} {100 * k / total:>5.1f}%  {short(l)}')
 print(f'\n== helper entries per run, by part ==')
 for (f, p), c in calls.most_common(top):
     print(f'{c / RUNS:>10,.1f}  {f}  <- {short(p, 80)}')
