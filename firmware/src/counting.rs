@@ -193,7 +193,9 @@ impl DrawTarget for FrameBuffer {
     }
 
     fn fill_solid(&mut self, area: &Rectangle, color: Self::Color) -> Result<(), Self::Error> {
-        let area = area.intersection(&self.bounding_box());
+        let Some(area) = crate::render::clip_rect(area, &self.bounding_box()) else {
+            return Ok(());
+        };
         let Some(br) = area.bottom_right() else {
             return Ok(());
         };

@@ -434,10 +434,7 @@ pub fn draw_frame<D: DrawTarget<Color = BinaryColor>>(
 ) -> Result<(), D::Error> {
     target.clear(BinaryColor::Off)?;
     let vp = Screen::new(Viewport::for_view(view));
-    let mut field = target.clipped(&Rectangle::new(
-        Point::new(0, HUD_HEIGHT),
-        Size::new(DISPLAY_WIDTH, FIELD_HEIGHT as u32),
-    ));
+    let mut field = Field { target };
     draw_grid(view, &vp, &mut field)?;
     draw_arena(view, &vp, &mut field)?;
     for ramp in view.ramps.iter() {
@@ -454,7 +451,86 @@ pub fn draw_frame<D: DrawTarget<Color = BinaryColor>>(
         draw_ghost(ghost, &vp, &mut field)?;
     }
     draw_player(view, &vp, &mut field)?;
-    draw_hud(view, target)
+    draw_hud(view, field.target)
+}
+
+/// The playfield part of the display (below the HUD) as a drawing target: what
+/// `target.clipped(field rectangle)` does (same pixels, same order), with integer compares instead
+/// of embedded-graphics' `Rectangle::intersection`/`contains` per call and per pixel.
+struct Field<'a, D> {
+    target: &'a mut D,
+}
+
+impl<D> Field<'_, D> {
+    const AREA: Rectangle = Rectangle::new(
+        Point::new(0, HUD_HEIGHT),
+        Size::new(DISPLAY_WIDTH, FIELD_HEIGHT as u32),
+    );
+
+    fn inside(p: Point) -> bool {
+        p.x >= 0 && p.x < WIDTH && p.y >= HUD_HEIGHT && p.y < HEIGHT
+    }
+}
+
+impl<D> Dimensions for Field<'_, D> {
+    fn bounding_box(&self) -> Rectangle {
+        Self::AREA
+    }
+}
+
+impl<D: DrawTarget<Color = BinaryColor>> DrawTarget for Field<'_, D> {
+    type Color = BinaryColor;
+    type Error = D::Error;
+
+    fn draw_iter<I>(&mut self, pixels: I) -> Result<(), Self::Error>
+    where
+        I: IntoIterator<Item = Pixel<BinaryColor>>,
+    {
+        self.target
+            .draw_iter(pixels.into_iter().filter(|p| Self::inside(p.0)))
+    }
+
+    fn fill_contiguous<I>(&mut self, area: &Rectangle, colors: I) -> Result<(), Self::Error>
+    where
+        I: IntoIterator<Item = BinaryColor>,
+    {
+        match clip_rect(area, &Self::AREA) {
+            Some(r) if r == *area => self.target.fill_contiguous(area, colors),
+            _ => self.target.draw_iter(
+                area.points()
+                    .zip(colors)
+                    .filter(|(p, _)| Self::inside(*p))
+                    .map(|(p, c)| Pixel(p, c)),
+            ),
+        }
+    }
+
+    fn fill_solid(&mut self, area: &Rectangle, color: BinaryColor) -> Result<(), Self::Error> {
+        match clip_rect(area, &Self::AREA) {
+            Some(r) => self.target.fill_solid(&r, color),
+            None => Ok(()),
+        }
+    }
+}
+
+/// `area ∩ clip` (`clip` non-empty and on the display), `None` if empty; integer compares only.
+pub(crate) fn clip_rect(area: &Rectangle, clip: &Rectangle) -> Option<Rectangle> {
+    let (w, h) = (area.size.width, area.size.height);
+    if w == 0 || h == 0 {
+        return None;
+    }
+    let end = |start: i32, len: u32| -> i64 { i64::from(start) + i64::from(len) };
+    let x0 = area.top_left.x.max(clip.top_left.x);
+    let y0 = area.top_left.y.max(clip.top_left.y);
+    let x1 = end(area.top_left.x, w).min(end(clip.top_left.x, clip.size.width));
+    let y1 = end(area.top_left.y, h).min(end(clip.top_left.y, clip.size.height));
+    if x1 <= i64::from(x0) || y1 <= i64::from(y0) {
+        return None;
+    }
+    Some(Rectangle::new(
+        Point::new(x0, y0),
+        Size::new((x1 - i64::from(x0)) as u32, (y1 - i64::from(y0)) as u32),
+    ))
 }
 
 fn stroke() -> PrimitiveStyle<BinaryColor> {
