@@ -46,7 +46,7 @@
 
 use embedded_graphics::pixelcolor::BinaryColor;
 use embedded_graphics::prelude::*;
-use embedded_graphics::primitives::{Circle, Line, PrimitiveStyle, Rectangle};
+use embedded_graphics::primitives::{Line, PrimitiveStyle, Rectangle};
 use hopkit::demo::view::{
     BodyView, CritterView, DemoView, GhostView, RampView, DISPLAY_HEIGHT, DISPLAY_WIDTH,
 };
@@ -519,17 +519,18 @@ pub(crate) fn clip_rect(area: &Rectangle, clip: &Rectangle) -> Option<Rectangle>
     if w == 0 || h == 0 {
         return None;
     }
-    let end = |start: i32, len: u32| -> i64 { i64::from(start) + i64::from(len) };
+    // Saturating: a rectangle reaching past i32::MAX ends there, which is beyond any clip.
+    let end = |start: i32, len: u32| start.saturating_add(len.min(i32::MAX as u32) as i32);
     let x0 = area.top_left.x.max(clip.top_left.x);
     let y0 = area.top_left.y.max(clip.top_left.y);
     let x1 = end(area.top_left.x, w).min(end(clip.top_left.x, clip.size.width));
     let y1 = end(area.top_left.y, h).min(end(clip.top_left.y, clip.size.height));
-    if x1 <= i64::from(x0) || y1 <= i64::from(y0) {
+    if x1 <= x0 || y1 <= y0 {
         return None;
     }
     Some(Rectangle::new(
         Point::new(x0, y0),
-        Size::new((x1 - i64::from(x0)) as u32, (y1 - i64::from(y0)) as u32),
+        Size::new(x1.abs_diff(x0), y1.abs_diff(y0)),
     ))
 }
 
@@ -568,11 +569,32 @@ fn fill_triangle<D: DrawTarget<Color = BinaryColor>>(
     let (b, c) = if edge(a, b, c) < 0 { (c, b) } else { (b, c) };
     let min = a.component_min(b).component_min(c);
     let max = a.component_max(b).component_max(c);
-    let inside = (min.y..=max.y)
-        .flat_map(move |y| (min.x..=max.x).map(move |x| Point::new(x, y)))
-        .filter(move |&p| edge(a, b, p) >= 0 && edge(b, c, p) >= 0 && edge(c, a, p) >= 0)
-        .map(|p| Pixel(p, BinaryColor::On));
-    target.draw_iter(inside)?;
+    // Row by row: the inside pixels of a row are one run (the triangle is convex), drawn as a
+    // 1-pixel-high rectangle, in the same top-to-bottom, left-to-right order as pixel by pixel.
+    // Along a row each edge function changes by a constant per pixel.
+    let (sab, sbc, sca) = (a.y - b.y, b.y - c.y, c.y - a.y);
+    for y in min.y..=max.y {
+        let p = Point::new(min.x, y);
+        let (mut e0, mut e1, mut e2) = (edge(a, b, p), edge(b, c, p), edge(c, a, p));
+        let mut start = None;
+        let mut x = min.x;
+        while x <= max.x {
+            let inside = e0 >= 0 && e1 >= 0 && e2 >= 0;
+            match (start, inside) {
+                (None, true) => start = Some(x),
+                (Some(_), false) => break,
+                _ => {}
+            }
+            e0 = e0.wrapping_add(sab);
+            e1 = e1.wrapping_add(sbc);
+            e2 = e2.wrapping_add(sca);
+            x += 1;
+        }
+        if let Some(x0) = start {
+            let run = Rectangle::new(Point::new(x0, y), Size::new((x - x0) as u32, 1));
+            target.fill_solid(&run, BinaryColor::On)?;
+        }
+    }
     thin_line(Line::new(a, b), target)?;
     thin_line(Line::new(b, c), target)?;
     thin_line(Line::new(c, a), target)
@@ -582,9 +604,67 @@ fn fill(color: BinaryColor) -> PrimitiveStyle<BinaryColor> {
     PrimitiveStyle::with_fill(color)
 }
 
-/// A circle of `diameter` centred on `c` (embedded-graphics circles are placed by top-left).
-fn circle_at(c: Point, diameter: u32) -> Circle {
-    Circle::with_center(c, diameter)
+/// embedded-graphics' circle threshold: a pixel is inside a circle of diameter `d` if its squared
+/// distance from the centre, in half pixels, is below this.
+fn circle_threshold(d: i32) -> i32 {
+    if d <= 4 {
+        d * d - d / 2
+    } else {
+        d * d
+    }
+}
+
+/// Half width of row `j` (rows `−r..=r` from the centre) of a circle with radius `r` and
+/// [`circle_threshold`] `t`: the largest `w` with `(2w)² + (2j)² < t`, `None` if the row is empty.
+fn circle_half_width(r: i32, j: i32, t: i32) -> Option<i32> {
+    let mut w = r;
+    while w >= 0 {
+        if 4 * (w * w + j * j) < t {
+            return Some(w);
+        }
+        w -= 1;
+    }
+    None
+}
+
+/// A circle of odd `d` around `c`, filled with `color` (`fill`) or a 1-pixel outline in `On`: the
+/// scanlines embedded-graphics' styled `Circle::with_center(c, d)` draws, as the same
+/// `fill_solid` calls in the same order (tested), without its generic iterators.
+fn circle<D: DrawTarget<Color = BinaryColor>>(
+    c: Point,
+    d: i32,
+    fill: Option<BinaryColor>,
+    target: &mut D,
+) -> Result<(), D::Error> {
+    let r = (d - 1) / 2;
+    let (t, t_in) = (circle_threshold(d), circle_threshold(d - 2));
+    let span = |x0: i32, x1: i32, y: i32| {
+        Rectangle::new(Point::new(x0, y), Size::new((x1 - x0) as u32, 1))
+    };
+    for j in -r..=r {
+        let Some(w) = circle_half_width(r, j, t) else {
+            continue;
+        };
+        let y = c.y + j;
+        let (x0, x1) = (c.x - w, c.x + w + 1);
+        match fill {
+            Some(color) => target.fill_solid(&span(x0, x1, y), color)?,
+            None => match circle_half_width(r, j, t_in) {
+                // The inner circle (diameter d − 2) is the hole; the rest is stroke.
+                Some(wi) => {
+                    let (i0, i1) = (c.x - wi, c.x + wi + 1);
+                    if i0 > x0 {
+                        target.fill_solid(&span(x0, i0, y), BinaryColor::On)?;
+                    }
+                    if x1 > i1 {
+                        target.fill_solid(&span(i1, x1, y), BinaryColor::On)?;
+                    }
+                }
+                None => target.fill_solid(&span(x0, x1, y), BinaryColor::On)?,
+            },
+        }
+    }
+    Ok(())
 }
 
 /// The sparse dot grid inside the arena, anchored to world coordinates so it scrolls with motion.
@@ -626,9 +706,11 @@ fn draw_grid<D: DrawTarget<Color = BinaryColor>>(
         let Some(y) = vp.pixel(wz, Axis::Y, -CLIP_MARGIN, HEIGHT + CLIP_MARGIN) else {
             continue;
         };
-        for x in xs.iter().flatten() {
-            Pixel(Point::new(*x, y), BinaryColor::On).draw(target)?;
-        }
+        let row = xs
+            .iter()
+            .flatten()
+            .map(|&x| Pixel(Point::new(x, y), BinaryColor::On));
+        target.draw_iter(row)?;
     }
     Ok(())
 }
@@ -672,24 +754,30 @@ fn draw_ramp<D: DrawTarget<Color = BinaryColor>>(
     let tl = r.top_left;
     // Uphill mostly along X → stripes are vertical lines (constant x), else horizontal. Stripes
     // are dotted (every other pixel) and 4 px apart, a light texture bodies stay readable on.
-    let along_x = ramp.uphill.x.abs() >= ramp.uphill.y.abs();
+    let along_x = abs_ge(ramp.uphill.x, ramp.uphill.y);
     let (lo, hi) = if along_x { (tl.x, br.x) } else { (tl.y, br.y) };
     let (a0, a1) = if along_x { (tl.y, br.y) } else { (tl.x, br.x) };
     let mut s = lo + 2;
     while s < hi - 1 {
-        let mut a = a0 + 2;
-        while a < a1 - 1 {
+        let dots = (a0 + 2..a1 - 1).step_by(2).map(|a| {
             let p = if along_x {
                 Point::new(s, a)
             } else {
                 Point::new(a, s)
             };
-            Pixel(p, BinaryColor::On).draw(target)?;
-            a += 2;
-        }
+            Pixel(p, BinaryColor::On)
+        });
+        target.draw_iter(dots)?;
         s += 4;
     }
     Ok(())
+}
+
+/// `x.abs() >= y.abs()` from the bits (false if either is NaN, as the float compare): for
+/// non-NaN floats the magnitude order is the order of the bits without the sign.
+fn abs_ge(x: f32, y: f32) -> bool {
+    let (ax, ay) = (x.to_bits() & 0x7fff_ffff, y.to_bits() & 0x7fff_ffff);
+    ax <= 0x7f80_0000 && ay <= 0x7f80_0000 && ax >= ay
 }
 
 fn draw_crumb<D: DrawTarget<Color = BinaryColor>>(
@@ -698,9 +786,8 @@ fn draw_crumb<D: DrawTarget<Color = BinaryColor>>(
     target: &mut D,
 ) -> Result<(), D::Error> {
     match vp.to_point(crumb) {
-        Some(p) => Rectangle::new(p, Size::new(2, 2))
-            .into_styled(fill(BinaryColor::On))
-            .draw(target),
+        // What the styled filled rectangle does: one `fill_solid`.
+        Some(p) => target.fill_solid(&Rectangle::new(p, Size::new(2, 2)), BinaryColor::On),
         None => Ok(()),
     }
 }
@@ -719,12 +806,8 @@ fn draw_critter<D: DrawTarget<Color = BinaryColor>>(
     let Some(p) = vp.to_point(critter.body.position.planar()) else {
         return Ok(());
     };
-    let style = if critter.arrived {
-        fill(BinaryColor::On)
-    } else {
-        stroke()
-    };
-    circle_at(p, 5).into_styled(style).draw(target)
+    let style = critter.arrived.then_some(BinaryColor::On);
+    circle(p, 5, style, target)
 }
 
 fn draw_companion<D: DrawTarget<Color = BinaryColor>>(
@@ -736,7 +819,7 @@ fn draw_companion<D: DrawTarget<Color = BinaryColor>>(
     let Some(p) = vp.to_point(body.position.planar()) else {
         return Ok(());
     };
-    circle_at(p, 7).into_styled(stroke()).draw(target)?;
+    circle(p, 7, None, target)?;
     // Head direction: the body heading turned by the head yaw (positive = left = counter-clockwise
     // seen from above, which on this display, with −Z up, is counter-clockwise too).
     if let Some(tip) = look_tip(p, body.heading, head_yaw, 5) {
@@ -850,19 +933,13 @@ fn draw_player<D: DrawTarget<Color = BinaryColor>>(
     let tilted = view.player_tilt_deg.is_finite() && view.player_tilt_deg.abs() >= 2.0;
     let d: i32 = if tilted { 11 } else { 9 };
     // A dark halo first so the player stays readable on top of stripes, crumbs and critters.
-    circle_at(p, d as u32 + 4)
-        .into_styled(fill(BinaryColor::Off))
-        .draw(target)?;
+    circle(p, d + 4, Some(BinaryColor::Off), target)?;
     if view.player_grounded {
-        circle_at(p, d as u32)
-            .into_styled(fill(BinaryColor::On))
-            .draw(target)?;
+        circle(p, d, Some(BinaryColor::On), target)?;
     } else {
         // Airborne: a ring with a centre dot (the hop rhythm shows as blinking).
-        circle_at(p, d as u32).into_styled(stroke()).draw(target)?;
-        circle_at(p, 3)
-            .into_styled(fill(BinaryColor::On))
-            .draw(target)?;
+        circle(p, d, None, target)?;
+        circle(p, 3, Some(BinaryColor::On), target)?;
     }
     let heading = Dir::new(body.heading);
     if let (Some(a), Some(tip)) = (
@@ -1374,6 +1451,32 @@ mod tests {
                 .max((f64::from(c) / 32768.0 - wc).abs());
         }
         assert!(worst < 1.2e-4, "worst error {worst}");
+    }
+
+    #[test]
+    fn circles_are_embedded_graphics_circles_call_for_call() {
+        use embedded_graphics::primitives::Circle;
+        for d in (3..=17).step_by(2) {
+            for (cx, cy) in [(20, 30), (0, 9), (127, 63), (-3, 70), (64, 8)] {
+                let c = Point::new(cx, cy);
+                let styles = [
+                    (Some(BinaryColor::On), fill(BinaryColor::On)),
+                    (Some(BinaryColor::Off), fill(BinaryColor::Off)),
+                    (None, stroke()),
+                ];
+                for (ours, theirs) in styles {
+                    // Pixel counters see every pixel in order: same calls, same pixels.
+                    let (mut a, mut b) = (PixelCounter::new(), PixelCounter::new());
+                    circle(c, d, ours, &mut a).unwrap();
+                    Circle::with_center(c, d as u32)
+                        .into_styled(theirs)
+                        .draw(&mut b)
+                        .unwrap();
+                    assert_eq!(a, b, "d {d} at {c:?} {ours:?}");
+                    assert!(a.on + a.off + a.clipped > 0);
+                }
+            }
+        }
     }
 
     #[test]
