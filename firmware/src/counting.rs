@@ -106,6 +106,9 @@ impl DrawTarget for PixelCounter {
     }
 }
 
+const WIDTH: i32 = DISPLAY_WIDTH as i32;
+const HEIGHT: i32 = DISPLAY_HEIGHT as i32;
+
 /// Bytes of a [`FrameBuffer`]: one bit per pixel.
 pub const FRAME_BYTES: usize = (DISPLAY_WIDTH * DISPLAY_HEIGHT / 8) as usize;
 
@@ -193,28 +196,24 @@ impl DrawTarget for FrameBuffer {
     }
 
     fn fill_solid(&mut self, area: &Rectangle, color: Self::Color) -> Result<(), Self::Error> {
-        let Some(area) = crate::render::clip_rect(area, &self.bounding_box()) else {
+        let Some((x0, y0, x1, y1)) = crate::render::clip_span(area, 0, 0, WIDTH, HEIGHT) else {
             return Ok(());
         };
-        let Some(br) = area.bottom_right() else {
-            return Ok(());
-        };
-        let (x0, x1) = (area.top_left.x as usize, br.x as usize);
-        let (y0, y1) = (area.top_left.y as u32, br.y as u32);
-        for page in y0 / 8..=y1 / 8 {
-            // Bits of this page's rows inside y0..=y1.
-            let lo = y0.max(page * 8) - page * 8;
-            let hi = y1.min(page * 8 + 7) - page * 8;
-            let mask = ((0xffu32 << lo) & (0xffu32 >> (7 - hi))) as u8;
-            let row = page as usize * DISPLAY_WIDTH as usize;
-            if let Some(bytes) = self.buffer.get_mut(row + x0..=row + x1) {
-                for b in bytes {
-                    match color {
-                        BinaryColor::On => *b |= mask,
-                        BinaryColor::Off => *b &= !mask,
-                    }
+        let (x0, x1) = (x0 as usize, x1 as usize);
+        let (mut y, y1) = (y0 as u32, y1 as u32);
+        while y < y1 {
+            // Rows y..end of this page, as bits (y % 8)..(end − 8·page).
+            let page = y / 8;
+            let end = (page * 8 + 8).min(y1);
+            let mask = ((0xffu32 << (y % 8)) & (0xffu32 >> (page * 8 + 8 - end))) as u8;
+            let row = page as usize * WIDTH as usize;
+            if let Some(bytes) = self.buffer.get_mut(row + x0..row + x1) {
+                match color {
+                    BinaryColor::On => bytes.iter_mut().for_each(|b| *b |= mask),
+                    BinaryColor::Off => bytes.iter_mut().for_each(|b| *b &= !mask),
                 }
             }
+            y = end;
         }
         Ok(())
     }

@@ -494,44 +494,53 @@ impl<D: DrawTarget<Color = BinaryColor>> DrawTarget for Field<'_, D> {
     where
         I: IntoIterator<Item = BinaryColor>,
     {
-        match clip_rect(area, &Self::AREA) {
-            Some(r) if r == *area => self.target.fill_contiguous(area, colors),
-            _ => self.target.draw_iter(
+        let whole =
+            clip_span(area, 0, HUD_HEIGHT, WIDTH, HEIGHT).is_some_and(|(x0, y0, x1, y1)| {
+                Point::new(x0, y0) == area.top_left
+                    && Size::new(x1.abs_diff(x0), y1.abs_diff(y0)) == area.size
+            });
+        if whole {
+            self.target.fill_contiguous(area, colors)
+        } else {
+            self.target.draw_iter(
                 area.points()
                     .zip(colors)
                     .filter(|(p, _)| Self::inside(*p))
                     .map(|(p, c)| Pixel(p, c)),
-            ),
+            )
         }
     }
 
     fn fill_solid(&mut self, area: &Rectangle, color: BinaryColor) -> Result<(), Self::Error> {
-        match clip_rect(area, &Self::AREA) {
-            Some(r) => self.target.fill_solid(&r, color),
+        match clip_span(area, 0, HUD_HEIGHT, WIDTH, HEIGHT) {
+            Some((x0, y0, x1, y1)) => {
+                let size = Size::new(x1.abs_diff(x0), y1.abs_diff(y0));
+                self.target
+                    .fill_solid(&Rectangle::new(Point::new(x0, y0), size), color)
+            }
             None => Ok(()),
         }
     }
 }
 
-/// `area ∩ clip` (`clip` non-empty and on the display), `None` if empty; integer compares only.
-pub(crate) fn clip_rect(area: &Rectangle, clip: &Rectangle) -> Option<Rectangle> {
-    let (w, h) = (area.size.width, area.size.height);
-    if w == 0 || h == 0 {
-        return None;
-    }
-    // Saturating: a rectangle reaching past i32::MAX ends there, which is beyond any clip.
+/// `area ∩ [x0, x1) × [y0, y1)` as `(x0, y0, x1, y1)` (ends exclusive), `None` if empty.
+#[inline]
+pub(crate) fn clip_span(
+    area: &Rectangle,
+    x0: i32,
+    y0: i32,
+    x1: i32,
+    y1: i32,
+) -> Option<(i32, i32, i32, i32)> {
+    // Saturating: a rectangle reaching past i32::MAX ends there, beyond any clip.
     let end = |start: i32, len: u32| start.saturating_add(len.min(i32::MAX as u32) as i32);
-    let x0 = area.top_left.x.max(clip.top_left.x);
-    let y0 = area.top_left.y.max(clip.top_left.y);
-    let x1 = end(area.top_left.x, w).min(end(clip.top_left.x, clip.size.width));
-    let y1 = end(area.top_left.y, h).min(end(clip.top_left.y, clip.size.height));
-    if x1 <= x0 || y1 <= y0 {
-        return None;
-    }
-    Some(Rectangle::new(
-        Point::new(x0, y0),
-        Size::new(x1.abs_diff(x0), y1.abs_diff(y0)),
-    ))
+    let (ax, ay) = (area.top_left.x, area.top_left.y);
+    let (cx0, cy0) = (ax.max(x0), ay.max(y0));
+    let (cx1, cy1) = (
+        end(ax, area.size.width).min(x1),
+        end(ay, area.size.height).min(y1),
+    );
+    (cx0 < cx1 && cy0 < cy1).then_some((cx0, cy0, cx1, cy1))
 }
 
 fn stroke() -> PrimitiveStyle<BinaryColor> {
