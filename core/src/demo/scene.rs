@@ -26,7 +26,10 @@ use crate::stick::{RawSticks, StickPipeline};
 
 use super::level::{clamp_to_arena, ramp_views, DemoGround, ARENA_HALF_EXTENT};
 use super::script::scripted_raw;
-use super::view::{BodyView, CritterView, DemoView, GhostView, MAX_CRITTERS, MAX_GHOSTS};
+use super::view::{
+    heading_and_speed, planar_forward, BodyView, CritterView, DemoView, GhostView, MAX_CRITTERS,
+    MAX_GHOSTS,
+};
 use super::{buttons, TICK_HZ};
 
 /// Fastest view turn from a fully deflected right stick, rad/s.
@@ -252,7 +255,7 @@ impl DemoScene {
             companion: BodyView {
                 position: self.companion.body.position,
                 heading: self.companion.body.forward().planar(),
-                speed: self.companion.body.velocity.planar().length(),
+                speed: heading_and_speed(self.companion.body.velocity.planar()).1,
             },
             companion_head_yaw: self.companion.body.head_yaw(),
             ramps: ramp_views(),
@@ -263,23 +266,24 @@ impl DemoScene {
         }
         let pos = p.mover.position;
         for (c, o) in self.critters.iter().zip(RING.iter()) {
-            let v = c.agent.velocity;
+            let (heading, speed) = heading_and_speed(c.agent.velocity.planar());
             let _ = view.critters.push(CritterView {
                 body: BodyView {
                     position: c.agent.position,
-                    heading: v.planar().normalize_or_zero(),
-                    speed: v.planar().length(),
+                    heading,
+                    speed,
                 },
                 target: Vec2::new(pos.x + o.x * CRITTER_RING, pos.z + o.y * CRITTER_RING),
                 arrived: c.arrived,
             });
         }
         for g in self.ghosts.ghosts.iter() {
-            let f = g.flyer.forward();
+            // Only the forward axis's planar part, not the whole basis (the same bits).
+            let f = planar_forward(g.flyer.orientation);
             let _ = view.ghosts.push(GhostView {
                 body: BodyView {
                     position: g.flyer.position,
-                    heading: f.planar().normalize_or_zero(),
+                    heading: f.normalize_or_zero(),
                     speed: g.flyer.speed,
                 },
                 firing: g.firing,

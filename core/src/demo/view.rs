@@ -4,7 +4,7 @@
 //! drawing code does not depend on the mechanics' internal state. Everything is in world units,
 //! right-handed Y up; planar vectors are `(x, z)`.
 
-use crate::math::{Vec2, Vec3};
+use crate::math::{scalar, Quat, Vec2, Vec3, NORMALIZE_EPSILON_SQ};
 
 /// Display width of the handheld (SSD1306), pixels.
 pub const DISPLAY_WIDTH: u32 = 128;
@@ -96,4 +96,79 @@ pub struct DemoView {
     pub ghosts: heapless::Vec<GhostView, MAX_GHOSTS>,
     /// Ramps in the level.
     pub ramps: heapless::Vec<RampView, MAX_RAMPS>,
+}
+
+/// `(v.normalize_or_zero(), v.length())` with one square root instead of two: the same
+/// operations as `Vec2::try_normalize` (`v · (1 / √|v|²)`) and `Vec2::length` (`√|v|²`), so the
+/// same bits (tested). On a Cortex-M0 a software `sqrt` is ≈ 850 instructions.
+pub fn heading_and_speed(v: Vec2) -> (Vec2, f32) {
+    let l2 = v.length_squared();
+    let s = scalar::sqrt(l2);
+    if l2 > NORMALIZE_EPSILON_SQ && l2.is_finite() {
+        (v * (1.0 / s), s)
+    } else {
+        (Vec2::ZERO, s)
+    }
+}
+
+/// The planar `(x, z)` part of the forward axis (−Z) of the body-to-world rotation `q`, with the
+/// same operations as the full basis `ghost::flyer::Basis::from_quat(q).forward`, so the same bits
+/// (tested), for a third of its work.
+pub fn planar_forward(q: Quat) -> Vec2 {
+    let (x, y, z, w) = (q.x, q.y, q.z, q.w);
+    let (x2, y2, z2) = (x + x, y + y, z + z);
+    Vec2::new(-(x * z2 + w * y2), -(1.0 - (x * x2 + y * y2)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ghost::flyer::Basis;
+
+    #[test]
+    fn planar_forward_is_the_basis_forward_bit_for_bit() {
+        let mut seed = 0x9e37_79b9u32;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            (seed >> 8) as f32 / (1u32 << 23) as f32 - 1.0
+        };
+        for _ in 0..10_000 {
+            let q = Quat::from_xyzw(next(), next(), next(), next());
+            let f = Basis::from_quat(q).forward;
+            let p = planar_forward(q);
+            assert_eq!(
+                (p.x.to_bits(), p.y.to_bits()),
+                (f.x.to_bits(), f.z.to_bits()),
+                "{q:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn heading_and_speed_are_normalize_and_length_bit_for_bit() {
+        let mut seed = 12345u32;
+        let mut next = || {
+            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            let u = (seed >> 8) as f32 / (1u32 << 24) as f32 * 2.0 - 1.0;
+            // Magnitudes from 1e-8 to 1e3.
+            u * scalar::powf(10.0, ((seed & 0xff) as f32 / 255.0) * 11.0 - 8.0)
+        };
+        let bits = |v: Vec2, s: f32| (v.x.to_bits(), v.y.to_bits(), s.to_bits());
+        for _ in 0..20_000 {
+            let v = Vec2::new(next(), next());
+            let (h, s) = heading_and_speed(v);
+            assert_eq!(bits(h, s), bits(v.normalize_or_zero(), v.length()), "{v:?}");
+        }
+        for v in [
+            Vec2::ZERO,
+            Vec2::new(f32::INFINITY, 0.0),
+            Vec2::new(f32::NAN, 1.0),
+            Vec2::new(1.0e30, 1.0e30),
+        ] {
+            let (h, s) = heading_and_speed(v);
+            assert_eq!(bits(h, s), bits(v.normalize_or_zero(), v.length()), "{v:?}");
+        }
+    }
 }

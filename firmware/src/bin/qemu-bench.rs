@@ -11,8 +11,12 @@
 //!   `movement-full-step-instr`: a whole character `step_wish` (ground probe, jump rules, gravity);
 //! - `demo-tick-instr` / `demo-tick-instr-max`: one `DemoRig::tick` on the scripted input
 //!   (mean / worst over the run);
-//! - `demo-view-instr`, `demo-draw-instr`, `app-poll-instr`: snapshot, drawing into a pixel counter,
-//!   and a whole `App::poll` (sample + tick + view + draw);
+//! - `demo-view-instr`, `demo-draw-instr` / `demo-draw-instr-max`, `app-poll-instr` /
+//!   `app-poll-instr-max`: snapshot, drawing, and a whole `App::poll` (sample + tick + view + draw).
+//!   Frames are drawn into a [`FrameBuffer`], the 1 KiB 1-bpp page buffer the handheld draws into
+//!   (not the per-pixel-hashing `PixelCounter`, whose 64-bit FNV multiplies would dominate);
+//!   `demo-frames-fingerprint` folds every frame's buffer fingerprint, computed outside the timed
+//!   spans, so the drawn pictures stay comparable across CPUs;
 //! - `math-*-instr`: scalar maths for reference.
 #![no_std]
 #![no_main]
@@ -29,13 +33,14 @@ use core::fmt::Write as _;
 use core::hint::black_box;
 use cortex_m_rt::entry;
 use hopkit::ground::FlatGround;
+use hopkit::hash::StateHasher;
 use hopkit::math::{scalar, Vec2, Vec3};
 use hopkit::movement::seed::next_player_vector;
 use hopkit::movement::{
     planar_velocity_tick, step_wish, MoveParams, MoverState, TickKernel, WishDir,
 };
 use hopkit_firmware::app::App;
-use hopkit_firmware::counting::PixelCounter;
+use hopkit_firmware::counting::FrameBuffer;
 use hopkit_firmware::demo::{scripted_raw, DemoRig};
 use hopkit_firmware::seams::{Scripted, StepClock};
 use qemu_rt::{exit, stack_high_water, Counter, Out, MACHINE, TARGET};
@@ -194,7 +199,8 @@ fn main() -> ! {
     let mut tick = Tally::new();
     let mut view = Tally::new();
     let mut draw = Tally::new();
-    let mut px = PixelCounter::new();
+    let mut fb = FrameBuffer::new();
+    let mut frames = StateHasher::new();
     for t in 0..DEMO_TICKS {
         let raw = scripted_raw(t);
         let s = c.start();
@@ -204,8 +210,9 @@ fn main() -> ! {
         let v = black_box(rig.view());
         view.add(&c, c.stop_ticks(s));
         let s = c.start();
-        let Ok(()) = hopkit_firmware::render::draw_frame(&v, &mut px);
+        let Ok(()) = hopkit_firmware::render::draw_frame(&v, &mut fb);
         draw.add(&c, c.stop_ticks(s));
+        frames.write_u64(fb.fingerprint());
     }
     black_box(rig.state_hash());
     let _ = writeln!(out, "demo-tick-instr: {}", tick.mean());
@@ -213,12 +220,13 @@ fn main() -> ! {
     let _ = writeln!(out, "demo-view-instr: {}", view.mean());
     let _ = writeln!(out, "demo-draw-instr: {}", draw.mean());
     let _ = writeln!(out, "demo-draw-instr-max: {}", draw.max);
+    let _ = writeln!(out, "demo-frames-fingerprint: 0x{:016x}", frames.finish());
 
     // --- the whole application step ---
     let mut app = App::new(
         Scripted,
         Scripted,
-        PixelCounter::new(),
+        FrameBuffer::new(),
         StepClock::per_tick(),
     );
     let Ok(_) = app.poll();

@@ -25,16 +25,36 @@
 //!   a dot on the display edge when off screen;
 //! - ramps: an outline with dotted contour stripes across the uphill direction;
 //! - the arena border and a sparse dot grid (so that scrolling shows motion).
+//!
+//! ## Integers where the display is reached
+//! On a Cortex-M0 every `f32` operation is a software routine (≈ 50–100 instructions; a `sqrt` ≈ 850,
+//! a `sin_cos` ≈ 3,400), so the per-point arithmetic is done in fixed point:
+//! - world → display: positions and the camera as Q16.16, the scale as Q8.24, one integer
+//!   multiply per axis ([`Screen`]);
+//! - heading strokes and the ghosts' arrow heads: a unit direction as Q16.16 times a whole pixel
+//!   length, with no normalisation (the direction is checked to be unit within 2⁻¹⁴);
+//! - the companion's look direction and the HUD tilt gauge: sine and cosine from a quarter-wave
+//!   table with linear interpolation ([`sin_cos_turns`], error < 1.2e-4).
+//!
+//! Each of these results is rounded to a whole pixel. The integer value is within 2⁻⁹ px of what
+//! the `f32` formula gives (the error bounds are worked out next to each one); when it lies within
+//! [`TIE_MARGIN`] (2⁻⁸ px) of a half pixel, where the two could round differently, or is outside
+//! the fixed-point range, the pixel is computed with the original `f32` formula instead. The
+//! picture is therefore exactly the one the `f32` renderer draws (tested against it, kept as
+//! `reference.rs`, over the scripted demo and random views); the float path runs for < 1 % of the
+//! coordinates.
 
 use embedded_graphics::pixelcolor::BinaryColor;
 use embedded_graphics::prelude::*;
-use embedded_graphics::primitives::{Circle, Line, PrimitiveStyle, Rectangle};
+use embedded_graphics::primitives::{Line, PrimitiveStyle, Rectangle};
 use hopkit::demo::view::{
     BodyView, CritterView, DemoView, GhostView, RampView, DISPLAY_HEIGHT, DISPLAY_WIDTH,
 };
 use hopkit::math::scalar::{round, sin_cos};
 use hopkit::math::Vec2;
 
+#[cfg(test)]
+mod reference;
 pub mod text;
 
 /// Display width in pixels (as `i32`).
@@ -150,6 +170,262 @@ fn clamp_px(v: f32, size: i32) -> i32 {
     }
 }
 
+/// How close (Q16.16 display pixels: 2⁻⁸ px) an integer result may come to a half pixel before the
+/// pixel is taken from the `f32` formula instead. The integer results are within 2⁻⁹ px of the
+/// `f32` ones (see [`Screen::axis_q16`], [`Dir`], [`sin_cos_turns`]), so outside this margin both
+/// round to the same pixel.
+const TIE_MARGIN: i64 = 1 << 8;
+
+/// `v` as a fixed-point integer with `frac` fractional bits (`frac ≤ 30`), truncated toward zero
+/// (error < 2^−frac), from the float's bits; `None` if `v` is not finite or `|v| ≥ 2^(30 − frac)`.
+fn to_fixed(v: f32, frac: i32) -> Option<i32> {
+    let b = v.to_bits();
+    let exp = ((b >> 23) & 0xff) as i32;
+    if exp == 0 {
+        // ±0 and subnormals (< 2⁻¹²⁶): 0 at every precision used here.
+        return Some(0);
+    }
+    // |v| = m · 2^(exp − 150) with m in [2²³, 2²⁴); the result is m · 2^(exp − 150 + frac).
+    let shift = exp - 150 + frac;
+    if shift > 6 {
+        // |v| ≥ 2^(30 − frac), or inf/NaN (exp = 255).
+        return None;
+    }
+    let m = (b & 0x007f_ffff) | 0x0080_0000;
+    let mag = if shift >= 0 {
+        m << shift
+    } else if shift > -32 {
+        m >> -shift
+    } else {
+        0
+    } as i32;
+    Some(if b & 0x8000_0000 != 0 { -mag } else { mag })
+}
+
+/// `round(s)` for `s` in Q16.16, or `None` if `s` is within [`TIE_MARGIN`] of a half integer.
+fn round_q16(s: i64) -> Option<i32> {
+    let t = s + (1 << 15);
+    let frac = t & 0xffff;
+    if !(TIE_MARGIN..=0x1_0000 - TIE_MARGIN).contains(&frac) {
+        return None;
+    }
+    i32::try_from(t >> 16).ok()
+}
+
+/// The display axes, for [`Screen`].
+#[derive(Clone, Copy)]
+enum Axis {
+    X,
+    Y,
+}
+
+/// [`Viewport`] with the camera and the scale in fixed point, for the per-point transforms.
+struct Screen {
+    vp: Viewport,
+    /// Camera `(x, z)` as Q16.16 (`None`: out of range, every point takes the `f32` path).
+    cam: Option<(i32, i32)>,
+    /// Pixels per unit as Q8.24, in `1..2²⁸` (below 16 px per unit), or 0 (no integer path).
+    ppu_q24: i32,
+}
+
+impl Screen {
+    fn new(vp: Viewport) -> Self {
+        let cam = match (to_fixed(vp.camera.x, 16), to_fixed(vp.camera.y, 16)) {
+            (Some(x), Some(y)) => Some((x, y)),
+            _ => None,
+        };
+        let ppu_q24 = match to_fixed(vp.pixels_per_unit, 24) {
+            Some(k) if k > 0 && k < 1 << 28 => k,
+            _ => 0,
+        };
+        Screen { vp, cam, ppu_q24 }
+    }
+
+    /// The display coordinate of world coordinate `v` on `axis`, unrounded, as Q16.16, or `None`
+    /// outside the integer path's range (then use [`Screen::axis_f32`]).
+    ///
+    /// Error against the `f32` formula `centre + (v − cam) · ppu` for the same inputs, with
+    /// `|v − cam| < 256` units and `ppu < 16` (so `|(v − cam) · ppu| < 4096` px): truncating `v`
+    /// and the camera to Q16 moves the result by < 2·2⁻¹⁶·16 = 2⁻¹¹ px, the Q24 scale by
+    /// < 256·2⁻²⁴ = 2⁻¹⁶ px, the final shift by < 2⁻¹⁶ px; the three `f32` roundings of the formula
+    /// add < 3·2⁻²⁴·4200 < 2⁻¹⁰ px. In all < 2⁻⁹ px.
+    fn axis_q16(&self, v: f32, axis: Axis) -> Option<i64> {
+        let (cx, cy) = self.cam?;
+        if self.ppu_q24 == 0 {
+            return None;
+        }
+        let (cam, centre) = match axis {
+            Axis::X => (cx, WIDTH / 2),
+            Axis::Y => (cy, HUD_HEIGHT + FIELD_HEIGHT / 2),
+        };
+        // Both in ±2³⁰, so the difference fits.
+        let d = to_fixed(v, 16)? - cam;
+        if d.unsigned_abs() >= 1 << 24 {
+            return None;
+        }
+        Some((i64::from(centre) << 16) + ((i64::from(d) * i64::from(self.ppu_q24)) >> 24))
+    }
+
+    /// The `f32` formula of [`Viewport::to_display`] for one axis (`None` if not finite).
+    fn axis_f32(&self, v: f32, axis: Axis) -> Option<f32> {
+        let s = match axis {
+            Axis::X => WIDTH as f32 * 0.5 + (v - self.vp.camera.x) * self.vp.pixels_per_unit,
+            Axis::Y => {
+                HUD_HEIGHT as f32
+                    + FIELD_HEIGHT as f32 * 0.5
+                    + (v - self.vp.camera.y) * self.vp.pixels_per_unit
+            }
+        };
+        s.is_finite().then_some(s)
+    }
+
+    /// The whole display pixel of world coordinate `v` on `axis`, clamped to `lo..=hi` (what
+    /// `clamp_px`/`clamp_i` of the rounded `f32` coordinate give), or `None` if that is not finite.
+    fn pixel(&self, v: f32, axis: Axis, lo: i32, hi: i32) -> Option<i32> {
+        if let Some(r) = self.axis_q16(v, axis).and_then(round_q16) {
+            return Some(r.clamp(lo, hi));
+        }
+        self.axis_f32(v, axis).map(|s| clamp_i(round(s), lo, hi))
+    }
+
+    /// [`Viewport::to_point`], computed in fixed point (same pixels).
+    fn to_point(&self, p: Vec2) -> Option<Point> {
+        let x = self.pixel(p.x, Axis::X, -CLIP_MARGIN, WIDTH + CLIP_MARGIN)?;
+        let y = self.pixel(p.y, Axis::Y, -CLIP_MARGIN, HEIGHT + CLIP_MARGIN)?;
+        Some(Point::new(x, y))
+    }
+
+    /// [`Viewport::in_field`], decided in fixed point unless a coordinate is within
+    /// [`TIE_MARGIN`] of a bound.
+    fn in_field(&self, p: Vec2, margin: i32) -> bool {
+        let (Some(x), Some(y)) = (self.axis_q16(p.x, Axis::X), self.axis_q16(p.y, Axis::Y)) else {
+            return self.vp.in_field(p, margin);
+        };
+        let m = i64::from(margin) << 16;
+        let bounds = [
+            (x, -m, (i64::from(WIDTH) << 16) + m),
+            (
+                y,
+                (i64::from(HUD_HEIGHT) << 16) - m,
+                (i64::from(HEIGHT) << 16) + m,
+            ),
+        ];
+        let mut inside = true;
+        for (v, lo, hi) in bounds {
+            if (v - lo).abs() <= TIE_MARGIN || (v - hi).abs() <= TIE_MARGIN {
+                return self.vp.in_field(p, margin);
+            }
+            inside &= v >= lo && v < hi;
+        }
+        inside
+    }
+}
+
+/// A planar direction for pixel offsets: the `f32` vector, and its Q16.16 components when it is
+/// unit length within 2⁻¹⁴ (measured on the Q16 values), which is what the scene's headings are.
+///
+/// Then `round(k · normalize(v))` is `round(k · q)` unless near a half pixel: `q` differs from
+/// `normalize(v)` by < 2⁻¹⁶ (truncation) + 2⁻¹⁴·⁵ (|v|² measured from truncated components) ⁄ 2 +
+/// 2⁻¹⁴ ⁄ 2 < 7e-5 per component, so for `k ≤ 20` (and the arrow head's 3·fwd ± 4·side, factor 7)
+/// < 1.5e-3 px, well inside [`TIE_MARGIN`].
+#[derive(Clone, Copy)]
+struct Dir {
+    v: Vec2,
+    q: Option<(i32, i32)>,
+    /// The `f32` formula this stands for normalises `v` first, `(0, −1)` if it cannot (the ghosts'
+    /// `fwd`), before [`offset`] normalises it again.
+    pre_normalize: bool,
+}
+
+impl Dir {
+    fn new(v: Vec2) -> Self {
+        Self::with(v, false)
+    }
+
+    fn with(v: Vec2, pre_normalize: bool) -> Self {
+        let q = match (to_fixed(v.x, 16), to_fixed(v.y, 16)) {
+            (Some(x), Some(y)) => {
+                // Q32; both below 2³⁰, so no overflow.
+                let l2 = i64::from(x) * i64::from(x) + i64::from(y) * i64::from(y);
+                ((l2 - (1 << 32)).abs() <= 1 << 18).then_some((x, y))
+            }
+            _ => None,
+        };
+        Dir {
+            v,
+            q,
+            pre_normalize,
+        }
+    }
+}
+
+/// `p` moved `len` whole pixels along `dir` (normalised): [`offset`], in integers when it can.
+fn offset_px(p: Point, dir: &Dir, len: i32) -> Option<Point> {
+    if let Some((x, y)) = dir.q {
+        let k = i64::from(len);
+        if let (Some(dx), Some(dy)) = (round_q16(i64::from(x) * k), round_q16(i64::from(y) * k)) {
+            return Some(Point::new(p.x + dx, p.y + dy));
+        }
+    }
+    let v = if dir.pre_normalize {
+        dir.v.try_normalize().unwrap_or(Vec2::new(0.0, -1.0))
+    } else {
+        dir.v
+    };
+    offset(p, v, len as f32)
+}
+
+/// `sin(2π·i/256)` for `i` in `0..=64` in Q15 (1.0 = 32768): a quarter wave.
+const SIN_Q15: [u16; 65] = [
+    0, 804, 1608, 2411, 3212, 4011, 4808, 5602, 6393, 7180, 7962, 8740, 9512, 10279, 11039, 11793,
+    12540, 13279, 14010, 14733, 15447, 16151, 16846, 17531, 18205, 18868, 19520, 20160, 20788,
+    21403, 22006, 22595, 23170, 23732, 24279, 24812, 25330, 25833, 26320, 26791, 27246, 27684,
+    28106, 28511, 28899, 29269, 29622, 29957, 30274, 30572, 30853, 31114, 31357, 31581, 31786,
+    31972, 32138, 32286, 32413, 32522, 32610, 32679, 32729, 32758, 32768,
+];
+
+/// Turns as Q24 (one turn = 2²⁴) per radian, scaled by 2¹⁶ for Q16 input: `2⁴⁰ ⁄ 2π`.
+const TURNS_PER_RAD_Q40: i64 = 174_992_710_548;
+/// Turns as Q24 per degree, scaled by 2¹⁶ for Q16 input: `2⁴⁰ ⁄ 360`.
+const TURNS_PER_DEG_Q40: i64 = 3_054_198_966;
+
+/// `angle` (`f32`, in the unit given by `turns_per_unit_q40`) as a fraction of a turn in Q24
+/// (wrapped to `0..2²⁴`), or `None` out of the fixed-point range (`|angle| ≥ 256`, not finite).
+/// Error < 2⁻¹⁶ units (the Q16 input) + 2⁻²⁴ turns.
+fn turns_q24(angle: f32, turns_per_unit_q40: i64) -> Option<u32> {
+    let a = i64::from(to_fixed(angle, 16)?);
+    if a.unsigned_abs() >= 1 << 24 {
+        // ≥ 256 units: outside what the product below holds.
+        return None;
+    }
+    // |a| < 2²⁴ and the factor < 2³⁸: the product fits.
+    Some(((a * turns_per_unit_q40) >> 32) as u32 & 0x00ff_ffff)
+}
+
+/// Sine of a quarter-wave position `pos` in `0..=2²²` (= 0..π/2), Q15, by linear interpolation in
+/// [`SIN_Q15`]: error ≤ (π/128)²/8 (interpolation) + 2⁻¹⁶ (table rounding) < 9e-5.
+fn sin_quarter(pos: u32) -> i32 {
+    let i = (pos >> 16) as usize;
+    let f = (pos & 0xffff) as i32;
+    let a = SIN_Q15.get(i).copied().map_or(0, i32::from);
+    let b = SIN_Q15.get(i + 1).copied().map_or(a, i32::from);
+    a + (((b - a) * f) >> 16)
+}
+
+/// `(sin, cos)` of `t` turns (Q24, see [`turns_q24`]) in Q15, error < 9e-5 plus the interpolation's
+/// truncation (2⁻¹⁵) and the angle's own < 1.6e-5 from Q16: < 1.2e-4 in all (tested).
+fn sin_cos_turns(t: u32) -> (i32, i32) {
+    const Q: u32 = 1 << 22;
+    let pos = t & (Q - 1);
+    let (a, b) = (sin_quarter(pos), sin_quarter(Q - pos));
+    match (t >> 22) & 3 {
+        0 => (a, b),
+        1 => (b, -a),
+        2 => (-a, -b),
+        _ => (-b, a),
+    }
+}
+
 /// Draw the whole frame for `view` into `target` (cleared first). `target` is expected to be the
 /// 128×64 display; pixels outside it are the target's business (embedded-graphics targets clip).
 pub fn draw_frame<D: DrawTarget<Color = BinaryColor>>(
@@ -157,11 +433,8 @@ pub fn draw_frame<D: DrawTarget<Color = BinaryColor>>(
     target: &mut D,
 ) -> Result<(), D::Error> {
     target.clear(BinaryColor::Off)?;
-    let vp = Viewport::for_view(view);
-    let mut field = target.clipped(&Rectangle::new(
-        Point::new(0, HUD_HEIGHT),
-        Size::new(DISPLAY_WIDTH, FIELD_HEIGHT as u32),
-    ));
+    let vp = Screen::new(Viewport::for_view(view));
+    let mut field = Field { target };
     draw_grid(view, &vp, &mut field)?;
     draw_arena(view, &vp, &mut field)?;
     for ramp in view.ramps.iter() {
@@ -178,7 +451,96 @@ pub fn draw_frame<D: DrawTarget<Color = BinaryColor>>(
         draw_ghost(ghost, &vp, &mut field)?;
     }
     draw_player(view, &vp, &mut field)?;
-    draw_hud(view, target)
+    draw_hud(view, field.target)
+}
+
+/// The playfield part of the display (below the HUD) as a drawing target: what
+/// `target.clipped(field rectangle)` does (same pixels, same order), with integer compares instead
+/// of embedded-graphics' `Rectangle::intersection`/`contains` per call and per pixel.
+struct Field<'a, D> {
+    target: &'a mut D,
+}
+
+impl<D> Field<'_, D> {
+    const AREA: Rectangle = Rectangle::new(
+        Point::new(0, HUD_HEIGHT),
+        Size::new(DISPLAY_WIDTH, FIELD_HEIGHT as u32),
+    );
+
+    fn inside(p: Point) -> bool {
+        p.x >= 0 && p.x < WIDTH && p.y >= HUD_HEIGHT && p.y < HEIGHT
+    }
+}
+
+impl<D> Dimensions for Field<'_, D> {
+    fn bounding_box(&self) -> Rectangle {
+        Self::AREA
+    }
+}
+
+impl<D: DrawTarget<Color = BinaryColor>> DrawTarget for Field<'_, D> {
+    type Color = BinaryColor;
+    type Error = D::Error;
+
+    fn draw_iter<I>(&mut self, pixels: I) -> Result<(), Self::Error>
+    where
+        I: IntoIterator<Item = Pixel<BinaryColor>>,
+    {
+        self.target
+            .draw_iter(pixels.into_iter().filter(|p| Self::inside(p.0)))
+    }
+
+    fn fill_contiguous<I>(&mut self, area: &Rectangle, colors: I) -> Result<(), Self::Error>
+    where
+        I: IntoIterator<Item = BinaryColor>,
+    {
+        let whole =
+            clip_span(area, 0, HUD_HEIGHT, WIDTH, HEIGHT).is_some_and(|(x0, y0, x1, y1)| {
+                Point::new(x0, y0) == area.top_left
+                    && Size::new(x1.abs_diff(x0), y1.abs_diff(y0)) == area.size
+            });
+        if whole {
+            self.target.fill_contiguous(area, colors)
+        } else {
+            self.target.draw_iter(
+                area.points()
+                    .zip(colors)
+                    .filter(|(p, _)| Self::inside(*p))
+                    .map(|(p, c)| Pixel(p, c)),
+            )
+        }
+    }
+
+    fn fill_solid(&mut self, area: &Rectangle, color: BinaryColor) -> Result<(), Self::Error> {
+        match clip_span(area, 0, HUD_HEIGHT, WIDTH, HEIGHT) {
+            Some((x0, y0, x1, y1)) => {
+                let size = Size::new(x1.abs_diff(x0), y1.abs_diff(y0));
+                self.target
+                    .fill_solid(&Rectangle::new(Point::new(x0, y0), size), color)
+            }
+            None => Ok(()),
+        }
+    }
+}
+
+/// `area ∩ [x0, x1) × [y0, y1)` as `(x0, y0, x1, y1)` (ends exclusive), `None` if empty.
+#[inline]
+pub(crate) fn clip_span(
+    area: &Rectangle,
+    x0: i32,
+    y0: i32,
+    x1: i32,
+    y1: i32,
+) -> Option<(i32, i32, i32, i32)> {
+    // Saturating: a rectangle reaching past i32::MAX ends there, beyond any clip.
+    let end = |start: i32, len: u32| start.saturating_add(len.min(i32::MAX as u32) as i32);
+    let (ax, ay) = (area.top_left.x, area.top_left.y);
+    let (cx0, cy0) = (ax.max(x0), ay.max(y0));
+    let (cx1, cy1) = (
+        end(ax, area.size.width).min(x1),
+        end(ay, area.size.height).min(y1),
+    );
+    (cx0 < cx1 && cy0 < cy1).then_some((cx0, cy0, cx1, cy1))
 }
 
 fn stroke() -> PrimitiveStyle<BinaryColor> {
@@ -199,26 +561,49 @@ fn thin_line<D: DrawTarget<Color = BinaryColor>>(
 /// (or on) the triangle, from integer edge functions. Matches embedded-graphics' filled `Triangle`
 /// up to single edge pixels (tested), without its scanline-intersection and thick-segment code
 /// (≈ 3 KB on Cortex-M). Corners are display pixels, at most a few hundred apart (the viewport
-/// clamps them); the edge functions use `i64`, so no input overflows.
+/// clamps them to ±16 px around the display, so edge-function products stay below 2¹⁶ in `i32`).
 fn fill_triangle<D: DrawTarget<Color = BinaryColor>>(
     a: Point,
     b: Point,
     c: Point,
     target: &mut D,
 ) -> Result<(), D::Error> {
-    fn edge(from: Point, to: Point, p: Point) -> i64 {
-        i64::from(to.x - from.x) * i64::from(p.y - from.y)
-            - i64::from(to.y - from.y) * i64::from(p.x - from.x)
+    fn edge(from: Point, to: Point, p: Point) -> i32 {
+        // Wrapping: callers pass display points (|coordinates| ≤ 144), where this is exact.
+        (to.x - from.x)
+            .wrapping_mul(p.y - from.y)
+            .wrapping_sub((to.y - from.y).wrapping_mul(p.x - from.x))
     }
     // Counter-clockwise in the edge functions' sense, so "inside" is all three ≥ 0.
     let (b, c) = if edge(a, b, c) < 0 { (c, b) } else { (b, c) };
     let min = a.component_min(b).component_min(c);
     let max = a.component_max(b).component_max(c);
-    let inside = (min.y..=max.y)
-        .flat_map(move |y| (min.x..=max.x).map(move |x| Point::new(x, y)))
-        .filter(move |&p| edge(a, b, p) >= 0 && edge(b, c, p) >= 0 && edge(c, a, p) >= 0)
-        .map(|p| Pixel(p, BinaryColor::On));
-    target.draw_iter(inside)?;
+    // Row by row: the inside pixels of a row are one run (the triangle is convex), drawn as a
+    // 1-pixel-high rectangle, in the same top-to-bottom, left-to-right order as pixel by pixel.
+    // Along a row each edge function changes by a constant per pixel.
+    let (sab, sbc, sca) = (a.y - b.y, b.y - c.y, c.y - a.y);
+    for y in min.y..=max.y {
+        let p = Point::new(min.x, y);
+        let (mut e0, mut e1, mut e2) = (edge(a, b, p), edge(b, c, p), edge(c, a, p));
+        let mut start = None;
+        let mut x = min.x;
+        while x <= max.x {
+            let inside = e0 >= 0 && e1 >= 0 && e2 >= 0;
+            match (start, inside) {
+                (None, true) => start = Some(x),
+                (Some(_), false) => break,
+                _ => {}
+            }
+            e0 = e0.wrapping_add(sab);
+            e1 = e1.wrapping_add(sbc);
+            e2 = e2.wrapping_add(sca);
+            x += 1;
+        }
+        if let Some(x0) = start {
+            let run = Rectangle::new(Point::new(x0, y), Size::new((x - x0) as u32, 1));
+            target.fill_solid(&run, BinaryColor::On)?;
+        }
+    }
     thin_line(Line::new(a, b), target)?;
     thin_line(Line::new(b, c), target)?;
     thin_line(Line::new(c, a), target)
@@ -228,18 +613,76 @@ fn fill(color: BinaryColor) -> PrimitiveStyle<BinaryColor> {
     PrimitiveStyle::with_fill(color)
 }
 
-/// A circle of `diameter` centred on `c` (embedded-graphics circles are placed by top-left).
-fn circle_at(c: Point, diameter: u32) -> Circle {
-    Circle::with_center(c, diameter)
+/// embedded-graphics' circle threshold: a pixel is inside a circle of diameter `d` if its squared
+/// distance from the centre, in half pixels, is below this.
+fn circle_threshold(d: i32) -> i32 {
+    if d <= 4 {
+        d * d - d / 2
+    } else {
+        d * d
+    }
+}
+
+/// Half width of row `j` (rows `−r..=r` from the centre) of a circle with radius `r` and
+/// [`circle_threshold`] `t`: the largest `w` with `(2w)² + (2j)² < t`, `None` if the row is empty.
+fn circle_half_width(r: i32, j: i32, t: i32) -> Option<i32> {
+    let mut w = r;
+    while w >= 0 {
+        if 4 * (w * w + j * j) < t {
+            return Some(w);
+        }
+        w -= 1;
+    }
+    None
+}
+
+/// A circle of odd `d` around `c`, filled with `color` (`fill`) or a 1-pixel outline in `On`: the
+/// scanlines embedded-graphics' styled `Circle::with_center(c, d)` draws, as the same
+/// `fill_solid` calls in the same order (tested), without its generic iterators.
+fn circle<D: DrawTarget<Color = BinaryColor>>(
+    c: Point,
+    d: i32,
+    fill: Option<BinaryColor>,
+    target: &mut D,
+) -> Result<(), D::Error> {
+    let r = (d - 1) / 2;
+    let (t, t_in) = (circle_threshold(d), circle_threshold(d - 2));
+    let span = |x0: i32, x1: i32, y: i32| {
+        Rectangle::new(Point::new(x0, y), Size::new((x1 - x0) as u32, 1))
+    };
+    for j in -r..=r {
+        let Some(w) = circle_half_width(r, j, t) else {
+            continue;
+        };
+        let y = c.y + j;
+        let (x0, x1) = (c.x - w, c.x + w + 1);
+        match fill {
+            Some(color) => target.fill_solid(&span(x0, x1, y), color)?,
+            None => match circle_half_width(r, j, t_in) {
+                // The inner circle (diameter d − 2) is the hole; the rest is stroke.
+                Some(wi) => {
+                    let (i0, i1) = (c.x - wi, c.x + wi + 1);
+                    if i0 > x0 {
+                        target.fill_solid(&span(x0, i0, y), BinaryColor::On)?;
+                    }
+                    if x1 > i1 {
+                        target.fill_solid(&span(i1, x1, y), BinaryColor::On)?;
+                    }
+                }
+                None => target.fill_solid(&span(x0, x1, y), BinaryColor::On)?,
+            },
+        }
+    }
+    Ok(())
 }
 
 /// The sparse dot grid inside the arena, anchored to world coordinates so it scrolls with motion.
 fn draw_grid<D: DrawTarget<Color = BinaryColor>>(
     view: &DemoView,
-    vp: &Viewport,
+    vp: &Screen,
     target: &mut D,
 ) -> Result<(), D::Error> {
-    let ppu = vp.pixels_per_unit;
+    let ppu = vp.vp.pixels_per_unit;
     let step = round(GRID_SPACING_PX / ppu);
     if !step.is_finite() || step < 1.0 {
         return Ok(());
@@ -249,33 +692,41 @@ fn draw_grid<D: DrawTarget<Color = BinaryColor>>(
         return Ok(());
     }
     // First grid line at or left of the screen's left edge, as a multiple of `step`.
-    let left = vp.camera.x - (WIDTH as f32 * 0.5) / ppu;
-    let top = vp.camera.y - (FIELD_HEIGHT as f32 * 0.5) / ppu;
+    let left = vp.vp.camera.x - (WIDTH as f32 * 0.5) / ppu;
+    let top = vp.vp.camera.y - (FIELD_HEIGHT as f32 * 0.5) / ppu;
     let gx0 = round(left / step) - 1.0;
     let gy0 = round(top / step) - 1.0;
-    let cols = (WIDTH as f32 / GRID_SPACING_PX) as i32 + 3;
+    const COLS: usize = (WIDTH as f32 / GRID_SPACING_PX) as usize + 3;
     let rows = (FIELD_HEIGHT as f32 / GRID_SPACING_PX) as i32 + 3;
+    // A grid point's display x depends on its column only, y on its row only: transform each
+    // column and row once (the same arithmetic per axis as `to_point`, so the same pixels).
+    let mut xs = [None; COLS];
+    for (i, x) in xs.iter_mut().enumerate() {
+        let wx = (gx0 + i as f32) * step;
+        if wx > -half.x && wx < half.x {
+            *x = vp.pixel(wx, Axis::X, -CLIP_MARGIN, WIDTH + CLIP_MARGIN);
+        }
+    }
     for j in 0..rows {
         let wz = (gy0 + j as f32) * step;
         if wz <= -half.y || wz >= half.y {
             continue;
         }
-        for i in 0..cols {
-            let wx = (gx0 + i as f32) * step;
-            if wx <= -half.x || wx >= half.x {
-                continue;
-            }
-            if let Some(p) = vp.to_point(Vec2::new(wx, wz)) {
-                Pixel(p, BinaryColor::On).draw(target)?;
-            }
-        }
+        let Some(y) = vp.pixel(wz, Axis::Y, -CLIP_MARGIN, HEIGHT + CLIP_MARGIN) else {
+            continue;
+        };
+        let row = xs
+            .iter()
+            .flatten()
+            .map(|&x| Pixel(Point::new(x, y), BinaryColor::On));
+        target.draw_iter(row)?;
     }
     Ok(())
 }
 
 fn draw_arena<D: DrawTarget<Color = BinaryColor>>(
     view: &DemoView,
-    vp: &Viewport,
+    vp: &Screen,
     target: &mut D,
 ) -> Result<(), D::Error> {
     let h = view.arena_half_extent;
@@ -298,7 +749,7 @@ fn rect_between(a: Point, b: Point) -> Rectangle {
 /// A ramp: outline plus contour stripes every 3 px, running across the uphill direction.
 fn draw_ramp<D: DrawTarget<Color = BinaryColor>>(
     ramp: &RampView,
-    vp: &Viewport,
+    vp: &Screen,
     target: &mut D,
 ) -> Result<(), D::Error> {
     let (Some(a), Some(b)) = (vp.to_point(ramp.min), vp.to_point(ramp.max)) else {
@@ -312,42 +763,47 @@ fn draw_ramp<D: DrawTarget<Color = BinaryColor>>(
     let tl = r.top_left;
     // Uphill mostly along X → stripes are vertical lines (constant x), else horizontal. Stripes
     // are dotted (every other pixel) and 4 px apart, a light texture bodies stay readable on.
-    let along_x = ramp.uphill.x.abs() >= ramp.uphill.y.abs();
+    let along_x = abs_ge(ramp.uphill.x, ramp.uphill.y);
     let (lo, hi) = if along_x { (tl.x, br.x) } else { (tl.y, br.y) };
     let (a0, a1) = if along_x { (tl.y, br.y) } else { (tl.x, br.x) };
     let mut s = lo + 2;
     while s < hi - 1 {
-        let mut a = a0 + 2;
-        while a < a1 - 1 {
+        let dots = (a0 + 2..a1 - 1).step_by(2).map(|a| {
             let p = if along_x {
                 Point::new(s, a)
             } else {
                 Point::new(a, s)
             };
-            Pixel(p, BinaryColor::On).draw(target)?;
-            a += 2;
-        }
+            Pixel(p, BinaryColor::On)
+        });
+        target.draw_iter(dots)?;
         s += 4;
     }
     Ok(())
 }
 
+/// `x.abs() >= y.abs()` from the bits (false if either is NaN, as the float compare): for
+/// non-NaN floats the magnitude order is the order of the bits without the sign.
+fn abs_ge(x: f32, y: f32) -> bool {
+    let (ax, ay) = (x.to_bits() & 0x7fff_ffff, y.to_bits() & 0x7fff_ffff);
+    ax <= 0x7f80_0000 && ay <= 0x7f80_0000 && ax >= ay
+}
+
 fn draw_crumb<D: DrawTarget<Color = BinaryColor>>(
     crumb: Vec2,
-    vp: &Viewport,
+    vp: &Screen,
     target: &mut D,
 ) -> Result<(), D::Error> {
     match vp.to_point(crumb) {
-        Some(p) => Rectangle::new(p, Size::new(2, 2))
-            .into_styled(fill(BinaryColor::On))
-            .draw(target),
+        // What the styled filled rectangle does: one `fill_solid`.
+        Some(p) => target.fill_solid(&Rectangle::new(p, Size::new(2, 2)), BinaryColor::On),
         None => Ok(()),
     }
 }
 
 fn draw_critter<D: DrawTarget<Color = BinaryColor>>(
     critter: &CritterView,
-    vp: &Viewport,
+    vp: &Screen,
     target: &mut D,
 ) -> Result<(), D::Error> {
     if let Some(t) = vp.to_point(critter.target) {
@@ -359,44 +815,59 @@ fn draw_critter<D: DrawTarget<Color = BinaryColor>>(
     let Some(p) = vp.to_point(critter.body.position.planar()) else {
         return Ok(());
     };
-    let style = if critter.arrived {
-        fill(BinaryColor::On)
-    } else {
-        stroke()
-    };
-    circle_at(p, 5).into_styled(style).draw(target)
+    let style = critter.arrived.then_some(BinaryColor::On);
+    circle(p, 5, style, target)
 }
 
 fn draw_companion<D: DrawTarget<Color = BinaryColor>>(
     body: &BodyView,
     head_yaw: f32,
-    vp: &Viewport,
+    vp: &Screen,
     target: &mut D,
 ) -> Result<(), D::Error> {
     let Some(p) = vp.to_point(body.position.planar()) else {
         return Ok(());
     };
-    circle_at(p, 7).into_styled(stroke()).draw(target)?;
+    circle(p, 7, None, target)?;
     // Head direction: the body heading turned by the head yaw (positive = left = counter-clockwise
     // seen from above, which on this display, with −Z up, is counter-clockwise too).
-    let look = rotate(body.heading, head_yaw);
-    if let Some(tip) = offset(p, look, 5.0) {
+    if let Some(tip) = look_tip(p, body.heading, head_yaw, 5) {
         thin_line(Line::new(p, tip), target)?;
     }
     Ok(())
 }
 
+/// `offset(p, rotate(heading, yaw), len)`, with the rotation from [`sin_cos_turns`] when `heading`
+/// is a unit [`Dir`]: the rotated Q16 direction is off the `f32` one by < 2·1.2e-4 (sine and cosine)
+/// + 1e-4 (`heading`'s own bound, [`Dir`]) per component, < 1.8e-3 px at `len` 5.
+fn look_tip(p: Point, heading: Vec2, yaw: f32, len: i32) -> Option<Point> {
+    let h = Dir::new(heading);
+    if let (Some((hx, hy)), Some(t)) = (h.q, turns_q24(yaw, TURNS_PER_RAD_Q40)) {
+        let (s, c) = sin_cos_turns(t);
+        let (hx, hy, s, c) = (i64::from(hx), i64::from(hy), i64::from(s), i64::from(c));
+        let k = i64::from(len);
+        // Q16 · Q15 >> 15 = Q16, times the length.
+        let lx = ((hx * c + hy * s) >> 15) * k;
+        let ly = ((-hx * s + hy * c) >> 15) * k;
+        if let (Some(dx), Some(dy)) = (round_q16(lx), round_q16(ly)) {
+            return Some(Point::new(p.x + dx, p.y + dy));
+        }
+    }
+    offset(p, rotate(heading, yaw), len as f32)
+}
+
 fn draw_ghost<D: DrawTarget<Color = BinaryColor>>(
     ghost: &GhostView,
-    vp: &Viewport,
+    vp: &Screen,
     target: &mut D,
 ) -> Result<(), D::Error> {
     let pos = ghost.body.position.planar();
     if !vp.in_field(pos, 2) {
         // Off screen: a 2×2 marker on the display edge towards it.
-        if let Some((x, y)) = vp.to_display(pos) {
-            let mx = clamp_i(round(x), 0, WIDTH - 2);
-            let my = clamp_i(round(y), HUD_HEIGHT, HEIGHT - 2);
+        if let (Some(mx), Some(my)) = (
+            vp.pixel(pos.x, Axis::X, 0, WIDTH - 2),
+            vp.pixel(pos.y, Axis::Y, HUD_HEIGHT, HEIGHT - 2),
+        ) {
             Rectangle::new(Point::new(mx, my), Size::new(2, 2))
                 .into_styled(fill(BinaryColor::On))
                 .draw(target)?;
@@ -406,23 +877,38 @@ fn draw_ghost<D: DrawTarget<Color = BinaryColor>>(
     let Some(p) = vp.to_point(pos) else {
         return Ok(());
     };
-    let fwd = match ghost.body.heading.try_normalize() {
-        Some(f) => f,
-        None => Vec2::new(0.0, -1.0),
+    let fwd = Dir::with(ghost.body.heading, true);
+    let corners = match fwd.q {
+        // `fwd` is unit already, so `normalize(fwd)` is `fwd` (see `Dir`); the arrow head's
+        // back corners −3·fwd ± 4·side are within 7 × 7e-5 px of the `f32` ones.
+        Some((fx, fy)) => {
+            let (fx, fy) = (i64::from(fx), i64::from(fy));
+            match (
+                round_q16(-3 * fx - 4 * fy),
+                round_q16(-3 * fy + 4 * fx),
+                round_q16(-3 * fx + 4 * fy),
+                round_q16(-3 * fy - 4 * fx),
+            ) {
+                (Some(lx), Some(ly), Some(rx), Some(ry)) => offset_px(p, &fwd, 5).map(|nose| {
+                    (
+                        nose,
+                        Point::new(p.x + lx, p.y + ly),
+                        Point::new(p.x + rx, p.y + ry),
+                    )
+                }),
+                _ => arrow_head_f32(p, ghost.body.heading),
+            }
+        }
+        None => arrow_head_f32(p, ghost.body.heading),
     };
-    let side = Vec2::new(-fwd.y, fwd.x);
-    let (Some(nose), Some(l), Some(r)) = (
-        offset(p, fwd, 5.0),
-        offset_xy(p, -fwd.x * 3.0 + side.x * 4.0, -fwd.y * 3.0 + side.y * 4.0),
-        offset_xy(p, -fwd.x * 3.0 - side.x * 4.0, -fwd.y * 3.0 - side.y * 4.0),
-    ) else {
+    let Some((nose, l, r)) = corners else {
         return Ok(());
     };
     fill_triangle(nose, l, r, target)?;
     if ghost.firing {
         // A dashed tracer ahead of the nose.
-        for (from, to) in [(8.0, 10.0), (13.0, 15.0), (18.0, 20.0)] {
-            if let (Some(a), Some(b)) = (offset(p, fwd, from), offset(p, fwd, to)) {
+        for (from, to) in [(8, 10), (13, 15), (18, 20)] {
+            if let (Some(a), Some(b)) = (offset_px(p, &fwd, from), offset_px(p, &fwd, to)) {
                 thin_line(Line::new(a, b), target)?;
             }
         }
@@ -430,9 +916,23 @@ fn draw_ghost<D: DrawTarget<Color = BinaryColor>>(
     Ok(())
 }
 
+/// The ghost arrow head's corners (nose, left, right) around `p` for `heading`, in `f32`.
+fn arrow_head_f32(p: Point, heading: Vec2) -> Option<(Point, Point, Point)> {
+    let fwd = match heading.try_normalize() {
+        Some(f) => f,
+        None => Vec2::new(0.0, -1.0),
+    };
+    let side = Vec2::new(-fwd.y, fwd.x);
+    Some((
+        offset(p, fwd, 5.0)?,
+        offset_xy(p, -fwd.x * 3.0 + side.x * 4.0, -fwd.y * 3.0 + side.y * 4.0)?,
+        offset_xy(p, -fwd.x * 3.0 - side.x * 4.0, -fwd.y * 3.0 - side.y * 4.0)?,
+    ))
+}
+
 fn draw_player<D: DrawTarget<Color = BinaryColor>>(
     view: &DemoView,
-    vp: &Viewport,
+    vp: &Screen,
     target: &mut D,
 ) -> Result<(), D::Error> {
     let body = &view.player;
@@ -440,25 +940,20 @@ fn draw_player<D: DrawTarget<Color = BinaryColor>>(
         return Ok(());
     };
     let tilted = view.player_tilt_deg.is_finite() && view.player_tilt_deg.abs() >= 2.0;
-    let d = if tilted { 11 } else { 9 };
+    let d: i32 = if tilted { 11 } else { 9 };
     // A dark halo first so the player stays readable on top of stripes, crumbs and critters.
-    circle_at(p, d + 4)
-        .into_styled(fill(BinaryColor::Off))
-        .draw(target)?;
+    circle(p, d + 4, Some(BinaryColor::Off), target)?;
     if view.player_grounded {
-        circle_at(p, d)
-            .into_styled(fill(BinaryColor::On))
-            .draw(target)?;
+        circle(p, d, Some(BinaryColor::On), target)?;
     } else {
         // Airborne: a ring with a centre dot (the hop rhythm shows as blinking).
-        circle_at(p, d).into_styled(stroke()).draw(target)?;
-        circle_at(p, 3)
-            .into_styled(fill(BinaryColor::On))
-            .draw(target)?;
+        circle(p, d, None, target)?;
+        circle(p, 3, Some(BinaryColor::On), target)?;
     }
+    let heading = Dir::new(body.heading);
     if let (Some(a), Some(tip)) = (
-        offset(p, body.heading, (d / 2 + 2) as f32),
-        offset(p, body.heading, (d / 2 + 6) as f32),
+        offset_px(p, &heading, d / 2 + 2),
+        offset_px(p, &heading, d / 2 + 6),
     ) {
         thin_line(Line::new(a, tip), target)?;
     }
@@ -513,11 +1008,7 @@ fn draw_hud<D: DrawTarget<Color = BinaryColor>>(
         0.0
     };
     let base = Point::new(WIDTH - 5, 6);
-    let (s, c) = sin_cos(tilt.to_radians());
-    let tip = Point::new(
-        base.x + round(s * 6.0) as i32,
-        base.y - round(c * 6.0) as i32,
-    );
+    let tip = tilt_tip(base, tilt, 6);
     thin_line(Line::new(base, tip), target)?;
     thin_line(
         Line::new(Point::new(WIDTH - 9, 7), Point::new(WIDTH - 1, 7)),
@@ -528,6 +1019,22 @@ fn draw_hud<D: DrawTarget<Color = BinaryColor>>(
         Pixel(Point::new(x, HUD_HEIGHT - 1), BinaryColor::On).draw(target)?;
     }
     Ok(())
+}
+
+/// `base + (round(len · sin t), −round(len · cos t))` for `t = tilt_deg` in degrees; from
+/// [`sin_cos_turns`] (error < 1.2e-4, < 8e-4 px at `len` 6) unless near a half pixel.
+fn tilt_tip(base: Point, tilt_deg: f32, len: i32) -> Point {
+    if let Some(t) = turns_q24(tilt_deg, TURNS_PER_DEG_Q40) {
+        let (s, c) = sin_cos_turns(t);
+        // Q15 → Q16, times the length.
+        let k = i64::from(len) * 2;
+        if let (Some(dx), Some(dy)) = (round_q16(i64::from(s) * k), round_q16(i64::from(c) * k)) {
+            return Point::new(base.x + dx, base.y - dy);
+        }
+    }
+    let (s, c) = sin_cos(tilt_deg.to_radians());
+    let l = len as f32;
+    Point::new(base.x + round(s * l) as i32, base.y - round(c * l) as i32)
 }
 
 fn finite_nonneg(v: f32) -> f32 {
@@ -770,6 +1277,215 @@ mod tests {
         assert_eq!(vp.to_point(Vec2::new(f32::NAN, 0.0)), None);
         let far = vp.to_point(Vec2::new(1.0e30, -1.0e30)).unwrap();
         assert_eq!(far, Point::new(WIDTH + CLIP_MARGIN, -CLIP_MARGIN));
+    }
+
+    use crate::counting::{FrameBuffer, PixelCounter};
+    use hopkit::demo::view::{CritterView, GhostView};
+    use hopkit::math::Vec3;
+
+    /// Draw `view` with this renderer and the `f32` reference; the pictures must be identical.
+    /// Returns whether the pixel sequences (drawing order included) were identical too.
+    fn same_as_reference(view: &DemoView, what: &str) -> bool {
+        let (mut ours, mut theirs) = (FrameBuffer::new(), FrameBuffer::new());
+        draw_frame(view, &mut ours).unwrap();
+        reference::draw_frame(view, &mut theirs).unwrap();
+        if ours != theirs {
+            let mut diff = std::string::String::new();
+            for y in 0..HEIGHT {
+                for x in 0..WIDTH {
+                    diff.push(match (ours.get(x, y), theirs.get(x, y)) {
+                        (true, true) => '#',
+                        (true, false) => '+',
+                        (false, true) => '-',
+                        (false, false) => '.',
+                    });
+                }
+                diff.push('\n');
+            }
+            panic!(
+                "{what}: picture differs from the reference (+ extra, - missing)\n{diff}\n{view:?}"
+            );
+        }
+        let (mut a, mut b) = (PixelCounter::new(), PixelCounter::new());
+        draw_frame(view, &mut a).unwrap();
+        reference::draw_frame(view, &mut b).unwrap();
+        a == b
+    }
+
+    #[test]
+    fn scripted_demo_frames_match_the_f32_reference() {
+        let mut rig = crate::demo::DemoRig::new();
+        let mut same_order = 0;
+        for t in 0..3600 {
+            rig.tick(&crate::demo::scripted_raw(t));
+            same_order += usize::from(same_as_reference(&rig.view(), &format!("tick {t}")));
+        }
+        // Same pixels in the same order: the PixelCounter fingerprints are unchanged too.
+        assert_eq!(same_order, 3600);
+    }
+
+    #[test]
+    fn random_views_match_the_f32_reference() {
+        let mut seed = 0x1234_5678u32;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            seed
+        };
+        let unit = move |n: &mut dyn FnMut() -> u32| (n() >> 8) as f32 / (1 << 24) as f32;
+        for i in 0..20_000 {
+            let mut r = |lo: f32, hi: f32| lo + (hi - lo) * unit(&mut next);
+            // Mostly the demo's scale, sometimes other arena sizes (other scales), far bodies,
+            // odd headings and non-finite values.
+            let half = if i % 5 == 0 {
+                Vec2::new(r(1.0, 300.0), r(0.5, 300.0))
+            } else {
+                Vec2::new(48.0, 48.0)
+            };
+            let cam = Vec2::new(r(-60.0, 60.0), r(-60.0, 60.0));
+            let near = |r: &mut dyn FnMut(f32, f32) -> f32| {
+                Vec3::new(cam.x + r(-60.0, 60.0), r(0.0, 10.0), cam.y + r(-40.0, 40.0))
+            };
+            let heading = |r: &mut dyn FnMut(f32, f32) -> f32| {
+                let a = r(-4.0, 4.0);
+                match (r(0.0, 1.0) * 20.0) as u32 {
+                    0 => Vec2::ZERO,
+                    1 => Vec2::new(r(-2.0, 2.0), r(-2.0, 2.0)),
+                    _ => Vec2::new(-a.sin(), -a.cos()),
+                }
+            };
+            let body = |r: &mut dyn FnMut(f32, f32) -> f32| BodyView {
+                position: near(r),
+                heading: heading(r),
+                speed: r(0.0, 30.0),
+            };
+            let mut view = DemoView {
+                tick: i,
+                arena_half_extent: half,
+                camera: cam,
+                player: body(&mut r),
+                player_grounded: r(0.0, 1.0) < 0.5,
+                player_tilt_deg: match (r(0.0, 1.0) * 10.0) as u32 {
+                    0 => 0.0,
+                    1 => f32::NAN,
+                    _ => r(-90.0, 90.0),
+                },
+                ground_max_speed: r(0.0, 400.0),
+                companion: body(&mut r),
+                companion_head_yaw: match (r(0.0, 1.0) * 30.0) as u32 {
+                    0 => f32::INFINITY,
+                    1 => r(-1.0e4, 1.0e4),
+                    _ => r(-7.0, 7.0),
+                },
+                ..DemoView::default()
+            };
+            view.player.position = Vec3::new(cam.x + r(-3.0, 3.0), 0.0, cam.y + r(-3.0, 3.0));
+            for _ in 0..16 {
+                let c = near(&mut r);
+                let _ = view.crumbs.push(Vec2::new(c.x, c.z));
+            }
+            for _ in 0..4 {
+                let c = near(&mut r);
+                let _ = view.critters.push(CritterView {
+                    body: body(&mut r),
+                    target: Vec2::new(c.x, c.z),
+                    arrived: r(0.0, 1.0) < 0.3,
+                });
+                let mut g = GhostView {
+                    body: body(&mut r),
+                    firing: r(0.0, 1.0) < 0.5,
+                };
+                if r(0.0, 1.0) < 0.1 {
+                    g.body.position.x = r(-1.0e6, 1.0e6);
+                }
+                let _ = view.ghosts.push(g);
+            }
+            view.ramps = hopkit::demo::level::ramp_views();
+            same_as_reference(&view, &format!("random view {i}"));
+        }
+    }
+
+    #[test]
+    fn fixed_point_conversion_truncates_toward_zero() {
+        assert_eq!(to_fixed(1.5, 16), Some(3 << 15));
+        assert_eq!(to_fixed(-1.5, 16), Some(-(3 << 15)));
+        assert_eq!(to_fixed(0.0, 16), Some(0));
+        assert_eq!(to_fixed(-0.0, 16), Some(0));
+        assert_eq!(to_fixed(1.0e-20, 16), Some(0));
+        assert_eq!(to_fixed(1.0 / 3.0, 16), Some(21845));
+        assert_eq!(to_fixed(-1.0 / 3.0, 16), Some(-21845));
+        assert_eq!(
+            to_fixed(16383.99, 16),
+            Some((f64::from(16383.99f32) * 65536.0) as i32)
+        );
+        assert_eq!(to_fixed(16384.0, 16), None);
+        assert_eq!(to_fixed(f32::NAN, 16), None);
+        assert_eq!(to_fixed(f32::NEG_INFINITY, 16), None);
+        assert_eq!(
+            to_fixed(1.458_333_4, 24),
+            Some((1.458_333_4f32 as f64 * 16_777_216.0) as i32)
+        );
+        assert_eq!(round_q16(5 << 15), None); // 2.5: a tie
+        assert_eq!(round_q16((5 << 15) + 300), Some(3));
+        assert_eq!(round_q16((5 << 15) - 300), Some(2));
+        assert_eq!(round_q16(-(5 << 15) - 300), Some(-3));
+        assert_eq!(round_q16(-(5 << 15) + 300), Some(-2));
+    }
+
+    #[test]
+    fn sine_table_is_within_its_error_bound() {
+        for (i, &v) in SIN_Q15.iter().enumerate() {
+            let want = (32768.0 * (i as f64 * core::f64::consts::PI / 128.0).sin()).round();
+            assert_eq!(f64::from(v), want, "entry {i}");
+        }
+        let mut worst = 0.0f64;
+        for k in -20_000..20_000 {
+            let a = k as f32 * 0.000_37;
+            let t = turns_q24(a, TURNS_PER_RAD_Q40).unwrap();
+            let (s, c) = sin_cos_turns(t);
+            let (ws, wc) = (f64::from(a).sin(), f64::from(a).cos());
+            worst = worst
+                .max((f64::from(s) / 32768.0 - ws).abs())
+                .max((f64::from(c) / 32768.0 - wc).abs());
+            let d = a * 20.0;
+            let t = turns_q24(d, TURNS_PER_DEG_Q40).unwrap();
+            let (s, c) = sin_cos_turns(t);
+            let (ws, wc) = (
+                f64::from(d).to_radians().sin(),
+                f64::from(d).to_radians().cos(),
+            );
+            worst = worst
+                .max((f64::from(s) / 32768.0 - ws).abs())
+                .max((f64::from(c) / 32768.0 - wc).abs());
+        }
+        assert!(worst < 1.2e-4, "worst error {worst}");
+    }
+
+    #[test]
+    fn circles_are_embedded_graphics_circles_call_for_call() {
+        use embedded_graphics::primitives::Circle;
+        for d in (3..=17).step_by(2) {
+            for (cx, cy) in [(20, 30), (0, 9), (127, 63), (-3, 70), (64, 8)] {
+                let c = Point::new(cx, cy);
+                let styles = [
+                    (Some(BinaryColor::On), fill(BinaryColor::On)),
+                    (Some(BinaryColor::Off), fill(BinaryColor::Off)),
+                    (None, stroke()),
+                ];
+                for (ours, theirs) in styles {
+                    // Pixel counters see every pixel in order: same calls, same pixels.
+                    let (mut a, mut b) = (PixelCounter::new(), PixelCounter::new());
+                    circle(c, d, ours, &mut a).unwrap();
+                    Circle::with_center(c, d as u32)
+                        .into_styled(theirs)
+                        .draw(&mut b)
+                        .unwrap();
+                    assert_eq!(a, b, "d {d} at {c:?} {ours:?}");
+                    assert!(a.on + a.off + a.clipped > 0);
+                }
+            }
+        }
     }
 
     #[test]

@@ -23,6 +23,24 @@ const LAST: u8 = b'~';
 /// Drawn for bytes outside `' '..='~'`, as embedded-graphics' ASCII mapping does.
 const REPLACEMENT: u8 = b'?';
 
+/// The HUD's characters `0`–`9`, `.`, `x` as packed 4×6 bitmaps (bit `4·row + column`), read from
+/// `FONT_4X6` (tested): drawn from these without the per-pixel `ImageRaw` lookups.
+const HUD_GLYPHS: [u32; 12] = [
+    0x025752, 0x072232, 0x072452, 0x034247, 0x044755, 0x034317, 0x025316, 0x011247, 0x035256,
+    0x034652, 0x020000, 0x052250,
+];
+
+/// The packed bitmap of `b` if it is one of [`HUD_GLYPHS`].
+fn hud_glyph(b: u8) -> Option<u32> {
+    let i = match b {
+        b'0'..=b'9' => usize::from(b - b'0'),
+        b'.' => 10,
+        b'x' => 11,
+        _ => return None,
+    };
+    HUD_GLYPHS.get(i).copied()
+}
+
 /// Draw `text` (ASCII bytes; others show as `?`) with its top-left corner at `top_left`: lit
 /// pixels only, background untouched. Returns the x just past the last character.
 pub fn draw_text<D: DrawTarget<Color = BinaryColor>>(
@@ -36,6 +54,16 @@ pub fn draw_text<D: DrawTarget<Color = BinaryColor>>(
     let per_row = (font.image.size().width as i32 / cw).max(1);
     let mut x = top_left.x;
     for &b in text {
+        if let Some(bits) = hud_glyph(b) {
+            let at = Point::new(x, top_left.y);
+            // Row by row, left to right: the order of the general path below.
+            let lit = (0..ch * cw)
+                .filter(move |i| bits >> i & 1 != 0)
+                .map(move |i| Pixel(at + Point::new(i % cw, i / cw), BinaryColor::On));
+            target.draw_iter(lit)?;
+            x += ADVANCE;
+            continue;
+        }
         let b = if (FIRST..=LAST).contains(&b) {
             b
         } else {
@@ -80,6 +108,28 @@ mod tests {
                 .unwrap();
             ours.assert_eq(&theirs);
             assert_eq!(end, next.x, "advance after {:?}", b as char);
+        }
+    }
+
+    #[test]
+    fn hud_glyphs_are_the_font_glyphs() {
+        let font = &FONT_4X6;
+        let per_row = font.image.size().width as i32 / 4;
+        for b in FIRST..=LAST {
+            let Some(bits) = hud_glyph(b) else { continue };
+            let g = i32::from(b - FIRST);
+            let origin = Point::new((g % per_row) * 4, (g / per_row) * 6);
+            for dy in 0..6 {
+                for dx in 0..4 {
+                    let on = font.image.pixel(origin + Point::new(dx, dy)) == Some(BinaryColor::On);
+                    assert_eq!(
+                        bits >> (dy * 4 + dx) & 1 != 0,
+                        on,
+                        "{:?} ({dx}, {dy})",
+                        b as char
+                    );
+                }
+            }
         }
     }
 

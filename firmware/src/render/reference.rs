@@ -1,0 +1,631 @@
+//! The renderer as it was before the integer fast paths (commit 09cb252), kept for tests only:
+//! [`draw_frame`] here must draw exactly the pixels of `super::draw_frame` for every view (checked in
+//! `super::tests` over the scripted demo and random views). Not compiled into the firmware.
+#![allow(dead_code, clippy::all)]
+
+use embedded_graphics::pixelcolor::BinaryColor;
+use embedded_graphics::prelude::*;
+use embedded_graphics::primitives::{Circle, Line, PrimitiveStyle, Rectangle};
+use hopkit::demo::view::{
+    BodyView, CritterView, DemoView, GhostView, RampView, DISPLAY_HEIGHT, DISPLAY_WIDTH,
+};
+use hopkit::math::scalar::{round, sin_cos};
+use hopkit::math::Vec2;
+
+use super::text;
+
+/// Display width in pixels (as `i32`).
+pub const WIDTH: i32 = DISPLAY_WIDTH as i32;
+/// Display height in pixels (as `i32`).
+pub const HEIGHT: i32 = DISPLAY_HEIGHT as i32;
+/// Height of the status line at the top, pixels (the playfield starts below it).
+pub const HUD_HEIGHT: i32 = 8;
+/// Height of the playfield, pixels.
+pub const FIELD_HEIGHT: i32 = HEIGHT - HUD_HEIGHT;
+/// How much of the arena's depth (Z extent) the playfield shows at once (`0.4` = 40 %).
+pub const VIEW_DEPTH_FRACTION: f32 = 0.4;
+/// World-units-per-pixel fallback used when the view's arena size is missing or not finite.
+pub const FALLBACK_PIXELS_PER_UNIT: f32 = 1.0;
+/// Screen coordinates are clamped to this many pixels outside the display (keeps lines short).
+pub const CLIP_MARGIN: i32 = 16;
+/// Target spacing of the background dot grid, pixels (rounded to a whole number of world units).
+pub const GRID_SPACING_PX: f32 = 16.0;
+/// The speed bar's full scale, in multiples of the ground max speed.
+pub const SPEED_BAR_FULL_SCALE: f32 = 3.0;
+
+/// Maps world positions `(x, z)` to display pixels for one view: the camera point sits in the middle
+/// of the playfield, world −Z is up on the display, world +X is right.
+///
+/// Desktop overlays reuse it at a larger scale: `to_display` returns fractional display pixels,
+/// which multiply by the window's integer zoom.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Viewport {
+    /// Camera point `(x, z)` in world units.
+    pub camera: Vec2,
+    /// Display pixels per world unit.
+    pub pixels_per_unit: f32,
+}
+
+impl Viewport {
+    /// The viewport [`draw_frame`] uses for `view`: the camera from the view, and a scale that shows
+    /// [`VIEW_DEPTH_FRACTION`] of the arena's depth in the playfield's height.
+    pub fn for_view(view: &DemoView) -> Self {
+        let depth = 2.0 * view.arena_half_extent.y * VIEW_DEPTH_FRACTION;
+        let pixels_per_unit = if depth.is_finite() && depth > 1.0e-3 {
+            FIELD_HEIGHT as f32 / depth
+        } else {
+            FALLBACK_PIXELS_PER_UNIT
+        };
+        let camera = if view.camera.is_finite() {
+            view.camera
+        } else {
+            Vec2::ZERO
+        };
+        Viewport {
+            camera,
+            pixels_per_unit,
+        }
+    }
+
+    /// Fractional display pixel of world point `p = (x, z)`, or `None` if it is not finite.
+    pub fn to_display(&self, p: Vec2) -> Option<(f32, f32)> {
+        let sx = WIDTH as f32 * 0.5 + (p.x - self.camera.x) * self.pixels_per_unit;
+        let sy = HUD_HEIGHT as f32
+            + FIELD_HEIGHT as f32 * 0.5
+            + (p.y - self.camera.y) * self.pixels_per_unit;
+        if sx.is_finite() && sy.is_finite() {
+            Some((sx, sy))
+        } else {
+            None
+        }
+    }
+
+    /// Whole display pixel of world point `p`, clamped to [`CLIP_MARGIN`] around the display,
+    /// or `None` if it is not finite.
+    pub fn to_point(&self, p: Vec2) -> Option<Point> {
+        let (sx, sy) = self.to_display(p)?;
+        Some(Point::new(clamp_px(sx, WIDTH), clamp_px(sy, HEIGHT)))
+    }
+
+    /// True if world point `p` lands inside the playfield (with `margin` extra pixels).
+    pub fn in_field(&self, p: Vec2, margin: i32) -> bool {
+        match self.to_display(p) {
+            Some((x, y)) => {
+                let m = margin as f32;
+                x >= -m
+                    && x < WIDTH as f32 + m
+                    && y >= HUD_HEIGHT as f32 - m
+                    && y < HEIGHT as f32 + m
+            }
+            None => false,
+        }
+    }
+
+    /// World length `len` in pixels, at least `min`, at most `max`.
+    pub fn length_px(&self, len: f32, min: i32, max: i32) -> i32 {
+        let px = round(len * self.pixels_per_unit);
+        if !px.is_finite() || px < min as f32 {
+            min
+        } else if px > max as f32 {
+            max
+        } else {
+            px as i32
+        }
+    }
+}
+
+fn clamp_px(v: f32, size: i32) -> i32 {
+    let lo = -CLIP_MARGIN as f32;
+    let hi = (size + CLIP_MARGIN) as f32;
+    let r = round(v);
+    if r < lo {
+        -CLIP_MARGIN
+    } else if r > hi {
+        size + CLIP_MARGIN
+    } else {
+        r as i32
+    }
+}
+
+/// Draw the whole frame for `view` into `target` (cleared first). `target` is expected to be the
+/// 128×64 display; pixels outside it are the target's business (embedded-graphics targets clip).
+pub fn draw_frame<D: DrawTarget<Color = BinaryColor>>(
+    view: &DemoView,
+    target: &mut D,
+) -> Result<(), D::Error> {
+    target.clear(BinaryColor::Off)?;
+    let vp = Viewport::for_view(view);
+    let mut field = target.clipped(&Rectangle::new(
+        Point::new(0, HUD_HEIGHT),
+        Size::new(DISPLAY_WIDTH, FIELD_HEIGHT as u32),
+    ));
+    draw_grid(view, &vp, &mut field)?;
+    draw_arena(view, &vp, &mut field)?;
+    for ramp in view.ramps.iter() {
+        draw_ramp(ramp, &vp, &mut field)?;
+    }
+    for crumb in view.crumbs.iter() {
+        draw_crumb(*crumb, &vp, &mut field)?;
+    }
+    for critter in view.critters.iter() {
+        draw_critter(critter, &vp, &mut field)?;
+    }
+    draw_companion(&view.companion, view.companion_head_yaw, &vp, &mut field)?;
+    for ghost in view.ghosts.iter() {
+        draw_ghost(ghost, &vp, &mut field)?;
+    }
+    draw_player(view, &vp, &mut field)?;
+    draw_hud(view, target)
+}
+
+fn stroke() -> PrimitiveStyle<BinaryColor> {
+    PrimitiveStyle::with_stroke(BinaryColor::On, 1)
+}
+
+/// A 1-pixel line: embedded-graphics' Bresenham points (`Line::points`), the pixels a stroke of
+/// width 1 draws, without the thick-line machinery (parallel offsets, joins) a styled line
+/// links in (≈ 2 KB on Cortex-M). Tested pixel-identical to the styled line.
+fn thin_line<D: DrawTarget<Color = BinaryColor>>(
+    line: Line,
+    target: &mut D,
+) -> Result<(), D::Error> {
+    target.draw_iter(line.points().map(|p| Pixel(p, BinaryColor::On)))
+}
+
+/// A filled triangle: its three edges as 1-pixel lines plus every pixel whose centre lies inside
+/// (or on) the triangle, from integer edge functions. Matches embedded-graphics' filled `Triangle`
+/// up to single edge pixels (tested), without its scanline-intersection and thick-segment code
+/// (≈ 3 KB on Cortex-M). Corners are display pixels, at most a few hundred apart (the viewport
+/// clamps them); the edge functions use `i64`, so no input overflows.
+fn fill_triangle<D: DrawTarget<Color = BinaryColor>>(
+    a: Point,
+    b: Point,
+    c: Point,
+    target: &mut D,
+) -> Result<(), D::Error> {
+    fn edge(from: Point, to: Point, p: Point) -> i64 {
+        i64::from(to.x - from.x) * i64::from(p.y - from.y)
+            - i64::from(to.y - from.y) * i64::from(p.x - from.x)
+    }
+    // Counter-clockwise in the edge functions' sense, so "inside" is all three ≥ 0.
+    let (b, c) = if edge(a, b, c) < 0 { (c, b) } else { (b, c) };
+    let min = a.component_min(b).component_min(c);
+    let max = a.component_max(b).component_max(c);
+    let inside = (min.y..=max.y)
+        .flat_map(move |y| (min.x..=max.x).map(move |x| Point::new(x, y)))
+        .filter(move |&p| edge(a, b, p) >= 0 && edge(b, c, p) >= 0 && edge(c, a, p) >= 0)
+        .map(|p| Pixel(p, BinaryColor::On));
+    target.draw_iter(inside)?;
+    thin_line(Line::new(a, b), target)?;
+    thin_line(Line::new(b, c), target)?;
+    thin_line(Line::new(c, a), target)
+}
+
+fn fill(color: BinaryColor) -> PrimitiveStyle<BinaryColor> {
+    PrimitiveStyle::with_fill(color)
+}
+
+/// A circle of `diameter` centred on `c` (embedded-graphics circles are placed by top-left).
+fn circle_at(c: Point, diameter: u32) -> Circle {
+    Circle::with_center(c, diameter)
+}
+
+/// The sparse dot grid inside the arena, anchored to world coordinates so it scrolls with motion.
+fn draw_grid<D: DrawTarget<Color = BinaryColor>>(
+    view: &DemoView,
+    vp: &Viewport,
+    target: &mut D,
+) -> Result<(), D::Error> {
+    let ppu = vp.pixels_per_unit;
+    let step = round(GRID_SPACING_PX / ppu);
+    if !step.is_finite() || step < 1.0 {
+        return Ok(());
+    }
+    let half = view.arena_half_extent;
+    if !half.is_finite() {
+        return Ok(());
+    }
+    // First grid line at or left of the screen's left edge, as a multiple of `step`.
+    let left = vp.camera.x - (WIDTH as f32 * 0.5) / ppu;
+    let top = vp.camera.y - (FIELD_HEIGHT as f32 * 0.5) / ppu;
+    let gx0 = round(left / step) - 1.0;
+    let gy0 = round(top / step) - 1.0;
+    let cols = (WIDTH as f32 / GRID_SPACING_PX) as i32 + 3;
+    let rows = (FIELD_HEIGHT as f32 / GRID_SPACING_PX) as i32 + 3;
+    for j in 0..rows {
+        let wz = (gy0 + j as f32) * step;
+        if wz <= -half.y || wz >= half.y {
+            continue;
+        }
+        for i in 0..cols {
+            let wx = (gx0 + i as f32) * step;
+            if wx <= -half.x || wx >= half.x {
+                continue;
+            }
+            if let Some(p) = vp.to_point(Vec2::new(wx, wz)) {
+                Pixel(p, BinaryColor::On).draw(target)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn draw_arena<D: DrawTarget<Color = BinaryColor>>(
+    view: &DemoView,
+    vp: &Viewport,
+    target: &mut D,
+) -> Result<(), D::Error> {
+    let h = view.arena_half_extent;
+    let (Some(a), Some(b)) = (
+        vp.to_point(Vec2::new(-h.x, -h.y)),
+        vp.to_point(Vec2::new(h.x, h.y)),
+    ) else {
+        return Ok(());
+    };
+    rect_between(a, b).into_styled(stroke()).draw(target)
+}
+
+fn rect_between(a: Point, b: Point) -> Rectangle {
+    let tl = Point::new(a.x.min(b.x), a.y.min(b.y));
+    let w = (a.x - b.x).unsigned_abs() + 1;
+    let h = (a.y - b.y).unsigned_abs() + 1;
+    Rectangle::new(tl, Size::new(w, h))
+}
+
+/// A ramp: outline plus contour stripes every 3 px, running across the uphill direction.
+fn draw_ramp<D: DrawTarget<Color = BinaryColor>>(
+    ramp: &RampView,
+    vp: &Viewport,
+    target: &mut D,
+) -> Result<(), D::Error> {
+    let (Some(a), Some(b)) = (vp.to_point(ramp.min), vp.to_point(ramp.max)) else {
+        return Ok(());
+    };
+    let r = rect_between(a, b);
+    r.into_styled(stroke()).draw(target)?;
+    let Some(br) = r.bottom_right() else {
+        return Ok(());
+    };
+    let tl = r.top_left;
+    // Uphill mostly along X → stripes are vertical lines (constant x), else horizontal. Stripes
+    // are dotted (every other pixel) and 4 px apart, a light texture bodies stay readable on.
+    let along_x = ramp.uphill.x.abs() >= ramp.uphill.y.abs();
+    let (lo, hi) = if along_x { (tl.x, br.x) } else { (tl.y, br.y) };
+    let (a0, a1) = if along_x { (tl.y, br.y) } else { (tl.x, br.x) };
+    let mut s = lo + 2;
+    while s < hi - 1 {
+        let mut a = a0 + 2;
+        while a < a1 - 1 {
+            let p = if along_x {
+                Point::new(s, a)
+            } else {
+                Point::new(a, s)
+            };
+            Pixel(p, BinaryColor::On).draw(target)?;
+            a += 2;
+        }
+        s += 4;
+    }
+    Ok(())
+}
+
+fn draw_crumb<D: DrawTarget<Color = BinaryColor>>(
+    crumb: Vec2,
+    vp: &Viewport,
+    target: &mut D,
+) -> Result<(), D::Error> {
+    match vp.to_point(crumb) {
+        Some(p) => Rectangle::new(p, Size::new(2, 2))
+            .into_styled(fill(BinaryColor::On))
+            .draw(target),
+        None => Ok(()),
+    }
+}
+
+fn draw_critter<D: DrawTarget<Color = BinaryColor>>(
+    critter: &CritterView,
+    vp: &Viewport,
+    target: &mut D,
+) -> Result<(), D::Error> {
+    if let Some(t) = vp.to_point(critter.target) {
+        let d = Point::new(2, 2);
+        let e = Point::new(2, -2);
+        thin_line(Line::new(t - d, t + d), target)?;
+        thin_line(Line::new(t - e, t + e), target)?;
+    }
+    let Some(p) = vp.to_point(critter.body.position.planar()) else {
+        return Ok(());
+    };
+    let style = if critter.arrived {
+        fill(BinaryColor::On)
+    } else {
+        stroke()
+    };
+    circle_at(p, 5).into_styled(style).draw(target)
+}
+
+fn draw_companion<D: DrawTarget<Color = BinaryColor>>(
+    body: &BodyView,
+    head_yaw: f32,
+    vp: &Viewport,
+    target: &mut D,
+) -> Result<(), D::Error> {
+    let Some(p) = vp.to_point(body.position.planar()) else {
+        return Ok(());
+    };
+    circle_at(p, 7).into_styled(stroke()).draw(target)?;
+    // Head direction: the body heading turned by the head yaw (positive = left = counter-clockwise
+    // seen from above, which on this display, with −Z up, is counter-clockwise too).
+    let look = rotate(body.heading, head_yaw);
+    if let Some(tip) = offset(p, look, 5.0) {
+        thin_line(Line::new(p, tip), target)?;
+    }
+    Ok(())
+}
+
+fn draw_ghost<D: DrawTarget<Color = BinaryColor>>(
+    ghost: &GhostView,
+    vp: &Viewport,
+    target: &mut D,
+) -> Result<(), D::Error> {
+    let pos = ghost.body.position.planar();
+    if !vp.in_field(pos, 2) {
+        // Off screen: a 2×2 marker on the display edge towards it.
+        if let Some((x, y)) = vp.to_display(pos) {
+            let mx = clamp_i(round(x), 0, WIDTH - 2);
+            let my = clamp_i(round(y), HUD_HEIGHT, HEIGHT - 2);
+            Rectangle::new(Point::new(mx, my), Size::new(2, 2))
+                .into_styled(fill(BinaryColor::On))
+                .draw(target)?;
+        }
+        return Ok(());
+    }
+    let Some(p) = vp.to_point(pos) else {
+        return Ok(());
+    };
+    let fwd = match ghost.body.heading.try_normalize() {
+        Some(f) => f,
+        None => Vec2::new(0.0, -1.0),
+    };
+    let side = Vec2::new(-fwd.y, fwd.x);
+    let (Some(nose), Some(l), Some(r)) = (
+        offset(p, fwd, 5.0),
+        offset_xy(p, -fwd.x * 3.0 + side.x * 4.0, -fwd.y * 3.0 + side.y * 4.0),
+        offset_xy(p, -fwd.x * 3.0 - side.x * 4.0, -fwd.y * 3.0 - side.y * 4.0),
+    ) else {
+        return Ok(());
+    };
+    fill_triangle(nose, l, r, target)?;
+    if ghost.firing {
+        // A dashed tracer ahead of the nose.
+        for (from, to) in [(8.0, 10.0), (13.0, 15.0), (18.0, 20.0)] {
+            if let (Some(a), Some(b)) = (offset(p, fwd, from), offset(p, fwd, to)) {
+                thin_line(Line::new(a, b), target)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn draw_player<D: DrawTarget<Color = BinaryColor>>(
+    view: &DemoView,
+    vp: &Viewport,
+    target: &mut D,
+) -> Result<(), D::Error> {
+    let body = &view.player;
+    let Some(p) = vp.to_point(body.position.planar()) else {
+        return Ok(());
+    };
+    let tilted = view.player_tilt_deg.is_finite() && view.player_tilt_deg.abs() >= 2.0;
+    let d = if tilted { 11 } else { 9 };
+    // A dark halo first so the player stays readable on top of stripes, crumbs and critters.
+    circle_at(p, d + 4)
+        .into_styled(fill(BinaryColor::Off))
+        .draw(target)?;
+    if view.player_grounded {
+        circle_at(p, d)
+            .into_styled(fill(BinaryColor::On))
+            .draw(target)?;
+    } else {
+        // Airborne: a ring with a centre dot (the hop rhythm shows as blinking).
+        circle_at(p, d).into_styled(stroke()).draw(target)?;
+        circle_at(p, 3)
+            .into_styled(fill(BinaryColor::On))
+            .draw(target)?;
+    }
+    if let (Some(a), Some(tip)) = (
+        offset(p, body.heading, (d / 2 + 2) as f32),
+        offset(p, body.heading, (d / 2 + 6) as f32),
+    ) {
+        thin_line(Line::new(a, tip), target)?;
+    }
+    Ok(())
+}
+
+/// The status line: speed (one decimal when speeds are small), a bar up to
+/// [`SPEED_BAR_FULL_SCALE`]× ground max with a tick at ground max, the ratio to ground max,
+/// and the player's tilt as a leaning stroke.
+fn draw_hud<D: DrawTarget<Color = BinaryColor>>(
+    view: &DemoView,
+    target: &mut D,
+) -> Result<(), D::Error> {
+    let speed = finite_nonneg(view.player.speed);
+    let gmax = finite_nonneg(view.ground_max_speed);
+
+    let mut buf = [0u8; 12];
+    let s = format_speed(speed, gmax, &mut buf);
+    text::draw_text(s, Point::new(1, 1), target)?;
+
+    // Speed bar.
+    let bar_x = 26;
+    let bar_w = 62;
+    Rectangle::new(Point::new(bar_x, 1), Size::new(bar_w as u32, 5))
+        .into_styled(stroke())
+        .draw(target)?;
+    if gmax > 0.0 {
+        let full = gmax * SPEED_BAR_FULL_SCALE;
+        let inner = bar_w - 2;
+        let filled = clamp_i(round(speed / full * inner as f32), 0, inner);
+        if filled > 0 {
+            Rectangle::new(Point::new(bar_x + 1, 2), Size::new(filled as u32, 3))
+                .into_styled(fill(BinaryColor::On))
+                .draw(target)?;
+        }
+        // Ground-max tick (inverted where the bar is filled), sticking out above and below.
+        let tick = bar_x + 1 + clamp_i(round(inner as f32 / SPEED_BAR_FULL_SCALE), 0, inner - 1);
+        for y in 0..7 {
+            let on = !(2..5).contains(&y) || filled < tick - bar_x;
+            Pixel(Point::new(tick, y), BinaryColor::from(on)).draw(target)?;
+        }
+        // Ratio to ground max, "x1.6".
+        let mut rbuf = [0u8; 8];
+        let r = format_ratio(speed / gmax, &mut rbuf);
+        text::draw_text(r, Point::new(bar_x + bar_w + 3, 1), target)?;
+    }
+
+    // Tilt gauge: a 6 px stroke leaning by the tilt angle, in the top-right corner.
+    let tilt = if view.player_tilt_deg.is_finite() {
+        view.player_tilt_deg
+    } else {
+        0.0
+    };
+    let base = Point::new(WIDTH - 5, 6);
+    let (s, c) = sin_cos(tilt.to_radians());
+    let tip = Point::new(
+        base.x + round(s * 6.0) as i32,
+        base.y - round(c * 6.0) as i32,
+    );
+    thin_line(Line::new(base, tip), target)?;
+    thin_line(
+        Line::new(Point::new(WIDTH - 9, 7), Point::new(WIDTH - 1, 7)),
+        target,
+    )?;
+    // Separator under the HUD, dotted.
+    for x in (0..WIDTH).step_by(2) {
+        Pixel(Point::new(x, HUD_HEIGHT - 1), BinaryColor::On).draw(target)?;
+    }
+    Ok(())
+}
+
+fn finite_nonneg(v: f32) -> f32 {
+    if v.is_finite() && v > 0.0 {
+        v
+    } else {
+        0.0
+    }
+}
+
+fn clamp_i(v: f32, lo: i32, hi: i32) -> i32 {
+    if v.is_nan() || v < lo as f32 {
+        lo
+    } else if v > hi as f32 {
+        hi
+    } else {
+        v as i32
+    }
+}
+
+/// Rotate planar `v` by `angle` radians counter-clockwise seen from above (positive yaw = left).
+fn rotate(v: Vec2, angle: f32) -> Vec2 {
+    if !angle.is_finite() {
+        return v;
+    }
+    // Planar (x, z) with yaw: forward(yaw) = (−sin yaw, −cos yaw); turning left by `a` maps
+    // (x, z) → (x cos a + z sin a, −x sin a + z cos a).
+    let (s, c) = sin_cos(angle);
+    Vec2::new(v.x * c + v.y * s, -v.x * s + v.y * c)
+}
+
+/// `p` moved `len` pixels along planar direction `dir` (normalised here; zero → `None`).
+fn offset(p: Point, dir: Vec2, len: f32) -> Option<Point> {
+    let d = dir.try_normalize()?;
+    let x = round(d.x * len);
+    let y = round(d.y * len);
+    if !(x.is_finite() && y.is_finite()) {
+        return None;
+    }
+    Some(Point::new(p.x + x as i32, p.y + y as i32))
+}
+
+/// `p` moved by `(dx, dy)` pixels (rounded); `None` if not finite.
+fn offset_xy(p: Point, dx: f32, dy: f32) -> Option<Point> {
+    let x = round(dx);
+    let y = round(dy);
+    if !(x.is_finite() && y.is_finite()) {
+        return None;
+    }
+    Some(Point::new(p.x + x as i32, p.y + y as i32))
+}
+
+/// Speed as text: one decimal when the ground max is below 50 (metre-scale presets), whole units
+/// otherwise (Quake-scale presets). Saturates at 9999.
+fn format_speed(speed: f32, gmax: f32, buf: &mut [u8; 12]) -> &[u8] {
+    let decimals = gmax < 50.0;
+    let scaled = if decimals { speed * 10.0 } else { speed };
+    let v = clamp_i(round(scaled), 0, 99_999) as u32;
+    let mut w = DigitWriter::new(buf);
+    if decimals {
+        w.uint(v / 10);
+        w.byte(b'.');
+        w.uint(v % 10);
+    } else {
+        w.uint(v.min(9999));
+    }
+    w.finish()
+}
+
+/// "x1.6" with one decimal, saturating at x9.9.
+fn format_ratio(r: f32, buf: &mut [u8; 8]) -> &[u8] {
+    let v = clamp_i(round(r * 10.0), 0, 99) as u32;
+    let mut w = DigitWriter::new(buf);
+    w.byte(b'x');
+    w.uint(v / 10);
+    w.byte(b'.');
+    w.uint(v % 10);
+    w.finish()
+}
+
+/// A tiny ASCII digit writer over a fixed buffer (no `core::fmt` float code in the firmware); its
+/// bytes go straight to [`text::draw_text`].
+struct DigitWriter<'a> {
+    buf: &'a mut [u8],
+    len: usize,
+}
+
+impl<'a> DigitWriter<'a> {
+    fn new(buf: &'a mut [u8]) -> Self {
+        DigitWriter { buf, len: 0 }
+    }
+
+    fn byte(&mut self, b: u8) {
+        if let Some(slot) = self.buf.get_mut(self.len) {
+            *slot = b;
+            self.len += 1;
+        }
+    }
+
+    fn uint(&mut self, mut v: u32) {
+        let mut digits = [0u8; 10];
+        let mut n = 0;
+        loop {
+            if let Some(d) = digits.get_mut(n) {
+                *d = b'0' + (v % 10) as u8;
+            }
+            n += 1;
+            v /= 10;
+            if v == 0 || n >= digits.len() {
+                break;
+            }
+        }
+        while n > 0 {
+            n -= 1;
+            if let Some(&d) = digits.get(n) {
+                self.byte(d);
+            }
+        }
+    }
+
+    fn finish(self) -> &'a [u8] {
+        self.buf.get(..self.len).unwrap_or(&[])
+    }
+}
