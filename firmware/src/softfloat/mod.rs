@@ -48,8 +48,8 @@ fn round_pack_30(sign: u32, e: u32, m: u32) -> u32 {
 /// `a + b` on binary32 bit patterns.
 ///
 /// Shaped for the Cortex-M0 (Thumb-1: few registers, no CLZ): exponents and the magnitude order
-/// come from `x << 1` (sign dropped), one operand pair is live at a time, and normalisation after
-/// cancellation is a few compare-and-shift steps.
+/// come from `x << 1` (sign dropped), the result's sign and exponent ride in one word (`xe`), and
+/// normalisation after cancellation is a few compare-and-shift steps.
 #[inline]
 pub fn add(a: u32, b: u32) -> u32 {
     // x: the operand of larger magnitude (its sign is the result's).
@@ -73,17 +73,19 @@ pub fn add(a: u32, b: u32) -> u32 {
     } else {
         1
     };
-    let mut e = ex;
+    // x's sign and exponent; the result is xe - 2^23 + the rounded significand (its leading bit
+    // adds the 2^23 back), adjusted by the normalisation below.
+    let mut xe = (x >> 23) << 23;
     let mut m;
     if ((x ^ y) as i32) >= 0 {
         m = mx + my;
         if (m as i32) < 0 {
             // Carry: one more binade (the sticky bit stays in bit 0).
-            m = (m >> 1) | (m & 1);
-            e += 1;
-            if e == 255 {
-                return (x & SIGN) | INF;
+            if ex == 254 {
+                return xe + (1 << 23); // ±inf
             }
+            m = (m >> 1) | (m & 1);
+            xe += 1 << 23;
         }
     } else {
         m = mx - my;
@@ -98,27 +100,28 @@ pub fn add(a: u32, b: u32) -> u32 {
             // Cancellation (exact when more than one bit goes, d ≤ 1): normalise without CLZ.
             if m < 1 << 15 {
                 m <<= 16;
-                e -= 16;
+                xe -= 16 << 23;
             }
             if m < 1 << 23 {
                 m <<= 8;
-                e -= 8;
+                xe -= 8 << 23;
             }
             if m < 1 << 27 {
                 m <<= 4;
-                e -= 4;
+                xe -= 4 << 23;
             }
             if m < 1 << 29 {
                 m <<= 2;
-                e -= 2;
+                xe -= 2 << 23;
             }
             if m < 1 << 30 {
                 m <<= 1;
-                e -= 1;
+                xe -= 1 << 23;
             }
         }
     }
-    round_pack_30(x & SIGN, e, m)
+    // Round to nearest, ties to even (a carry out of the significand is the next binade, or inf).
+    xe - (1 << 23) + ((m + 0x3f + ((m >> 7) & 1)) >> 7)
 }
 
 /// `add` when an operand is zero, subnormal, infinite or a NaN: zeros here, the rest in
@@ -242,27 +245,59 @@ fn round_pack_24(sign: u32, e: i32, hi: u32, lo: u32) -> u32 {
 }
 
 /// `a × b` on binary32 bit patterns.
-#[inline]
+///
+/// Fast path: both operands normal and `ea + eb` in `128..=380`, so the result is normal whatever
+/// the product's normalisation and rounding (its biased exponent before rounding is in `1..=254`).
+/// The significands are split 8 + 16 bits: the low × low product fills 32 bits exactly, and the
+/// top 32 bits of the 48-bit product come out with two adds (the lowest 16 only as a sticky bit).
+#[inline(always)]
 pub fn mul(a: u32, b: u32) -> u32 {
-    let ea = (a >> 23) & 0xff;
-    let eb = (b >> 23) & 0xff;
+    let ea = (a << 1) >> 24;
+    let eb = (b << 1) >> 24;
     if ea.wrapping_sub(1) >= 254 || eb.wrapping_sub(1) >= 254 {
+        return mul_special(a, b);
+    }
+    let es = ea + eb;
+    if es.wrapping_sub(128) > 252 {
+        // The result may overflow or be subnormal.
         return mul_general(a, b);
     }
-    let (mut hi, mut lo) = mul24((a & FRAC) | HIDDEN, (b & FRAC) | HIDDEN);
-    // Product in [1, 4): normalise to [1, 2).
-    let mut e = ea as i32 + eb as i32 - 127;
-    if ((hi << 8) as i32) >= 0 {
-        hi = (hi << 1) | (lo >> 23);
-        lo = (lo << 1) & 0x00ff_ffff;
+    // Sign and biased exponent - 1 of a product in [1, 2) (the hidden bit adds the last 1).
+    let base = ((a ^ b) & SIGN) + ((es - 128) << 23);
+    // Significand = h × 2^16 + l: h the top 8 bits (hidden bit included), l the low 16.
+    let ah = ((a << 8) | SIGN) >> 24;
+    let bh = ((b << 8) | SIGN) >> 24;
+    let al = (a << 16) >> 16;
+    let bl = (b << 16) >> 16;
+    let ll = al * bl;
+    // < 2^25
+    let cross = ah * bl + al * bh;
+    // u = product >> 16 (< 2^32), with the 16 bits below ORed into bit 0 as a sticky bit.
+    let mut u = ((ah * bh) << 16) + cross + (ll >> 16);
+    u |= (ll << 16 != 0) as u32;
+    let mut base = base;
+    if (u as i32) < 0 {
+        // Product in [2, 4).
+        base += 1 << 23;
     } else {
-        e += 1;
+        u <<= 1;
     }
-    if (e - 1) as u32 >= 254 {
-        // Overflow or a subnormal / zero result.
-        return mul_general(a, b);
+    // 24-bit significand in u's top bits, round bit at bit 7, sticky below: round to nearest,
+    // ties to even (a carry out of bit 31 is a significand of 2^24: the next binade).
+    let (r, carry) = u.overflowing_add(0x7f + ((u >> 8) & 1));
+    base + (r >> 8) + ((carry as u32) << 24)
+}
+
+/// `mul` when an operand is zero, subnormal, infinite or a NaN: zeros times finite numbers here,
+/// the rest in [`mul_general`].
+#[inline(never)]
+fn mul_special(a: u32, b: u32) -> u32 {
+    let a2 = a << 1;
+    let b2 = b << 1;
+    if (a2 == 0 && b2 < INF << 1) || (b2 == 0 && a2 < INF << 1) {
+        return (a ^ b) & SIGN;
     }
-    round_pack_24((a ^ b) & SIGN, e, hi, lo)
+    mul_general(a, b)
 }
 
 /// The exact general multiplication: every class of operand and result.
@@ -335,32 +370,38 @@ fn unpack_normalised(x: u32) -> (i32, u32) {
 /// Either operand a NaN.
 #[inline(always)]
 pub fn unordered(a: u32, b: u32) -> bool {
-    (a & ABS) > INF || (b & ABS) > INF
-}
-
-/// A signed integer with the same order as the (non-NaN) float: `-0` and `+0` both map to 0.
-#[inline(always)]
-fn key(x: u32) -> i32 {
-    let s = (x as i32) >> 31;
-    ((x & ABS) as i32 ^ s) - s
+    (a << 1) > INF << 1 || (b << 1) > INF << 1
 }
 
 /// `a == b` (false if either is a NaN; `-0 == +0`).
 #[inline]
 pub fn eq(a: u32, b: u32) -> bool {
-    !unordered(a, b) && (a == b || ((a | b) & ABS) == 0)
+    !unordered(a, b) && (a == b || ((a | b) << 1) == 0)
 }
 
-/// `a < b` (false if either is a NaN).
+/// `a < b` (false if either is a NaN). As signed integers the bit patterns order like the floats
+/// when at least one is positive (except `-0 < +0`), and in reverse when both are negative.
 #[inline]
 pub fn lt(a: u32, b: u32) -> bool {
-    !unordered(a, b) && key(a) < key(b)
+    if unordered(a, b) {
+        return false;
+    }
+    if ((a & b) as i32) < 0 {
+        return (b as i32) < (a as i32);
+    }
+    (a as i32) < (b as i32) && ((a | b) << 1) != 0
 }
 
 /// `a <= b` (false if either is a NaN).
 #[inline]
 pub fn le(a: u32, b: u32) -> bool {
-    !unordered(a, b) && key(a) <= key(b)
+    if unordered(a, b) {
+        return false;
+    }
+    if ((a & b) as i32) < 0 {
+        return (b as i32) <= (a as i32);
+    }
+    (a as i32) <= (b as i32) || ((a | b) << 1) == 0
 }
 
 /// `a > b` (false if either is a NaN).
