@@ -246,24 +246,28 @@ fn round_pack_24(sign: u32, e: i32, hi: u32, lo: u32) -> u32 {
 
 /// `a × b` on binary32 bit patterns.
 ///
-/// Fast path: both operands normal and `ea + eb` in `128..=380`, so the result is normal whatever
-/// the product's normalisation and rounding (its biased exponent before rounding is in `1..=254`).
+/// Fast path: both exponent fields in `64..=191` (|x| in [2^-63, 2^65): one OR and one compare
+/// check both) and their sum at most 380, so the result is normal whatever the product's
+/// normalisation and rounding (its biased exponent before rounding is in `1..=254`). Everything
+/// else (zeros, subnormals, infinities, NaNs, and normal operands outside that window) takes
+/// [`mul_special`] / [`mul_general`].
 /// The significands are split 8 + 16 bits: the low × low product fills 32 bits exactly, and the
 /// top 32 bits of the 48-bit product come out with two adds (the lowest 16 only as a sticky bit).
 #[inline(always)]
 pub fn mul(a: u32, b: u32) -> u32 {
-    let ea = (a << 1) >> 24;
-    let eb = (b << 1) >> 24;
-    if ea.wrapping_sub(1) >= 254 || eb.wrapping_sub(1) >= 254 {
+    let da = ((a << 1) >> 24).wrapping_sub(64);
+    let db = ((b << 1) >> 24).wrapping_sub(64);
+    if (da | db) >= 128 {
         return mul_special(a, b);
     }
-    let es = ea + eb;
-    if es.wrapping_sub(128) > 252 {
-        // The result may overflow or be subnormal.
+    // ea + eb - 128, in 0..=254.
+    let es = da + db;
+    if es > 252 {
+        // The result may overflow.
         return mul_general(a, b);
     }
     // Sign and biased exponent - 1 of a product in [1, 2) (the hidden bit adds the last 1).
-    let base = ((a ^ b) & SIGN) + ((es - 128) << 23);
+    let base = ((a ^ b) & SIGN) + (es << 23);
     // Significand = h × 2^16 + l: h the top 8 bits (hidden bit included), l the low 16.
     let ah = ((a << 8) | SIGN) >> 24;
     let bh = ((b << 8) | SIGN) >> 24;
@@ -288,8 +292,8 @@ pub fn mul(a: u32, b: u32) -> u32 {
     base + (r >> 8) + ((carry as u32) << 24)
 }
 
-/// `mul` when an operand is zero, subnormal, infinite or a NaN: zeros times finite numbers here,
-/// the rest in [`mul_general`].
+/// `mul` off its fast path (an operand zero, subnormal, infinite, a NaN, or outside 2^±64): zeros
+/// times finite numbers here, the rest in [`mul_general`].
 #[inline(never)]
 fn mul_special(a: u32, b: u32) -> u32 {
     let a2 = a << 1;
