@@ -17,7 +17,9 @@
 //!   (not the per-pixel-hashing `PixelCounter`, whose 64-bit FNV multiplies would dominate);
 //!   `demo-frames-fingerprint` folds every frame's buffer fingerprint, computed outside the timed
 //!   spans, so the drawn pictures stay comparable across CPUs;
-//! - `math-*-instr`: scalar maths for reference.
+//! - `math-*-instr`: scalar maths for reference;
+//! - `f32-*-instr`: one `f32` add / sub / mul / compare (the soft-float helpers on the Cortex-M0),
+//!   the cost of fetching the operands and of the loop subtracted (helper call included).
 #![no_std]
 #![no_main]
 
@@ -139,6 +141,46 @@ fn main() -> ! {
     let _ = writeln!(out, "math-sqrt-instr: {sqrt}");
     let _ = writeln!(out, "math-sin-cos-instr: {sincos}");
     let _ = writeln!(out, "math-vec3-normalize-instr: {normalize}");
+
+    // --- one f32 operation (soft float on the Cortex-M0: firmware/src/softfloat/) ---
+    // Normal operands of mixed sign and magnitude (64 pairs), minus the cost of fetching them.
+    const OPS: [f32; 8] = [1.5, -0.3, 12.25, 0.017, -7.0, 3.1e-3, 250.0, -0.75];
+    let pair = |i: u32| {
+        (
+            black_box(OPS[(i & 7) as usize]),
+            black_box(OPS[((i >> 3) & 7) as usize]),
+        )
+    };
+    let raw = |f: &mut dyn FnMut(f32, f32)| {
+        per_call(&c, |i| {
+            let (a, b) = pair(i);
+            f(a, b);
+        })
+    };
+    let fetch = raw(&mut |a, b| {
+        black_box(a.to_bits() ^ b.to_bits());
+    });
+    let op = |f: &mut dyn FnMut(f32, f32)| raw(f).saturating_sub(fetch);
+    let fadd = op(&mut |a, b| {
+        black_box(a + b);
+    });
+    let fsub = op(&mut |a, b| {
+        black_box(a - b);
+    });
+    let fmul = op(&mut |a, b| {
+        black_box(a * b);
+    });
+    let flt = op(&mut |a, b| {
+        black_box(a < b);
+    });
+    let fadd_zero = op(&mut |a, _| {
+        black_box(a + black_box(0.0));
+    });
+    let _ = writeln!(out, "f32-add-instr: {fadd}");
+    let _ = writeln!(out, "f32-sub-instr: {fsub}");
+    let _ = writeln!(out, "f32-mul-instr: {fmul}");
+    let _ = writeln!(out, "f32-lt-instr: {flt}");
+    let _ = writeln!(out, "f32-add-zero-instr: {fadd_zero}");
 
     // --- one movement step (seed preset, 60 Hz) ---
     // The planar kernel (friction + projection-capped accelerate) with the wish direction already
