@@ -147,10 +147,29 @@ pub fn fly_steered(
     steer: Steer,
     dt: f32,
 ) {
-    let basis = state.basis();
-    let torque =
-        frame_torque(state, &basis, params, frame, nearest, targets, ground) + steer.torque;
-    flyer::step_at_speed(state, params, torque, steer.speed, dt);
+    let mut axes = state.basis();
+    fly_steered_axes(
+        state, &mut axes, params, frame, nearest, targets, ground, steer, dt,
+    );
+}
+
+/// [`fly_steered`] with the body axes of the current orientation already at hand (`axes` must be
+/// `state.basis()`); leaves in `axes` those of the new orientation (see
+/// [`flyer::step_at_speed_axes`]).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn fly_steered_axes(
+    state: &mut FlyerState,
+    axes: &mut Basis,
+    params: &FlyerParams,
+    frame: &Frame,
+    nearest: Option<&Nearest>,
+    targets: &[Vec3],
+    ground: &impl GroundProbe,
+    steer: Steer,
+    dt: f32,
+) {
+    let torque = frame_torque(state, axes, params, frame, nearest, targets, ground) + steer.torque;
+    flyer::step_at_speed_axes(state, params, torque, steer.speed, dt, axes);
     flyer::keep_above_ground(state, ground);
 }
 
