@@ -138,6 +138,31 @@ pub(crate) fn effective_tolerance(tolerance: f32, target: Vec3) -> f32 {
     non_negative(tolerance).max(1.0e-5 * (1.0 + m))
 }
 
+/// The rounding floor of [`effective_tolerance`], `1e-5·(1 + max |target_i|)`, for a **finite**
+/// `target` (the caller checked): the largest magnitude is taken on the bits (non-negative floats
+/// order like their bits), the same value as the float `max`es without their library calls on
+/// soft-float targets. Always > 0.
+#[inline]
+fn tolerance_floor(target: Vec3) -> f32 {
+    const ABS: u32 = 0x7fff_ffff;
+    let m = (target.x.to_bits() & ABS)
+        .max(target.y.to_bits() & ABS)
+        .max(target.z.to_bits() & ABS);
+    1.0e-5 * (1.0 + f32::from_bits(m))
+}
+
+/// `max(non_negative(tolerance), floor)` for a `floor > 0` from [`tolerance_floor`]: the value of
+/// [`effective_tolerance`] (the larger of two non-NaN values, one of them positive).
+#[inline]
+fn tolerance_with_floor(tolerance: f32, floor: f32) -> f32 {
+    let t = non_negative(tolerance);
+    if t > floor {
+        t
+    } else {
+        floor
+    }
+}
+
 /// Triangular number `k(k+1)/2` for an integral `k` held in an `f32`.
 #[inline]
 fn tri(k: f32) -> f32 {
@@ -255,17 +280,35 @@ pub fn arrive(
     if !finite3(target) || !finite3(agent.position) || !finite3(agent.velocity) {
         return Steering::ZERO;
     }
+    let floor = tolerance_floor(target);
+    let tolerance = tolerance_with_floor(arrival.tolerance, floor);
+    let to_target = dir_len(target - agent.position, tolerance);
+    arrive_checked(agent, params, arrival, dt, floor, to_target)
+}
+
+/// [`arrive`] after its checks: `dt` sanitised, agent and target finite, `floor` =
+/// [`tolerance_floor`] of the target and `to_target` = the target's direction and distance when it
+/// is farther than the tolerance (`None` within it).
+#[inline]
+fn arrive_checked(
+    agent: &Agent,
+    params: &SteeringParams,
+    arrival: &ArrivalParams,
+    dt: f32,
+    floor: f32,
+    to_target: Option<(Vec3, f32)>,
+) -> Steering {
     let max_speed = params.speed_limit();
     let max_accel = params.accel_limit();
     let v = agent.velocity;
-    let tolerance = effective_tolerance(arrival.tolerance, target);
 
-    let Some((dir, distance)) = dir_len(target - agent.position, tolerance) else {
+    let Some((dir, distance)) = to_target else {
         return finish(velocity_change(-v, max_accel, dt), max_accel);
     };
     // Never crawl slower than one rounding floor per tick: below that, `position + v·dt` rounds
     // back to `position` and a pure ramp (no creep) would stall just outside the tolerance.
-    let rounding_speed = effective_tolerance(0.0, target) / dt;
+    // (`floor` = `effective_tolerance(0.0, target)`.)
+    let rounding_speed = floor / dt;
     let speed = desired_speed(distance, max_speed, max_accel, arrival, rounding_speed, dt);
 
     let budget = max_accel * dt;
@@ -353,9 +396,14 @@ pub fn arrival_step(
         return state.arrived;
     };
     let agent = &mut state.agent;
+    let mut steering = Steering::ZERO; // what `arrive` gives for non-finite input
     if finite3(target) && finite3(agent.position) && finite3(agent.velocity) {
-        let tolerance = effective_tolerance(arrival.tolerance, target);
-        let within = match dir_len(target - agent.position, 0.0) {
+        let floor = tolerance_floor(target);
+        let tolerance = tolerance_with_floor(arrival.tolerance, floor);
+        // One direction and length for both the arrival test and `arrive` (which only wants it
+        // beyond the tolerance: `dir_len(v, tolerance)` is `dir_len(v, 0)` cut at the tolerance).
+        let to_target = dir_len(target - agent.position, 0.0);
+        let within = match to_target {
             Some((_, d)) => d <= tolerance,
             None => agent.position == target,
         };
@@ -368,9 +416,13 @@ pub fn arrival_step(
             state.arrived = true;
             return true;
         }
+        let beyond = match to_target {
+            Some((_, d)) if d > tolerance => to_target,
+            _ => None,
+        };
+        steering = arrive_checked(agent, params, arrival, dt, floor, beyond);
     }
     state.arrived = false;
-    let mut steering = arrive(agent, target, params, arrival, dt);
     if arrival.face_velocity {
         steering.angular = orient::look_where_going(agent, params, dt).angular;
     }

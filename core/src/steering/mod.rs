@@ -280,8 +280,13 @@ impl SteeringParams {
 /// otherwise `min(dt, MAX_DT)`.
 #[inline]
 pub fn sanitize_dt(dt: f32) -> Option<f32> {
-    if dt > 0.0 && dt <= f32::MAX {
-        Some(dt.min(MAX_DT))
+    // `0 < dt ≤ f32::MAX` on the bits (positive finite non-zero floats are exactly the bit
+    // patterns 1..=0x7f7f_ffff), and `min` without the NaN handling `dt` no longer needs: the
+    // same results as float compares, without the soft-float calls on FPU-less targets.
+    let b = dt.to_bits();
+    if b.wrapping_sub(1) < F32_MAX_BITS {
+        // Positive floats order like their bits.
+        Some(if b > MAX_DT.to_bits() { MAX_DT } else { dt })
     } else {
         None
     }
@@ -348,20 +353,33 @@ pub(crate) fn add_yaw(yaw: f32, delta: f32) -> f32 {
 /// `x` if finite and ≥ 0, else 0.
 #[inline]
 pub(crate) fn non_negative(x: f32) -> f32 {
-    // Float compares (NaN fails both, +inf fails the second): cheaper than `is_finite`.
-    if (0.0..=f32::MAX).contains(&x) {
+    // `0 ≤ x ≤ f32::MAX` (NaN and +inf fail, −0.0 passes) as integer tests on the bits: the same
+    // result as float compares, which are library calls on soft-float targets.
+    let b = x.to_bits();
+    if b <= F32_MAX_BITS || b == NEG_ZERO_BITS {
         x
     } else {
         0.0
     }
 }
 
-/// True if every component of `v` is finite. Same result as [`Vec3::is_finite`], computed as
-/// `x·0 + y·0 + z·0 == 0` (NaN for any inf/NaN component), which stays in float registers and
-/// takes one branch instead of three integer tests.
+/// Bits of `f32::MAX`: a float is finite iff its bits without the sign are at most this.
+const F32_MAX_BITS: u32 = 0x7f7f_ffff;
+/// Bits of `-0.0`.
+const NEG_ZERO_BITS: u32 = 0x8000_0000;
+/// The sign bit cleared.
+const ABS_MASK: u32 = 0x7fff_ffff;
+
+/// True if every component of `v` is finite. Same result as [`Vec3::is_finite`], computed on the
+/// bits: the largest exponent-and-mantissa field of the three is below infinity's. Branch-free
+/// integer work on every target (a float `x·0 + y·0 + z·0 == 0` costs five soft-float calls
+/// on FPU-less cores).
 #[inline]
 pub(crate) fn finite3(v: Vec3) -> bool {
-    v.x * 0.0 + v.y * 0.0 + v.z * 0.0 == 0.0
+    let m = (v.x.to_bits() & ABS_MASK)
+        .max(v.y.to_bits() & ABS_MASK)
+        .max(v.z.to_bits() & ABS_MASK);
+    m <= F32_MAX_BITS
 }
 
 /// Squared lengths inside `(FAST_MIN_SQ, FAST_MAX_SQ)` prove that every component is finite and
