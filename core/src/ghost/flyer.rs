@@ -433,7 +433,56 @@ pub fn step_at_speed(
     dt: f32,
 ) {
     let mut axes = state.basis();
-    step_at_speed_axes(state, params, torque, cruise_speed, dt, &mut axes);
+    let k = StepConsts::new(params, dt);
+    step_at_speed_axes(state, params, &k, torque, cruise_speed, &mut axes);
+}
+
+/// The parts of a flight step that depend only on the params and `dt`: computed once per scene
+/// tick and shared by every flyer (the same values [`step_at_speed`] computes per call).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct StepConsts {
+    /// The sanitised step, seconds (0: no step).
+    dt: f32,
+    /// `1 / (1 + damping·dt)`.
+    decay: f32,
+    /// Angular speed cap, rad/s, and its square.
+    max_w: f32,
+    max_w2: f32,
+    /// `0.5·dt`.
+    half_dt: f32,
+    /// Fraction of the speed error closed this step.
+    response: f32,
+}
+
+impl StepConsts {
+    /// The constants of a step of `dt` seconds with `params`.
+    pub(crate) fn new(params: &FlyerParams, dt: f32) -> Self {
+        let dt = sane_dt(dt, params);
+        let damping = finite_or(params.angular_damping, 0.0).max(0.0);
+        let max_w = finite_or(params.max_angular_speed, 0.0).max(0.0);
+        StepConsts {
+            dt,
+            decay: 1.0 / (1.0 + damping * dt),
+            max_w,
+            max_w2: max_w * max_w,
+            half_dt: 0.5 * dt,
+            response: clamp(params.speed_response * dt, 0.0, 1.0),
+        }
+    }
+}
+
+/// [`Vec3::clamp_length_max`] with the square of `max` precomputed (same results).
+#[inline]
+fn clamp_length_max_sq(v: Vec3, max: f32, max2: f32) -> Vec3 {
+    let l2 = v.length_squared();
+    if !l2.is_finite() {
+        return Vec3::ZERO;
+    }
+    if l2 > max2 {
+        v * (max / crate::math::scalar::sqrt(l2))
+    } else {
+        v
+    }
 }
 
 /// [`step_at_speed`] that also updates `axes` from the body axes of the old orientation to those
@@ -443,12 +492,12 @@ pub fn step_at_speed(
 pub(crate) fn step_at_speed_axes(
     state: &mut FlyerState,
     params: &FlyerParams,
+    k: &StepConsts,
     torque: Vec3,
     cruise_speed: f32,
-    dt: f32,
     axes: &mut Basis,
 ) {
-    let dt = sane_dt(dt, params);
+    let dt = k.dt;
     if dt == 0.0 {
         return;
     }
@@ -457,18 +506,16 @@ pub(crate) fn step_at_speed_axes(
     }
     let before = *state;
     let torque = torque.sanitize();
-    let damping = finite_or(params.angular_damping, 0.0).max(0.0);
-    let w = (state.angular_velocity + torque * dt) * (1.0 / (1.0 + damping * dt));
-    let w = w.clamp_length_max(finite_or(params.max_angular_speed, 0.0).max(0.0));
-    let h = 0.5 * dt;
+    let w = (state.angular_velocity + torque * dt) * k.decay;
+    let w = clamp_length_max_sq(w, k.max_w, k.max_w2);
+    let h = k.half_dt;
     // q · (ω·dt/2, 1), without the four multiplications by the exact 1.
     let q = state
         .orientation
         .mul_xyz1(Vec3::new(w.x * h, w.y * h, w.z * h))
         .normalize();
-    let response = clamp(params.speed_response * dt, 0.0, 1.0);
     let cruise = finite_or(cruise_speed, params.cruise_speed);
-    let speed = state.speed + (cruise - state.speed) * response;
+    let speed = state.speed + (cruise - state.speed) * k.response;
     *axes = Basis::from_quat(q);
     state.angular_velocity = w;
     state.orientation = q;

@@ -14,7 +14,7 @@
 //! ticks, so a press fires exactly once however render frames group the ticks.
 
 use super::fleet::{formation_steer_basis, FormationParams};
-use super::flyer::{Basis, FlyerParams, FlyerState};
+use super::flyer::{Basis, FlyerParams, FlyerState, StepConsts};
 use super::format::{state_check, Recording};
 use super::frame::Frame;
 use super::pilot::{self, Nearest, Steer};
@@ -132,14 +132,14 @@ impl Ghost {
             basis: &leader_basis,
             index: leader_index,
         };
-        let dt = recording.tick_dt();
+        let k = StepConsts::new(params, recording.tick_dt());
         self.follow_axes(
-            recording, params, formation, targets, ground, &lead, &mut axes, dt,
+            recording, params, formation, targets, ground, &lead, &mut axes, &k,
         )
     }
 
     /// [`Ghost::step_following`] with the body axes at hand (`axes == self.flyer.basis()`, updated
-    /// to those of the new orientation) and `dt = recording.tick_dt()`.
+    /// to those of the new orientation) and the step constants of `recording.tick_dt()`.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn follow_axes(
         &mut self,
@@ -150,7 +150,7 @@ impl Ghost {
         ground: &impl GroundProbe,
         leader: &Lead<'_>,
         axes: &mut Basis,
-        dt: f32,
+        k: &StepConsts,
     ) -> GhostTick {
         let leader_index = leader.index;
         let n = recording.frame_count();
@@ -182,7 +182,7 @@ impl Ghost {
             nearest,
             skipped: false,
         };
-        self.play(recording, params, targets, ground, chosen, steer, axes, dt)
+        self.play(recording, params, targets, ground, chosen, steer, axes, k)
     }
 
     /// One fixed tick (`dt = 1 / recording.tick_hz()`). An empty recording flies
@@ -195,12 +195,12 @@ impl Ghost {
         ground: &impl GroundProbe,
     ) -> GhostTick {
         let mut axes = self.flyer.basis();
-        let dt = recording.tick_dt();
-        self.step_axes(recording, params, targets, ground, &mut axes, dt)
+        let k = StepConsts::new(params, recording.tick_dt());
+        self.step_axes(recording, params, targets, ground, &mut axes, &k)
     }
 
     /// [`Ghost::step`] with the body axes at hand (`axes == self.flyer.basis()`, updated to those
-    /// of the new orientation) and `dt = recording.tick_dt()`.
+    /// of the new orientation) and the step constants of `recording.tick_dt()`.
     pub(crate) fn step_axes(
         &mut self,
         recording: &Recording<'_>,
@@ -208,7 +208,7 @@ impl Ghost {
         targets: &[Vec3],
         ground: &impl GroundProbe,
         axes: &mut Basis,
-        dt: f32,
+        k: &StepConsts,
     ) -> GhostTick {
         let n = recording.frame_count();
         let nearest = pilot::nearest_target(self.flyer.position, targets);
@@ -233,7 +233,7 @@ impl Ghost {
             nearest,
             skipped,
         };
-        self.play(recording, params, targets, ground, chosen, steer, axes, dt)
+        self.play(recording, params, targets, ground, chosen, steer, axes, k)
     }
 
     /// Fire gating, flight and cursor advance for the chosen frame (`axes` as in
@@ -248,7 +248,7 @@ impl Ghost {
         chosen: Chosen,
         steer: Steer,
         axes: &mut Basis,
-        dt: f32,
+        k: &StepConsts,
     ) -> GhostTick {
         let Chosen {
             index,
@@ -265,12 +265,12 @@ impl Ghost {
             &mut self.flyer,
             axes,
             params,
+            k,
             &frame,
             nearest.as_ref(),
             targets,
             ground,
             steer,
-            dt,
         );
         self.cursor = recording.next_index(index);
         self.last_index = index;

@@ -2,7 +2,7 @@
 //! hashed for golden tests and cross-platform checks.
 
 use super::fleet::{self, FormationParams, SpawnArea};
-use super::flyer::{BasisMemo, FlyerParams, FlyerState};
+use super::flyer::{BasisMemo, FlyerParams, FlyerState, StepConsts};
 use super::format::Recording;
 use super::playback::{Ghost, Lead};
 use crate::ground::GroundProbe;
@@ -75,7 +75,7 @@ impl<const N: usize> GhostScene<N> {
     /// Advance every ghost one fixed tick of `1 / recording.tick_hz()` seconds.
     pub fn step(&mut self, recording: &Recording<'_>, ground: &impl GroundProbe) -> SceneTick {
         let mut out = SceneTick::default();
-        let dt = recording.tick_dt();
+        let k = StepConsts::new(&self.params, recording.tick_dt());
         for i in 0..self.ghosts.len() {
             // Ghosts (and their memos) before `i` have stepped this tick; a leader is followed
             // only from there.
@@ -105,10 +105,10 @@ impl<const N: usize> GhostScene<N> {
                         ground,
                         &lead,
                         axes,
-                        dt,
+                        &k,
                     )
                 }
-                _ => g.step_axes(recording, &self.params, &self.targets, ground, axes, dt),
+                _ => g.step_axes(recording, &self.params, &self.targets, ground, axes, &k),
             };
             memo.rekey(g.flyer.orientation);
             out.firing = out.firing.saturating_add(t.firing as u32);
