@@ -44,11 +44,11 @@
 //! for centimetre-scale arrival.)
 
 use super::{
-    clamp_len, dir_len, finish, finite3, integrate, non_negative, orient, sanitize_dt,
-    velocity_change, Agent, Steering, SteeringParams,
+    clamp_len, dir_len, finish_checked, finite3, integrate_checked, non_negative, sanitize_dt,
+    velocity_change_checked, Agent, Steering, SteeringParams,
 };
 use crate::hash::{StateHash, StateHasher};
-use crate::math::{clamp, scalar, Vec3};
+use crate::math::{clamp, scalar, wrap_angle, Vec3};
 
 /// Fraction of `max_accel` the braking schedule of [`arrive`] plans with; the rest is a reserve
 /// for catching up with rounding errors (see the module docs). A time-optimal rest-to-rest move
@@ -283,12 +283,13 @@ pub fn arrive(
     let floor = tolerance_floor(target);
     let tolerance = tolerance_with_floor(arrival.tolerance, floor);
     let to_target = dir_len(target - agent.position, tolerance);
-    arrive_checked(agent, params, arrival, dt, floor, to_target)
+    arrive_checked(agent, params, arrival, dt, floor, to_target).0
 }
 
 /// [`arrive`] after its checks: `dt` sanitised, agent and target finite, `floor` =
 /// [`tolerance_floor`] of the target and `to_target` = the target's direction and distance when it
-/// is farther than the tolerance (`None` within it).
+/// is farther than the tolerance (`None` within it). Also tells whether the linear part is a
+/// fixed point of the clamp to `max_accel` (see [`finish_checked`]).
 #[inline]
 fn arrive_checked(
     agent: &Agent,
@@ -297,13 +298,13 @@ fn arrive_checked(
     dt: f32,
     floor: f32,
     to_target: Option<(Vec3, f32)>,
-) -> Steering {
+) -> (Steering, bool) {
     let max_speed = params.speed_limit();
     let max_accel = params.accel_limit();
     let v = agent.velocity;
 
     let Some((dir, distance)) = to_target else {
-        return finish(velocity_change(-v, max_accel, dt), max_accel);
+        return finish_checked(velocity_change_checked(-v, max_accel, dt), max_accel);
     };
     // Never crawl slower than one rounding floor per tick: below that, `position + v·dt` rounds
     // back to `position` and a pure ramp (no creep) would stall just outside the tolerance.
@@ -320,7 +321,10 @@ fn arrive_checked(
         // clamp), so lateral and backward velocity shrink together with the approach — giving
         // the approach priority here would let a full approach demand starve the lateral
         // correction forever (an orbit).
-        return finish(velocity_change(dir * speed - v, max_accel, dt), max_accel);
+        return finish_checked(
+            velocity_change_checked(dir * speed - v, max_accel, dt),
+            max_accel,
+        );
     }
     let along = demand.max(-budget);
     // Braking: the budget goes to braking first; what is left cancels lateral velocity:
@@ -333,7 +337,7 @@ fn arrive_checked(
         clamp_len(-v_lateral, scalar::sqrt(rest_sq))
     };
     let dv = dir * along + lateral;
-    finish(dv * (1.0 / dt), max_accel)
+    finish_checked((dv * (1.0 / dt), false), max_accel)
 }
 
 /// The desired approach speed at `distance` (see [`arrive`]).
@@ -396,7 +400,8 @@ pub fn arrival_step(
         return state.arrived;
     };
     let agent = &mut state.agent;
-    let mut steering = Steering::ZERO; // what `arrive` gives for non-finite input
+    // What `arrive` gives for non-finite input (zero is within any clamp).
+    let mut steering = (Steering::ZERO, true);
     if finite3(target) && finite3(agent.position) && finite3(agent.velocity) {
         let floor = tolerance_floor(target);
         let tolerance = tolerance_with_floor(arrival.tolerance, floor);
@@ -423,11 +428,47 @@ pub fn arrival_step(
         steering = arrive_checked(agent, params, arrival, dt, floor, beyond);
     }
     state.arrived = false;
+    let (mut steering, linear_within) = steering;
     if arrival.face_velocity {
-        steering.angular = orient::look_where_going(agent, params, dt).angular;
+        steering.angular = face_velocity_rate(agent, params, dt);
     }
-    integrate(agent, params, steering, dt);
+    integrate_checked(agent, params, steering, dt, linear_within);
     false
+}
+
+/// `orient::look_where_going(agent, params, dt).angular` for a sanitised `dt`, bit for bit, with
+/// less work: the planar squared length without the `0·0` term and the direction without its zero
+/// `y` (both exact), and the yaw error's wrap skipped when it is within ±3 rad (inside
+/// `(−π, π]` with margin, where `wrap_angle` returns its input exactly).
+#[inline]
+fn face_velocity_rate(agent: &Agent, params: &SteeringParams, dt: f32) -> f32 {
+    let v = agent.velocity;
+    let l2 = v.x * v.x + v.z * v.z;
+    let (dx, dz) = if super::fast_range(l2) {
+        let l = scalar::sqrt(l2);
+        if l <= 1.0e-6 {
+            return 0.0;
+        }
+        let inv = 1.0 / l;
+        (v.x * inv, v.z * inv)
+    } else {
+        match dir_len(Vec3::new(v.x, 0.0, v.z), 1.0e-6) {
+            Some((d, _)) => (d.x, d.z),
+            None => return 0.0,
+        }
+    };
+    let target_yaw = scalar::atan2(-dx, -dz);
+    if !agent.yaw.is_finite() || !target_yaw.is_finite() {
+        return 0.0;
+    }
+    let a = target_yaw - agent.yaw;
+    let error = if a.to_bits() & 0x7fff_ffff <= 3.0f32.to_bits() {
+        a
+    } else {
+        wrap_angle(a)
+    };
+    let turn = params.turn_limit();
+    clamp(error / dt, -turn, turn)
 }
 
 #[cfg(test)]

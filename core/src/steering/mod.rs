@@ -303,6 +303,18 @@ pub fn sanitize_dt(dt: f32) -> Option<f32> {
 /// of the stored position, velocity or yaw are replaced by 0 first. If the new position would
 /// overflow `f32`, the agent stops where it is (velocity zero) instead of storing inf.
 pub fn integrate(agent: &mut Agent, params: &SteeringParams, steering: Steering, dt: f32) {
+    integrate_checked(agent, params, steering, dt, false);
+}
+
+/// [`integrate`]; `linear_within` vouches that `clamp_len(steering.linear, accel_limit)` would
+/// return `steering.linear` unchanged (see [`clamp_len_checked`]), so that clamp is skipped.
+pub(crate) fn integrate_checked(
+    agent: &mut Agent,
+    params: &SteeringParams,
+    steering: Steering,
+    dt: f32,
+    linear_within: bool,
+) {
     let Some(dt) = sanitize_dt(dt) else {
         return;
     };
@@ -310,7 +322,11 @@ pub fn integrate(agent: &mut Agent, params: &SteeringParams, steering: Steering,
     let velocity = sanitized(agent.velocity);
     let yaw = finite_or(agent.yaw, 0.0);
 
-    let accel = clamp_len(steering.linear, params.accel_limit());
+    let accel = if linear_within {
+        steering.linear
+    } else {
+        clamp_len(steering.linear, params.accel_limit())
+    };
     let velocity = clamp_len(velocity + accel * dt, params.speed_limit());
     let moved = position + velocity * dt;
     if finite3(moved) {
@@ -389,7 +405,7 @@ const FAST_MIN_SQ: f32 = 1.0e-36;
 const FAST_MAX_SQ: f32 = 1.0e36;
 
 #[inline]
-fn fast_range(l2: f32) -> bool {
+pub(crate) fn fast_range(l2: f32) -> bool {
     l2 > FAST_MIN_SQ && l2 < FAST_MAX_SQ
 }
 
@@ -456,6 +472,25 @@ pub(crate) fn clamp_len(v: Vec3, max: f32) -> Vec3 {
     clamp_len_careful(v, max)
 }
 
+/// [`clamp_len`], also telling whether the result is a fixed point of `clamp_len(·, max)`: true
+/// when `v` came back unchanged (or as zero), false when it was scaled (the scaled vector may
+/// round a hair above `max`, so a later clamp must look again).
+#[inline]
+pub(crate) fn clamp_len_checked(v: Vec3, max: f32) -> (Vec3, bool) {
+    let l2 = v.length_squared();
+    if fast_range(l2) {
+        if l2 <= max * max {
+            return (v, true);
+        }
+        return (v * (max / scalar::sqrt(l2)), false);
+    }
+    match dir_len_careful(v, 0.0) {
+        Some((d, l)) if l > max => (d * max, false),
+        Some(_) => (v, true),
+        None => (Vec3::ZERO, true),
+    }
+}
+
 /// [`clamp_len`] for zero, tiny, huge or non-finite `v`.
 #[inline(never)]
 fn clamp_len_careful(v: Vec3, max: f32) -> Vec3 {
@@ -488,6 +523,41 @@ pub(crate) fn velocity_change(dv: Vec3, max_accel: f32, dt: f32) -> Vec3 {
         }
         None => Vec3::ZERO,
     }
+}
+
+/// [`velocity_change`], also telling (as [`clamp_len_checked`]) whether the result is a fixed
+/// point of `clamp_len(·, max_accel)`.
+#[inline]
+pub(crate) fn velocity_change_checked(dv: Vec3, max_accel: f32, dt: f32) -> (Vec3, bool) {
+    let budget = max_accel * dt;
+    let l2 = dv.length_squared();
+    if fast_range(l2) {
+        if l2 <= budget * budget {
+            return clamp_len_checked(dv * (1.0 / dt), max_accel);
+        }
+        return (dv * (max_accel / scalar::sqrt(l2)), false);
+    }
+    match dir_len_careful(dv, 0.0) {
+        Some((d, l)) => {
+            if l <= budget {
+                clamp_len_checked(dv * (1.0 / dt), max_accel)
+            } else {
+                (d * max_accel, false)
+            }
+        }
+        None => (Vec3::ZERO, true),
+    }
+}
+
+/// [`finish`] of a `linear` from [`velocity_change_checked`] or [`clamp_len_checked`] (`within`:
+/// already a fixed point of the clamp, which is then skipped); tells whether the output is.
+#[inline]
+pub(crate) fn finish_checked((linear, within): (Vec3, bool), max_accel: f32) -> (Steering, bool) {
+    if within {
+        return (Steering::linear(linear), true);
+    }
+    let (l, within) = clamp_len_checked(linear, max_accel);
+    (Steering::linear(l), within)
 }
 
 /// Final guard for a behaviour's output: non-finite → zero, linear limited to `max_accel`.
