@@ -116,8 +116,22 @@ pub fn formation_steer(
     formation: &FormationParams,
     params: &FlyerParams,
 ) -> Steer {
-    let lb = Basis::from_quat(leader.orientation);
-    let target = slot_position(leader, &lb, slot);
+    let lb = leader.basis();
+    formation_steer_basis(wing, wing_basis, leader, &lb, slot, formation, params)
+}
+
+/// [`formation_steer`] with the leader's body axes at hand (`leader_basis == leader.basis()`).
+pub(crate) fn formation_steer_basis(
+    wing: &FlyerState,
+    wing_basis: &Basis,
+    leader: &FlyerState,
+    leader_basis: &Basis,
+    slot: Vec3,
+    formation: &FormationParams,
+    params: &FlyerParams,
+) -> Steer {
+    let lb = leader_basis;
+    let target = slot_position(leader, lb, slot);
     let aim = target + lb.forward * (leader.speed * formation.keep_look_ahead);
     let torque = match (aim - wing.position).try_normalize() {
         Some(dir) => turn_torque(wing_basis, dir, formation.keep_torque),

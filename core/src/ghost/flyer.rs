@@ -432,7 +432,72 @@ pub fn step_at_speed(
     cruise_speed: f32,
     dt: f32,
 ) {
-    let dt = sane_dt(dt, params);
+    let mut axes = state.basis();
+    let k = StepConsts::new(params, dt);
+    step_at_speed_axes(state, params, &k, torque, cruise_speed, &mut axes);
+}
+
+/// The parts of a flight step that depend only on the params and `dt`: computed once per scene
+/// tick and shared by every flyer (the same values [`step_at_speed`] computes per call).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct StepConsts {
+    /// The sanitised step, seconds (0: no step).
+    dt: f32,
+    /// `1 / (1 + damping·dt)`.
+    decay: f32,
+    /// Angular speed cap, rad/s, and its square.
+    max_w: f32,
+    max_w2: f32,
+    /// `0.5·dt`.
+    half_dt: f32,
+    /// Fraction of the speed error closed this step.
+    response: f32,
+}
+
+impl StepConsts {
+    /// The constants of a step of `dt` seconds with `params`.
+    pub(crate) fn new(params: &FlyerParams, dt: f32) -> Self {
+        let dt = sane_dt(dt, params);
+        let damping = finite_or(params.angular_damping, 0.0).max(0.0);
+        let max_w = finite_or(params.max_angular_speed, 0.0).max(0.0);
+        StepConsts {
+            dt,
+            decay: 1.0 / (1.0 + damping * dt),
+            max_w,
+            max_w2: max_w * max_w,
+            half_dt: 0.5 * dt,
+            response: clamp(params.speed_response * dt, 0.0, 1.0),
+        }
+    }
+}
+
+/// [`Vec3::clamp_length_max`] with the square of `max` precomputed (same results).
+#[inline]
+fn clamp_length_max_sq(v: Vec3, max: f32, max2: f32) -> Vec3 {
+    let l2 = v.length_squared();
+    if !l2.is_finite() {
+        return Vec3::ZERO;
+    }
+    if l2 > max2 {
+        v * (max / crate::math::scalar::sqrt(l2))
+    } else {
+        v
+    }
+}
+
+/// [`step_at_speed`] that also updates `axes` from the body axes of the old orientation to those
+/// of the orientation it leaves in `state` (`Basis::from_quat(state.orientation)`, bit for bit):
+/// the step computes them anyway for the forward motion, so a caller that needs them next tick
+/// does not compute them again.
+pub(crate) fn step_at_speed_axes(
+    state: &mut FlyerState,
+    params: &FlyerParams,
+    k: &StepConsts,
+    torque: Vec3,
+    cruise_speed: f32,
+    axes: &mut Basis,
+) {
+    let dt = k.dt;
     if dt == 0.0 {
         return;
     }
@@ -441,25 +506,78 @@ pub fn step_at_speed(
     }
     let before = *state;
     let torque = torque.sanitize();
-    let damping = finite_or(params.angular_damping, 0.0).max(0.0);
-    let w = (state.angular_velocity + torque * dt) * (1.0 / (1.0 + damping * dt));
-    let w = w.clamp_length_max(finite_or(params.max_angular_speed, 0.0).max(0.0));
-    let h = 0.5 * dt;
-    let dq = Quat::from_xyzw(w.x * h, w.y * h, w.z * h, 1.0);
-    let q = (state.orientation * dq).normalize();
-    let response = clamp(params.speed_response * dt, 0.0, 1.0);
+    let w = (state.angular_velocity + torque * dt) * k.decay;
+    let w = clamp_length_max_sq(w, k.max_w, k.max_w2);
+    let h = k.half_dt;
+    // q · (ω·dt/2, 1), without the four multiplications by the exact 1.
+    let q = state
+        .orientation
+        .mul_xyz1(Vec3::new(w.x * h, w.y * h, w.z * h))
+        .normalize();
     let cruise = finite_or(cruise_speed, params.cruise_speed);
-    let speed = state.speed + (cruise - state.speed) * response;
-    let forward = Basis::from_quat(q).forward;
+    let speed = state.speed + (cruise - state.speed) * k.response;
+    *axes = Basis::from_quat(q);
     state.angular_velocity = w;
     state.orientation = q;
     state.speed = speed;
-    state.position += forward * (speed * dt);
+    state.position += axes.forward * (speed * dt);
     if !state.is_finite() {
         *state = before;
         state.angular_velocity = Vec3::ZERO;
     }
     state.flush_subnormals();
+    if !state.orientation.bits_eq(q) {
+        // Rolled back or flushed: the axes of what was stored.
+        *axes = state.basis();
+    }
+}
+
+/// A flyer's [`Basis`] remembered together with the exact bits of the orientation it was computed
+/// from, so a scene computes each body's axes once per tick (a lookup with a different orientation
+/// recomputes them). Not state: two memos always compare equal.
+#[derive(Clone, Copy)]
+pub(crate) struct BasisMemo {
+    key: Quat,
+    basis: Basis,
+}
+
+impl BasisMemo {
+    /// The memo of the identity orientation.
+    pub(crate) fn new() -> Self {
+        BasisMemo {
+            key: Quat::IDENTITY,
+            basis: Basis::from_quat(Quat::IDENTITY),
+        }
+    }
+
+    /// Make the memo hold `Basis::from_quat(q)` (computed only if `q` is not the remembered
+    /// orientation) and return it.
+    #[inline]
+    pub(crate) fn axes_of(&mut self, q: Quat) -> &mut Basis {
+        if !q.bits_eq(self.key) {
+            self.key = q;
+            self.basis = Basis::from_quat(q);
+        }
+        &mut self.basis
+    }
+
+    /// Re-key the memo to `q` after its axes were updated in place to `Basis::from_quat(q)`.
+    #[inline]
+    pub(crate) fn rekey(&mut self, q: Quat) {
+        self.key = q;
+    }
+}
+
+impl PartialEq for BasisMemo {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl core::fmt::Debug for BasisMemo {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("BasisMemo")
+    }
 }
 
 /// Keep the body at or above the ground below it (a last resort after terrain avoidance): if it is

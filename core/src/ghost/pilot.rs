@@ -4,7 +4,7 @@
 //! [`frame_torque`] sums, in body axes:
 //! command (pitch/yaw) + Toward + Away + terrain avoidance + collision avoidance + roll levelling.
 
-use super::flyer::{self, Basis, FlyerParams, FlyerState};
+use super::flyer::{self, Basis, FlyerParams, FlyerState, StepConsts};
 use super::frame::Frame;
 use crate::ground::GroundProbe;
 use crate::math::Vec3;
@@ -83,10 +83,34 @@ pub fn frame_torque(
             torque += flyer::turn_torque(basis, -n.direction, params.away_torque);
         }
     }
-    torque += flyer::terrain_torque(state, basis, params, ground);
-    torque += flyer::avoid_torque(state, basis, params, targets);
-    torque += flyer::level_torque(basis, params);
-    torque
+    torque = add_torque(torque, flyer::terrain_torque(state, basis, params, ground));
+    torque = add_torque(torque, flyer::avoid_torque(state, basis, params, targets));
+    // The level torque is `(0, 0, z)`: only z needs an addition.
+    let level = flyer::level_torque(basis, params);
+    Vec3::new(plus_zero(torque.x), plus_zero(torque.y), torque.z + level.z)
+}
+
+/// `x + 0.0` for non-NaN `x` without the addition: `x`, except that `−0.0` becomes `+0.0`.
+/// (A NaN comes back unchanged, where the addition might quiet it; torques are sanitised before
+/// use.)
+#[inline]
+fn plus_zero(x: f32) -> f32 {
+    if x.to_bits() == 0x8000_0000 {
+        0.0
+    } else {
+        x
+    }
+}
+
+/// `acc + t`, skipping the three additions when `t` is exactly `(+0, +0, +0)` (terrain,
+/// avoidance and steering torques mostly are): the same bits as the sum (see [`plus_zero`]).
+#[inline]
+fn add_torque(acc: Vec3, t: Vec3) -> Vec3 {
+    if (t.x.to_bits() | t.y.to_bits() | t.z.to_bits()) == 0 {
+        Vec3::new(plus_zero(acc.x), plus_zero(acc.y), plus_zero(acc.z))
+    } else {
+        acc + t
+    }
 }
 
 /// Extra steering on top of a frame's torques (formation station-keeping).
@@ -147,10 +171,33 @@ pub fn fly_steered(
     steer: Steer,
     dt: f32,
 ) {
-    let basis = state.basis();
-    let torque =
-        frame_torque(state, &basis, params, frame, nearest, targets, ground) + steer.torque;
-    flyer::step_at_speed(state, params, torque, steer.speed, dt);
+    let mut axes = state.basis();
+    let k = StepConsts::new(params, dt);
+    fly_steered_axes(
+        state, &mut axes, params, &k, frame, nearest, targets, ground, steer,
+    );
+}
+
+/// [`fly_steered`] with the body axes of the current orientation already at hand (`axes` must be
+/// `state.basis()`); leaves in `axes` those of the new orientation (see
+/// [`flyer::step_at_speed_axes`]).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn fly_steered_axes(
+    state: &mut FlyerState,
+    axes: &mut Basis,
+    params: &FlyerParams,
+    k: &StepConsts,
+    frame: &Frame,
+    nearest: Option<&Nearest>,
+    targets: &[Vec3],
+    ground: &impl GroundProbe,
+    steer: Steer,
+) {
+    let torque = add_torque(
+        frame_torque(state, axes, params, frame, nearest, targets, ground),
+        steer.torque,
+    );
+    flyer::step_at_speed_axes(state, params, k, torque, steer.speed, axes);
     flyer::keep_above_ground(state, ground);
 }
 

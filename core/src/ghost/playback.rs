@@ -13,8 +13,8 @@
 //! Missile presses are edges in the recording (one frame per press) and the simulation runs fixed
 //! ticks, so a press fires exactly once however render frames group the ticks.
 
-use super::fleet::{formation_steer, FormationParams};
-use super::flyer::{FlyerParams, FlyerState};
+use super::fleet::{formation_steer_basis, FormationParams};
+use super::flyer::{Basis, FlyerParams, FlyerState, StepConsts};
 use super::format::{state_check, Recording};
 use super::frame::Frame;
 use super::pilot::{self, Nearest, Steer};
@@ -111,7 +111,7 @@ impl Ghost {
 
     /// One tick as a wingman of `leader` (its state *after* its step this tick, and the frame it
     /// played, `leader_index`): play the frame `lag` frames behind, wrapping, plus the
-    /// [`formation_steer`] station-keeping torque and speed. The
+    /// [`formation_steer`](super::fleet::formation_steer) station-keeping torque and speed. The
     /// leader's Condition skips carry over (the wingman's script position moves with the
     /// leader's), so the formation stays on one script; the wingman takes no skips of its own.
     #[allow(clippy::too_many_arguments)]
@@ -125,6 +125,34 @@ impl Ghost {
         leader: &FlyerState,
         leader_index: u32,
     ) -> GhostTick {
+        let mut axes = self.flyer.basis();
+        let leader_basis = leader.basis();
+        let lead = Lead {
+            flyer: leader,
+            basis: &leader_basis,
+            index: leader_index,
+        };
+        let k = StepConsts::new(params, recording.tick_dt());
+        self.follow_axes(
+            recording, params, formation, targets, ground, &lead, &mut axes, &k,
+        )
+    }
+
+    /// [`Ghost::step_following`] with the body axes at hand (`axes == self.flyer.basis()`, updated
+    /// to those of the new orientation) and the step constants of `recording.tick_dt()`.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn follow_axes(
+        &mut self,
+        recording: &Recording<'_>,
+        params: &FlyerParams,
+        formation: &FormationParams,
+        targets: &[Vec3],
+        ground: &impl GroundProbe,
+        leader: &Lead<'_>,
+        axes: &mut Basis,
+        k: &StepConsts,
+    ) -> GhostTick {
+        let leader_index = leader.index;
         let n = recording.frame_count();
         self.cursor = if n == 0 {
             0
@@ -139,11 +167,22 @@ impl Ghost {
         let nearest = pilot::nearest_target(self.flyer.position, targets);
         let index = self.cursor;
         let frame = recording.frame_looped(index);
-        let basis = self.flyer.basis();
-        let steer = formation_steer(&self.flyer, &basis, leader, self.slot, formation, params);
-        self.play(
-            recording, params, targets, ground, index, frame, nearest, false, steer,
-        )
+        let steer = formation_steer_basis(
+            &self.flyer,
+            axes,
+            leader.flyer,
+            leader.basis,
+            self.slot,
+            formation,
+            params,
+        );
+        let chosen = Chosen {
+            index,
+            frame,
+            nearest,
+            skipped: false,
+        };
+        self.play(recording, params, targets, ground, chosen, steer, axes, k)
     }
 
     /// One fixed tick (`dt = 1 / recording.tick_hz()`). An empty recording flies
@@ -154,6 +193,22 @@ impl Ghost {
         params: &FlyerParams,
         targets: &[Vec3],
         ground: &impl GroundProbe,
+    ) -> GhostTick {
+        let mut axes = self.flyer.basis();
+        let k = StepConsts::new(params, recording.tick_dt());
+        self.step_axes(recording, params, targets, ground, &mut axes, &k)
+    }
+
+    /// [`Ghost::step`] with the body axes at hand (`axes == self.flyer.basis()`, updated to those
+    /// of the new orientation) and the step constants of `recording.tick_dt()`.
+    pub(crate) fn step_axes(
+        &mut self,
+        recording: &Recording<'_>,
+        params: &FlyerParams,
+        targets: &[Vec3],
+        ground: &impl GroundProbe,
+        axes: &mut Basis,
+        k: &StepConsts,
     ) -> GhostTick {
         let n = recording.frame_count();
         let nearest = pilot::nearest_target(self.flyer.position, targets);
@@ -172,12 +227,17 @@ impl Ghost {
             }
         }
         let steer = Steer::none(params);
-        self.play(
-            recording, params, targets, ground, index, frame, nearest, skipped, steer,
-        )
+        let chosen = Chosen {
+            index,
+            frame,
+            nearest,
+            skipped,
+        };
+        self.play(recording, params, targets, ground, chosen, steer, axes, k)
     }
 
-    /// Fire gating, flight and cursor advance for the chosen frame.
+    /// Fire gating, flight and cursor advance for the chosen frame (`axes` as in
+    /// [`Ghost::step_axes`]).
     #[allow(clippy::too_many_arguments)]
     fn play(
         &mut self,
@@ -185,27 +245,32 @@ impl Ghost {
         params: &FlyerParams,
         targets: &[Vec3],
         ground: &impl GroundProbe,
-        index: u32,
-        frame: Frame,
-        nearest: Option<Nearest>,
-        skipped: bool,
+        chosen: Chosen,
         steer: Steer,
+        axes: &mut Basis,
+        k: &StepConsts,
     ) -> GhostTick {
-        let facing = pilot::facing_target(&self.flyer.basis(), params, nearest.as_ref());
+        let Chosen {
+            index,
+            frame,
+            nearest,
+            skipped,
+        } = chosen;
+        let facing = pilot::facing_target(axes, params, nearest.as_ref());
         self.firing = frame.fire && facing;
         self.missile = frame.missile && facing;
         self.fire_ticks = self.fire_ticks.wrapping_add(self.firing as u32);
         self.missiles_fired = self.missiles_fired.wrapping_add(self.missile as u32);
-        let dt = recording.tick_dt();
-        pilot::fly_steered(
+        pilot::fly_steered_axes(
             &mut self.flyer,
+            axes,
             params,
+            k,
             &frame,
             nearest.as_ref(),
             targets,
             ground,
             steer,
-            dt,
         );
         self.cursor = recording.next_index(index);
         self.last_index = index;
@@ -218,6 +283,23 @@ impl Ghost {
             nearest,
         }
     }
+}
+
+/// The frame a ghost plays this tick, chosen by [`Ghost::step`] or [`Ghost::step_following`].
+#[derive(Clone, Copy)]
+struct Chosen {
+    index: u32,
+    frame: Frame,
+    nearest: Option<Nearest>,
+    skipped: bool,
+}
+
+/// A wingman's leader this tick: its state after its step, its body axes
+/// (`basis == flyer.basis()`) and the frame it played.
+pub(crate) struct Lead<'a> {
+    pub(crate) flyer: &'a FlyerState,
+    pub(crate) basis: &'a Basis,
+    pub(crate) index: u32,
 }
 
 /// The seed's Condition: inside a Toward segment, the live distance is already below the distance

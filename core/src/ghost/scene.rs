@@ -2,9 +2,9 @@
 //! hashed for golden tests and cross-platform checks.
 
 use super::fleet::{self, FormationParams, SpawnArea};
-use super::flyer::{FlyerParams, FlyerState};
+use super::flyer::{BasisMemo, FlyerParams, FlyerState, StepConsts};
 use super::format::Recording;
-use super::playback::Ghost;
+use super::playback::{Ghost, Lead};
 use crate::ground::GroundProbe;
 use crate::hash::{StateHash, StateHasher};
 use crate::math::Vec3;
@@ -44,6 +44,9 @@ pub struct GhostScene<const N: usize> {
     pub targets: heapless::Vec<Vec3, MAX_TARGETS>,
     /// Ticks stepped.
     pub tick: u32,
+    /// Each ghost's body axes, computed once per tick (by its flight step) and reused by its next
+    /// tick and its wingmen; keyed by the orientation bits, so edits to `ghosts` are safe.
+    bases: [BasisMemo; N],
 }
 
 impl<const N: usize> GhostScene<N> {
@@ -55,6 +58,7 @@ impl<const N: usize> GhostScene<N> {
             ghosts: heapless::Vec::new(),
             targets: heapless::Vec::new(),
             tick: 0,
+            bases: [BasisMemo::new(); N],
         }
     }
 
@@ -71,33 +75,42 @@ impl<const N: usize> GhostScene<N> {
     /// Advance every ghost one fixed tick of `1 / recording.tick_hz()` seconds.
     pub fn step(&mut self, recording: &Recording<'_>, ground: &impl GroundProbe) -> SceneTick {
         let mut out = SceneTick::default();
+        let k = StepConsts::new(&self.params, recording.tick_dt());
         for i in 0..self.ghosts.len() {
-            let leader = self
-                .ghosts
-                .get(i)
-                .map(|g| g.leader as usize)
-                .unwrap_or(usize::MAX);
-            // A leader with a smaller index has already stepped this tick.
-            let lead = if leader < i {
-                self.ghosts.get(leader).map(|l| (l.flyer, l.last_index))
-            } else {
-                None
-            };
-            let Some(g) = self.ghosts.get_mut(i) else {
+            // Ghosts (and their memos) before `i` have stepped this tick; a leader is followed
+            // only from there.
+            let Some((done, rest)) = self.ghosts.split_at_mut_checked(i) else {
                 break;
             };
-            let t = match lead {
-                Some((flyer, index)) => g.step_following(
-                    recording,
-                    &self.params,
-                    &self.formation,
-                    &self.targets,
-                    ground,
-                    &flyer,
-                    index,
-                ),
-                None => g.step(recording, &self.params, &self.targets, ground),
+            let Some((done_axes, rest_axes)) = self.bases.split_at_mut_checked(i) else {
+                break;
             };
+            let (Some(g), Some(memo)) = (rest.first_mut(), rest_axes.first_mut()) else {
+                break;
+            };
+            let leader = g.leader as usize;
+            let axes = memo.axes_of(g.flyer.orientation);
+            let t = match (done.get(leader), done_axes.get_mut(leader)) {
+                (Some(l), Some(lm)) => {
+                    let lead = Lead {
+                        flyer: &l.flyer,
+                        basis: lm.axes_of(l.flyer.orientation),
+                        index: l.last_index,
+                    };
+                    g.follow_axes(
+                        recording,
+                        &self.params,
+                        &self.formation,
+                        &self.targets,
+                        ground,
+                        &lead,
+                        axes,
+                        &k,
+                    )
+                }
+                _ => g.step_axes(recording, &self.params, &self.targets, ground, axes, &k),
+            };
+            memo.rekey(g.flyer.orientation);
             out.firing = out.firing.saturating_add(t.firing as u32);
             out.missiles = out.missiles.saturating_add(t.missile as u32);
             out.skips = out.skips.saturating_add(t.skipped as u32);

@@ -44,11 +44,11 @@
 //! for centimetre-scale arrival.)
 
 use super::{
-    clamp_len, dir_len, finish, finite3, integrate, non_negative, orient, sanitize_dt,
-    velocity_change, Agent, Steering, SteeringParams,
+    clamp_len, dir_len, finish_checked, finite3, integrate_checked, non_negative, sanitize_dt,
+    velocity_change_checked, Agent, Steering, SteeringParams,
 };
 use crate::hash::{StateHash, StateHasher};
-use crate::math::{clamp, scalar, Vec3};
+use crate::math::{clamp, scalar, wrap_angle, Vec3};
 
 /// Fraction of `max_accel` the braking schedule of [`arrive`] plans with; the rest is a reserve
 /// for catching up with rounding errors (see the module docs). A time-optimal rest-to-rest move
@@ -136,6 +136,31 @@ impl StateHash for ArrivalState {
 pub(crate) fn effective_tolerance(tolerance: f32, target: Vec3) -> f32 {
     let m = target.x.abs().max(target.y.abs()).max(target.z.abs());
     non_negative(tolerance).max(1.0e-5 * (1.0 + m))
+}
+
+/// The rounding floor of [`effective_tolerance`], `1e-5·(1 + max |target_i|)`, for a **finite**
+/// `target` (the caller checked): the largest magnitude is taken on the bits (non-negative floats
+/// order like their bits), the same value as the float `max`es without their library calls on
+/// soft-float targets. Always > 0.
+#[inline]
+fn tolerance_floor(target: Vec3) -> f32 {
+    const ABS: u32 = 0x7fff_ffff;
+    let m = (target.x.to_bits() & ABS)
+        .max(target.y.to_bits() & ABS)
+        .max(target.z.to_bits() & ABS);
+    1.0e-5 * (1.0 + f32::from_bits(m))
+}
+
+/// `max(non_negative(tolerance), floor)` for a `floor > 0` from [`tolerance_floor`]: the value of
+/// [`effective_tolerance`] (the larger of two non-NaN values, one of them positive).
+#[inline]
+fn tolerance_with_floor(tolerance: f32, floor: f32) -> f32 {
+    let t = non_negative(tolerance);
+    if t > floor {
+        t
+    } else {
+        floor
+    }
 }
 
 /// Triangular number `k(k+1)/2` for an integral `k` held in an `f32`.
@@ -255,17 +280,36 @@ pub fn arrive(
     if !finite3(target) || !finite3(agent.position) || !finite3(agent.velocity) {
         return Steering::ZERO;
     }
+    let floor = tolerance_floor(target);
+    let tolerance = tolerance_with_floor(arrival.tolerance, floor);
+    let to_target = dir_len(target - agent.position, tolerance);
+    arrive_checked(agent, params, arrival, dt, floor, to_target).0
+}
+
+/// [`arrive`] after its checks: `dt` sanitised, agent and target finite, `floor` =
+/// [`tolerance_floor`] of the target and `to_target` = the target's direction and distance when it
+/// is farther than the tolerance (`None` within it). Also tells whether the linear part is a
+/// fixed point of the clamp to `max_accel` (see [`finish_checked`]).
+#[inline]
+fn arrive_checked(
+    agent: &Agent,
+    params: &SteeringParams,
+    arrival: &ArrivalParams,
+    dt: f32,
+    floor: f32,
+    to_target: Option<(Vec3, f32)>,
+) -> (Steering, bool) {
     let max_speed = params.speed_limit();
     let max_accel = params.accel_limit();
     let v = agent.velocity;
-    let tolerance = effective_tolerance(arrival.tolerance, target);
 
-    let Some((dir, distance)) = dir_len(target - agent.position, tolerance) else {
-        return finish(velocity_change(-v, max_accel, dt), max_accel);
+    let Some((dir, distance)) = to_target else {
+        return finish_checked(velocity_change_checked(-v, max_accel, dt), max_accel);
     };
     // Never crawl slower than one rounding floor per tick: below that, `position + v·dt` rounds
     // back to `position` and a pure ramp (no creep) would stall just outside the tolerance.
-    let rounding_speed = effective_tolerance(0.0, target) / dt;
+    // (`floor` = `effective_tolerance(0.0, target)`.)
+    let rounding_speed = floor / dt;
     let speed = desired_speed(distance, max_speed, max_accel, arrival, rounding_speed, dt);
 
     let budget = max_accel * dt;
@@ -277,7 +321,10 @@ pub fn arrive(
         // clamp), so lateral and backward velocity shrink together with the approach — giving
         // the approach priority here would let a full approach demand starve the lateral
         // correction forever (an orbit).
-        return finish(velocity_change(dir * speed - v, max_accel, dt), max_accel);
+        return finish_checked(
+            velocity_change_checked(dir * speed - v, max_accel, dt),
+            max_accel,
+        );
     }
     let along = demand.max(-budget);
     // Braking: the budget goes to braking first; what is left cancels lateral velocity:
@@ -290,7 +337,7 @@ pub fn arrive(
         clamp_len(-v_lateral, scalar::sqrt(rest_sq))
     };
     let dv = dir * along + lateral;
-    finish(dv * (1.0 / dt), max_accel)
+    finish_checked((dv * (1.0 / dt), false), max_accel)
 }
 
 /// The desired approach speed at `distance` (see [`arrive`]).
@@ -353,9 +400,15 @@ pub fn arrival_step(
         return state.arrived;
     };
     let agent = &mut state.agent;
+    // What `arrive` gives for non-finite input (zero is within any clamp).
+    let mut steering = (Steering::ZERO, true);
     if finite3(target) && finite3(agent.position) && finite3(agent.velocity) {
-        let tolerance = effective_tolerance(arrival.tolerance, target);
-        let within = match dir_len(target - agent.position, 0.0) {
+        let floor = tolerance_floor(target);
+        let tolerance = tolerance_with_floor(arrival.tolerance, floor);
+        // One direction and length for both the arrival test and `arrive` (which only wants it
+        // beyond the tolerance: `dir_len(v, tolerance)` is `dir_len(v, 0)` cut at the tolerance).
+        let to_target = dir_len(target - agent.position, 0.0);
+        let within = match to_target {
             Some((_, d)) => d <= tolerance,
             None => agent.position == target,
         };
@@ -368,14 +421,54 @@ pub fn arrival_step(
             state.arrived = true;
             return true;
         }
+        let beyond = match to_target {
+            Some((_, d)) if d > tolerance => to_target,
+            _ => None,
+        };
+        steering = arrive_checked(agent, params, arrival, dt, floor, beyond);
     }
     state.arrived = false;
-    let mut steering = arrive(agent, target, params, arrival, dt);
+    let (mut steering, linear_within) = steering;
     if arrival.face_velocity {
-        steering.angular = orient::look_where_going(agent, params, dt).angular;
+        steering.angular = face_velocity_rate(agent, params, dt);
     }
-    integrate(agent, params, steering, dt);
+    integrate_checked(agent, params, steering, dt, linear_within);
     false
+}
+
+/// `orient::look_where_going(agent, params, dt).angular` for a sanitised `dt`, bit for bit, with
+/// less work: the planar squared length without the `0·0` term and the direction without its zero
+/// `y` (both exact), and the yaw error's wrap skipped when it is within ±3 rad (inside
+/// `(−π, π]` with margin, where `wrap_angle` returns its input exactly).
+#[inline]
+fn face_velocity_rate(agent: &Agent, params: &SteeringParams, dt: f32) -> f32 {
+    let v = agent.velocity;
+    let l2 = v.x * v.x + v.z * v.z;
+    let (dx, dz) = if super::fast_range(l2) {
+        let l = scalar::sqrt(l2);
+        if l <= 1.0e-6 {
+            return 0.0;
+        }
+        let inv = 1.0 / l;
+        (v.x * inv, v.z * inv)
+    } else {
+        match dir_len(Vec3::new(v.x, 0.0, v.z), 1.0e-6) {
+            Some((d, _)) => (d.x, d.z),
+            None => return 0.0,
+        }
+    };
+    let target_yaw = scalar::atan2(-dx, -dz);
+    if !agent.yaw.is_finite() || !target_yaw.is_finite() {
+        return 0.0;
+    }
+    let a = target_yaw - agent.yaw;
+    let error = if a.to_bits() & 0x7fff_ffff <= 3.0f32.to_bits() {
+        a
+    } else {
+        wrap_angle(a)
+    };
+    let turn = params.turn_limit();
+    clamp(error / dt, -turn, turn)
 }
 
 #[cfg(test)]

@@ -280,8 +280,13 @@ impl SteeringParams {
 /// otherwise `min(dt, MAX_DT)`.
 #[inline]
 pub fn sanitize_dt(dt: f32) -> Option<f32> {
-    if dt > 0.0 && dt <= f32::MAX {
-        Some(dt.min(MAX_DT))
+    // `0 < dt ≤ f32::MAX` on the bits (positive finite non-zero floats are exactly the bit
+    // patterns 1..=0x7f7f_ffff), and `min` without the NaN handling `dt` no longer needs: the
+    // same results as float compares, without the soft-float calls on FPU-less targets.
+    let b = dt.to_bits();
+    if b.wrapping_sub(1) < F32_MAX_BITS {
+        // Positive floats order like their bits.
+        Some(if b > MAX_DT.to_bits() { MAX_DT } else { dt })
     } else {
         None
     }
@@ -298,6 +303,18 @@ pub fn sanitize_dt(dt: f32) -> Option<f32> {
 /// of the stored position, velocity or yaw are replaced by 0 first. If the new position would
 /// overflow `f32`, the agent stops where it is (velocity zero) instead of storing inf.
 pub fn integrate(agent: &mut Agent, params: &SteeringParams, steering: Steering, dt: f32) {
+    integrate_checked(agent, params, steering, dt, false);
+}
+
+/// [`integrate`]; `linear_within` vouches that `clamp_len(steering.linear, accel_limit)` would
+/// return `steering.linear` unchanged (see [`clamp_len_checked`]), so that clamp is skipped.
+pub(crate) fn integrate_checked(
+    agent: &mut Agent,
+    params: &SteeringParams,
+    steering: Steering,
+    dt: f32,
+    linear_within: bool,
+) {
     let Some(dt) = sanitize_dt(dt) else {
         return;
     };
@@ -305,7 +322,11 @@ pub fn integrate(agent: &mut Agent, params: &SteeringParams, steering: Steering,
     let velocity = sanitized(agent.velocity);
     let yaw = finite_or(agent.yaw, 0.0);
 
-    let accel = clamp_len(steering.linear, params.accel_limit());
+    let accel = if linear_within {
+        steering.linear
+    } else {
+        clamp_len(steering.linear, params.accel_limit())
+    };
     let velocity = clamp_len(velocity + accel * dt, params.speed_limit());
     let moved = position + velocity * dt;
     if finite3(moved) {
@@ -348,20 +369,33 @@ pub(crate) fn add_yaw(yaw: f32, delta: f32) -> f32 {
 /// `x` if finite and ≥ 0, else 0.
 #[inline]
 pub(crate) fn non_negative(x: f32) -> f32 {
-    // Float compares (NaN fails both, +inf fails the second): cheaper than `is_finite`.
-    if (0.0..=f32::MAX).contains(&x) {
+    // `0 ≤ x ≤ f32::MAX` (NaN and +inf fail, −0.0 passes) as integer tests on the bits: the same
+    // result as float compares, which are library calls on soft-float targets.
+    let b = x.to_bits();
+    if b <= F32_MAX_BITS || b == NEG_ZERO_BITS {
         x
     } else {
         0.0
     }
 }
 
-/// True if every component of `v` is finite. Same result as [`Vec3::is_finite`], computed as
-/// `x·0 + y·0 + z·0 == 0` (NaN for any inf/NaN component), which stays in float registers and
-/// takes one branch instead of three integer tests.
+/// Bits of `f32::MAX`: a float is finite iff its bits without the sign are at most this.
+const F32_MAX_BITS: u32 = 0x7f7f_ffff;
+/// Bits of `-0.0`.
+const NEG_ZERO_BITS: u32 = 0x8000_0000;
+/// The sign bit cleared.
+const ABS_MASK: u32 = 0x7fff_ffff;
+
+/// True if every component of `v` is finite. Same result as [`Vec3::is_finite`], computed on the
+/// bits: the largest exponent-and-mantissa field of the three is below infinity's. Branch-free
+/// integer work on every target (a float `x·0 + y·0 + z·0 == 0` costs five soft-float calls
+/// on FPU-less cores).
 #[inline]
 pub(crate) fn finite3(v: Vec3) -> bool {
-    v.x * 0.0 + v.y * 0.0 + v.z * 0.0 == 0.0
+    let m = (v.x.to_bits() & ABS_MASK)
+        .max(v.y.to_bits() & ABS_MASK)
+        .max(v.z.to_bits() & ABS_MASK);
+    m <= F32_MAX_BITS
 }
 
 /// Squared lengths inside `(FAST_MIN_SQ, FAST_MAX_SQ)` prove that every component is finite and
@@ -371,7 +405,7 @@ const FAST_MIN_SQ: f32 = 1.0e-36;
 const FAST_MAX_SQ: f32 = 1.0e36;
 
 #[inline]
-fn fast_range(l2: f32) -> bool {
+pub(crate) fn fast_range(l2: f32) -> bool {
     l2 > FAST_MIN_SQ && l2 < FAST_MAX_SQ
 }
 
@@ -438,6 +472,25 @@ pub(crate) fn clamp_len(v: Vec3, max: f32) -> Vec3 {
     clamp_len_careful(v, max)
 }
 
+/// [`clamp_len`], also telling whether the result is a fixed point of `clamp_len(·, max)`: true
+/// when `v` came back unchanged (or as zero), false when it was scaled (the scaled vector may
+/// round a hair above `max`, so a later clamp must look again).
+#[inline]
+pub(crate) fn clamp_len_checked(v: Vec3, max: f32) -> (Vec3, bool) {
+    let l2 = v.length_squared();
+    if fast_range(l2) {
+        if l2 <= max * max {
+            return (v, true);
+        }
+        return (v * (max / scalar::sqrt(l2)), false);
+    }
+    match dir_len_careful(v, 0.0) {
+        Some((d, l)) if l > max => (d * max, false),
+        Some(_) => (v, true),
+        None => (Vec3::ZERO, true),
+    }
+}
+
 /// [`clamp_len`] for zero, tiny, huge or non-finite `v`.
 #[inline(never)]
 fn clamp_len_careful(v: Vec3, max: f32) -> Vec3 {
@@ -470,6 +523,41 @@ pub(crate) fn velocity_change(dv: Vec3, max_accel: f32, dt: f32) -> Vec3 {
         }
         None => Vec3::ZERO,
     }
+}
+
+/// [`velocity_change`], also telling (as [`clamp_len_checked`]) whether the result is a fixed
+/// point of `clamp_len(·, max_accel)`.
+#[inline]
+pub(crate) fn velocity_change_checked(dv: Vec3, max_accel: f32, dt: f32) -> (Vec3, bool) {
+    let budget = max_accel * dt;
+    let l2 = dv.length_squared();
+    if fast_range(l2) {
+        if l2 <= budget * budget {
+            return clamp_len_checked(dv * (1.0 / dt), max_accel);
+        }
+        return (dv * (max_accel / scalar::sqrt(l2)), false);
+    }
+    match dir_len_careful(dv, 0.0) {
+        Some((d, l)) => {
+            if l <= budget {
+                clamp_len_checked(dv * (1.0 / dt), max_accel)
+            } else {
+                (d * max_accel, false)
+            }
+        }
+        None => (Vec3::ZERO, true),
+    }
+}
+
+/// [`finish`] of a `linear` from [`velocity_change_checked`] or [`clamp_len_checked`] (`within`:
+/// already a fixed point of the clamp, which is then skipped); tells whether the output is.
+#[inline]
+pub(crate) fn finish_checked((linear, within): (Vec3, bool), max_accel: f32) -> (Steering, bool) {
+    if within {
+        return (Steering::linear(linear), true);
+    }
+    let (l, within) = clamp_len_checked(linear, max_accel);
+    (Steering::linear(l), within)
 }
 
 /// Final guard for a behaviour's output: non-finite → zero, linear limited to `max_accel`.
