@@ -25,6 +25,7 @@ pub const CANCEL_RATIO: f32 = 1.0e-5;
 /// Items with a non-finite weight or steering are skipped; negative weights are allowed (they
 /// invert a behaviour). Near-total cancellation gives exactly zero (module docs). Extreme weights
 /// or limits (beyond 10¹⁵) switch to a rescaled sum, so no finite input can overflow it.
+#[inline]
 pub fn blend(items: &[(Steering, f32)], params: &SteeringParams) -> Steering {
     // Largest finite |weight| (NaN/inf weights are skipped below anyway).
     let w_max = items.iter().fold(0.0f32, |m, (_, w)| {

@@ -137,7 +137,7 @@ pub fn separation(
     flock: &FlockParams,
     params: &SteeringParams,
 ) -> Steering {
-    flock_pass(
+    flock_slice(
         agent,
         self_id,
         neighbours,
@@ -159,7 +159,7 @@ pub fn cohesion(
     flock: &FlockParams,
     params: &SteeringParams,
 ) -> Steering {
-    flock_pass(
+    flock_slice(
         agent,
         self_id,
         neighbours,
@@ -182,7 +182,7 @@ pub fn alignment(
     params: &SteeringParams,
     dt: f32,
 ) -> Steering {
-    flock_pass(
+    flock_slice(
         agent,
         self_id,
         neighbours,
@@ -217,7 +217,7 @@ pub fn flock(
     params: &SteeringParams,
     dt: f32,
 ) -> Flocking {
-    flock_pass(
+    flock_slice(
         agent,
         self_id,
         neighbours,
@@ -259,15 +259,156 @@ impl Want {
     };
 }
 
+/// An index into the agent slice given to [`flock_indexed`]: `u16`, `u32` or `usize`.
+///
+/// The neighbour's id (for skipping oneself and splitting coincident pairs, see the module docs) is
+/// the index itself, truncated to `u32` for `usize` indices above `u32::MAX`.
+pub trait NeighbourIndex: Copy {
+    /// The index as a `usize` (slice position).
+    fn to_index(self) -> usize;
+    /// The index as the neighbour's id.
+    fn to_id(self) -> u32;
+}
+
+impl NeighbourIndex for u16 {
+    #[inline(always)]
+    fn to_index(self) -> usize {
+        usize::from(self)
+    }
+    #[inline(always)]
+    fn to_id(self) -> u32 {
+        u32::from(self)
+    }
+}
+
+impl NeighbourIndex for u32 {
+    #[inline(always)]
+    fn to_index(self) -> usize {
+        self as usize
+    }
+    #[inline(always)]
+    fn to_id(self) -> u32 {
+        self
+    }
+}
+
+impl NeighbourIndex for usize {
+    #[inline(always)]
+    fn to_index(self) -> usize {
+        self
+    }
+    #[inline(always)]
+    fn to_id(self) -> u32 {
+        self as u32
+    }
+}
+
+/// [`flock`] over the agents `agents[i]` for every `i` in `indices`, read in place: no neighbour
+/// list is built or copied. Each neighbour's id is its index (see [`NeighbourIndex`]), so
+/// `self_id` should be the agent's own index in `agents` (the agent may then appear in
+/// `indices`; it is skipped).
+///
+/// Bit-identical to [`flock`] over the list `Neighbour::of(&agents[i], i)` for `i` in `indices`
+/// (same code). Indices past the end of `agents` are skipped (never a panic); the usual guards
+/// apply (non-finite neighbours skipped, zero results for bad input, never NaN). `agents` is
+/// usually last tick's snapshot; `agent` may be a copy of one of its entries.
+///
+/// Typical use with a spatial grid that hands out `u16`/`u32` indices:
+/// ```
+/// use hopkit::math::Vec3;
+/// use hopkit::steering::{flock_indexed, Agent, FlockParams, SteeringParams};
+///
+/// let snapshot = [
+///     Agent::at(Vec3::ZERO),
+///     Agent::at(Vec3::new(0.5, 0.0, 0.0)),
+///     Agent::at(Vec3::new(0.0, 0.0, 2.0)),
+/// ];
+/// let near_0: [u16; 2] = [1, 2];
+/// let f = flock_indexed(
+///     &snapshot[0],
+///     0,
+///     &snapshot,
+///     &near_0,
+///     &FlockParams::default(),
+///     &SteeringParams::default(),
+///     1.0 / 60.0,
+/// );
+/// assert!(f.separation.linear.x < 0.0); // pushed away from agent 1
+/// assert!(f.cohesion.linear.z > 0.0); // pulled towards the group's centre
+/// ```
+#[inline]
+pub fn flock_indexed<I: NeighbourIndex>(
+    agent: &Agent,
+    self_id: u32,
+    agents: &[Agent],
+    indices: &[I],
+    flock: &FlockParams,
+    params: &SteeringParams,
+    dt: f32,
+) -> Flocking {
+    flock_pass(
+        agent,
+        self_id,
+        indices.iter().filter_map(|&i| {
+            agents.get(i.to_index()).map(|a| NeighbourRef {
+                position: a.position,
+                velocity: a.velocity,
+                id: i.to_id(),
+            })
+        }),
+        flock,
+        params,
+        sanitize_dt(dt),
+        Want::ALL,
+    )
+}
+
+/// [`flock`] over any iterator of neighbours (for example a grid query, or
+/// `indices.iter().map(|&i| Neighbour::of(&agents[i], i as u32))`), consumed once, without
+/// collecting it into a list. Bit-identical to [`flock`] over the same neighbours in the same
+/// order (same code), with the same guards.
+#[inline]
+pub fn flock_iter<N: IntoIterator<Item = Neighbour>>(
+    agent: &Agent,
+    self_id: u32,
+    neighbours: N,
+    flock: &FlockParams,
+    params: &SteeringParams,
+    dt: f32,
+) -> Flocking {
+    flock_pass(
+        agent,
+        self_id,
+        neighbours.into_iter().map(|n| NeighbourRef {
+            position: n.position,
+            velocity: n.velocity,
+            id: n.id,
+        }),
+        flock,
+        params,
+        sanitize_dt(dt),
+        Want::ALL,
+    )
+}
+
+/// One neighbour as the flocking pass reads it (built in registers from wherever it lives).
+#[derive(Clone, Copy)]
+struct NeighbourRef {
+    position: Vec3,
+    velocity: Vec3,
+    id: u32,
+}
+
 /// The single implementation behind the flocking functions.
 ///
 /// Distances are compared squared (`|offset|² < radius²`), so only neighbours inside the
 /// separation radius cost a square root. A neighbour whose squared offset overflows `f32`
 /// (farther than about 1.8·10¹⁹ units) is out of range.
+#[inline(always)]
 fn flock_pass(
     agent: &Agent,
     self_id: u32,
-    neighbours: &[Neighbour],
+    neighbours: impl Iterator<Item = NeighbourRef>,
     flock: &FlockParams,
     params: &SteeringParams,
     dt: Option<f32>,
@@ -290,18 +431,27 @@ fn flock_pass(
     let inv_sep = 1.0 / sep_radius;
     let coincident_r2 = COINCIDENT_DISTANCE * COINCIDENT_DISTANCE;
 
+    // Farthest squared distance that matters: anything beyond (and NaN/inf `d2`, which fails
+    // every comparison) is skipped before the other guards.
+    let reach_r2 = if sep_on && sep_r2 > near_r2 {
+        sep_r2
+    } else {
+        near_r2
+    };
+    let position = agent.position;
+
     let mut push = Vec3::ZERO;
     let mut offset_sum = Vec3::ZERO;
     let mut velocity_sum = Vec3::ZERO;
     let mut count = 0u32;
     for n in neighbours {
-        // A non-finite neighbour position shows up as a non-finite `d2`.
-        if n.id == self_id || !finite3(n.velocity) {
-            continue;
-        }
-        let away = agent.position - n.position;
+        // A non-finite neighbour position shows up as a NaN or infinite `d2`, and so does a
+        // squared offset that overflows: both fail `d2 < reach_r2` (strict, so even an infinite
+        // radius keeps them out).
+        let away = position - n.position;
         let d2 = away.length_squared();
-        if !d2.is_finite() {
+        let in_reach = d2 < reach_r2;
+        if !in_reach || n.id == self_id || !finite3(n.velocity) {
             continue;
         }
         if sep_on && d2 < sep_r2 {
@@ -338,6 +488,32 @@ fn flock_pass(
         out.alignment = finish(velocity_change(dv, max_accel, dt), max_accel);
     }
     out
+}
+
+/// [`flock_pass`] over a neighbour slice (the path of [`flock`] and the single behaviours).
+#[inline]
+fn flock_slice(
+    agent: &Agent,
+    self_id: u32,
+    neighbours: &[Neighbour],
+    flock: &FlockParams,
+    params: &SteeringParams,
+    dt: Option<f32>,
+    want: Want,
+) -> Flocking {
+    flock_pass(
+        agent,
+        self_id,
+        neighbours.iter().map(|n| NeighbourRef {
+            position: n.position,
+            velocity: n.velocity,
+            id: n.id,
+        }),
+        flock,
+        params,
+        dt,
+        want,
+    )
 }
 
 /// Fill `out` (cleared first) with the candidates within `radius` of `position`, skipping

@@ -77,8 +77,8 @@ pub use avoid::{avoid_obstacles, contain, Aabb, AvoidParams, ContainParams, Obst
 pub use basic::{evade, flee, predict_position, pursue, seek, steer_to_velocity};
 pub use combine::{blend, priority, truncated_budget, CANCEL_RATIO};
 pub use group::{
-    alignment, cohesion, flock, gather_neighbours, separation, FlockParams, Flocking, Neighbour,
-    Neighbours, COINCIDENT_DISTANCE,
+    alignment, cohesion, flock, flock_indexed, flock_iter, gather_neighbours, separation,
+    FlockParams, Flocking, Neighbour, NeighbourIndex, Neighbours, COINCIDENT_DISTANCE,
 };
 pub use orient::{align, face, look_where_going, yaw_towards};
 pub use path::{follow_path, Path, PathError, PathFollowState, PathParams};
@@ -388,7 +388,18 @@ pub(crate) fn dir_len(v: Vec3, min_len: f32) -> Option<(Vec3, f32)> {
         }
         return Some((v * (1.0 / l), l));
     }
+    if is_zero(v) {
+        // Exactly what the careful path gives for ±0 components, without the call.
+        return None;
+    }
     dir_len_careful(v, min_len)
+}
+
+/// True if every component is ±0 (then `length_squared` is 0 but so is every component, unlike
+/// tiny vectors whose square underflows).
+#[inline(always)]
+fn is_zero(v: Vec3) -> bool {
+    v.x == 0.0 && v.y == 0.0 && v.z == 0.0
 }
 
 /// [`dir_len`] for zero, tiny, huge or non-finite `v`.
@@ -435,6 +446,9 @@ pub(crate) fn clamp_len(v: Vec3, max: f32) -> Vec3 {
         }
         return v * (max / scalar::sqrt(l2));
     }
+    if is_zero(v) {
+        return Vec3::ZERO;
+    }
     clamp_len_careful(v, max)
 }
 
@@ -460,6 +474,16 @@ pub(crate) fn velocity_change(dv: Vec3, max_accel: f32, dt: f32) -> Vec3 {
         }
         return dv * (max_accel / scalar::sqrt(l2));
     }
+    if is_zero(dv) {
+        return Vec3::ZERO;
+    }
+    velocity_change_careful(dv, max_accel, dt)
+}
+
+/// [`velocity_change`] for zero, tiny, huge or non-finite `dv`.
+#[inline(never)]
+fn velocity_change_careful(dv: Vec3, max_accel: f32, dt: f32) -> Vec3 {
+    let budget = max_accel * dt;
     match dir_len_careful(dv, 0.0) {
         Some((d, l)) => {
             if l <= budget {
