@@ -371,7 +371,7 @@ const FAST_MIN_SQ: f32 = 1.0e-36;
 const FAST_MAX_SQ: f32 = 1.0e36;
 
 #[inline]
-fn fast_range(l2: f32) -> bool {
+pub(crate) fn fast_range(l2: f32) -> bool {
     l2 > FAST_MIN_SQ && l2 < FAST_MAX_SQ
 }
 
