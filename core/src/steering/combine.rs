@@ -74,8 +74,8 @@ fn blend_direct(items: &[(Steering, f32)], max_accel: f32, turn: f32) -> Steerin
                 s.linear * (max_accel / scalar::sqrt(l2))
             };
             clamped * w
-        } else if s.is_finite() && w.is_finite() {
-            clamp_len(s.linear, max_accel) * w
+        } else if let Some(l) = blend_term_careful(s, w, max_accel) {
+            l
         } else {
             continue;
         };
@@ -100,6 +100,18 @@ fn blend_direct(items: &[(Steering, f32)], max_accel: f32, turn: f32) -> Steerin
         clamp(angular, -turn, turn)
     };
     Steering { linear, angular }
+}
+
+/// The weighted, clamped linear term of one [`blend_direct`] item outside the fast test (zero,
+/// tiny or huge linear part, non-finite anything); `None` if the item is skipped.
+#[cold]
+#[inline(never)]
+fn blend_term_careful(s: Steering, w: f32, max_accel: f32) -> Option<Vec3> {
+    if s.is_finite() && w.is_finite() {
+        Some(clamp_len(s.linear, max_accel) * w)
+    } else {
+        None
+    }
 }
 
 /// [`blend`] for extreme magnitudes: sums formed in units of the limits with weights divided by

@@ -483,14 +483,14 @@ fn flock_pass(
     // NaN term never leaves a float sum). Otherwise the list is walked again with the test, so
     // the result is always that of the checked walk.
     let sums = if !sep_on || sep_r2 <= near_r2 {
-        let fast = reach.walk::<false>(neighbours.clone());
+        let fast = reach.walk_nested(neighbours.clone());
         if finite3(fast.velocity_sum) {
             fast
         } else {
-            reach.walk::<true>(neighbours)
+            reach.walk_checked(neighbours)
         }
     } else {
-        reach.walk::<true>(neighbours)
+        reach.walk_checked(neighbours)
     };
     let Sums {
         push,
@@ -539,10 +539,54 @@ struct Sums {
 }
 
 impl Reach {
-    /// One pass over the neighbours. `CHECKED`: skip neighbours with a non-finite velocity (the
-    /// documented rule); unchecked, they are summed and show up as a non-finite `velocity_sum`.
+    /// The walk for the usual set-up, separation range inside the neighbour range (or separation
+    /// off): one comparison rejects a neighbour out of range, and velocities are not tested (a
+    /// non-finite one shows up as a non-finite `velocity_sum`; the caller then walks again with
+    /// [`Reach::walk_checked`]). Same sums, bit for bit, as the checked walk whenever
+    /// `velocity_sum` comes out finite: every neighbour that adds to `push` also adds to
+    /// `velocity_sum`, and the three sums are independent, so testing the neighbour range first
+    /// changes no order of additions.
     #[inline(never)]
-    fn walk<const CHECKED: bool>(&self, neighbours: impl Iterator<Item = NeighbourRef>) -> Sums {
+    fn walk_nested(&self, neighbours: impl Iterator<Item = NeighbourRef>) -> Sums {
+        let coincident_r2 = COINCIDENT_DISTANCE * COINCIDENT_DISTANCE;
+        // `d2 ≥ 0` is never below 0: separation off without a test per neighbour.
+        let sep_r2 = if self.sep_on { self.sep_r2 } else { 0.0 };
+        let mut push = Vec3::ZERO;
+        let mut offset_sum = Vec3::ZERO;
+        let mut velocity_sum = Vec3::ZERO;
+        let mut count = 0u32;
+        for n in neighbours {
+            // NaN/inf `d2` (non-finite position, overflowing offset) fails the strict test.
+            let away = self.position - n.position;
+            let d2 = away.length_squared();
+            if d2 < self.near_r2 && n.id != self.self_id {
+                offset_sum -= away;
+                velocity_sum += n.velocity;
+                count = count.saturating_add(1);
+                if d2 < sep_r2 {
+                    if d2 > coincident_r2 {
+                        // dir·(1 − d/r) = away·(1/d − 1/r)
+                        let d = scalar::sqrt(d2);
+                        push += away * (1.0 / d - self.inv_sep);
+                    } else if let Some(dir) = coincident_push(self.self_id, n.id) {
+                        push += dir;
+                    }
+                }
+            }
+        }
+        Sums {
+            push,
+            offset_sum,
+            velocity_sum,
+            count,
+        }
+    }
+
+    /// The general walk, every guard per neighbour (the documented rule): neighbours out of
+    /// reach (or with NaN/inf `d2`), with the agent's own id or with a non-finite velocity are
+    /// skipped.
+    #[inline(never)]
+    fn walk_checked(&self, neighbours: impl Iterator<Item = NeighbourRef>) -> Sums {
         let coincident_r2 = COINCIDENT_DISTANCE * COINCIDENT_DISTANCE;
         let mut push = Vec3::ZERO;
         let mut offset_sum = Vec3::ZERO;
@@ -555,7 +599,7 @@ impl Reach {
             let away = self.position - n.position;
             let d2 = away.length_squared();
             let in_reach = d2 < self.reach_r2;
-            if !in_reach || n.id == self.self_id || (CHECKED && !finite3(n.velocity)) {
+            if !in_reach || n.id == self.self_id || !finite3(n.velocity) {
                 continue;
             }
             if self.sep_on && d2 < self.sep_r2 {
