@@ -308,18 +308,19 @@ pub fn integrate(agent: &mut Agent, params: &SteeringParams, steering: Steering,
     let accel = clamp_len(steering.linear, params.accel_limit());
     let velocity = clamp_len(velocity + accel * dt, params.speed_limit());
     let moved = position + velocity * dt;
-    if finite3(moved) {
-        agent.position = moved;
-        agent.velocity = velocity;
+    let (position, velocity) = if finite3(moved) {
+        (moved, velocity)
     } else {
-        agent.position = position;
-        agent.velocity = Vec3::ZERO;
-    }
+        (position, Vec3::ZERO)
+    };
 
     let turn = params.turn_limit();
     let rate = crate::math::clamp(finite_or(steering.angular, 0.0), -turn, turn);
-    agent.yaw = add_yaw(yaw, rate * dt);
-    agent.flush_subnormals();
+    // Flushed in registers and stored once (the same values as storing, then
+    // `Agent::flush_subnormals`; re-reading just-stored fields stalls store forwarding).
+    agent.position = position.flush_subnormal();
+    agent.velocity = velocity.flush_subnormal();
+    agent.yaw = scalar::flush_subnormal(add_yaw(yaw, rate * dt));
 }
 
 /// `v` with non-finite components replaced by 0 (checks the whole vector first, the common case).
