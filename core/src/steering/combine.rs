@@ -62,7 +62,13 @@ fn blend_direct(items: &[(Steering, f32)], max_accel: f32, turn: f32) -> Steerin
     let mut angular = 0.0f32;
     let mut linear_mass = 0.0f32;
     let mut angular_mass = 0.0f32;
-    for &(s, w) in items {
+    for &(ref item, w) in items {
+        // Field by field (not the whole `Steering` as two 8-byte words): a caller that stored
+        // `linear.z` and `angular` separately would otherwise stall store forwarding.
+        let s = Steering {
+            linear: Vec3::new(item.linear.x, item.linear.y, item.linear.z),
+            angular: item.angular,
+        };
         let l2 = s.linear.length_squared();
         // One test for the usual item: a squared length in the fast range proves the linear part
         // finite (and is the one `clamp_len` computes), `angular·0 + w·0 == 0` that the yaw rate
