@@ -1,6 +1,8 @@
 //! Steering throughput: 1,024 agents, 8 neighbours each, separation + cohesion + alignment +
 //! arrival blended, then integrated — hopkit against what a desktop programmer writes with
-//! `std` + `glam` (same maths, and a naive-arrival variant).
+//! `std` + `glam` (same maths, and a naive-arrival variant). hopkit reads the neighbours in place
+//! (`flock_indexed` on a snapshot, as the baseline indexes its snapshot), and for comparison
+//! through a fixed-capacity `heapless` list per agent (the no_std path).
 //!
 //! Run briefly: `cargo bench -p hopkit --bench steering -- --warm-up-time 1 --measurement-time 3`.
 //! Criterion reports elements/s with one element = one agent update.
@@ -8,8 +10,8 @@
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use hopkit::math::Vec3;
 use hopkit::steering::{
-    alignment, arrive, blend, cohesion, flock, integrate, separation, Agent, ArrivalParams,
-    FlockParams, Neighbour, SteeringParams,
+    alignment, arrive, blend, cohesion, flock, flock_indexed, integrate, separation, Agent,
+    ArrivalParams, FlockParams, Neighbour, Neighbours, SteeringParams,
 };
 
 const SIDE: usize = 32;
@@ -63,23 +65,33 @@ fn target_for(i: usize, tick: u32) -> (f32, f32) {
 
 // ---- hopkit --------------------------------------------------------------------------------
 
+/// How the hopkit world hands the neighbours to the flocking functions.
+#[derive(Clone, Copy, PartialEq)]
+enum Neighbouring {
+    /// `flock_indexed` on last tick's snapshot and the index lists: nothing copied per neighbour.
+    Indexed,
+    /// The no_std path: a fixed-capacity `heapless` list filled per agent, then `flock`.
+    Heapless,
+    /// The same list, then `separation`, `cohesion` and `alignment` called separately.
+    SeparateCalls,
+}
+
 #[derive(Clone)]
 struct HopkitWorld {
     agents: Vec<Agent>,
+    /// Last tick's agents (copied once per update, as the glam baseline does): every agent reads
+    /// the same state whatever the update order.
+    snapshot: Vec<Agent>,
     nbr: Vec<[u16; NEIGHBOURS]>,
     params: SteeringParams,
     arrival: ArrivalParams,
     flock: FlockParams,
     tick: u32,
-    /// Use the fused [`flock`] pass (true) or the three separate functions (false).
-    fused: bool,
-    /// Neighbour lists (snapshots of the neighbours), rebuilt at the start of each update.
-    /// Plain fixed arrays: the behaviours take any `&[Neighbour]`.
-    lists: Vec<[Neighbour; NEIGHBOURS]>,
+    mode: Neighbouring,
 }
 
 impl HopkitWorld {
-    fn new(fused: bool) -> Self {
+    fn new(mode: Neighbouring) -> Self {
         let agents = (0..AGENTS)
             .map(|i| {
                 let (x, z) = start_position(i);
@@ -87,6 +99,7 @@ impl HopkitWorld {
             })
             .collect::<Vec<_>>();
         HopkitWorld {
+            snapshot: agents.clone(),
             agents,
             nbr: neighbour_indices(),
             params: SteeringParams::default(),
@@ -96,31 +109,42 @@ impl HopkitWorld {
             },
             flock: FlockParams::default(),
             tick: 0,
-            fused,
-            lists: vec![[Neighbour::default(); NEIGHBOURS]; AGENTS],
+            mode,
         }
     }
 
     fn update(&mut self) {
-        // Neighbour query pass (what a spatial grid would hand over), then the steering pass.
-        for (list, nbr) in self.lists.iter_mut().zip(&self.nbr) {
-            for (slot, &j) in list.iter_mut().zip(nbr) {
-                *slot = Neighbour::of(&self.agents[j as usize], j as u32);
-            }
-        }
+        self.snapshot.copy_from_slice(&self.agents);
         for (i, agent) in self.agents.iter_mut().enumerate() {
-            let list = &self.lists[i];
+            let nbr = &self.nbr[i];
             let (tx, tz) = target_for(i, self.tick);
             let id = i as u32;
-            let (sep, coh, ali) = if self.fused {
-                let f = flock(agent, id, list, &self.flock, &self.params, DT);
+            let (sep, coh, ali) = if self.mode == Neighbouring::Indexed {
+                let f = flock_indexed(
+                    agent,
+                    id,
+                    &self.snapshot,
+                    nbr,
+                    &self.flock,
+                    &self.params,
+                    DT,
+                );
                 (f.separation, f.cohesion, f.alignment)
             } else {
-                (
-                    separation(agent, id, list, &self.flock, &self.params),
-                    cohesion(agent, id, list, &self.flock, &self.params),
-                    alignment(agent, id, list, &self.flock, &self.params, DT),
-                )
+                let mut list: Neighbours<NEIGHBOURS> = Neighbours::new();
+                for &j in nbr {
+                    let _ = list.push(Neighbour::of(&self.snapshot[j as usize], j as u32));
+                }
+                if self.mode == Neighbouring::Heapless {
+                    let f = flock(agent, id, &list, &self.flock, &self.params, DT);
+                    (f.separation, f.cohesion, f.alignment)
+                } else {
+                    (
+                        separation(agent, id, &list, &self.flock, &self.params),
+                        cohesion(agent, id, &list, &self.flock, &self.params),
+                        alignment(agent, id, &list, &self.flock, &self.params, DT),
+                    )
+                }
             };
             let steering = blend(
                 &[
@@ -313,11 +337,15 @@ fn bench(c: &mut Criterion) {
 
     // Every timed update starts from the same world (cloned untimed): nothing settles or drifts
     // from one sample to the next.
-    let hop = HopkitWorld::new(true);
-    group.bench_function("hopkit_flock", |b| {
+    let hop = HopkitWorld::new(Neighbouring::Indexed);
+    group.bench_function("hopkit_flock_indexed", |b| {
         b.iter_batched_ref(|| hop.clone(), |w| w.update(), BatchSize::LargeInput)
     });
-    let hop3 = HopkitWorld::new(false);
+    let hop_list = HopkitWorld::new(Neighbouring::Heapless);
+    group.bench_function("hopkit_flock_heapless_list", |b| {
+        b.iter_batched_ref(|| hop_list.clone(), |w| w.update(), BatchSize::LargeInput)
+    });
+    let hop3 = HopkitWorld::new(Neighbouring::SeparateCalls);
     group.bench_function("hopkit_separate_calls", |b| {
         b.iter_batched_ref(|| hop3.clone(), |w| w.update(), BatchSize::LargeInput)
     });
@@ -331,11 +359,14 @@ fn bench(c: &mut Criterion) {
     });
     group.finish();
 
-    // Sanity: one update keeps everything finite (not timed).
-    let (mut h, mut g) = (hop.clone(), same.clone());
+    // Sanity (not timed): one update keeps everything finite, and the indexed and list paths
+    // give the same bits.
+    let (mut h, mut g, mut l) = (hop.clone(), same.clone(), hop_list.clone());
     h.update();
     g.update();
+    l.update();
     assert!(h.agents.iter().all(|a| a.is_finite()));
+    assert!(h.agents == l.agents);
     assert!(g.bodies.iter().all(|b| b.p.is_finite()));
 }
 

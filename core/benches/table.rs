@@ -15,7 +15,7 @@ use hopkit::movement::{
 };
 use hopkit::rng::Pcg32;
 use hopkit::steering::{
-    arrive, blend, flock, integrate, Agent, ArrivalParams, FlockParams, Neighbour, SteeringParams,
+    arrive, blend, flock_indexed, integrate, Agent, ArrivalParams, FlockParams, SteeringParams,
 };
 use std::hint::black_box;
 use std::time::Instant;
@@ -376,19 +376,20 @@ fn steering(rows: &mut Vec<Row>, rounds: usize, n: usize) {
         ..ArrivalParams::default()
     });
     let mut agents = sc.start.clone();
-    let mut list: Vec<Neighbour> = Vec::with_capacity(n);
     let mut hop = || {
         // From the same start every pass; neighbour data read from the untouched start (a
         // snapshot, as a simulation step reads the previous tick).
         agents.copy_from_slice(&sc.start);
         for (i, agent) in agents.iter_mut().enumerate() {
-            list.clear();
-            list.extend(
-                sc.nbr[i]
-                    .iter()
-                    .map(|&j| Neighbour::of(&sc.start[j as usize], j as u32)),
+            let f = flock_indexed(
+                agent,
+                i as u32,
+                &sc.start,
+                &sc.nbr[i],
+                &flock_params,
+                &params,
+                DT,
             );
-            let f = flock(agent, i as u32, &list, &flock_params, &params, DT);
             let arr = arrive(agent, sc.targets[i], &params, &arrival, DT);
             let s = blend(
                 &[

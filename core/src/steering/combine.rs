@@ -14,8 +14,8 @@
 //! *meant* to cancel (separation against cohesion at the flock's spacing) are unaffected: their
 //! zero is the intended equilibrium.
 
-use super::{clamp_len, dir_len, non_negative, Steering, SteeringParams};
-use crate::math::{clamp, Vec3};
+use super::{clamp_len, dir_len, fast_range, non_negative, Steering, SteeringParams};
+use crate::math::{clamp, scalar, Vec3};
 
 /// Relative threshold below which a blended sum counts as fully cancelled (see the module docs).
 pub const CANCEL_RATIO: f32 = 1.0e-5;
@@ -25,6 +25,7 @@ pub const CANCEL_RATIO: f32 = 1.0e-5;
 /// Items with a non-finite weight or steering are skipped; negative weights are allowed (they
 /// invert a behaviour). Near-total cancellation gives exactly zero (module docs). Extreme weights
 /// or limits (beyond 10¹⁵) switch to a rescaled sum, so no finite input can overflow it.
+#[inline]
 pub fn blend(items: &[(Steering, f32)], params: &SteeringParams) -> Steering {
     // Largest finite |weight| (NaN/inf weights are skipped below anyway).
     let w_max = items.iter().fold(0.0f32, |m, (_, w)| {
@@ -56,20 +57,43 @@ fn cancelled(sum_sq: f32, mass: f32) -> bool {
 
 /// [`blend`] for ordinary magnitudes (`|w|·max_accel ≤ 10³⁰`): plain weighted sums.
 fn blend_direct(items: &[(Steering, f32)], max_accel: f32, turn: f32) -> Steering {
+    let max_sq = max_accel * max_accel;
     let mut linear = Vec3::ZERO;
     let mut angular = 0.0f32;
     let mut linear_mass = 0.0f32;
     let mut angular_mass = 0.0f32;
-    for (s, w) in items {
-        if !s.is_finite() || !w.is_finite() {
+    for &(ref item, w) in items {
+        // Field by field (not the whole `Steering` as two 8-byte words): a caller that stored
+        // `linear.z` and `angular` separately would otherwise stall store forwarding.
+        let s = Steering {
+            linear: Vec3::new(item.linear.x, item.linear.y, item.linear.z),
+            angular: item.angular,
+        };
+        let l2 = s.linear.length_squared();
+        // One test for the usual item: a squared length in the fast range proves the linear part
+        // finite (and is the one `clamp_len` computes), `angular·0 + w·0 == 0` that the yaw rate
+        // and the weight are. Anything else takes the general checks.
+        let l = if fast_range(l2) && s.angular * 0.0 + w * 0.0 == 0.0 {
+            let clamped = if l2 <= max_sq {
+                s.linear
+            } else {
+                s.linear * (max_accel / scalar::sqrt(l2))
+            };
+            clamped * w
+        } else if let Some(l) = blend_term_careful(s, w, max_accel) {
+            l
+        } else {
             continue;
-        }
-        let l = clamp_len(s.linear, max_accel) * *w;
+        };
         linear += l;
         linear_mass += l.length_squared();
-        let a = clamp(s.angular, -turn, turn) * *w;
-        angular += a;
-        angular_mass += a * a;
+        // A zero yaw rate (every purely linear behaviour) adds ±0 to sums that are never −0:
+        // skipping it changes no bit.
+        if s.angular != 0.0 {
+            let a = clamp(s.angular, -turn, turn) * w;
+            angular += a;
+            angular_mass += a * a;
+        }
     }
     let linear = if cancelled(linear.length_squared(), linear_mass) {
         Vec3::ZERO
@@ -82,6 +106,18 @@ fn blend_direct(items: &[(Steering, f32)], max_accel: f32, turn: f32) -> Steerin
         clamp(angular, -turn, turn)
     };
     Steering { linear, angular }
+}
+
+/// The weighted, clamped linear term of one [`blend_direct`] item outside the fast test (zero,
+/// tiny or huge linear part, non-finite anything); `None` if the item is skipped.
+#[cold]
+#[inline(never)]
+fn blend_term_careful(s: Steering, w: f32, max_accel: f32) -> Option<Vec3> {
+    if s.is_finite() && w.is_finite() {
+        Some(clamp_len(s.linear, max_accel) * w)
+    } else {
+        None
+    }
 }
 
 /// [`blend`] for extreme magnitudes: sums formed in units of the limits with weights divided by
@@ -170,5 +206,102 @@ pub fn truncated_budget(items: &[Steering], max_accel: f32) -> Steering {
     Steering {
         linear: clamp_len(linear, budget),
         angular,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Pcg32;
+
+    /// [`blend_direct`] as it was before the one-test fast path (every check per item, zero yaw
+    /// rates summed): the oracle for bit-identity.
+    fn blend_direct_oracle(items: &[(Steering, f32)], max_accel: f32, turn: f32) -> Steering {
+        let mut linear = Vec3::ZERO;
+        let mut angular = 0.0f32;
+        let mut linear_mass = 0.0f32;
+        let mut angular_mass = 0.0f32;
+        for (s, w) in items {
+            if !s.is_finite() || !w.is_finite() {
+                continue;
+            }
+            let l = clamp_len(s.linear, max_accel) * *w;
+            linear += l;
+            linear_mass += l.length_squared();
+            let a = clamp(s.angular, -turn, turn) * *w;
+            angular += a;
+            angular_mass += a * a;
+        }
+        let linear = if cancelled(linear.length_squared(), linear_mass) {
+            Vec3::ZERO
+        } else {
+            clamp_len(linear, max_accel)
+        };
+        let angular = if cancelled(angular * angular, angular_mass) {
+            0.0
+        } else {
+            clamp(angular, -turn, turn)
+        };
+        Steering { linear, angular }
+    }
+
+    fn value(rng: &mut Pcg32) -> f32 {
+        match rng.below(20) {
+            0 => f32::NAN,
+            1 => f32::INFINITY,
+            2 => -f32::INFINITY,
+            3 => 1.0e20,
+            4 => 1.0e-25,
+            5 => 0.0,
+            6 => -0.0,
+            _ => rng.range_f32(-12.0, 12.0),
+        }
+    }
+
+    fn bits(s: Steering) -> [u32; 4] {
+        [
+            s.linear.x.to_bits(),
+            s.linear.y.to_bits(),
+            s.linear.z.to_bits(),
+            s.angular.to_bits(),
+        ]
+    }
+
+    #[test]
+    fn blend_fast_path_matches_the_per_item_oracle() {
+        let mut rng = Pcg32::seeded(41);
+        for case in 0..50_000 {
+            let mut items = [(Steering::ZERO, 0.0f32); 5];
+            let n = rng.below(6) as usize;
+            for item in items.iter_mut().take(n) {
+                let ordinary = rng.below(3) != 0;
+                let mut v = || {
+                    if ordinary {
+                        rng.range_f32(-12.0, 12.0)
+                    } else {
+                        value(&mut rng)
+                    }
+                };
+                let linear = Vec3::new(v(), v(), v());
+                let angular = match rng.below(3) {
+                    0 => 0.0,
+                    1 => -0.0,
+                    _ => value(&mut rng),
+                };
+                let w = match rng.below(4) {
+                    0 => value(&mut rng),
+                    _ => rng.range_f32(-2.0, 2.0),
+                };
+                *item = (Steering { linear, angular }, w);
+            }
+            let max_accel = [8.0, 0.0, 1.0e-3, 30.0][rng.below(4) as usize];
+            let turn = [6.0, 0.0, 100.0][rng.below(3) as usize];
+            assert_eq!(
+                bits(blend_direct(&items[..n], max_accel, turn)),
+                bits(blend_direct_oracle(&items[..n], max_accel, turn)),
+                "case {case}: {:?}",
+                &items[..n]
+            );
+        }
     }
 }

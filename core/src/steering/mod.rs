@@ -77,8 +77,8 @@ pub use avoid::{avoid_obstacles, contain, Aabb, AvoidParams, ContainParams, Obst
 pub use basic::{evade, flee, predict_position, pursue, seek, steer_to_velocity};
 pub use combine::{blend, priority, truncated_budget, CANCEL_RATIO};
 pub use group::{
-    alignment, cohesion, flock, gather_neighbours, separation, FlockParams, Flocking, Neighbour,
-    Neighbours, COINCIDENT_DISTANCE,
+    alignment, cohesion, flock, flock_indexed, flock_iter, gather_neighbours, separation,
+    FlockParams, Flocking, Neighbour, NeighbourIndex, Neighbours, COINCIDENT_DISTANCE,
 };
 pub use orient::{align, face, look_where_going, yaw_towards};
 pub use path::{follow_path, Path, PathError, PathFollowState, PathParams};
@@ -329,18 +329,19 @@ pub(crate) fn integrate_checked(
     };
     let velocity = clamp_len(velocity + accel * dt, params.speed_limit());
     let moved = position + velocity * dt;
-    if finite3(moved) {
-        agent.position = moved;
-        agent.velocity = velocity;
+    let (position, velocity) = if finite3(moved) {
+        (moved, velocity)
     } else {
-        agent.position = position;
-        agent.velocity = Vec3::ZERO;
-    }
+        (position, Vec3::ZERO)
+    };
 
     let turn = params.turn_limit();
     let rate = crate::math::clamp(finite_or(steering.angular, 0.0), -turn, turn);
-    agent.yaw = add_yaw(yaw, rate * dt);
-    agent.flush_subnormals();
+    // Flushed in registers and stored once (the same values as storing, then
+    // `Agent::flush_subnormals`; re-reading just-stored fields stalls store forwarding).
+    agent.position = position.flush_subnormal();
+    agent.velocity = velocity.flush_subnormal();
+    agent.yaw = scalar::flush_subnormal(add_yaw(yaw, rate * dt));
 }
 
 /// `v` with non-finite components replaced by 0 (checks the whole vector first, the common case).
@@ -422,7 +423,18 @@ pub(crate) fn dir_len(v: Vec3, min_len: f32) -> Option<(Vec3, f32)> {
         }
         return Some((v * (1.0 / l), l));
     }
+    if is_zero(v) {
+        // Exactly what the careful path gives for ±0 components, without the call.
+        return None;
+    }
     dir_len_careful(v, min_len)
+}
+
+/// True if every component is ±0 (then `length_squared` is 0 but so is every component, unlike
+/// tiny vectors whose square underflows).
+#[inline(always)]
+fn is_zero(v: Vec3) -> bool {
+    v.x == 0.0 && v.y == 0.0 && v.z == 0.0
 }
 
 /// [`dir_len`] for zero, tiny, huge or non-finite `v`.
@@ -469,6 +481,9 @@ pub(crate) fn clamp_len(v: Vec3, max: f32) -> Vec3 {
         }
         return v * (max / scalar::sqrt(l2));
     }
+    if is_zero(v) {
+        return Vec3::ZERO;
+    }
     clamp_len_careful(v, max)
 }
 
@@ -513,6 +528,16 @@ pub(crate) fn velocity_change(dv: Vec3, max_accel: f32, dt: f32) -> Vec3 {
         }
         return dv * (max_accel / scalar::sqrt(l2));
     }
+    if is_zero(dv) {
+        return Vec3::ZERO;
+    }
+    velocity_change_careful(dv, max_accel, dt)
+}
+
+/// [`velocity_change`] for zero, tiny, huge or non-finite `dv`.
+#[inline(never)]
+fn velocity_change_careful(dv: Vec3, max_accel: f32, dt: f32) -> Vec3 {
+    let budget = max_accel * dt;
     match dir_len_careful(dv, 0.0) {
         Some((d, l)) => {
             if l <= budget {
