@@ -212,6 +212,26 @@ fn round_q16(s: i64) -> Option<i32> {
     i32::try_from(t >> 16).ok()
 }
 
+/// `(a · b) >> 24` (floor) for `|a| < 2²⁴`, `b < 2²⁸`, from four 16-bit partial products: the
+/// same value as the `i64` product, without the 64-bit multiply routine (≈ 100 instructions a call
+/// on a Cortex-M0, which has a 32-bit multiplier only).
+fn mul_shr24(a: i32, b: u32) -> i64 {
+    let m = a.unsigned_abs();
+    let (m1, m0) = (m >> 16, m & 0xffff);
+    let (b1, b0) = (b >> 16, b & 0xffff);
+    // Each partial product fits 32 bits; the sum (< 2⁵²) is assembled in u64 by shifts and adds.
+    let p = (u64::from(m1 * b1) << 32)
+        + (u64::from(m1 * b0) << 16)
+        + (u64::from(m0 * b1) << 16)
+        + u64::from(m0 * b0);
+    if a < 0 {
+        // floor(−p / 2²⁴) = −ceil(p / 2²⁴)
+        -(((p + 0xff_ffff) >> 24) as i64)
+    } else {
+        (p >> 24) as i64
+    }
+}
+
 /// The display axes, for [`Screen`].
 #[derive(Clone, Copy)]
 enum Axis {
@@ -263,7 +283,7 @@ impl Screen {
         if d.unsigned_abs() >= 1 << 24 {
             return None;
         }
-        Some((i64::from(centre) << 16) + ((i64::from(d) * i64::from(self.ppu_q24)) >> 24))
+        Some((i64::from(centre) << 16) + mul_shr24(d, self.ppu_q24 as u32))
     }
 
     /// The `f32` formula of [`Viewport::to_display`] for one axis (`None` if not finite).
@@ -362,8 +382,10 @@ impl Dir {
 /// `p` moved `len` whole pixels along `dir` (normalised): [`offset`], in integers when it can.
 fn offset_px(p: Point, dir: &Dir, len: i32) -> Option<Point> {
     if let Some((x, y)) = dir.q {
-        let k = i64::from(len);
-        if let (Some(dx), Some(dy)) = (round_q16(i64::from(x) * k), round_q16(i64::from(y) * k)) {
+        // A unit direction's Q16 components are below 2¹⁷: the products fit `i32` for any length
+        // below 2¹³ (callers pass ≤ 20).
+        let (lx, ly) = (x.wrapping_mul(len), y.wrapping_mul(len));
+        if let (Some(dx), Some(dy)) = (round_q16(i64::from(lx)), round_q16(i64::from(ly))) {
             return Some(Point::new(p.x + dx, p.y + dy));
         }
     }
@@ -882,12 +904,13 @@ fn draw_ghost<D: DrawTarget<Color = BinaryColor>>(
         // `fwd` is unit already, so `normalize(fwd)` is `fwd` (see `Dir`); the arrow head's
         // back corners −3·fwd ± 4·side are within 7 × 7e-5 px of the `f32` ones.
         Some((fx, fy)) => {
-            let (fx, fy) = (i64::from(fx), i64::from(fy));
+            // Unit: |fx|, |fy| < 2¹⁷, so these fit `i32`.
+            let (f3x, f3y, f4x, f4y) = (3 * fx, 3 * fy, 4 * fx, 4 * fy);
             match (
-                round_q16(-3 * fx - 4 * fy),
-                round_q16(-3 * fy + 4 * fx),
-                round_q16(-3 * fx + 4 * fy),
-                round_q16(-3 * fy - 4 * fx),
+                round_q16(i64::from(-f3x - f4y)),
+                round_q16(i64::from(-f3y + f4x)),
+                round_q16(i64::from(-f3x + f4y)),
+                round_q16(i64::from(-f3y - f4x)),
             ) {
                 (Some(lx), Some(ly), Some(rx), Some(ry)) => offset_px(p, &fwd, 5).map(|nose| {
                     (
@@ -1403,6 +1426,34 @@ mod tests {
             }
             view.ramps = hopkit::demo::level::ramp_views();
             same_as_reference(&view, &format!("random view {i}"));
+        }
+    }
+
+    #[test]
+    fn mul_shr24_is_the_i64_product() {
+        let mut seed = 7u32;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            seed
+        };
+        let check = |a: i32, b: u32| {
+            assert_eq!(
+                mul_shr24(a, b),
+                (i64::from(a) * i64::from(b)) >> 24,
+                "{a} {b}"
+            );
+        };
+        for _ in 0..200_000 {
+            check(
+                (next() % (1 << 25)) as i32 - (1 << 24) + 1,
+                next() % (1 << 28),
+            );
+        }
+        let (amax, bmax) = ((1 << 24) - 1, (1 << 28) - 1);
+        for (a, b) in [(0, 0), (amax, bmax), (-amax, bmax), (-1, 1), (-1, 1 << 24)] {
+            check(a, b);
         }
     }
 
