@@ -50,7 +50,7 @@ use embedded_graphics::primitives::{Line, PrimitiveStyle, Rectangle};
 use hopkit::demo::view::{
     BodyView, CritterView, DemoView, GhostView, RampView, DISPLAY_HEIGHT, DISPLAY_WIDTH,
 };
-use hopkit::math::scalar::{round, sin_cos};
+use hopkit::math::scalar::{floor, round, sin_cos};
 use hopkit::math::Vec2;
 
 #[cfg(test)]
@@ -270,6 +270,11 @@ impl Screen {
     /// < 256·2⁻²⁴ = 2⁻¹⁶ px, the final shift by < 2⁻¹⁶ px; the three `f32` roundings of the formula
     /// add < 3·2⁻²⁴·4200 < 2⁻¹⁰ px. In all < 2⁻⁹ px.
     fn axis_q16(&self, v: f32, axis: Axis) -> Option<i64> {
+        self.axis_q16_fixed(to_fixed(v, 16)?, axis)
+    }
+
+    /// [`Screen::axis_q16`] for a world coordinate already in Q16.16 (exactly `v`).
+    fn axis_q16_fixed(&self, vq: i32, axis: Axis) -> Option<i64> {
         let (cx, cy) = self.cam?;
         if self.ppu_q24 == 0 {
             return None;
@@ -279,7 +284,7 @@ impl Screen {
             Axis::Y => (cy, HUD_HEIGHT + FIELD_HEIGHT / 2),
         };
         // Both in ±2³⁰, so the difference fits.
-        let d = to_fixed(v, 16)? - cam;
+        let d = vq - cam;
         if d.unsigned_abs() >= 1 << 24 {
             return None;
         }
@@ -306,6 +311,15 @@ impl Screen {
             return Some(r.clamp(lo, hi));
         }
         self.axis_f32(v, axis).map(|s| clamp_i(round(s), lo, hi))
+    }
+
+    /// [`Screen::pixel`] for a whole world coordinate `w` with `|w| < 2¹⁴` (exactly `w as f32`).
+    fn pixel_whole(&self, w: i32, axis: Axis, lo: i32, hi: i32) -> Option<i32> {
+        if let Some(r) = self.axis_q16_fixed(w << 16, axis).and_then(round_q16) {
+            return Some(r.clamp(lo, hi));
+        }
+        self.axis_f32(w as f32, axis)
+            .map(|s| clamp_i(round(s), lo, hi))
     }
 
     /// [`Viewport::to_point`], computed in fixed point (same pixels).
@@ -720,21 +734,18 @@ fn draw_grid<D: DrawTarget<Color = BinaryColor>>(
     let gy0 = round(top / step) - 1.0;
     const COLS: usize = (WIDTH as f32 / GRID_SPACING_PX) as usize + 3;
     let rows = (FIELD_HEIGHT as f32 / GRID_SPACING_PX) as i32 + 3;
+    let (gx, gy) = (
+        GridAxis::new(gx0, step, half.x),
+        GridAxis::new(gy0, step, half.y),
+    );
     // A grid point's display x depends on its column only, y on its row only: transform each
     // column and row once (the same arithmetic per axis as `to_point`, so the same pixels).
     let mut xs = [None; COLS];
     for (i, x) in xs.iter_mut().enumerate() {
-        let wx = (gx0 + i as f32) * step;
-        if wx > -half.x && wx < half.x {
-            *x = vp.pixel(wx, Axis::X, -CLIP_MARGIN, WIDTH + CLIP_MARGIN);
-        }
+        *x = gx.pixel(vp, i as i32, Axis::X, WIDTH);
     }
     for j in 0..rows {
-        let wz = (gy0 + j as f32) * step;
-        if wz <= -half.y || wz >= half.y {
-            continue;
-        }
-        let Some(y) = vp.pixel(wz, Axis::Y, -CLIP_MARGIN, HEIGHT + CLIP_MARGIN) else {
+        let Some(y) = gy.pixel(vp, j, Axis::Y, HEIGHT) else {
             continue;
         };
         let row = xs
@@ -744,6 +755,56 @@ fn draw_grid<D: DrawTarget<Color = BinaryColor>>(
         target.draw_iter(row)?;
     }
     Ok(())
+}
+
+/// One axis of the dot grid: lines at `(g0 + k) · step` world units, drawn strictly inside
+/// `±half`. `g0` and `step` are whole numbers (`round` results); when they are small the lines'
+/// coordinates are computed as integers (exactly the `f32` values, which are whole numbers below
+/// 2²⁴) and compared with `floor(−half)` / `ceil(half)` (for a whole `w`, `w > −half` ⇔
+/// `w > floor(−half)` and `w < half` ⇔ `w < ceil(half)`).
+struct GridAxis {
+    g0: f32,
+    step: f32,
+    half: f32,
+    /// `(g0, step, floor(−half), ceil(half))` as integers, if `|g0|, step ≤ 2¹⁴`.
+    ints: Option<(i32, i32, i32, i32)>,
+}
+
+impl GridAxis {
+    fn new(g0: f32, step: f32, half: f32) -> Self {
+        const LIMIT: f32 = (1 << 14) as f32;
+        let ints = ((-LIMIT..=LIMIT).contains(&g0) && step <= LIMIT).then(|| {
+            let below = floor(-half);
+            // Saturating casts: a bound beyond i32 lets every line through, as the f32 compare.
+            (g0 as i32, step as i32, below as i32, (-below) as i32)
+        });
+        GridAxis {
+            g0,
+            step,
+            half,
+            ints,
+        }
+    }
+
+    /// The display pixel of line `g0 + k` on `axis` (clamped as `to_point` clamps), `None` if the
+    /// line is not strictly inside the arena.
+    fn pixel(&self, vp: &Screen, k: i32, axis: Axis, size: i32) -> Option<i32> {
+        let (lo, hi) = (-CLIP_MARGIN, size + CLIP_MARGIN);
+        if let Some((g0, step, below, above)) = self.ints {
+            let w = (g0 + k) * step;
+            if w.unsigned_abs() < 1 << 14 {
+                return (w > below && w < above)
+                    .then(|| vp.pixel_whole(w, axis, lo, hi))
+                    .flatten();
+            }
+        }
+        let w = (self.g0 + k as f32) * self.step;
+        if w > -self.half && w < self.half {
+            vp.pixel(w, axis, lo, hi)
+        } else {
+            None
+        }
+    }
 }
 
 fn draw_arena<D: DrawTarget<Color = BinaryColor>>(
