@@ -614,31 +614,46 @@ fn fill_triangle<D: DrawTarget<Color = BinaryColor>>(
     let (b, c) = if edge(a, b, c) < 0 { (c, b) } else { (b, c) };
     let min = a.component_min(b).component_min(c);
     let max = a.component_max(b).component_max(c);
-    // Row by row: the inside pixels of a row are one run (the triangle is convex), drawn as a
-    // 1-pixel-high rectangle, in the same top-to-bottom, left-to-right order as pixel by pixel.
-    // Along a row each edge function changes by a constant per pixel.
+    // Row by row: the inside pixels of a row are one run (each edge function is linear along the
+    // row, so each keeps one side of some column: the three sides intersect in an interval), drawn
+    // as a 1-pixel-high rectangle, in the same top-to-bottom, left-to-right order as pixel by
+    // pixel. The run is found from both ends, so only the outside pixels are tested. Edge functions
+    // change by a constant per pixel along a row (`s*`) and per row (`r*`).
     let (sab, sbc, sca) = (a.y - b.y, b.y - c.y, c.y - a.y);
+    let (rab, rbc, rca) = (b.x - a.x, c.x - b.x, a.x - c.x);
+    let n = max.x - min.x;
+    let origin = Point::new(min.x, min.y);
+    let (mut l0, mut l1, mut l2) = (edge(a, b, origin), edge(b, c, origin), edge(c, a, origin));
     for y in min.y..=max.y {
-        let p = Point::new(min.x, y);
-        let (mut e0, mut e1, mut e2) = (edge(a, b, p), edge(b, c, p), edge(c, a, p));
-        let mut start = None;
-        let mut x = min.x;
-        while x <= max.x {
-            let inside = e0 >= 0 && e1 >= 0 && e2 >= 0;
-            match (start, inside) {
-                (None, true) => start = Some(x),
-                (Some(_), false) => break,
-                _ => {}
-            }
+        let (mut e0, mut e1, mut e2) = (l0, l1, l2);
+        let mut x0 = min.x;
+        while x0 <= max.x && (e0 | e1 | e2) < 0 {
             e0 = e0.wrapping_add(sab);
             e1 = e1.wrapping_add(sbc);
             e2 = e2.wrapping_add(sca);
-            x += 1;
+            x0 += 1;
         }
-        if let Some(x0) = start {
-            let run = Rectangle::new(Point::new(x0, y), Size::new((x - x0) as u32, 1));
+        if x0 <= max.x {
+            // The same functions at the row's right end, then leftwards to the run's last pixel
+            // (at the latest x0, which is inside).
+            let (mut f0, mut f1, mut f2) = (
+                l0.wrapping_add(sab.wrapping_mul(n)),
+                l1.wrapping_add(sbc.wrapping_mul(n)),
+                l2.wrapping_add(sca.wrapping_mul(n)),
+            );
+            let mut x1 = max.x;
+            while x1 > x0 && (f0 | f1 | f2) < 0 {
+                f0 = f0.wrapping_sub(sab);
+                f1 = f1.wrapping_sub(sbc);
+                f2 = f2.wrapping_sub(sca);
+                x1 -= 1;
+            }
+            let run = Rectangle::new(Point::new(x0, y), Size::new((x1 - x0 + 1) as u32, 1));
             target.fill_solid(&run, BinaryColor::On)?;
         }
+        l0 = l0.wrapping_add(rab);
+        l1 = l1.wrapping_add(rbc);
+        l2 = l2.wrapping_add(rca);
     }
     thin_line(Line::new(a, b), target)?;
     thin_line(Line::new(b, c), target)?;
@@ -1572,6 +1587,37 @@ mod tests {
                 .max((f64::from(c) / 32768.0 - wc).abs());
         }
         assert!(worst < 1.2e-4, "worst error {worst}");
+    }
+
+    #[test]
+    fn triangles_and_lines_match_the_reference_pixel_for_pixel() {
+        let mut seed = 4242u32;
+        let mut next = || {
+            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            (seed >> 16) as i32 % 180 - 26
+        };
+        for i in 0..20_000 {
+            let (a, b, c) = (
+                Point::new(next(), next() / 2),
+                Point::new(next(), next() / 2),
+                Point::new(next(), next() / 2),
+            );
+            // Mostly small (arrow heads), some large, some degenerate.
+            let (b, c) = match i % 4 {
+                0 => (b, c),
+                1 => (a + (b - a) / 20, a + (c - a) / 20),
+                2 => (a + (b - a) / 8, a + (b - a) / 4),
+                _ => (a + (b - a) / 10, a + (c - a) / 10),
+            };
+            let (mut ours, mut theirs) = (PixelCounter::new(), PixelCounter::new());
+            fill_triangle(a, b, c, &mut ours).unwrap();
+            reference::fill_triangle(a, b, c, &mut theirs).unwrap();
+            assert_eq!(ours, theirs, "{a:?} {b:?} {c:?}");
+            let (mut ours, mut theirs) = (PixelCounter::new(), PixelCounter::new());
+            thin_line(Line::new(a, b), &mut ours).unwrap();
+            reference::thin_line(Line::new(a, b), &mut theirs).unwrap();
+            assert_eq!(ours, theirs, "{a:?} {b:?}");
+        }
     }
 
     #[test]
