@@ -307,7 +307,12 @@ impl Screen {
     /// The whole display pixel of world coordinate `v` on `axis`, clamped to `lo..=hi` (what
     /// `clamp_px`/`clamp_i` of the rounded `f32` coordinate give), or `None` if that is not finite.
     fn pixel(&self, v: f32, axis: Axis, lo: i32, hi: i32) -> Option<i32> {
-        if let Some(r) = self.axis_q16(v, axis).and_then(round_q16) {
+        self.pixel_q(self.axis_q16(v, axis), v, axis, lo, hi)
+    }
+
+    /// [`Screen::pixel`] with `q = self.axis_q16(v, axis)` already computed.
+    fn pixel_q(&self, q: Option<i64>, v: f32, axis: Axis, lo: i32, hi: i32) -> Option<i32> {
+        if let Some(r) = q.and_then(round_q16) {
             return Some(r.clamp(lo, hi));
         }
         self.axis_f32(v, axis).map(|s| clamp_i(round(s), lo, hi))
@@ -331,8 +336,9 @@ impl Screen {
 
     /// [`Viewport::in_field`], decided in fixed point unless a coordinate is within
     /// [`TIE_MARGIN`] of a bound.
-    fn in_field(&self, p: Vec2, margin: i32) -> bool {
-        let (Some(x), Some(y)) = (self.axis_q16(p.x, Axis::X), self.axis_q16(p.y, Axis::Y)) else {
+    /// `x`, `y`: the point's [`Screen::axis_q16`] values.
+    fn in_field_q(&self, p: Vec2, x: Option<i64>, y: Option<i64>, margin: i32) -> bool {
+        let (Some(x), Some(y)) = (x, y) else {
             return self.vp.in_field(p, margin);
         };
         let m = i64::from(margin) << 16;
@@ -987,11 +993,13 @@ fn draw_ghost<D: DrawTarget<Color = BinaryColor>>(
     target: &mut D,
 ) -> Result<(), D::Error> {
     let pos = ghost.body.position.planar();
-    if !vp.in_field(pos, 2) {
+    // Transformed once for the in-field test, the marker or the point.
+    let (xq, yq) = (vp.axis_q16(pos.x, Axis::X), vp.axis_q16(pos.y, Axis::Y));
+    if !vp.in_field_q(pos, xq, yq, 2) {
         // Off screen: a 2×2 marker on the display edge towards it.
         if let (Some(mx), Some(my)) = (
-            vp.pixel(pos.x, Axis::X, 0, WIDTH - 2),
-            vp.pixel(pos.y, Axis::Y, HUD_HEIGHT, HEIGHT - 2),
+            vp.pixel_q(xq, pos.x, Axis::X, 0, WIDTH - 2),
+            vp.pixel_q(yq, pos.y, Axis::Y, HUD_HEIGHT, HEIGHT - 2),
         ) {
             Rectangle::new(Point::new(mx, my), Size::new(2, 2))
                 .into_styled(fill(BinaryColor::On))
@@ -999,9 +1007,13 @@ fn draw_ghost<D: DrawTarget<Color = BinaryColor>>(
         }
         return Ok(());
     }
-    let Some(p) = vp.to_point(pos) else {
+    let (Some(x), Some(y)) = (
+        vp.pixel_q(xq, pos.x, Axis::X, -CLIP_MARGIN, WIDTH + CLIP_MARGIN),
+        vp.pixel_q(yq, pos.y, Axis::Y, -CLIP_MARGIN, HEIGHT + CLIP_MARGIN),
+    ) else {
         return Ok(());
     };
+    let p = Point::new(x, y);
     let fwd = Dir::with(ghost.body.heading, true);
     let corners = match fwd.q {
         // `fwd` is unit already, so `normalize(fwd)` is `fwd` (see `Dir`); the arrow head's
@@ -1009,21 +1021,33 @@ fn draw_ghost<D: DrawTarget<Color = BinaryColor>>(
         Some((fx, fy)) => {
             // Unit: |fx|, |fy| < 2¹⁷, so these fit `i32`.
             let (f3x, f3y, f4x, f4y) = (3 * fx, 3 * fy, 4 * fx, 4 * fy);
-            match (
-                round_q16(i64::from(-f3x - f4y)),
-                round_q16(i64::from(-f3y + f4x)),
-                round_q16(i64::from(-f3x + f4y)),
-                round_q16(i64::from(-f3y - f4x)),
-            ) {
-                (Some(lx), Some(ly), Some(rx), Some(ry)) => offset_px(p, &fwd, 5).map(|nose| {
-                    (
-                        nose,
-                        Point::new(p.x + lx, p.y + ly),
-                        Point::new(p.x + rx, p.y + ry),
-                    )
-                }),
-                _ => arrow_head_f32(p, ghost.body.heading),
+            let q = [-f3x - f4y, -f3y + f4x, -f3x + f4y, -f3y - f4x];
+            // A coordinate near a half pixel takes the f32 formula of `arrow_head_f32` (the
+            // normalised heading computed once, only then).
+            let mut f32_fwd = None;
+            let mut c = [0i32; 4];
+            for (i, (c, &v)) in c.iter_mut().zip(q.iter()).enumerate() {
+                *c = match round_q16(i64::from(v)) {
+                    Some(r) => r,
+                    None => {
+                        let f = *f32_fwd.get_or_insert_with(|| {
+                            ghost
+                                .body
+                                .heading
+                                .try_normalize()
+                                .unwrap_or(Vec2::new(0.0, -1.0))
+                        });
+                        arrow_corner_f32(f, i)
+                    }
+                };
             }
+            offset_px(p, &fwd, 5).map(|nose| {
+                (
+                    nose,
+                    Point::new(p.x + c[0], p.y + c[1]),
+                    Point::new(p.x + c[2], p.y + c[3]),
+                )
+            })
         }
         None => arrow_head_f32(p, ghost.body.heading),
     };
@@ -1040,6 +1064,20 @@ fn draw_ghost<D: DrawTarget<Color = BinaryColor>>(
         }
     }
     Ok(())
+}
+
+/// Coordinate `i` (left x, left y, right x, right y) of the arrow head's back corners for the
+/// normalised heading `fwd`, rounded: exactly what [`arrow_head_f32`] computes for it (`fwd` is
+/// finite there, so is the value).
+fn arrow_corner_f32(fwd: Vec2, i: usize) -> i32 {
+    let side = Vec2::new(-fwd.y, fwd.x);
+    let v = match i {
+        0 => -fwd.x * 3.0 + side.x * 4.0,
+        1 => -fwd.y * 3.0 + side.y * 4.0,
+        2 => -fwd.x * 3.0 - side.x * 4.0,
+        _ => -fwd.y * 3.0 - side.y * 4.0,
+    };
+    round(v) as i32
 }
 
 /// The ghost arrow head's corners (nose, left, right) around `p` for `heading`, in `f32`.
