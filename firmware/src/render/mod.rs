@@ -1015,42 +1015,43 @@ fn draw_ghost<D: DrawTarget<Color = BinaryColor>>(
     };
     let p = Point::new(x, y);
     let fwd = Dir::with(ghost.body.heading, true);
-    let corners = match fwd.q {
-        // `fwd` is unit already, so `normalize(fwd)` is `fwd` (see `Dir`); the arrow head's
-        // back corners −3·fwd ± 4·side are within 7 × 7e-5 px of the `f32` ones.
-        Some((fx, fy)) => {
-            // Unit: |fx|, |fy| < 2¹⁷, so these fit `i32`.
-            let (f3x, f3y, f4x, f4y) = (3 * fx, 3 * fy, 4 * fx, 4 * fy);
-            let q = [-f3x - f4y, -f3y + f4x, -f3x + f4y, -f3y - f4x];
-            // A coordinate near a half pixel takes the f32 formula of `arrow_head_f32` (the
-            // normalised heading computed once, only then).
-            let mut f32_fwd = None;
-            let mut c = [0i32; 4];
-            for (i, (c, &v)) in c.iter_mut().zip(q.iter()).enumerate() {
-                *c = match round_q16(i64::from(v)) {
-                    Some(r) => r,
-                    None => {
-                        let f = *f32_fwd.get_or_insert_with(|| {
-                            ghost
-                                .body
-                                .heading
-                                .try_normalize()
-                                .unwrap_or(Vec2::new(0.0, -1.0))
-                        });
-                        arrow_corner_f32(f, i)
-                    }
-                };
+    // `fwd` is unit already, so `normalize(fwd)` is `fwd` (see `Dir`); the arrow head's back
+    // corners −3·fwd ± 4·side are within 7 × 7e-5 px of the `f32` ones. Unit: |fx|, |fy| < 2¹⁷,
+    // so these fit `i32`.
+    let q = fwd.q.map(|(fx, fy)| {
+        [
+            -3 * fx - 4 * fy,
+            -3 * fy + 4 * fx,
+            -3 * fx + 4 * fy,
+            -3 * fy - 4 * fx,
+        ]
+    });
+    // A coordinate near a half pixel (or every one, without a unit `fwd`) takes the `f32`
+    // formula, with the normalised heading computed once, only then.
+    let mut f32_fwd = None;
+    let mut c = [0i32; 4];
+    for (i, c) in c.iter_mut().enumerate() {
+        *c = match q.and_then(|q| round_q16(i64::from(q.get(i).copied().unwrap_or(0)))) {
+            Some(r) => r,
+            None => {
+                let f = *f32_fwd.get_or_insert_with(|| {
+                    ghost
+                        .body
+                        .heading
+                        .try_normalize()
+                        .unwrap_or(Vec2::new(0.0, -1.0))
+                });
+                arrow_corner_f32(f, i)
             }
-            offset_px(p, &fwd, 5).map(|nose| {
-                (
-                    nose,
-                    Point::new(p.x + c[0], p.y + c[1]),
-                    Point::new(p.x + c[2], p.y + c[3]),
-                )
-            })
-        }
-        None => arrow_head_f32(p, ghost.body.heading),
-    };
+        };
+    }
+    let corners = offset_px(p, &fwd, 5).map(|nose| {
+        (
+            nose,
+            Point::new(p.x + c[0], p.y + c[1]),
+            Point::new(p.x + c[2], p.y + c[3]),
+        )
+    });
     let Some((nose, l, r)) = corners else {
         return Ok(());
     };
@@ -1067,8 +1068,8 @@ fn draw_ghost<D: DrawTarget<Color = BinaryColor>>(
 }
 
 /// Coordinate `i` (left x, left y, right x, right y) of the arrow head's back corners for the
-/// normalised heading `fwd`, rounded: exactly what [`arrow_head_f32`] computes for it (`fwd` is
-/// finite there, so is the value).
+/// normalised heading `fwd` (`(0, −1)` if the heading has none), rounded: the `f32` renderer's
+/// `offset_xy(p, −fwd·3 ± side·4)` (`fwd` is finite, so is the value).
 fn arrow_corner_f32(fwd: Vec2, i: usize) -> i32 {
     let side = Vec2::new(-fwd.y, fwd.x);
     let v = match i {
@@ -1078,20 +1079,6 @@ fn arrow_corner_f32(fwd: Vec2, i: usize) -> i32 {
         _ => -fwd.y * 3.0 - side.y * 4.0,
     };
     round(v) as i32
-}
-
-/// The ghost arrow head's corners (nose, left, right) around `p` for `heading`, in `f32`.
-fn arrow_head_f32(p: Point, heading: Vec2) -> Option<(Point, Point, Point)> {
-    let fwd = match heading.try_normalize() {
-        Some(f) => f,
-        None => Vec2::new(0.0, -1.0),
-    };
-    let side = Vec2::new(-fwd.y, fwd.x);
-    Some((
-        offset(p, fwd, 5.0)?,
-        offset_xy(p, -fwd.x * 3.0 + side.x * 4.0, -fwd.y * 3.0 + side.y * 4.0)?,
-        offset_xy(p, -fwd.x * 3.0 - side.x * 4.0, -fwd.y * 3.0 - side.y * 4.0)?,
-    ))
 }
 
 fn draw_player<D: DrawTarget<Color = BinaryColor>>(
@@ -1235,16 +1222,6 @@ fn offset(p: Point, dir: Vec2, len: f32) -> Option<Point> {
     let d = dir.try_normalize()?;
     let x = round(d.x * len);
     let y = round(d.y * len);
-    if !(x.is_finite() && y.is_finite()) {
-        return None;
-    }
-    Some(Point::new(p.x + x as i32, p.y + y as i32))
-}
-
-/// `p` moved by `(dx, dy)` pixels (rounded); `None` if not finite.
-fn offset_xy(p: Point, dx: f32, dy: f32) -> Option<Point> {
-    let x = round(dx);
-    let y = round(dy);
     if !(x.is_finite() && y.is_finite()) {
         return None;
     }
