@@ -200,6 +200,18 @@ impl DrawTarget for FrameBuffer {
             return Ok(());
         };
         let (x0, x1) = (x0 as usize, x1 as usize);
+        if y1 == y0 + 1 {
+            // One row (circle and triangle scanlines): one bit in each byte of the run.
+            let row = (y0 as usize / 8) * WIDTH as usize;
+            let bit = 1u8 << (y0 % 8);
+            if let Some(bytes) = self.buffer.get_mut(row + x0..row + x1) {
+                match color {
+                    BinaryColor::On => bytes.iter_mut().for_each(|b| *b |= bit),
+                    BinaryColor::Off => bytes.iter_mut().for_each(|b| *b &= !bit),
+                }
+            }
+            return Ok(());
+        }
         let (mut y, y1) = (y0 as u32, y1 as u32);
         while y < y1 {
             // Rows y..end of this page, as bits (y % 8)..(end − 8·page).

@@ -50,7 +50,7 @@ use embedded_graphics::primitives::{Line, PrimitiveStyle, Rectangle};
 use hopkit::demo::view::{
     BodyView, CritterView, DemoView, GhostView, RampView, DISPLAY_HEIGHT, DISPLAY_WIDTH,
 };
-use hopkit::math::scalar::{round, sin_cos};
+use hopkit::math::scalar::{floor, round, sin_cos};
 use hopkit::math::Vec2;
 
 #[cfg(test)]
@@ -212,6 +212,26 @@ fn round_q16(s: i64) -> Option<i32> {
     i32::try_from(t >> 16).ok()
 }
 
+/// `(a · b) >> 24` (floor) for `|a| < 2²⁴`, `b < 2²⁸`, from four 16-bit partial products: the
+/// same value as the `i64` product, without the 64-bit multiply routine (≈ 100 instructions a call
+/// on a Cortex-M0, which has a 32-bit multiplier only).
+fn mul_shr24(a: i32, b: u32) -> i64 {
+    let m = a.unsigned_abs();
+    let (m1, m0) = (m >> 16, m & 0xffff);
+    let (b1, b0) = (b >> 16, b & 0xffff);
+    // Each partial product fits 32 bits; the sum (< 2⁵²) is assembled in u64 by shifts and adds.
+    let p = (u64::from(m1 * b1) << 32)
+        + (u64::from(m1 * b0) << 16)
+        + (u64::from(m0 * b1) << 16)
+        + u64::from(m0 * b0);
+    if a < 0 {
+        // floor(−p / 2²⁴) = −ceil(p / 2²⁴)
+        -(((p + 0xff_ffff) >> 24) as i64)
+    } else {
+        (p >> 24) as i64
+    }
+}
+
 /// The display axes, for [`Screen`].
 #[derive(Clone, Copy)]
 enum Axis {
@@ -250,6 +270,11 @@ impl Screen {
     /// < 256·2⁻²⁴ = 2⁻¹⁶ px, the final shift by < 2⁻¹⁶ px; the three `f32` roundings of the formula
     /// add < 3·2⁻²⁴·4200 < 2⁻¹⁰ px. In all < 2⁻⁹ px.
     fn axis_q16(&self, v: f32, axis: Axis) -> Option<i64> {
+        self.axis_q16_fixed(to_fixed(v, 16)?, axis)
+    }
+
+    /// [`Screen::axis_q16`] for a world coordinate already in Q16.16 (exactly `v`).
+    fn axis_q16_fixed(&self, vq: i32, axis: Axis) -> Option<i64> {
         let (cx, cy) = self.cam?;
         if self.ppu_q24 == 0 {
             return None;
@@ -259,11 +284,11 @@ impl Screen {
             Axis::Y => (cy, HUD_HEIGHT + FIELD_HEIGHT / 2),
         };
         // Both in ±2³⁰, so the difference fits.
-        let d = to_fixed(v, 16)? - cam;
+        let d = vq - cam;
         if d.unsigned_abs() >= 1 << 24 {
             return None;
         }
-        Some((i64::from(centre) << 16) + ((i64::from(d) * i64::from(self.ppu_q24)) >> 24))
+        Some((i64::from(centre) << 16) + mul_shr24(d, self.ppu_q24 as u32))
     }
 
     /// The `f32` formula of [`Viewport::to_display`] for one axis (`None` if not finite).
@@ -282,10 +307,24 @@ impl Screen {
     /// The whole display pixel of world coordinate `v` on `axis`, clamped to `lo..=hi` (what
     /// `clamp_px`/`clamp_i` of the rounded `f32` coordinate give), or `None` if that is not finite.
     fn pixel(&self, v: f32, axis: Axis, lo: i32, hi: i32) -> Option<i32> {
-        if let Some(r) = self.axis_q16(v, axis).and_then(round_q16) {
+        self.pixel_q(self.axis_q16(v, axis), v, axis, lo, hi)
+    }
+
+    /// [`Screen::pixel`] with `q = self.axis_q16(v, axis)` already computed.
+    fn pixel_q(&self, q: Option<i64>, v: f32, axis: Axis, lo: i32, hi: i32) -> Option<i32> {
+        if let Some(r) = q.and_then(round_q16) {
             return Some(r.clamp(lo, hi));
         }
         self.axis_f32(v, axis).map(|s| clamp_i(round(s), lo, hi))
+    }
+
+    /// [`Screen::pixel`] for a whole world coordinate `w` with `|w| < 2¹⁴` (exactly `w as f32`).
+    fn pixel_whole(&self, w: i32, axis: Axis, lo: i32, hi: i32) -> Option<i32> {
+        if let Some(r) = self.axis_q16_fixed(w << 16, axis).and_then(round_q16) {
+            return Some(r.clamp(lo, hi));
+        }
+        self.axis_f32(w as f32, axis)
+            .map(|s| clamp_i(round(s), lo, hi))
     }
 
     /// [`Viewport::to_point`], computed in fixed point (same pixels).
@@ -297,8 +336,9 @@ impl Screen {
 
     /// [`Viewport::in_field`], decided in fixed point unless a coordinate is within
     /// [`TIE_MARGIN`] of a bound.
-    fn in_field(&self, p: Vec2, margin: i32) -> bool {
-        let (Some(x), Some(y)) = (self.axis_q16(p.x, Axis::X), self.axis_q16(p.y, Axis::Y)) else {
+    /// `x`, `y`: the point's [`Screen::axis_q16`] values.
+    fn in_field_q(&self, p: Vec2, x: Option<i64>, y: Option<i64>, margin: i32) -> bool {
+        let (Some(x), Some(y)) = (x, y) else {
             return self.vp.in_field(p, margin);
         };
         let m = i64::from(margin) << 16;
@@ -362,8 +402,10 @@ impl Dir {
 /// `p` moved `len` whole pixels along `dir` (normalised): [`offset`], in integers when it can.
 fn offset_px(p: Point, dir: &Dir, len: i32) -> Option<Point> {
     if let Some((x, y)) = dir.q {
-        let k = i64::from(len);
-        if let (Some(dx), Some(dy)) = (round_q16(i64::from(x) * k), round_q16(i64::from(y) * k)) {
+        // A unit direction's Q16 components are below 2¹⁷: the products fit `i32` for any length
+        // below 2¹³ (callers pass ≤ 20).
+        let (lx, ly) = (x.wrapping_mul(len), y.wrapping_mul(len));
+        if let (Some(dx), Some(dy)) = (round_q16(i64::from(lx)), round_q16(i64::from(ly))) {
             return Some(Point::new(p.x + dx, p.y + dy));
         }
     }
@@ -547,14 +589,41 @@ fn stroke() -> PrimitiveStyle<BinaryColor> {
     PrimitiveStyle::with_stroke(BinaryColor::On, 1)
 }
 
-/// A 1-pixel line: embedded-graphics' Bresenham points (`Line::points`), the pixels a stroke of
-/// width 1 draws, without the thick-line machinery (parallel offsets, joins) a styled line
-/// links in (≈ 2 KB on Cortex-M). Tested pixel-identical to the styled line.
+/// A 1-pixel line: the points of embedded-graphics' `Line::points` (its Bresenham variant, same
+/// error terms and tie-breaking, so the same pixels in the same order: tested), which are the
+/// pixels a styled stroke of width 1 draws, without the thick-line machinery (parallel offsets,
+/// joins) a styled line links in (≈ 2 KB on Cortex-M), nor its iterator state.
 fn thin_line<D: DrawTarget<Color = BinaryColor>>(
     line: Line,
     target: &mut D,
 ) -> Result<(), D::Error> {
-    target.draw_iter(line.points().map(|p| Pixel(p, BinaryColor::On)))
+    let (dx, dy) = (
+        line.end.x.wrapping_sub(line.start.x),
+        line.end.y.wrapping_sub(line.start.y),
+    );
+    let (sx, sy) = (if dx >= 0 { 1 } else { -1 }, if dy >= 0 { 1 } else { -1 });
+    let (ax, ay) = (dx.wrapping_abs(), dy.wrapping_abs());
+    // Steps along the major and the minor axis; error threshold and increments as in
+    // embedded-graphics' `BresenhamParameters`.
+    let (major, minor, major_step, minor_step) = if ay >= ax {
+        (ay, ax, Point::new(0, sy), Point::new(sx, 0))
+    } else {
+        (ax, ay, Point::new(sx, 0), Point::new(0, sy))
+    };
+    let (up, down) = (minor.wrapping_mul(2), major.wrapping_mul(2));
+    let mut p = line.start;
+    let mut error = 0i32;
+    let points = (0..=major).map(move |_| {
+        if error > major {
+            p += minor_step;
+            error = error.wrapping_sub(down);
+        }
+        let ret = p;
+        p += major_step;
+        error = error.wrapping_add(up);
+        Pixel(ret, BinaryColor::On)
+    });
+    target.draw_iter(points)
 }
 
 /// A filled triangle: its three edges as 1-pixel lines plus every pixel whose centre lies inside
@@ -578,31 +647,46 @@ fn fill_triangle<D: DrawTarget<Color = BinaryColor>>(
     let (b, c) = if edge(a, b, c) < 0 { (c, b) } else { (b, c) };
     let min = a.component_min(b).component_min(c);
     let max = a.component_max(b).component_max(c);
-    // Row by row: the inside pixels of a row are one run (the triangle is convex), drawn as a
-    // 1-pixel-high rectangle, in the same top-to-bottom, left-to-right order as pixel by pixel.
-    // Along a row each edge function changes by a constant per pixel.
+    // Row by row: the inside pixels of a row are one run (each edge function is linear along the
+    // row, so each keeps one side of some column: the three sides intersect in an interval), drawn
+    // as a 1-pixel-high rectangle, in the same top-to-bottom, left-to-right order as pixel by
+    // pixel. The run is found from both ends, so only the outside pixels are tested. Edge functions
+    // change by a constant per pixel along a row (`s*`) and per row (`r*`).
     let (sab, sbc, sca) = (a.y - b.y, b.y - c.y, c.y - a.y);
+    let (rab, rbc, rca) = (b.x - a.x, c.x - b.x, a.x - c.x);
+    let n = max.x - min.x;
+    let origin = Point::new(min.x, min.y);
+    let (mut l0, mut l1, mut l2) = (edge(a, b, origin), edge(b, c, origin), edge(c, a, origin));
     for y in min.y..=max.y {
-        let p = Point::new(min.x, y);
-        let (mut e0, mut e1, mut e2) = (edge(a, b, p), edge(b, c, p), edge(c, a, p));
-        let mut start = None;
-        let mut x = min.x;
-        while x <= max.x {
-            let inside = e0 >= 0 && e1 >= 0 && e2 >= 0;
-            match (start, inside) {
-                (None, true) => start = Some(x),
-                (Some(_), false) => break,
-                _ => {}
-            }
+        let (mut e0, mut e1, mut e2) = (l0, l1, l2);
+        let mut x0 = min.x;
+        while x0 <= max.x && (e0 | e1 | e2) < 0 {
             e0 = e0.wrapping_add(sab);
             e1 = e1.wrapping_add(sbc);
             e2 = e2.wrapping_add(sca);
-            x += 1;
+            x0 += 1;
         }
-        if let Some(x0) = start {
-            let run = Rectangle::new(Point::new(x0, y), Size::new((x - x0) as u32, 1));
+        if x0 <= max.x {
+            // The same functions at the row's right end, then leftwards to the run's last pixel
+            // (at the latest x0, which is inside).
+            let (mut f0, mut f1, mut f2) = (
+                l0.wrapping_add(sab.wrapping_mul(n)),
+                l1.wrapping_add(sbc.wrapping_mul(n)),
+                l2.wrapping_add(sca.wrapping_mul(n)),
+            );
+            let mut x1 = max.x;
+            while x1 > x0 && (f0 | f1 | f2) < 0 {
+                f0 = f0.wrapping_sub(sab);
+                f1 = f1.wrapping_sub(sbc);
+                f2 = f2.wrapping_sub(sca);
+                x1 -= 1;
+            }
+            let run = Rectangle::new(Point::new(x0, y), Size::new((x1 - x0 + 1) as u32, 1));
             target.fill_solid(&run, BinaryColor::On)?;
         }
+        l0 = l0.wrapping_add(rab);
+        l1 = l1.wrapping_add(rbc);
+        l2 = l2.wrapping_add(rca);
     }
     thin_line(Line::new(a, b), target)?;
     thin_line(Line::new(b, c), target)?;
@@ -698,21 +782,18 @@ fn draw_grid<D: DrawTarget<Color = BinaryColor>>(
     let gy0 = round(top / step) - 1.0;
     const COLS: usize = (WIDTH as f32 / GRID_SPACING_PX) as usize + 3;
     let rows = (FIELD_HEIGHT as f32 / GRID_SPACING_PX) as i32 + 3;
+    let (gx, gy) = (
+        GridAxis::new(gx0, step, half.x),
+        GridAxis::new(gy0, step, half.y),
+    );
     // A grid point's display x depends on its column only, y on its row only: transform each
     // column and row once (the same arithmetic per axis as `to_point`, so the same pixels).
     let mut xs = [None; COLS];
     for (i, x) in xs.iter_mut().enumerate() {
-        let wx = (gx0 + i as f32) * step;
-        if wx > -half.x && wx < half.x {
-            *x = vp.pixel(wx, Axis::X, -CLIP_MARGIN, WIDTH + CLIP_MARGIN);
-        }
+        *x = gx.pixel(vp, i as i32, Axis::X, WIDTH);
     }
     for j in 0..rows {
-        let wz = (gy0 + j as f32) * step;
-        if wz <= -half.y || wz >= half.y {
-            continue;
-        }
-        let Some(y) = vp.pixel(wz, Axis::Y, -CLIP_MARGIN, HEIGHT + CLIP_MARGIN) else {
+        let Some(y) = gy.pixel(vp, j, Axis::Y, HEIGHT) else {
             continue;
         };
         let row = xs
@@ -722,6 +803,56 @@ fn draw_grid<D: DrawTarget<Color = BinaryColor>>(
         target.draw_iter(row)?;
     }
     Ok(())
+}
+
+/// One axis of the dot grid: lines at `(g0 + k) · step` world units, drawn strictly inside
+/// `±half`. `g0` and `step` are whole numbers (`round` results); when they are small the lines'
+/// coordinates are computed as integers (exactly the `f32` values, which are whole numbers below
+/// 2²⁴) and compared with `floor(−half)` / `ceil(half)` (for a whole `w`, `w > −half` ⇔
+/// `w > floor(−half)` and `w < half` ⇔ `w < ceil(half)`).
+struct GridAxis {
+    g0: f32,
+    step: f32,
+    half: f32,
+    /// `(g0, step, floor(−half), ceil(half))` as integers, if `|g0|, step ≤ 2¹⁴`.
+    ints: Option<(i32, i32, i32, i32)>,
+}
+
+impl GridAxis {
+    fn new(g0: f32, step: f32, half: f32) -> Self {
+        const LIMIT: f32 = (1 << 14) as f32;
+        let ints = ((-LIMIT..=LIMIT).contains(&g0) && step <= LIMIT).then(|| {
+            let below = floor(-half);
+            // Saturating casts: a bound beyond i32 lets every line through, as the f32 compare.
+            (g0 as i32, step as i32, below as i32, (-below) as i32)
+        });
+        GridAxis {
+            g0,
+            step,
+            half,
+            ints,
+        }
+    }
+
+    /// The display pixel of line `g0 + k` on `axis` (clamped as `to_point` clamps), `None` if the
+    /// line is not strictly inside the arena.
+    fn pixel(&self, vp: &Screen, k: i32, axis: Axis, size: i32) -> Option<i32> {
+        let (lo, hi) = (-CLIP_MARGIN, size + CLIP_MARGIN);
+        if let Some((g0, step, below, above)) = self.ints {
+            let w = (g0 + k) * step;
+            if w.unsigned_abs() < 1 << 14 {
+                return (w > below && w < above)
+                    .then(|| vp.pixel_whole(w, axis, lo, hi))
+                    .flatten();
+            }
+        }
+        let w = (self.g0 + k as f32) * self.step;
+        if w > -self.half && w < self.half {
+            vp.pixel(w, axis, lo, hi)
+        } else {
+            None
+        }
+    }
 }
 
 fn draw_arena<D: DrawTarget<Color = BinaryColor>>(
@@ -862,11 +993,13 @@ fn draw_ghost<D: DrawTarget<Color = BinaryColor>>(
     target: &mut D,
 ) -> Result<(), D::Error> {
     let pos = ghost.body.position.planar();
-    if !vp.in_field(pos, 2) {
+    // Transformed once for the in-field test, the marker or the point.
+    let (xq, yq) = (vp.axis_q16(pos.x, Axis::X), vp.axis_q16(pos.y, Axis::Y));
+    if !vp.in_field_q(pos, xq, yq, 2) {
         // Off screen: a 2×2 marker on the display edge towards it.
         if let (Some(mx), Some(my)) = (
-            vp.pixel(pos.x, Axis::X, 0, WIDTH - 2),
-            vp.pixel(pos.y, Axis::Y, HUD_HEIGHT, HEIGHT - 2),
+            vp.pixel_q(xq, pos.x, Axis::X, 0, WIDTH - 2),
+            vp.pixel_q(yq, pos.y, Axis::Y, HUD_HEIGHT, HEIGHT - 2),
         ) {
             Rectangle::new(Point::new(mx, my), Size::new(2, 2))
                 .into_styled(fill(BinaryColor::On))
@@ -874,33 +1007,51 @@ fn draw_ghost<D: DrawTarget<Color = BinaryColor>>(
         }
         return Ok(());
     }
-    let Some(p) = vp.to_point(pos) else {
+    let (Some(x), Some(y)) = (
+        vp.pixel_q(xq, pos.x, Axis::X, -CLIP_MARGIN, WIDTH + CLIP_MARGIN),
+        vp.pixel_q(yq, pos.y, Axis::Y, -CLIP_MARGIN, HEIGHT + CLIP_MARGIN),
+    ) else {
         return Ok(());
     };
+    let p = Point::new(x, y);
     let fwd = Dir::with(ghost.body.heading, true);
-    let corners = match fwd.q {
-        // `fwd` is unit already, so `normalize(fwd)` is `fwd` (see `Dir`); the arrow head's
-        // back corners −3·fwd ± 4·side are within 7 × 7e-5 px of the `f32` ones.
-        Some((fx, fy)) => {
-            let (fx, fy) = (i64::from(fx), i64::from(fy));
-            match (
-                round_q16(-3 * fx - 4 * fy),
-                round_q16(-3 * fy + 4 * fx),
-                round_q16(-3 * fx + 4 * fy),
-                round_q16(-3 * fy - 4 * fx),
-            ) {
-                (Some(lx), Some(ly), Some(rx), Some(ry)) => offset_px(p, &fwd, 5).map(|nose| {
-                    (
-                        nose,
-                        Point::new(p.x + lx, p.y + ly),
-                        Point::new(p.x + rx, p.y + ry),
-                    )
-                }),
-                _ => arrow_head_f32(p, ghost.body.heading),
+    // `fwd` is unit already, so `normalize(fwd)` is `fwd` (see `Dir`); the arrow head's back
+    // corners −3·fwd ± 4·side are within 7 × 7e-5 px of the `f32` ones. Unit: |fx|, |fy| < 2¹⁷,
+    // so these fit `i32`.
+    let q = fwd.q.map(|(fx, fy)| {
+        [
+            -3 * fx - 4 * fy,
+            -3 * fy + 4 * fx,
+            -3 * fx + 4 * fy,
+            -3 * fy - 4 * fx,
+        ]
+    });
+    // A coordinate near a half pixel (or every one, without a unit `fwd`) takes the `f32`
+    // formula, with the normalised heading computed once, only then.
+    let mut f32_fwd = None;
+    let mut c = [0i32; 4];
+    for (i, c) in c.iter_mut().enumerate() {
+        *c = match q.and_then(|q| round_q16(i64::from(q.get(i).copied().unwrap_or(0)))) {
+            Some(r) => r,
+            None => {
+                let f = *f32_fwd.get_or_insert_with(|| {
+                    ghost
+                        .body
+                        .heading
+                        .try_normalize()
+                        .unwrap_or(Vec2::new(0.0, -1.0))
+                });
+                arrow_corner_f32(f, i)
             }
-        }
-        None => arrow_head_f32(p, ghost.body.heading),
-    };
+        };
+    }
+    let corners = offset_px(p, &fwd, 5).map(|nose| {
+        (
+            nose,
+            Point::new(p.x + c[0], p.y + c[1]),
+            Point::new(p.x + c[2], p.y + c[3]),
+        )
+    });
     let Some((nose, l, r)) = corners else {
         return Ok(());
     };
@@ -916,18 +1067,18 @@ fn draw_ghost<D: DrawTarget<Color = BinaryColor>>(
     Ok(())
 }
 
-/// The ghost arrow head's corners (nose, left, right) around `p` for `heading`, in `f32`.
-fn arrow_head_f32(p: Point, heading: Vec2) -> Option<(Point, Point, Point)> {
-    let fwd = match heading.try_normalize() {
-        Some(f) => f,
-        None => Vec2::new(0.0, -1.0),
-    };
+/// Coordinate `i` (left x, left y, right x, right y) of the arrow head's back corners for the
+/// normalised heading `fwd` (`(0, −1)` if the heading has none), rounded: the `f32` renderer's
+/// `offset_xy(p, −fwd·3 ± side·4)` (`fwd` is finite, so is the value).
+fn arrow_corner_f32(fwd: Vec2, i: usize) -> i32 {
     let side = Vec2::new(-fwd.y, fwd.x);
-    Some((
-        offset(p, fwd, 5.0)?,
-        offset_xy(p, -fwd.x * 3.0 + side.x * 4.0, -fwd.y * 3.0 + side.y * 4.0)?,
-        offset_xy(p, -fwd.x * 3.0 - side.x * 4.0, -fwd.y * 3.0 - side.y * 4.0)?,
-    ))
+    let v = match i {
+        0 => -fwd.x * 3.0 + side.x * 4.0,
+        1 => -fwd.y * 3.0 + side.y * 4.0,
+        2 => -fwd.x * 3.0 - side.x * 4.0,
+        _ => -fwd.y * 3.0 - side.y * 4.0,
+    };
+    round(v) as i32
 }
 
 fn draw_player<D: DrawTarget<Color = BinaryColor>>(
@@ -1071,16 +1222,6 @@ fn offset(p: Point, dir: Vec2, len: f32) -> Option<Point> {
     let d = dir.try_normalize()?;
     let x = round(d.x * len);
     let y = round(d.y * len);
-    if !(x.is_finite() && y.is_finite()) {
-        return None;
-    }
-    Some(Point::new(p.x + x as i32, p.y + y as i32))
-}
-
-/// `p` moved by `(dx, dy)` pixels (rounded); `None` if not finite.
-fn offset_xy(p: Point, dx: f32, dy: f32) -> Option<Point> {
-    let x = round(dx);
-    let y = round(dy);
     if !(x.is_finite() && y.is_finite()) {
         return None;
     }
@@ -1343,7 +1484,9 @@ mod tests {
             } else {
                 Vec2::new(48.0, 48.0)
             };
-            let cam = Vec2::new(r(-60.0, 60.0), r(-60.0, 60.0));
+            // Sometimes far out (beyond the Q16 range: every point on the f32 path).
+            let far = if i % 11 == 0 { 1000.0 } else { 1.0 };
+            let cam = Vec2::new(r(-60.0, 60.0) * far, r(-60.0, 60.0) * far);
             let near = |r: &mut dyn FnMut(f32, f32) -> f32| {
                 Vec3::new(cam.x + r(-60.0, 60.0), r(0.0, 10.0), cam.y + r(-40.0, 40.0))
             };
@@ -1407,6 +1550,34 @@ mod tests {
     }
 
     #[test]
+    fn mul_shr24_is_the_i64_product() {
+        let mut seed = 7u32;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            seed
+        };
+        let check = |a: i32, b: u32| {
+            assert_eq!(
+                mul_shr24(a, b),
+                (i64::from(a) * i64::from(b)) >> 24,
+                "{a} {b}"
+            );
+        };
+        for _ in 0..200_000 {
+            check(
+                (next() % (1 << 25)) as i32 - (1 << 24) + 1,
+                next() % (1 << 28),
+            );
+        }
+        let (amax, bmax) = ((1 << 24) - 1, (1 << 28) - 1);
+        for (a, b) in [(0, 0), (amax, bmax), (-amax, bmax), (-1, 1), (-1, 1 << 24)] {
+            check(a, b);
+        }
+    }
+
+    #[test]
     fn fixed_point_conversion_truncates_toward_zero() {
         assert_eq!(to_fixed(1.5, 16), Some(3 << 15));
         assert_eq!(to_fixed(-1.5, 16), Some(-(3 << 15)));
@@ -1460,6 +1631,37 @@ mod tests {
                 .max((f64::from(c) / 32768.0 - wc).abs());
         }
         assert!(worst < 1.2e-4, "worst error {worst}");
+    }
+
+    #[test]
+    fn triangles_and_lines_match_the_reference_pixel_for_pixel() {
+        let mut seed = 4242u32;
+        let mut next = || {
+            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            (seed >> 16) as i32 % 180 - 26
+        };
+        for i in 0..20_000 {
+            let (a, b, c) = (
+                Point::new(next(), next() / 2),
+                Point::new(next(), next() / 2),
+                Point::new(next(), next() / 2),
+            );
+            // Mostly small (arrow heads), some large, some degenerate.
+            let (b, c) = match i % 4 {
+                0 => (b, c),
+                1 => (a + (b - a) / 20, a + (c - a) / 20),
+                2 => (a + (b - a) / 8, a + (b - a) / 4),
+                _ => (a + (b - a) / 10, a + (c - a) / 10),
+            };
+            let (mut ours, mut theirs) = (PixelCounter::new(), PixelCounter::new());
+            fill_triangle(a, b, c, &mut ours).unwrap();
+            reference::fill_triangle(a, b, c, &mut theirs).unwrap();
+            assert_eq!(ours, theirs, "{a:?} {b:?} {c:?}");
+            let (mut ours, mut theirs) = (PixelCounter::new(), PixelCounter::new());
+            thin_line(Line::new(a, b), &mut ours).unwrap();
+            reference::thin_line(Line::new(a, b), &mut theirs).unwrap();
+            assert_eq!(ours, theirs, "{a:?} {b:?}");
+        }
     }
 
     #[test]

@@ -165,7 +165,7 @@ fn stroke() -> PrimitiveStyle<BinaryColor> {
 /// A 1-pixel line: embedded-graphics' Bresenham points (`Line::points`), the pixels a stroke of
 /// width 1 draws, without the thick-line machinery (parallel offsets, joins) a styled line
 /// links in (≈ 2 KB on Cortex-M). Tested pixel-identical to the styled line.
-fn thin_line<D: DrawTarget<Color = BinaryColor>>(
+pub(super) fn thin_line<D: DrawTarget<Color = BinaryColor>>(
     line: Line,
     target: &mut D,
 ) -> Result<(), D::Error> {
@@ -177,7 +177,7 @@ fn thin_line<D: DrawTarget<Color = BinaryColor>>(
 /// up to single edge pixels (tested), without its scanline-intersection and thick-segment code
 /// (≈ 3 KB on Cortex-M). Corners are display pixels, at most a few hundred apart (the viewport
 /// clamps them); the edge functions use `i64`, so no input overflows.
-fn fill_triangle<D: DrawTarget<Color = BinaryColor>>(
+pub(super) fn fill_triangle<D: DrawTarget<Color = BinaryColor>>(
     a: Point,
     b: Point,
     c: Point,
