@@ -18,7 +18,7 @@
 //!   `demo-frames-fingerprint` folds every frame's buffer fingerprint, computed outside the timed
 //!   spans, so the drawn pictures stay comparable across CPUs;
 //! - `math-*-instr`: scalar maths for reference;
-//! - `f32-*-instr`: one `f32` add / sub / mul / compare (the soft-float helpers on the Cortex-M0),
+//! - `f32-*-instr`: one `f32` add / sub / mul / divide / compare (the soft-float helpers on the Cortex-M0),
 //!   the cost of fetching the operands and of the loop subtracted (helper call included).
 #![no_std]
 #![no_main]
@@ -170,6 +170,9 @@ fn main() -> ! {
     let fmul = op(&mut |a, b| {
         black_box(a * b);
     });
+    let fdiv = op(&mut |a, b| {
+        black_box(a / b);
+    });
     let flt = op(&mut |a, b| {
         black_box(a < b);
     });
@@ -179,6 +182,7 @@ fn main() -> ! {
     let _ = writeln!(out, "f32-add-instr: {fadd}");
     let _ = writeln!(out, "f32-sub-instr: {fsub}");
     let _ = writeln!(out, "f32-mul-instr: {fmul}");
+    let _ = writeln!(out, "f32-div-instr: {fdiv}");
     let _ = writeln!(out, "f32-lt-instr: {flt}");
     let _ = writeln!(out, "f32-add-zero-instr: {fadd_zero}");
 

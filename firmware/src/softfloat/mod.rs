@@ -41,8 +41,8 @@ const HIDDEN: u32 = 0x0080_0000;
 /// bit below 30 it packs a subnormal.
 #[inline(always)]
 fn round_pack_30(sign: u32, e: u32, m: u32) -> u32 {
-    let r = (m + 0x3f + ((m >> 7) & 1)) >> 7;
-    sign | (((e - 1) << 23) + r)
+    let r = m.wrapping_add(0x3f + ((m >> 7) & 1)) >> 7;
+    sign | (e.wrapping_sub(1) << 23).wrapping_add(r)
 }
 
 /// `a + b` on binary32 bit patterns.
@@ -60,7 +60,7 @@ pub fn add(a: u32, b: u32) -> u32 {
         // y zero or subnormal (then so may be x), or x infinite or NaN.
         return add_special(a, b);
     }
-    let d = ex - ey;
+    let d = ex.wrapping_sub(ey);
     // Significands with the leading bit at bit 30: 7 bits for guard, round and sticky.
     let mx = ((x << 8) | SIGN) >> 1;
     let my0 = ((y << 8) | SIGN) >> 1;
@@ -78,17 +78,17 @@ pub fn add(a: u32, b: u32) -> u32 {
     let mut xe = (x >> 23) << 23;
     let mut m;
     if ((x ^ y) as i32) >= 0 {
-        m = mx + my;
+        m = mx.wrapping_add(my);
         if (m as i32) < 0 {
             // Carry: one more binade (the sticky bit stays in bit 0).
             if ex == 254 {
-                return xe + (1 << 23); // ±inf
+                return xe.wrapping_add(1 << 23); // ±inf
             }
             m = (m >> 1) | (m & 1);
-            xe += 1 << 23;
+            xe = xe.wrapping_add(1 << 23);
         }
     } else {
-        m = mx - my;
+        m = mx.wrapping_sub(my);
         if m < 1 << 30 {
             if m == 0 {
                 return 0;
@@ -100,28 +100,29 @@ pub fn add(a: u32, b: u32) -> u32 {
             // Cancellation (exact when more than one bit goes, d ≤ 1): normalise without CLZ.
             if m < 1 << 15 {
                 m <<= 16;
-                xe -= 16 << 23;
+                xe = xe.wrapping_sub(16 << 23);
             }
             if m < 1 << 23 {
                 m <<= 8;
-                xe -= 8 << 23;
+                xe = xe.wrapping_sub(8 << 23);
             }
             if m < 1 << 27 {
                 m <<= 4;
-                xe -= 4 << 23;
+                xe = xe.wrapping_sub(4 << 23);
             }
             if m < 1 << 29 {
                 m <<= 2;
-                xe -= 2 << 23;
+                xe = xe.wrapping_sub(2 << 23);
             }
             if m < 1 << 30 {
                 m <<= 1;
-                xe -= 1 << 23;
+                xe = xe.wrapping_sub(1 << 23);
             }
         }
     }
     // Round to nearest, ties to even (a carry out of the significand is the next binade, or inf).
-    xe - (1 << 23) + ((m + 0x3f + ((m >> 7) & 1)) >> 7)
+    xe.wrapping_sub(1 << 23)
+        .wrapping_add(m.wrapping_add(0x3f + ((m >> 7) & 1)) >> 7)
 }
 
 /// `add` when an operand is zero, subnormal, infinite or a NaN: zeros here, the rest in
@@ -174,7 +175,7 @@ pub fn add_general(a: u32, b: u32) -> u32 {
     // Subnormals: exponent 1 without the hidden bit.
     let (ex, mx) = unpack(x);
     let (ey, my) = unpack(y);
-    let d = (ex - ey) as u32;
+    let d = ex.wrapping_sub(ey) as u32;
     let mx = mx << 7;
     let my0 = my << 7;
     let my = if d < 32 {
@@ -187,26 +188,28 @@ pub fn add_general(a: u32, b: u32) -> u32 {
     let mut e = ex;
     let mut m;
     if ((x ^ y) as i32) >= 0 {
-        m = mx + my;
+        m = mx.wrapping_add(my);
         if m >= 1 << 31 {
             m = (m >> 1) | (m & 1);
-            e += 1;
+            e = e.wrapping_add(1);
             if e >= 255 {
                 return sign | INF;
             }
         }
     } else {
-        m = mx - my;
+        m = mx.wrapping_sub(my);
         if m == 0 {
             return 0;
         }
     }
     // Normalise to bit 30, but not below exponent 1 (subnormal results are exact).
     if m < 1 << 30 {
-        let shift = (m.leading_zeros() as i32 - 1).min(e - 1);
+        let shift = (m.leading_zeros() as i32)
+            .wrapping_sub(1)
+            .min(e.wrapping_sub(1));
         if shift > 0 {
-            m <<= shift as u32;
-            e -= shift;
+            m = m.wrapping_shl(shift as u32);
+            e = e.wrapping_sub(shift);
         }
     }
     round_pack_30(sign, e as u32, m)
@@ -230,9 +233,12 @@ fn unpack(x: u32) -> (i32, u32) {
 fn mul24(a: u32, b: u32) -> (u32, u32) {
     let (ah, al) = (a >> 12, a & 0xfff);
     let (bh, bl) = (b >> 12, b & 0xfff);
-    let mid = ah * bl + al * bh; // < 2^25
-    let t = al * bl + ((mid & 0xfff) << 12); // < 2^25
-    let hi = ah * bh + (mid >> 12) + (t >> 24);
+    let mid = ah.wrapping_mul(bl).wrapping_add(al.wrapping_mul(bh)); // < 2^25
+    let t = al.wrapping_mul(bl).wrapping_add((mid & 0xfff) << 12); // < 2^25
+    let hi = ah
+        .wrapping_mul(bh)
+        .wrapping_add(mid >> 12)
+        .wrapping_add(t >> 24);
     (hi, t & 0x00ff_ffff)
 }
 
@@ -240,8 +246,8 @@ fn mul24(a: u32, b: u32) -> (u32, u32) {
 /// nearest, ties to even, and packs it with `sign` and biased exponent `e` (`1..=254`).
 #[inline(always)]
 fn round_pack_24(sign: u32, e: i32, hi: u32, lo: u32) -> u32 {
-    let r = hi + ((lo + 0x007f_ffff + (hi & 1)) >> 24);
-    sign | ((((e - 1) as u32) << 23) + r)
+    let r = hi.wrapping_add(lo.wrapping_add(0x007f_ffff + (hi & 1)) >> 24);
+    sign | ((e.wrapping_sub(1) as u32) << 23).wrapping_add(r)
 }
 
 /// `a × b` on binary32 bit patterns.
@@ -261,35 +267,37 @@ pub fn mul(a: u32, b: u32) -> u32 {
         return mul_special(a, b);
     }
     // ea + eb - 128, in 0..=254.
-    let es = da + db;
+    let es = da.wrapping_add(db);
     if es > 252 {
         // The result may overflow.
         return mul_general(a, b);
     }
     // Sign and biased exponent - 1 of a product in [1, 2) (the hidden bit adds the last 1).
-    let base = ((a ^ b) & SIGN) + (es << 23);
+    let base = ((a ^ b) & SIGN).wrapping_add(es << 23);
     // Significand = h × 2^16 + l: h the top 8 bits (hidden bit included), l the low 16.
     let ah = ((a << 8) | SIGN) >> 24;
     let bh = ((b << 8) | SIGN) >> 24;
     let al = (a << 16) >> 16;
     let bl = (b << 16) >> 16;
-    let ll = al * bl;
+    let ll = al.wrapping_mul(bl);
     // < 2^25
-    let cross = ah * bl + al * bh;
+    let cross = ah.wrapping_mul(bl).wrapping_add(al.wrapping_mul(bh));
     // u = product >> 16 (< 2^32), with the 16 bits below ORed into bit 0 as a sticky bit.
-    let mut u = ((ah * bh) << 16) + cross + (ll >> 16);
+    let mut u = (ah.wrapping_mul(bh) << 16)
+        .wrapping_add(cross)
+        .wrapping_add(ll >> 16);
     u |= (ll << 16 != 0) as u32;
     let mut base = base;
     if (u as i32) < 0 {
         // Product in [2, 4).
-        base += 1 << 23;
+        base = base.wrapping_add(1 << 23);
     } else {
         u <<= 1;
     }
     // 24-bit significand in u's top bits, round bit at bit 7, sticky below: round to nearest,
     // ties to even (a carry out of bit 31 is a significand of 2^24: the next binade).
     let (r, carry) = u.overflowing_add(0x7f + ((u >> 8) & 1));
-    base + (r >> 8) + ((carry as u32) << 24)
+    base.wrapping_add(r >> 8).wrapping_add((carry as u32) << 24)
 }
 
 /// `mul` off its fast path (an operand zero, subnormal, infinite, a NaN, or outside 2^±64): zeros
@@ -330,12 +338,12 @@ pub fn mul_general(a: u32, b: u32) -> u32 {
     let (ea, ma) = unpack_normalised(a);
     let (eb, mb) = unpack_normalised(b);
     let (mut hi, mut lo) = mul24(ma, mb);
-    let mut e = ea + eb - 127;
+    let mut e = ea.wrapping_add(eb).wrapping_sub(127);
     if hi < HIDDEN {
         hi = (hi << 1) | (lo >> 23);
         lo = (lo << 1) & 0x00ff_ffff;
     } else {
-        e += 1;
+        e = e.wrapping_add(1);
     }
     if e >= 255 {
         return sign | INF;
@@ -344,7 +352,7 @@ pub fn mul_general(a: u32, b: u32) -> u32 {
         return round_pack_24(sign, e, hi, lo);
     }
     // Subnormal result: shift right by 1 - e, keeping round and sticky.
-    let shift = (1 - e) as u32;
+    let shift = 1i32.wrapping_sub(e) as u32;
     if shift > 24 {
         // Below half the smallest subnormal: rounds to zero.
         return sign;
@@ -352,9 +360,9 @@ pub fn mul_general(a: u32, b: u32) -> u32 {
     let kept = hi >> shift;
     // Round and sticky: the bits shifted out of `hi` on top (the round bit at bit 31), `lo` ORed
     // in well below the round bit (only whether the rest is non-zero matters).
-    let out = hi << (32 - shift) | (lo >> 8) | ((lo & 0xff != 0) as u32);
+    let out = hi.wrapping_shl(32u32.wrapping_sub(shift)) | (lo >> 8) | ((lo & 0xff != 0) as u32);
     let up = (out > SIGN || (out == SIGN && kept & 1 == 1)) as u32;
-    sign | (kept + up)
+    sign | kept.wrapping_add(up)
 }
 
 /// Biased exponent (may be ≤ 0 for subnormals) and 24-bit significand with its leading bit at 23
@@ -364,8 +372,8 @@ fn unpack_normalised(x: u32) -> (i32, u32) {
     let e = (x >> 23) & 0xff;
     if e == 0 {
         let m = x & FRAC;
-        let shift = m.leading_zeros() - 8;
-        (1 - shift as i32, m << shift)
+        let shift = m.leading_zeros().wrapping_sub(8);
+        (1i32.wrapping_sub(shift as i32), m.wrapping_shl(shift))
     } else {
         (e as i32, (x & FRAC) | HIDDEN)
     }
