@@ -65,7 +65,14 @@ impl Quat {
 
     /// Rotation about +Y (yaw) by `yaw` radians; positive turns −Z towards −X (left).
     pub fn from_yaw(yaw: f32) -> Quat {
-        Quat::from_axis_angle(Vec3::Y, yaw)
+        // `from_axis_angle(Vec3::Y, yaw)` without normalising the unit axis (exactly `Vec3::Y`
+        // back): `(0·s, 1·s, 0·s, c)`, the zeros taking the sign of `s` as the products do.
+        if !yaw.is_finite() {
+            return Quat::IDENTITY;
+        }
+        let (s, c) = scalar::sin_cos(yaw * 0.5);
+        let zero = f32::from_bits(s.to_bits() & 0x8000_0000);
+        Quat::from_xyzw(zero, s, zero, c)
     }
 
     /// Shortest rotation taking direction `from` to direction `to` (both normalised here).
@@ -94,6 +101,10 @@ impl Quat {
     /// Unit-length copy; zero/NaN gives identity.
     pub fn normalize(self) -> Quat {
         let l2 = self.dot(self);
+        if l2.to_bits() == 0x3f80_0000 {
+            // l2 == 1: the scale 1/√1 is exactly 1 and would change no component.
+            return self;
+        }
         if l2 > 1.0e-12 && l2.is_finite() {
             let inv = 1.0 / scalar::sqrt(l2);
             Quat::from_xyzw(self.x * inv, self.y * inv, self.z * inv, self.w * inv)
@@ -268,6 +279,31 @@ mod tests {
         assert!((r.angle() - 0.25).abs() < 1e-4 + 8.0 * scalar::TRIG_ABS_ERROR);
         assert_eq!(Quat::IDENTITY.rotate_towards(to, 2.0), to);
         assert_eq!(Quat::IDENTITY.rotate_towards(to, f32::NAN), Quat::IDENTITY);
+    }
+
+    #[test]
+    fn from_yaw_is_the_axis_angle_rotation_bit_for_bit() {
+        for i in -700..700 {
+            let yaw = i as f32 * 0.013;
+            assert_eq!(
+                Quat::from_yaw(yaw).to_bits(),
+                Quat::from_axis_angle(Vec3::Y, yaw).to_bits(),
+                "{yaw}"
+            );
+        }
+        for yaw in [0.0, -0.0, f32::NAN, f32::INFINITY, 1.0e30, -1.0e-40] {
+            assert_eq!(
+                Quat::from_yaw(yaw).to_bits(),
+                Quat::from_axis_angle(Vec3::Y, yaw).to_bits()
+            );
+        }
+    }
+
+    #[test]
+    fn normalize_keeps_unit_input() {
+        let q = Quat::from_xyzw(0.0, 0.6, 0.0, 0.8);
+        assert_eq!(q.dot(q), 1.0);
+        assert_eq!(q.normalize().to_bits(), q.to_bits());
     }
 
     #[test]
