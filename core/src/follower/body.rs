@@ -13,7 +13,10 @@
 
 use crate::ground::GroundProbe;
 use crate::hash::{StateHash, StateHasher};
-use crate::math::{approach, clamp, finite_or, scalar, wrap_angle, yaw_forward, Quat, Vec2, Vec3};
+use crate::math::{
+    approach, clamp, finite_or, scalar, wrap_angle, yaw_forward, Quat, Vec2, Vec3,
+    NORMALIZE_EPSILON_SQ,
+};
 
 use super::params::{clamp_coords, FollowerParams, COORD_LIMIT, DEG, MAX_SPEED};
 
@@ -208,8 +211,34 @@ impl FollowerBody {
         speed_cap: f32,
         n: f32,
     ) {
+        self.chase_known(p, toward, factor_target, speed_cap, n, None);
+    }
+
+    /// [`FollowerBody::chase`]; `planar` = `(l², l)` of the planar offset between the body and
+    /// `toward` when the caller already has them (`l2 = |offset|²`, `l = scalar::sqrt(l2)`, either
+    /// sign of the offset), so the direction takes no second square root (same bits).
+    pub(crate) fn chase_known(
+        &mut self,
+        p: &FollowerParams,
+        toward: Vec3,
+        factor_target: f32,
+        speed_cap: f32,
+        n: f32,
+        planar: Option<(f32, f32)>,
+    ) {
         self.ease_factor(p, factor_target, n);
-        let dir = (toward.planar() - self.position.planar()).normalize_or_zero();
+        let offset = toward.planar() - self.position.planar();
+        let dir = match planar {
+            // `Vec2::normalize_or_zero` with its length at hand.
+            Some((l2, l)) => {
+                if l2 > NORMALIZE_EPSILON_SQ && l2.is_finite() {
+                    offset * (1.0 / l)
+                } else {
+                    Vec2::ZERO
+                }
+            }
+            None => offset.normalize_or_zero(),
+        };
         let t = per_tick_fraction(p.direction_lerp_per_tick, n);
         self.move_dir = self.move_dir.lerp(dir, t);
         // Clamped (NaN → 0) so absurd but "sane" params (move_speed 1e38) cannot overflow.
