@@ -80,7 +80,16 @@ impl Quat {
     /// Opposite vectors rotate 180° about an arbitrary axis perpendicular to `from`; zero or NaN
     /// input gives identity. Computed without trigonometry.
     pub fn from_rotation_arc(from: Vec3, to: Vec3) -> Quat {
-        let (Some(a), Some(b)) = (from.try_normalize(), to.try_normalize()) else {
+        // Inputs whose squared length is exactly 1 (`Vec3::UP`, a flat ground normal) normalise
+        // to themselves (1/√1 = 1): skip those square roots.
+        let unit = |v: Vec3| {
+            if v.length_squared().to_bits() == 1.0f32.to_bits() {
+                Some(v)
+            } else {
+                v.try_normalize()
+            }
+        };
+        let (Some(a), Some(b)) = (unit(from), unit(to)) else {
             return Quat::IDENTITY;
         };
         let d = a.dot(b);
@@ -89,7 +98,12 @@ impl Quat {
             return Quat::from_xyzw(axis.x, axis.y, axis.z, 0.0);
         }
         let c = a.cross(b);
-        Quat::from_xyzw(c.x, c.y, c.z, 1.0 + d).normalize()
+        let q = Quat::from_xyzw(c.x, c.y, c.z, 1.0 + d);
+        if q.dot(q).to_bits() == 4.0f32.to_bits() {
+            // Parallel inputs: `normalize` would scale by 1/√4 = 0.5 exactly.
+            return Quat::from_xyzw(q.x * 0.5, q.y * 0.5, q.z * 0.5, q.w * 0.5);
+        }
+        q.normalize()
     }
 
     /// Dot product of the 4-vectors.
@@ -296,6 +310,42 @@ mod tests {
                 Quat::from_yaw(yaw).to_bits(),
                 Quat::from_axis_angle(Vec3::Y, yaw).to_bits()
             );
+        }
+    }
+
+    #[test]
+    fn rotation_arc_shortcuts_match_the_general_formula() {
+        let general = |from: Vec3, to: Vec3| {
+            let (Some(a), Some(b)) = (from.try_normalize(), to.try_normalize()) else {
+                return Quat::IDENTITY;
+            };
+            let d = a.dot(b);
+            if d < -0.999_999 {
+                let axis = a.any_orthonormal();
+                return Quat::from_xyzw(axis.x, axis.y, axis.z, 0.0);
+            }
+            let c = a.cross(b);
+            Quat::from_xyzw(c.x, c.y, c.z, 1.0 + d).normalize()
+        };
+        let vs = [
+            Vec3::UP,
+            Vec3::new(-0.0, 1.0, 0.0),
+            Vec3::new(0.0, 1.0, -0.0),
+            Vec3::new(0.6, 0.8, 0.0),
+            Vec3::new(0.0, 0.8, -0.6),
+            Vec3::new(0.3, 2.0, 0.1),
+            -Vec3::UP,
+            Vec3::ZERO,
+            Vec3::X,
+        ];
+        for &a in &vs {
+            for &b in &vs {
+                assert_eq!(
+                    Quat::from_rotation_arc(a, b).to_bits(),
+                    general(a, b).to_bits(),
+                    "{a:?} {b:?}"
+                );
+            }
         }
     }
 
