@@ -316,11 +316,19 @@ pub(crate) fn sanitize_dt(dt: f32) -> Option<f32> {
 /// Clamp every component to `±COORD_LIMIT`; NaN components become 0.
 #[inline]
 pub(crate) fn clamp_coords(p: crate::math::Vec3) -> crate::math::Vec3 {
+    // `clamp(x, −COORD_LIMIT, COORD_LIMIT)` (NaN → 0) on the bits: |x| ≤ limit keeps x (−0
+    // included), a NaN gives 0, anything else (±inf included) the limit with the sign of x.
     let c = |x: f32| {
-        if x.is_nan() {
+        let b = x.to_bits();
+        let a = b & 0x7fff_ffff;
+        if a <= COORD_LIMIT.to_bits() {
+            x
+        } else if a > f32::INFINITY.to_bits() {
             0.0
+        } else if b >> 31 != 0 {
+            -COORD_LIMIT
         } else {
-            crate::math::clamp(x, -COORD_LIMIT, COORD_LIMIT)
+            COORD_LIMIT
         }
     };
     crate::math::Vec3::new(c(p.x), c(p.y), c(p.z)).flush_subnormal()
