@@ -546,7 +546,10 @@ pub(crate) fn step_at_speed_axes(
     state.orientation = q;
     state.speed = speed;
     state.position += axes.forward * (speed * dt);
-    if !state.is_finite() {
+    // The orientation (normalised, or the identity) and the angular velocity (clamped; zero when
+    // not finite) are finite by construction: only position and speed can overflow (absurd
+    // params), so only they are checked — the same outcome as `!state.is_finite()`.
+    if !(state.position.is_finite() && state.speed.is_finite()) {
         *state = before;
         state.angular_velocity = Vec3::ZERO;
     }
