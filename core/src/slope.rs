@@ -59,6 +59,9 @@ pub const WALKABLE_EPSILON: f32 = 2.0e-3;
 /// Degrees → radians.
 const DEG: f32 = core::f32::consts::PI / 180.0;
 
+/// `scalar::cos(45.0 * DEG)`, bit for bit (hopkit's own kernel with either backend).
+const COS_45: f32 = f32::from_bits(0x3f35_04f3);
+
 /// Tuning of slope alignment. Angles in **degrees**, as the seed's Unity inspector fields.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
@@ -122,7 +125,12 @@ impl SlopeParams {
 
     /// The normalised `normal` if it is walkable.
     fn accept(&self, normal: Vec3) -> Option<Vec3> {
-        let n = normal.try_normalize()?;
+        // A normal whose squared length is exactly 1 normalises to itself (1/√1 = 1): skip it.
+        let n = if normal.length_squared().to_bits() == 1.0f32.to_bits() {
+            normal
+        } else {
+            normal.try_normalize()?
+        };
         let limit = if (0.0..=180.0).contains(&self.slope_limit_deg) {
             self.slope_limit_deg
         } else {
@@ -133,7 +141,13 @@ impl SlopeParams {
         } else {
             WALKABLE_EPSILON
         };
-        if n.dot(Vec3::UP) >= scalar::cos(limit * DEG) - eps {
+        // The default limit's cosine is a constant (the same bits as the call; see the tests).
+        let cos_limit = if limit.to_bits() == 45.0f32.to_bits() {
+            COS_45
+        } else {
+            scalar::cos(limit * DEG)
+        };
+        if n.dot(Vec3::UP) >= cos_limit - eps {
             Some(n)
         } else {
             None
@@ -273,6 +287,11 @@ mod tests {
         assert!(!p.is_walkable(Vec3::new(0.710_799, 0.703_395, 0.0)));
         assert!(!p.is_walkable(Vec3::ZERO));
         assert!(!p.is_walkable(Vec3::new(f32::NAN, 1.0, 0.0)));
+    }
+
+    #[test]
+    fn cos_45_is_the_kernel_value() {
+        assert_eq!(COS_45.to_bits(), scalar::cos(45.0 * DEG).to_bits());
     }
 
     #[test]

@@ -13,7 +13,10 @@
 
 use crate::ground::GroundProbe;
 use crate::hash::{StateHash, StateHasher};
-use crate::math::{approach, clamp, finite_or, scalar, wrap_angle, yaw_forward, Quat, Vec2, Vec3};
+use crate::math::{
+    approach, clamp, finite_or, scalar, wrap_angle, yaw_forward, Quat, Vec2, Vec3,
+    NORMALIZE_EPSILON_SQ,
+};
 
 use super::params::{clamp_coords, FollowerParams, COORD_LIMIT, DEG, MAX_SPEED};
 
@@ -137,9 +140,19 @@ impl FollowerBody {
     /// `±COORD_LIMIT`, velocity within `±MAX_SPEED`, finite direction of length ≤ 1 (+rounding),
     /// finite factor, angles in `(−π, π]`.
     pub fn is_healthy(&self) -> bool {
-        let coord = |x: f32| x.abs() <= COORD_LIMIT;
-        let speed = |x: f32| x.abs() <= MAX_SPEED;
-        let angle = |a: f32| a > -core::f32::consts::PI && a <= core::f32::consts::PI;
+        // The float tests `|x| ≤ limit` and `−π < a ≤ π` on the bits (same results, NaN
+        // included; non-negative floats order like their bits).
+        let abs_bits = |x: f32| x.to_bits() & 0x7fff_ffff;
+        let coord = |x: f32| abs_bits(x) <= COORD_LIMIT.to_bits();
+        let speed = |x: f32| abs_bits(x) <= MAX_SPEED.to_bits();
+        let pi = core::f32::consts::PI.to_bits();
+        let angle = |a: f32| {
+            if a.to_bits() >> 31 != 0 {
+                abs_bits(a) < pi
+            } else {
+                a.to_bits() <= pi
+            }
+        };
         let (p, v) = (self.position, self.velocity);
         coord(p.x)
             & coord(p.y)
@@ -208,8 +221,34 @@ impl FollowerBody {
         speed_cap: f32,
         n: f32,
     ) {
+        self.chase_known(p, toward, factor_target, speed_cap, n, None);
+    }
+
+    /// [`FollowerBody::chase`]; `planar` = `(l², l)` of the planar offset between the body and
+    /// `toward` when the caller already has them (`l2 = |offset|²`, `l = scalar::sqrt(l2)`, either
+    /// sign of the offset), so the direction takes no second square root (same bits).
+    pub(crate) fn chase_known(
+        &mut self,
+        p: &FollowerParams,
+        toward: Vec3,
+        factor_target: f32,
+        speed_cap: f32,
+        n: f32,
+        planar: Option<(f32, f32)>,
+    ) {
         self.ease_factor(p, factor_target, n);
-        let dir = (toward.planar() - self.position.planar()).normalize_or_zero();
+        let offset = toward.planar() - self.position.planar();
+        let dir = match planar {
+            // `Vec2::normalize_or_zero` with its length at hand.
+            Some((l2, l)) => {
+                if l2 > NORMALIZE_EPSILON_SQ && l2.is_finite() {
+                    offset * (1.0 / l)
+                } else {
+                    Vec2::ZERO
+                }
+            }
+            None => offset.normalize_or_zero(),
+        };
         let t = per_tick_fraction(p.direction_lerp_per_tick, n);
         self.move_dir = self.move_dir.lerp(dir, t);
         // Clamped (NaN → 0) so absurd but "sane" params (move_speed 1e38) cannot overflow.
@@ -404,6 +443,77 @@ pub(crate) fn probe_height(ground: &impl GroundProbe, point: Vec3) -> Option<f32
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bit_tests_match_the_float_tests() {
+        let float_healthy = |b: &FollowerBody| {
+            let coord = |x: f32| x.abs() <= COORD_LIMIT;
+            let speed = |x: f32| x.abs() <= MAX_SPEED;
+            let angle = |a: f32| a > -core::f32::consts::PI && a <= core::f32::consts::PI;
+            let (p, v) = (b.position, b.velocity);
+            coord(p.x)
+                & coord(p.y)
+                & coord(p.z)
+                & speed(v.x)
+                & speed(v.y)
+                & speed(v.z)
+                & b.move_dir.is_finite()
+                & (b.move_dir.length_squared() <= 1.001)
+                & b.speed_factor.is_finite()
+                & angle(b.yaw)
+                & angle(b.target_yaw)
+                & angle(b.neck_yaw)
+        };
+        let float_clamp = |x: f32| {
+            if x.is_nan() {
+                0.0
+            } else {
+                clamp(x, -COORD_LIMIT, COORD_LIMIT)
+            }
+        };
+        let mut bits = 0u32;
+        loop {
+            let x = f32::from_bits(bits);
+            let c = clamp_coords(Vec3::new(x, x, x)).x;
+            let e = crate::math::scalar::flush_subnormal(float_clamp(x));
+            assert_eq!(c.to_bits(), e.to_bits(), "{bits:#x}");
+            let mut b = FollowerBody::new(Vec3::ZERO, 0.0);
+            for field in 0..4 {
+                let mut t = b;
+                match field {
+                    0 => t.position.y = x,
+                    1 => t.velocity.z = x,
+                    2 => t.yaw = x,
+                    _ => t.neck_yaw = x,
+                }
+                assert_eq!(t.is_healthy(), float_healthy(&t), "{field} {bits:#x}");
+            }
+            b.target_yaw = x;
+            assert_eq!(b.is_healthy(), float_healthy(&b), "{bits:#x}");
+            match bits.checked_add(40_009) {
+                Some(n) => bits = n,
+                None => break,
+            }
+        }
+        for x in [
+            COORD_LIMIT,
+            -COORD_LIMIT,
+            MAX_SPEED,
+            -MAX_SPEED,
+            core::f32::consts::PI,
+            -core::f32::consts::PI,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            -0.0,
+        ] {
+            let mut b = FollowerBody::new(Vec3::ZERO, 0.0);
+            b.yaw = x;
+            b.position.x = x;
+            assert_eq!(b.is_healthy(), float_healthy(&b), "{x}");
+            let c = clamp_coords(Vec3::new(x, 0.0, 0.0)).x;
+            assert_eq!(c.to_bits(), float_clamp(x).to_bits(), "{x}");
+        }
+    }
 
     #[test]
     fn yaw_helpers_agree_with_frame() {

@@ -217,8 +217,10 @@ pub fn step<const N: usize>(
     state.leader = leader;
 
     record_crumb(state, p, prev, leader, &mut ev);
-    take_shortcut(state, p, leader, &mut ev);
-    drive(state, p, leader, n, &mut ev);
+    // The body does not move between here and the end of `drive`: one distance for both.
+    let to_leader = state.body.position.distance(leader);
+    take_shortcut(state, p, to_leader, &mut ev);
+    drive(state, p, to_leader, n, &mut ev);
 
     let ground_y = state.body.integrate(p, ground, dt);
     state.body.update_falling(p, ground_y);
@@ -324,14 +326,15 @@ fn push_crumb<const N: usize>(state: &mut FollowerState<N>, crumb: Vec3, ev: &mu
 }
 
 /// The seed's `ShortCutTargetPos`: leader close by → skip ahead to the newest few crumbs.
+/// `to_leader` = the body's distance to the leader.
 fn take_shortcut<const N: usize>(
     state: &mut FollowerState<N>,
     p: &FollowerParams,
-    leader: Vec3,
+    to_leader: f32,
     ev: &mut FollowerEvents,
 ) {
     let keep = p.shortcut_keep as usize;
-    if state.body.position.distance(leader) >= p.shortcut_distance || state.trail.len() < keep {
+    if to_leader >= p.shortcut_distance || state.trail.len() < keep {
         return;
     }
     let dropped = state.trail.retain_newest(keep);
@@ -344,23 +347,29 @@ fn take_shortcut<const N: usize>(
 }
 
 /// The seed's `Move`: stop near the leader or at the end of the trail, else walk to the target.
+/// `to_leader` = the body's distance to the leader.
 fn drive<const N: usize>(
     state: &mut FollowerState<N>,
     p: &FollowerParams,
-    leader: Vec3,
+    to_leader: f32,
     n: f32,
     ev: &mut FollowerEvents,
 ) {
     let body = &mut state.body;
-    if body.position.distance(leader) < p.stop_distance {
+    if to_leader < p.stop_distance {
         body.reduce_speed(p, n);
         ev.stopped = true;
         return;
     }
+    // The planar offset's squared length and length, reused by `chase` while the target stays.
+    let mut planar = None;
     let to_target = if p.seed_exact {
         body.position.distance(state.target) // the seed: 3-D
     } else {
-        body.position.planar().distance(state.target.planar())
+        let l2 = (body.position.planar() - state.target.planar()).length_squared();
+        let l = crate::math::scalar::sqrt(l2);
+        planar = Some((l2, l));
+        l
     };
     if to_target < p.reach_distance {
         if state.trail.len() <= p.stop_crumbs as usize {
@@ -371,6 +380,7 @@ fn drive<const N: usize>(
         if let Some(next) = state.trail.pop_oldest() {
             state.target = next;
             ev.advanced = true;
+            planar = None;
         }
     }
     let left = state.trail.len();
@@ -382,7 +392,7 @@ fn drive<const N: usize>(
     if left <= p.slow_crumbs as usize {
         factor = p.slow_factor;
     }
-    body.chase(p, state.target, factor, f32::INFINITY, n);
+    body.chase_known(p, state.target, factor, f32::INFINITY, n, planar);
 }
 
 #[cfg(test)]

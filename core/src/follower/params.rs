@@ -273,18 +273,29 @@ impl FollowerParams {
     }
 }
 
-// Field range rules of `sanitized` (and so of `is_sane`).
+// Field range rules of `sanitized` (and so of `is_sane`), as integer tests on the bits: the same
+// results as the float compares (NaN fails every rule, −0.0 counts as ≥ 0, positive floats
+// order like their bits), without the soft-float calls on FPU-less targets.
+const NEG_ZERO: u32 = 0x8000_0000;
+const INF: u32 = 0x7f80_0000;
+const MAX: u32 = 0x7f7f_ffff;
 #[inline]
 pub(crate) fn nonneg(x: f32) -> bool {
-    x.is_finite() && x >= 0.0
+    // finite && x ≥ 0
+    let b = x.to_bits();
+    b <= MAX || b == NEG_ZERO
 }
 #[inline]
 pub(crate) fn nonneg_inf(x: f32) -> bool {
-    x >= 0.0
+    // x ≥ 0
+    let b = x.to_bits();
+    b <= INF || b == NEG_ZERO
 }
 #[inline]
 pub(crate) fn unit(x: f32) -> bool {
-    (0.0..=1.0).contains(&x)
+    // 0 ≤ x ≤ 1
+    let b = x.to_bits();
+    b <= 1.0f32.to_bits() || b == NEG_ZERO
 }
 #[inline]
 pub(crate) fn finite(x: f32) -> bool {
@@ -292,15 +303,19 @@ pub(crate) fn finite(x: f32) -> bool {
 }
 #[inline]
 pub(crate) fn positive(x: f32) -> bool {
-    x > 0.0
+    // x > 0 (+inf included)
+    x.to_bits().wrapping_sub(1) < INF
 }
 #[inline]
 pub(crate) fn positive_finite(x: f32) -> bool {
-    x.is_finite() && x > 0.0
+    // finite && x > 0
+    x.to_bits().wrapping_sub(1) < MAX
 }
 #[inline]
 fn half_turn_deg(x: f32) -> bool {
-    (0.0..=180.0).contains(&x)
+    // 0 ≤ x ≤ 180
+    let b = x.to_bits();
+    b <= 180.0f32.to_bits() || b == NEG_ZERO
 }
 
 /// Sanitised step length: `None` for NaN or `dt ≤ 0`, else `min(dt, MAX_STEP_DT)` (+∞ included).
@@ -316,11 +331,19 @@ pub(crate) fn sanitize_dt(dt: f32) -> Option<f32> {
 /// Clamp every component to `±COORD_LIMIT`; NaN components become 0.
 #[inline]
 pub(crate) fn clamp_coords(p: crate::math::Vec3) -> crate::math::Vec3 {
+    // `clamp(x, −COORD_LIMIT, COORD_LIMIT)` (NaN → 0) on the bits: |x| ≤ limit keeps x (−0
+    // included), a NaN gives 0, anything else (±inf included) the limit with the sign of x.
     let c = |x: f32| {
-        if x.is_nan() {
+        let b = x.to_bits();
+        let a = b & 0x7fff_ffff;
+        if a <= COORD_LIMIT.to_bits() {
+            x
+        } else if a > f32::INFINITY.to_bits() {
             0.0
+        } else if b >> 31 != 0 {
+            -COORD_LIMIT
         } else {
-            crate::math::clamp(x, -COORD_LIMIT, COORD_LIMIT)
+            COORD_LIMIT
         }
     };
     crate::math::Vec3::new(c(p.x), c(p.y), c(p.z)).flush_subnormal()
@@ -333,5 +356,46 @@ pub(crate) fn sanitize_leader(p: crate::math::Vec3, last: crate::math::Vec3) -> 
         clamp_coords(p)
     } else {
         last
+    }
+}
+
+#[cfg(test)]
+mod rule_tests {
+    use super::*;
+
+    #[test]
+    fn bit_rules_match_the_float_rules() {
+        let mut bits = 0u32;
+        loop {
+            let x = f32::from_bits(bits);
+            assert_eq!(nonneg(x), x.is_finite() && x >= 0.0, "{bits:#x}");
+            assert_eq!(nonneg_inf(x), x >= 0.0, "{bits:#x}");
+            assert_eq!(unit(x), (0.0..=1.0).contains(&x), "{bits:#x}");
+            assert_eq!(positive(x), x > 0.0, "{bits:#x}");
+            assert_eq!(positive_finite(x), x.is_finite() && x > 0.0, "{bits:#x}");
+            assert_eq!(half_turn_deg(x), (0.0..=180.0).contains(&x), "{bits:#x}");
+            match bits.checked_add(10_007) {
+                Some(n) => bits = n,
+                None => break,
+            }
+        }
+        for x in [
+            0.0,
+            -0.0,
+            1.0,
+            180.0,
+            f32::MAX,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+            1.0e-45,
+        ] {
+            assert_eq!(nonneg(x), x.is_finite() && x >= 0.0, "{x}");
+            assert_eq!(nonneg_inf(x), x >= 0.0, "{x}");
+            assert_eq!(unit(x), (0.0..=1.0).contains(&x), "{x}");
+            assert_eq!(positive(x), x > 0.0, "{x}");
+            assert_eq!(positive_finite(x), x.is_finite() && x > 0.0, "{x}");
+            assert_eq!(half_turn_deg(x), (0.0..=180.0).contains(&x), "{x}");
+        }
     }
 }

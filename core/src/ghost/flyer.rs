@@ -205,10 +205,21 @@ impl FlyerState {
 
     /// True if every field is finite.
     pub fn is_finite(&self) -> bool {
-        self.position.is_finite()
-            && self.orientation.is_finite()
-            && self.angular_velocity.is_finite()
-            && self.speed.is_finite()
+        // On the bits, branch-free: the largest exponent-and-mantissa field is below infinity's.
+        let m = |v: f32| v.to_bits() & 0x7fff_ffff;
+        let (p, q, w) = (self.position, self.orientation, self.angular_velocity);
+        let largest = m(p.x)
+            .max(m(p.y))
+            .max(m(p.z))
+            .max(m(q.x))
+            .max(m(q.y))
+            .max(m(q.z))
+            .max(m(q.w))
+            .max(m(w.x))
+            .max(m(w.y))
+            .max(m(w.z))
+            .max(m(self.speed));
+        largest < 0x7f80_0000
     }
 
     /// Repair a state a host corrupted: non-finite position components → 0, a non-finite or
@@ -258,7 +269,7 @@ impl Basis {
     #[inline]
     pub fn from_quat(q: Quat) -> Basis {
         let (x, y, z, w) = (q.x, q.y, q.z, q.w);
-        let (x2, y2, z2) = (x + x, y + y, z + z);
+        let (x2, y2, z2) = (twice(x), twice(y), twice(z));
         let (xx, yy, zz) = (x * x2, y * y2, z * z2);
         let (xy, xz, yz) = (x * y2, x * z2, y * z2);
         let (wx, wy, wz) = (w * x2, w * y2, w * z2);
@@ -291,6 +302,20 @@ impl Basis {
             Vec3::X
         }
     }
+}
+
+/// `x + x`, exactly. Without an FPU (soft-float targets) a normal `x` whose double stays finite
+/// is doubled on the bits (exponent + 1, the same result) instead of by a library addition.
+#[inline]
+fn twice(x: f32) -> f32 {
+    #[cfg(not(target_abi = "eabihf"))]
+    {
+        let b = x.to_bits();
+        if ((b >> 23) & 0xff).wrapping_sub(1) < 253 {
+            return f32::from_bits(b + 0x0080_0000);
+        }
+    }
+    x + x
 }
 
 /// Torque of a stick command (`pitch`, `yaw` in `[−1, 1]`): settles at `command · max_rate`.
@@ -521,7 +546,10 @@ pub(crate) fn step_at_speed_axes(
     state.orientation = q;
     state.speed = speed;
     state.position += axes.forward * (speed * dt);
-    if !state.is_finite() {
+    // The orientation (normalised, or the identity) and the angular velocity (clamped; zero when
+    // not finite) are finite by construction: only position and speed can overflow (absurd
+    // params), so only they are checked — the same outcome as `!state.is_finite()`.
+    if !(state.position.is_finite() && state.speed.is_finite()) {
         *state = before;
         state.angular_velocity = Vec3::ZERO;
     }
@@ -604,6 +632,63 @@ mod tests {
             let t = torque(state);
             step(state, p, t, 1.0 / 60.0);
         }
+    }
+
+    #[test]
+    fn twice_is_the_exact_double() {
+        let mut b = 0u32;
+        loop {
+            let x = f32::from_bits(b);
+            let (t, sum) = (twice(x), x + x);
+            assert!(
+                t.to_bits() == sum.to_bits() || (t.is_nan() && sum.is_nan()),
+                "{b:#x}"
+            );
+            match b.checked_add(65_521) {
+                Some(n) => b = n,
+                None => break,
+            }
+        }
+        for x in [
+            0.0,
+            -0.0,
+            1.0e-45,
+            f32::MAX,
+            -f32::MAX,
+            1.7e38,
+            f32::INFINITY,
+            f32::NAN,
+        ] {
+            assert!(twice(x).to_bits() == (x + x).to_bits() || x.is_nan(), "{x}");
+        }
+    }
+
+    #[test]
+    fn is_finite_checks_every_field() {
+        let s = FlyerState::level(Vec3::new(1.0, 2.0, 3.0), 0.3, 10.0);
+        assert!(s.is_finite());
+        for i in 0..11 {
+            for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
+                let mut t = s;
+                match i {
+                    0 => t.position.x = bad,
+                    1 => t.position.y = bad,
+                    2 => t.position.z = bad,
+                    3 => t.orientation.x = bad,
+                    4 => t.orientation.y = bad,
+                    5 => t.orientation.z = bad,
+                    6 => t.orientation.w = bad,
+                    7 => t.angular_velocity.x = bad,
+                    8 => t.angular_velocity.y = bad,
+                    9 => t.angular_velocity.z = bad,
+                    _ => t.speed = bad,
+                }
+                assert!(!t.is_finite(), "{i} {bad}");
+            }
+        }
+        let mut big = s;
+        big.position.x = -f32::MAX;
+        assert!(big.is_finite());
     }
 
     #[test]

@@ -65,7 +65,14 @@ impl Quat {
 
     /// Rotation about +Y (yaw) by `yaw` radians; positive turns −Z towards −X (left).
     pub fn from_yaw(yaw: f32) -> Quat {
-        Quat::from_axis_angle(Vec3::Y, yaw)
+        // `from_axis_angle(Vec3::Y, yaw)` without normalising the unit axis (exactly `Vec3::Y`
+        // back): `(0·s, 1·s, 0·s, c)`, the zeros taking the sign of `s` as the products do.
+        if !yaw.is_finite() {
+            return Quat::IDENTITY;
+        }
+        let (s, c) = scalar::sin_cos(yaw * 0.5);
+        let zero = f32::from_bits(s.to_bits() & 0x8000_0000);
+        Quat::from_xyzw(zero, s, zero, c)
     }
 
     /// Shortest rotation taking direction `from` to direction `to` (both normalised here).
@@ -73,7 +80,16 @@ impl Quat {
     /// Opposite vectors rotate 180° about an arbitrary axis perpendicular to `from`; zero or NaN
     /// input gives identity. Computed without trigonometry.
     pub fn from_rotation_arc(from: Vec3, to: Vec3) -> Quat {
-        let (Some(a), Some(b)) = (from.try_normalize(), to.try_normalize()) else {
+        // Inputs whose squared length is exactly 1 (`Vec3::UP`, a flat ground normal) normalise
+        // to themselves (1/√1 = 1): skip those square roots.
+        let unit = |v: Vec3| {
+            if v.length_squared().to_bits() == 1.0f32.to_bits() {
+                Some(v)
+            } else {
+                v.try_normalize()
+            }
+        };
+        let (Some(a), Some(b)) = (unit(from), unit(to)) else {
             return Quat::IDENTITY;
         };
         let d = a.dot(b);
@@ -82,7 +98,12 @@ impl Quat {
             return Quat::from_xyzw(axis.x, axis.y, axis.z, 0.0);
         }
         let c = a.cross(b);
-        Quat::from_xyzw(c.x, c.y, c.z, 1.0 + d).normalize()
+        let q = Quat::from_xyzw(c.x, c.y, c.z, 1.0 + d);
+        if q.dot(q).to_bits() == 4.0f32.to_bits() {
+            // Parallel inputs: `normalize` would scale by 1/√4 = 0.5 exactly.
+            return Quat::from_xyzw(q.x * 0.5, q.y * 0.5, q.z * 0.5, q.w * 0.5);
+        }
+        q.normalize()
     }
 
     /// Dot product of the 4-vectors.
@@ -94,6 +115,10 @@ impl Quat {
     /// Unit-length copy; zero/NaN gives identity.
     pub fn normalize(self) -> Quat {
         let l2 = self.dot(self);
+        if l2.to_bits() == 0x3f80_0000 {
+            // l2 == 1: the scale 1/√1 is exactly 1 and would change no component.
+            return self;
+        }
         if l2 > 1.0e-12 && l2.is_finite() {
             let inv = 1.0 / scalar::sqrt(l2);
             Quat::from_xyzw(self.x * inv, self.y * inv, self.z * inv, self.w * inv)
@@ -268,6 +293,67 @@ mod tests {
         assert!((r.angle() - 0.25).abs() < 1e-4 + 8.0 * scalar::TRIG_ABS_ERROR);
         assert_eq!(Quat::IDENTITY.rotate_towards(to, 2.0), to);
         assert_eq!(Quat::IDENTITY.rotate_towards(to, f32::NAN), Quat::IDENTITY);
+    }
+
+    #[test]
+    fn from_yaw_is_the_axis_angle_rotation_bit_for_bit() {
+        for i in -700..700 {
+            let yaw = i as f32 * 0.013;
+            assert_eq!(
+                Quat::from_yaw(yaw).to_bits(),
+                Quat::from_axis_angle(Vec3::Y, yaw).to_bits(),
+                "{yaw}"
+            );
+        }
+        for yaw in [0.0, -0.0, f32::NAN, f32::INFINITY, 1.0e30, -1.0e-40] {
+            assert_eq!(
+                Quat::from_yaw(yaw).to_bits(),
+                Quat::from_axis_angle(Vec3::Y, yaw).to_bits()
+            );
+        }
+    }
+
+    #[test]
+    fn rotation_arc_shortcuts_match_the_general_formula() {
+        let general = |from: Vec3, to: Vec3| {
+            let (Some(a), Some(b)) = (from.try_normalize(), to.try_normalize()) else {
+                return Quat::IDENTITY;
+            };
+            let d = a.dot(b);
+            if d < -0.999_999 {
+                let axis = a.any_orthonormal();
+                return Quat::from_xyzw(axis.x, axis.y, axis.z, 0.0);
+            }
+            let c = a.cross(b);
+            Quat::from_xyzw(c.x, c.y, c.z, 1.0 + d).normalize()
+        };
+        let vs = [
+            Vec3::UP,
+            Vec3::new(-0.0, 1.0, 0.0),
+            Vec3::new(0.0, 1.0, -0.0),
+            Vec3::new(0.6, 0.8, 0.0),
+            Vec3::new(0.0, 0.8, -0.6),
+            Vec3::new(0.3, 2.0, 0.1),
+            -Vec3::UP,
+            Vec3::ZERO,
+            Vec3::X,
+        ];
+        for &a in &vs {
+            for &b in &vs {
+                assert_eq!(
+                    Quat::from_rotation_arc(a, b).to_bits(),
+                    general(a, b).to_bits(),
+                    "{a:?} {b:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn normalize_keeps_unit_input() {
+        let q = Quat::from_xyzw(0.0, 0.6, 0.0, 0.8);
+        assert_eq!(q.dot(q), 1.0);
+        assert_eq!(q.normalize().to_bits(), q.to_bits());
     }
 
     #[test]

@@ -306,15 +306,10 @@ fn arrive_checked(
     let Some((dir, distance)) = to_target else {
         return finish_checked(velocity_change_checked(-v, max_accel, dt), max_accel);
     };
-    // Never crawl slower than one rounding floor per tick: below that, `position + v·dt` rounds
-    // back to `position` and a pure ramp (no creep) would stall just outside the tolerance.
-    // (`floor` = `effective_tolerance(0.0, target)`.)
-    let rounding_speed = floor / dt;
-    let speed = desired_speed(distance, max_speed, max_accel, arrival, rounding_speed, dt);
+    let speed = desired_speed(distance, max_speed, max_accel, arrival, floor, dt);
 
     let budget = max_accel * dt;
     let v_along = v.dot(dir);
-    let v_lateral = v - dir * v_along;
     let demand = speed - v_along;
     if demand > 0.0 {
         // Not braking: steer the whole velocity error `s·û − v` within the budget (the seed's
@@ -326,6 +321,7 @@ fn arrive_checked(
             max_accel,
         );
     }
+    let v_lateral = v - dir * v_along;
     let along = demand.max(-budget);
     // Braking: the budget goes to braking first; what is left cancels lateral velocity:
     // |lateral| ≤ √(budget² − along²).
@@ -347,11 +343,15 @@ fn desired_speed(
     max_speed: f32,
     max_accel: f32,
     arrival: &ArrivalParams,
-    rounding_speed: f32,
+    tolerance_floor: f32,
     dt: f32,
 ) -> f32 {
     let brake = non_negative(arrival.brake_distance);
     let ramp = if distance < brake {
+        // Never crawl slower than one rounding floor per tick: below that, `position + v·dt`
+        // rounds back to `position` and a pure ramp (no creep) would stall just outside the
+        // tolerance. (`tolerance_floor` = `effective_tolerance(0.0, target)`.)
+        let rounding_speed = tolerance_floor / dt;
         let floor = (max_speed * clamp(arrival.min_speed_fraction, 0.0, 1.0))
             .max(rounding_speed.min(max_speed));
         (max_speed * distance / brake).max(floor)
