@@ -497,6 +497,7 @@ fn flock_pass(
         offset_sum,
         velocity_sum,
         count,
+        ..
     } = sums;
 
     let max_accel = params.accel_limit();
@@ -530,12 +531,18 @@ struct Reach {
     inv_sep: f32,
 }
 
-/// The sums one flocking walk collects.
+/// The sums one flocking walk collects. Laid out in 16-byte rows (each vector padded to four
+/// floats): the out-of-line walk stores every row whole, and the caller's narrower reads then
+/// forward from a single store (reads spanning two stores stall store-to-load forwarding on x86,
+/// measured ≈ 5 % of the 32-neighbour steering row).
+#[repr(C, align(16))]
 struct Sums {
     push: Vec3,
-    offset_sum: Vec3,
-    velocity_sum: Vec3,
     count: u32,
+    offset_sum: Vec3,
+    _pad0: f32,
+    velocity_sum: Vec3,
+    _pad1: f32,
 }
 
 impl Reach {
@@ -576,9 +583,11 @@ impl Reach {
         }
         Sums {
             push,
-            offset_sum,
-            velocity_sum,
             count,
+            offset_sum,
+            _pad0: 0.0,
+            velocity_sum,
+            _pad1: 0.0,
         }
     }
 
@@ -619,9 +628,11 @@ impl Reach {
         }
         Sums {
             push,
-            offset_sum,
-            velocity_sum,
             count,
+            offset_sum,
+            _pad0: 0.0,
+            velocity_sum,
+            _pad1: 0.0,
         }
     }
 }
