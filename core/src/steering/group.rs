@@ -21,8 +21,8 @@
 //! a square root (and a divide); a neighbour out of range costs one squared distance and one
 //! comparison. Velocities are not tested one by one: when the separation radius is at most the
 //! neighbour radius (the usual set-up), a non-finite velocity shows up in the velocity sum and the
-//! list is then walked a second time, skipping it, so the result is always that of the
-//! per-neighbour rule.
+//! list is then walked a second time with the per-neighbour test, so the result is always that of
+//! the per-neighbour rule.
 //!
 //! Overlapping agents: when a neighbour is closer than [`COINCIDENT_DISTANCE`] there is no
 //! meaningful "away" direction. Separation then pushes along a deterministic planar direction
@@ -329,8 +329,8 @@ impl NeighbourIndex for usize {
 /// - `agents`: the agents to read neighbours from, usually last tick's snapshot so every agent
 ///   sees the same state.
 /// - `indices`: positions in `agents` of this agent's neighbour candidates, in any order,
-///   repeats allowed (each repeat counts again, as in a list). Out-of-range candidates are
-///   filtered by the radii, so a coarse grid cell is fine.
+///   repeats allowed (each repeat counts again, as in a list). Candidates farther than the radii
+///   cost one squared distance and one comparison each, so a coarse grid cell is fine.
 /// - `flock`: radii in units (defaults 1.0 and 3.0, see [`FlockParams`]).
 /// - `params`: the vehicle; only `max_accel` (units/s², default 8.0) is used.
 /// - `dt`: step in seconds (alignment only; see [`super::sanitize_dt`]).
@@ -392,8 +392,8 @@ pub fn flock_indexed<I: NeighbourIndex>(
 ///
 /// The iterator must be `Clone` (iterators over borrowed data are): it is walked once, and a
 /// second time from a clone only when a neighbour in range has a non-finite velocity (to skip it,
-/// see the module docs). Parameters as
-/// [`flock_indexed`], with each neighbour's id taken from the [`Neighbour`].
+/// see the module docs) or the velocities overflow their sum. Parameters as [`flock_indexed`],
+/// with each neighbour's id taken from the [`Neighbour`].
 #[inline]
 pub fn flock_iter<N>(
     agent: &Agent,
@@ -479,9 +479,10 @@ fn flock_pass(
     };
     // Fast walk: the neighbour's velocity is not tested one by one. When the separation range
     // lies inside the neighbour range, every neighbour that contributes anything is summed into
-    // `velocity_sum`, which is then finite exactly when all their velocities were (an infinite or
-    // NaN term never leaves a float sum). Otherwise the list is walked again with the test, so
-    // the result is always that of the checked walk.
+    // `velocity_sum`, and a finite `velocity_sum` proves all their velocities finite (an infinite
+    // or NaN term never leaves a float sum). Otherwise (a non-finite velocity, or a sum that
+    // merely overflowed) the list is walked again with the per-neighbour test, so the result is
+    // always that of the checked walk.
     let sums = if !sep_on || sep_r2 <= near_r2 {
         let fast = reach.walk_nested(neighbours.clone());
         if finite3(fast.velocity_sum) {
