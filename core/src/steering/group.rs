@@ -823,6 +823,21 @@ mod tests {
     }
 
     #[test]
+    fn overflowing_velocity_sum_takes_the_checked_walk() {
+        let mut agents = [Agent::at(Vec3::ZERO); 3];
+        agents[1].position = Vec3::new(0.5, 0.0, 0.0);
+        agents[1].velocity = Vec3::new(3.0e38, 0.0, 0.0);
+        agents[2].position = Vec3::new(0.0, 0.0, 0.7);
+        agents[2].velocity = Vec3::new(3.0e38, 0.0, 0.0);
+        let list = [Neighbour::of(&agents[1], 1), Neighbour::of(&agents[2], 2)];
+        let (fp, p) = (FlockParams::default(), SteeringParams::default());
+        let want = bits(&oracle(&agents[0], 0, &list, &fp, &p, 1.0 / 60.0));
+        let got = flock_indexed(&agents[0], 0, &agents, &[1u16, 2], &fp, &p, 1.0 / 60.0);
+        assert_eq!(bits(&got), want);
+        assert!(got.separation.is_finite() && got.alignment.is_finite());
+    }
+
+    #[test]
     fn fast_and_checked_walks_match_the_per_neighbour_oracle() {
         let mut rng = Pcg32::seeded(14);
         let radii = [
