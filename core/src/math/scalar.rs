@@ -99,7 +99,8 @@ pub fn rsqrt(x: f32) -> f32 {
 }
 
 /// [`rsqrt`] without the range guard, for callers that already checked `1e-30 ≤ x ≤ f32::MAX`
-/// (outside that range the result is meaningless, but never a panic).
+/// (outside that range the result is meaningless — and may differ between platforms: a caller
+/// must discard it — but never a panic).
 #[inline]
 pub fn rsqrt_in_range(x: f32) -> f32 {
     // Moroz et al. (2019, "Modification of the fast inverse square root algorithm"): magic
@@ -108,8 +109,31 @@ pub fn rsqrt_in_range(x: f32) -> f32 {
     // hardware sqrt + divide on desktop CPUs while staying far cheaper than a software sqrt.
     let mut y = f32::from_bits(0x5f1f_fff9u32.wrapping_sub(x.to_bits() >> 1));
     y = (0.703_952_26 * y) * (2.389_244_6 - x * y * y);
-    y *= 1.5 - (0.5 * x) * y * y;
+    y *= 1.5 - half_normal(x) * y * y;
     y
+}
+
+/// True where every `f32` operation is a library call (ARMv6-M: Cortex-M0/M0+, recognised as an
+/// Arm target without 32-bit compare-and-swap). Hot paths then use integer operations that give
+/// exactly the same result as the float operation they replace (each pair is tested on the host).
+pub(crate) const SOFT_FLOAT: bool = cfg!(all(target_arch = "arm", not(target_has_atomic = "32")));
+
+/// `0.5 · x` for a normal `x` whose half is normal too (`x ≥ 2⁻¹²⁵`, as in
+/// [`rsqrt_in_range`]'s range), exactly. Where floats are software this is one integer subtraction
+/// from the exponent field (exact by IEEE 754: the significand is unchanged); elsewhere the
+/// multiply. Outside that range the two differ (the subtraction is then meaningless).
+#[inline]
+pub(crate) fn half_normal(x: f32) -> f32 {
+    if SOFT_FLOAT {
+        half_by_exponent(x)
+    } else {
+        0.5 * x
+    }
+}
+
+#[inline]
+pub(crate) fn half_by_exponent(x: f32) -> f32 {
+    f32::from_bits(x.to_bits().wrapping_sub(0x0080_0000))
 }
 
 /// Sine of `x` radians: hopkit's own single-precision kernel with either backend (see
@@ -221,6 +245,35 @@ mod tests {
             assert!(((r * r - x) / x).abs() < 1e-5, "sqrt({x}) = {r}");
         }
         assert!(sqrt(-1.0).is_nan());
+    }
+
+    #[test]
+    fn half_by_exponent_is_the_multiply_for_normal_halves() {
+        let mut rng = crate::rng::Pcg32::seeded(5);
+        let specials = [
+            0x0100_0000u32,
+            0x0100_0001,
+            0x3f80_0000,
+            0x7f7f_ffff,
+            0x0da2_4260,
+        ];
+        let randoms = (0..1_000_000).map(|_| rng.next_u32());
+        for b in specials
+            .iter()
+            .flat_map(|&b| [b, b | 0x8000_0000])
+            .chain(randoms)
+        {
+            let e = (b >> 23) & 0xff;
+            if !(2..=254).contains(&e) {
+                continue; // zero, subnormals, the smallest normals, inf, NaN: not its domain
+            }
+            let x = f32::from_bits(b);
+            assert_eq!(
+                half_by_exponent(x).to_bits(),
+                (0.5 * x).to_bits(),
+                "{b:#010x}"
+            );
+        }
     }
 
     #[test]

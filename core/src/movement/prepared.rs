@@ -185,12 +185,48 @@ impl TickKernel {
             };
         }
         let add = cap - (v.x * wish.dir.x + v.y * wish.dir.y);
-        if !(add > 0.0) {
+        if !positive(add) {
             return v;
         }
-        let s = if add < budget { add } else { budget };
+        let s = if positive_less(add, budget) {
+            add
+        } else {
+            budget
+        };
         Vec2::new(v.x + wish.dir.x * s, v.y + wish.dir.y * s)
     }
+}
+
+/// `x > 0.0`. Where floats are software, on the bits: positive non-NaN patterns are
+/// `1..=0x7f80_0000` (a float compare is a library call on a Cortex-M0; an FPU compares faster).
+#[inline]
+fn positive(x: f32) -> bool {
+    if scalar::SOFT_FLOAT {
+        positive_bits(x)
+    } else {
+        x > 0.0
+    }
+}
+
+#[inline]
+fn positive_bits(x: f32) -> bool {
+    x.to_bits().wrapping_sub(1) < 0x7f80_0000
+}
+
+/// `a < b` for a positive `a` (`positive(a)`): false unless `b` is positive too, and then positive
+/// floats order like their bit patterns.
+#[inline]
+fn positive_less(a: f32, b: f32) -> bool {
+    if scalar::SOFT_FLOAT {
+        positive_less_bits(a, b)
+    } else {
+        a < b
+    }
+}
+
+#[inline]
+fn positive_less_bits(a: f32, b: f32) -> bool {
+    positive_bits(b) && a.to_bits() < b.to_bits()
 }
 
 #[cfg(test)]
@@ -198,6 +234,36 @@ mod tests {
     use super::*;
     use crate::movement::planar_velocity_tick;
     use crate::rng::Pcg32;
+
+    #[test]
+    fn bit_compares_are_the_float_compares() {
+        let mut rng = Pcg32::seeded(3);
+        let specials = [
+            0u32,
+            1,
+            0x3f80_0000,
+            0x7f7f_ffff,
+            0x7f80_0000,
+            0x7f80_0001,
+            0x7fc0_0000,
+        ];
+        let all: Vec<u32> = specials
+            .iter()
+            .flat_map(|&b| [b, b | 0x8000_0000])
+            .chain((0..3000).map(|_| rng.next_u32()))
+            .collect();
+        for &a in &all {
+            let x = f32::from_bits(a);
+            assert_eq!(positive_bits(x), x > 0.0, "{a:#010x}");
+            if !(x > 0.0) {
+                continue;
+            }
+            for &b in &all {
+                let y = f32::from_bits(b);
+                assert_eq!(positive_less_bits(x, y), x < y, "{a:#010x} < {b:#010x}");
+            }
+        }
+    }
 
     #[test]
     fn same_bits_as_the_reference_kernel() {
