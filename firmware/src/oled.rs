@@ -21,6 +21,7 @@ use embedded_graphics::prelude::*;
 use embedded_hal::i2c::I2c;
 
 use crate::app::{App, Poll};
+use crate::counting::FrameBuffer;
 use crate::seams::{ButtonSource, StickSource, TickClock};
 
 /// The panel's 7-bit I2C address (SA0 low; 0x3D with SA0 high).
@@ -32,7 +33,7 @@ pub const HEIGHT: u32 = 64;
 /// Pages (8 pixel rows each).
 pub const PAGES: u8 = (HEIGHT / 8) as u8;
 /// Frame buffer size, bytes.
-pub const BUFFER_LEN: usize = (WIDTH * HEIGHT / 8) as usize;
+pub const BUFFER_LEN: usize = crate::counting::FRAME_BYTES;
 
 /// Control byte: the rest of the transaction is commands.
 pub const CONTROL_COMMANDS: u8 = 0x00;
@@ -66,7 +67,7 @@ pub const INIT: [&[u8]; 17] = [
 pub struct Oled<I> {
     i2c: I,
     address: u8,
-    buffer: [u8; BUFFER_LEN],
+    frame: FrameBuffer,
     /// The next page [`Oled::flush_step`] sends, or `None` when no frame is in flight.
     next_page: Option<u8>,
 }
@@ -77,7 +78,7 @@ impl<I: I2c> Oled<I> {
         Oled {
             i2c,
             address,
-            buffer: [0; BUFFER_LEN],
+            frame: FrameBuffer::new(),
             next_page: None,
         }
     }
@@ -96,7 +97,7 @@ impl<I: I2c> Oled<I> {
 
     /// The frame buffer (page-major, see [`Oled`]).
     pub fn buffer(&self) -> &[u8; BUFFER_LEN] {
-        &self.buffer
+        self.frame.buffer()
     }
 
     /// True while a frame started by [`Oled::start_flush`] is still being sent.
@@ -149,7 +150,7 @@ impl<I: I2c> Oled<I> {
         let mut data = [0u8; 1 + WIDTH as usize];
         data[0] = CONTROL_DATA;
         let start = page as usize * WIDTH as usize;
-        data[1..].copy_from_slice(&self.buffer[start..start + WIDTH as usize]);
+        data[1..].copy_from_slice(&self.frame.buffer()[start..start + WIDTH as usize]);
         self.i2c.write(self.address, &data)
     }
 
@@ -165,6 +166,8 @@ impl<I> OriginDimensions for Oled<I> {
     }
 }
 
+/// Drawing goes to the [`FrameBuffer`] (the same page-major layout, with its byte-wise rectangle
+/// fills), so the board draws exactly as fast as the frames QEMU measures.
 impl<I> DrawTarget for Oled<I> {
     type Color = BinaryColor;
     type Error = core::convert::Infallible;
@@ -173,29 +176,19 @@ impl<I> DrawTarget for Oled<I> {
     where
         P: IntoIterator<Item = Pixel<BinaryColor>>,
     {
-        for Pixel(p, c) in pixels {
-            if p.x < 0 || p.y < 0 || p.x >= WIDTH as i32 || p.y >= HEIGHT as i32 {
-                continue;
-            }
-            let (x, y) = (p.x as usize, p.y as usize);
-            let i = (y / 8) * WIDTH as usize + x;
-            let bit = 1u8 << (y % 8);
-            if let Some(b) = self.buffer.get_mut(i) {
-                match c {
-                    BinaryColor::On => *b |= bit,
-                    BinaryColor::Off => *b &= !bit,
-                }
-            }
-        }
-        Ok(())
+        self.frame.draw_iter(pixels)
+    }
+
+    fn fill_solid(
+        &mut self,
+        area: &embedded_graphics::primitives::Rectangle,
+        color: BinaryColor,
+    ) -> Result<(), Self::Error> {
+        self.frame.fill_solid(area, color)
     }
 
     fn clear(&mut self, color: BinaryColor) -> Result<(), Self::Error> {
-        self.buffer.fill(match color {
-            BinaryColor::On => 0xFF,
-            BinaryColor::Off => 0x00,
-        });
-        Ok(())
+        self.frame.clear(color)
     }
 }
 
