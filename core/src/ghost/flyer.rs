@@ -314,7 +314,20 @@ fn twice(x: f32) -> f32 {
         if ((b >> 23) & 0xff).wrapping_sub(1) < 253 {
             return f32::from_bits(b + 0x0080_0000);
         }
+        // Out of line: an inlined `x + x` is cheap enough in IR for LLVM to compute it
+        // unconditionally and select, which would bring the library call back.
+        sum_with_itself(x)
     }
+    #[cfg(target_abi = "eabihf")]
+    {
+        x + x
+    }
+}
+
+/// `x + x`, never inlined (see [`twice`]).
+#[cfg(not(target_abi = "eabihf"))]
+#[inline(never)]
+fn sum_with_itself(x: f32) -> f32 {
     x + x
 }
 
