@@ -291,7 +291,9 @@ impl Basis {
         let u = dir.dot(self.up);
         let r = dir.dot(self.right);
         let f = dir.dot(self.forward);
-        if f >= 0.0 {
+        // `f >= 0.0` on the bits: +0 ..= +inf, or −0 (NaN fails, as the compare).
+        let fb = f.to_bits();
+        if fb <= 0x7f80_0000 || fb == 0x8000_0000 {
             return Vec3::new(u, -r, 0.0);
         }
         let l2 = u * u + r * r;
@@ -338,6 +340,18 @@ pub fn command_torque(params: &FlyerParams, pitch: f32, yaw: f32) -> Vec3 {
     Vec3::new(
         clamp(pitch, -1.0, 1.0) * params.max_pitch_rate * d,
         clamp(yaw, -1.0, 1.0) * params.max_yaw_rate * d,
+        0.0,
+    )
+}
+
+/// [`command_torque`] for commands already in `[−1, 1]` (a [`Frame`](super::frame::Frame)'s
+/// `pitch_command`/`yaw_command`): the clamps would return them unchanged.
+#[inline]
+pub(crate) fn unit_command_torque(params: &FlyerParams, pitch: f32, yaw: f32) -> Vec3 {
+    let d = params.angular_damping;
+    Vec3::new(
+        pitch * params.max_pitch_rate * d,
+        yaw * params.max_yaw_rate * d,
         0.0,
     )
 }

@@ -74,7 +74,8 @@ pub fn frame_torque(
     targets: &[Vec3],
     ground: &impl GroundProbe,
 ) -> Vec3 {
-    let mut torque = flyer::command_torque(params, frame.pitch_command(), frame.yaw_command());
+    // A frame's commands are in [−1, 1] already.
+    let mut torque = flyer::unit_command_torque(params, frame.pitch_command(), frame.yaw_command());
     if let Some(n) = nearest {
         if frame.toward {
             torque += flyer::turn_torque(basis, n.direction, params.toward_torque);
