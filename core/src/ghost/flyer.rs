@@ -291,7 +291,9 @@ impl Basis {
         let u = dir.dot(self.up);
         let r = dir.dot(self.right);
         let f = dir.dot(self.forward);
-        if f >= 0.0 {
+        // `f >= 0.0` on the bits: +0 ..= +inf, or −0 (NaN fails, as the compare).
+        let fb = f.to_bits();
+        if fb <= 0x7f80_0000 || fb == 0x8000_0000 {
             return Vec3::new(u, -r, 0.0);
         }
         let l2 = u * u + r * r;
@@ -314,7 +316,20 @@ fn twice(x: f32) -> f32 {
         if ((b >> 23) & 0xff).wrapping_sub(1) < 253 {
             return f32::from_bits(b + 0x0080_0000);
         }
+        // Out of line: an inlined `x + x` is cheap enough in IR for LLVM to compute it
+        // unconditionally and select, which would bring the library call back.
+        sum_with_itself(x)
     }
+    #[cfg(target_abi = "eabihf")]
+    {
+        x + x
+    }
+}
+
+/// `x + x`, never inlined (see [`twice`]).
+#[cfg(not(target_abi = "eabihf"))]
+#[inline(never)]
+fn sum_with_itself(x: f32) -> f32 {
     x + x
 }
 
@@ -325,6 +340,18 @@ pub fn command_torque(params: &FlyerParams, pitch: f32, yaw: f32) -> Vec3 {
     Vec3::new(
         clamp(pitch, -1.0, 1.0) * params.max_pitch_rate * d,
         clamp(yaw, -1.0, 1.0) * params.max_yaw_rate * d,
+        0.0,
+    )
+}
+
+/// [`command_torque`] for commands already in `[−1, 1]` (a [`Frame`](super::frame::Frame)'s
+/// `pitch_command`/`yaw_command`): the clamps would return them unchanged.
+#[inline]
+pub(crate) fn unit_command_torque(params: &FlyerParams, pitch: f32, yaw: f32) -> Vec3 {
+    let d = params.angular_damping;
+    Vec3::new(
+        pitch * params.max_pitch_rate * d,
+        yaw * params.max_yaw_rate * d,
         0.0,
     )
 }
@@ -359,14 +386,21 @@ pub fn terrain_torque(
     ground: &impl GroundProbe,
 ) -> Vec3 {
     let clearance = params.terrain_clearance;
-    if clearance.is_nan() || clearance <= 0.0 {
+    if !positive(clearance) {
         return Vec3::ZERO;
     }
     let ahead = state.position + basis.forward * (state.speed * params.terrain_look_ahead);
     let here = altitude(ground, state.position);
     let there = altitude(ground, ahead);
     let lowest = match (here, there) {
-        (Some(a), Some(b)) => a.min(b),
+        // Neither is NaN; on a tie of +0 and −0 either gives the same torque below.
+        (Some(a), Some(b)) => {
+            if a <= b {
+                a
+            } else {
+                b
+            }
+        }
         (Some(a), None) | (None, Some(a)) => a,
         (None, None) => return Vec3::ZERO,
     };
@@ -388,7 +422,7 @@ pub fn avoid_torque(
     obstacles: &[Vec3],
 ) -> Vec3 {
     let radius = params.avoid_radius;
-    if radius.is_nan() || radius <= 0.0 {
+    if !positive(radius) {
         return Vec3::ZERO;
     }
     let reach = state.speed.abs() * params.avoid_look_ahead + radius;
@@ -396,13 +430,14 @@ pub fn avoid_torque(
     for &t in obstacles {
         let r = t - state.position;
         let along = r.dot(basis.forward);
-        let ahead = along > 0.0 && along < reach;
+        let ahead = positive(along) && along < reach;
         if !ahead {
             continue;
         }
         let lateral = r - basis.forward * along;
         let l2 = lateral.length_squared();
-        let inside = l2 < radius * radius;
+        // Both non-negative and not NaN (finite inputs, positive radius): compare the bits.
+        let inside = l2.to_bits() < (radius * radius).to_bits();
         if !inside {
             continue;
         }
@@ -417,6 +452,12 @@ pub fn avoid_torque(
         total += turn_torque(basis, away, strength);
     }
     total
+}
+
+/// `x > 0.0` on the bits: +0 excluded, +inf included, NaN and negatives fail, as the compare.
+#[inline]
+fn positive(x: f32) -> bool {
+    x.to_bits().wrapping_sub(1) < 0x7f80_0000
 }
 
 fn sane_dt(dt: f32, params: &FlyerParams) -> f32 {
@@ -503,7 +544,8 @@ fn clamp_length_max_sq(v: Vec3, max: f32, max2: f32) -> Vec3 {
     if !l2.is_finite() {
         return Vec3::ZERO;
     }
-    if l2 > max2 {
+    // `l2` finite and ≥ 0, `max2` ≥ 0 or +inf: their bits order like them.
+    if l2.to_bits() > max2.to_bits() {
         v * (max / crate::math::scalar::sqrt(l2))
     } else {
         v
@@ -614,7 +656,8 @@ pub fn keep_above_ground(state: &mut FlyerState, ground: &impl GroundProbe) -> b
     if let Some(a) = altitude(ground, state.position) {
         // A lift that would overflow (ground near ±f32::MAX) is not made: the state stays finite.
         let lifted = state.position.y - a;
-        if a < 0.0 && lifted.is_finite() {
+        // `a < 0.0` for a non-NaN `a`: a negative non-zero float's bits exceed −0's.
+        if a.to_bits() > 0x8000_0000 && lifted.is_finite() {
             state.position.y = lifted;
             return true;
         }
@@ -631,6 +674,29 @@ mod tests {
         for _ in 0..n {
             let t = torque(state);
             step(state, p, t, 1.0 / 60.0);
+        }
+    }
+
+    #[test]
+    fn positive_is_the_float_compare() {
+        let mut bits = 0u32;
+        loop {
+            let x = f32::from_bits(bits);
+            assert_eq!(positive(x), x > 0.0, "{bits:#x}");
+            match bits.checked_add(7_919) {
+                Some(n) => bits = n,
+                None => break,
+            }
+        }
+        for x in [
+            0.0,
+            -0.0,
+            1.0e-45,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+        ] {
+            assert_eq!(positive(x), x > 0.0, "{x}");
         }
     }
 

@@ -382,6 +382,17 @@ pub const fn frame_offset(i: u32, interval: u16) -> usize {
         .wrapping_add(CHECKSUM_LEN.wrapping_mul(blocks))
 }
 
+/// `i % n` for `n > 0`, without the division when `i < n` already (cursors usually are; an
+/// integer division is a library call on the Cortex-M0).
+#[inline]
+pub(crate) fn mod_index(i: u32, n: u32) -> u32 {
+    if i < n {
+        i
+    } else {
+        i % n
+    }
+}
+
 /// Byte offset of checksum `j` (interval `≥ 1`).
 #[inline]
 pub const fn checksum_offset(j: u32, interval: u16) -> usize {
@@ -645,7 +656,7 @@ impl<'a> Recording<'a> {
     pub fn frame_looped(&self, i: u32) -> Frame {
         match self.header.frame_count {
             0 => Frame::NEUTRAL,
-            n => self.frame(i % n).unwrap_or(Frame::NEUTRAL),
+            n => self.frame(mod_index(i, n)).unwrap_or(Frame::NEUTRAL),
         }
     }
 
@@ -670,7 +681,7 @@ impl<'a> Recording<'a> {
         if n == 0 {
             return 0;
         }
-        let mut at = i % n;
+        let mut at = mod_index(i, n);
         if !self.frame_looped(at).toward {
             return at;
         }

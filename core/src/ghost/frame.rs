@@ -143,7 +143,15 @@ fn sign_extend6(v: u32) -> i8 {
 
 #[inline]
 fn stick_command(v: i8) -> f32 {
-    clamp(v as f32 * (1.0 / STICK_STEPS as f32), -1.0, 1.0)
+    // `clamp(v·(1/31), −1, 1)` with the clamp decided on the integer: every |v| ≤ 31 scales into
+    // [−1, 1] (31·(1/31) rounds to exactly 1), everything beyond is out of range (test).
+    if v > STICK_STEPS {
+        1.0
+    } else if v < -STICK_STEPS {
+        -1.0
+    } else {
+        v as f32 * (1.0 / STICK_STEPS as f32)
+    }
 }
 
 /// Quantize a stick value in `[−1, 1]` to `−31..=31` (round to nearest; NaN/inf → 0).
@@ -216,6 +224,14 @@ impl FrameQuantizer {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stick_command_is_the_clamped_scale_for_every_value() {
+        for v in i8::MIN..=i8::MAX {
+            let e = clamp(v as f32 * (1.0 / STICK_STEPS as f32), -1.0, 1.0);
+            assert_eq!(stick_command(v).to_bits(), e.to_bits(), "{v}");
+        }
+    }
 
     #[test]
     fn every_24_bit_word_round_trips() {

@@ -39,7 +39,8 @@ pub fn nearest_target(position: Vec3, targets: &[Vec3]) -> Option<Nearest> {
     }
     best.map(|(index, d2, r)| {
         let distance = crate::math::scalar::sqrt(d2);
-        let direction = if distance > 1.0e-6 {
+        // `distance` is a square root of a finite sum of squares (≥ 0): compare the bits.
+        let direction = if distance.to_bits() > 1.0e-6f32.to_bits() {
             r * (1.0 / distance)
         } else {
             Vec3::ZERO
@@ -74,7 +75,8 @@ pub fn frame_torque(
     targets: &[Vec3],
     ground: &impl GroundProbe,
 ) -> Vec3 {
-    let mut torque = flyer::command_torque(params, frame.pitch_command(), frame.yaw_command());
+    // A frame's commands are in [−1, 1] already.
+    let mut torque = flyer::unit_command_torque(params, frame.pitch_command(), frame.yaw_command());
     if let Some(n) = nearest {
         if frame.toward {
             torque += flyer::turn_torque(basis, n.direction, params.toward_torque);

@@ -15,7 +15,7 @@
 
 use super::fleet::{formation_steer_basis, FormationParams};
 use super::flyer::{Basis, FlyerParams, FlyerState, StepConsts};
-use super::format::{state_check, Recording};
+use super::format::{mod_index, state_check, Recording};
 use super::frame::Frame;
 use super::pilot::{self, Nearest, Steer};
 use crate::ground::GroundProbe;
@@ -154,16 +154,7 @@ impl Ghost {
     ) -> GhostTick {
         let leader_index = leader.index;
         let n = recording.frame_count();
-        self.cursor = if n == 0 {
-            0
-        } else {
-            let n64 = n as u64;
-            // Each term < n64 ≤ u32::MAX: the sum fits u64 (wrapping only spells that out).
-            ((leader_index as u64 % n64)
-                .wrapping_add(n64)
-                .wrapping_sub(self.lag as u64 % n64)
-                % n64) as u32
-        };
+        self.cursor = lagged_cursor(leader_index, self.lag, n);
         let nearest = pilot::nearest_target(self.flyer.position, targets);
         let index = self.cursor;
         let frame = recording.frame_looped(index);
@@ -212,7 +203,7 @@ impl Ghost {
     ) -> GhostTick {
         let n = recording.frame_count();
         let nearest = pilot::nearest_target(self.flyer.position, targets);
-        let mut index = if n == 0 { 0 } else { self.cursor % n };
+        let mut index = if n == 0 { 0 } else { mod_index(self.cursor, n) };
         let mut frame = recording.frame_looped(index);
         let mut skipped = false;
         if let Some(near) = nearest.as_ref() {
@@ -300,6 +291,24 @@ pub(crate) struct Lead<'a> {
     pub(crate) flyer: &'a FlyerState,
     pub(crate) basis: &'a Basis,
     pub(crate) index: u32,
+}
+
+/// Frame `lag` frames behind `leader_index` in a recording of `n` frames, wrapping:
+/// `(leader_index mod n + n − lag mod n) mod n`, 0 for `n = 0`.
+#[inline]
+fn lagged_cursor(leader_index: u32, lag: u16, n: u32) -> u32 {
+    if n == 0 {
+        return 0;
+    }
+    // With both residues below n, the outer mod is a choice (no overflow: a − b when a ≥ b,
+    // else a + (n − b) < n; wrapping only spells that out for the overflow-checked panic check).
+    let a = mod_index(leader_index, n);
+    let b = mod_index(lag as u32, n);
+    if a >= b {
+        a.wrapping_sub(b)
+    } else {
+        a.wrapping_add(n.wrapping_sub(b))
+    }
 }
 
 /// The seed's Condition: inside a Toward segment, the live distance is already below the distance
@@ -419,4 +428,44 @@ pub fn verify(
     let mut replay = Replay::new(start);
     while let ReplayStep::Played(_) = replay.step(recording, params, targets, ground)? {}
     Ok(recording.checksum_count())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lagged_cursor_is_the_modular_formula() {
+        let reference = |leader: u32, lag: u16, n: u32| {
+            if n == 0 {
+                return 0;
+            }
+            let n64 = n as u64;
+            ((leader as u64 % n64 + n64 - lag as u64 % n64) % n64) as u32
+        };
+        for n in [0u32, 1, 2, 3, 7, 30, 31, 600, 65_535, 65_536, u32::MAX] {
+            for leader in [
+                0u32,
+                1,
+                5,
+                29,
+                30,
+                31,
+                599,
+                600,
+                601,
+                70_000,
+                u32::MAX - 1,
+                u32::MAX,
+            ] {
+                for lag in [0u16, 1, 4, 29, 30, 31, 600, u16::MAX] {
+                    assert_eq!(
+                        lagged_cursor(leader, lag, n),
+                        reference(leader, lag, n),
+                        "{leader} {lag} {n}"
+                    );
+                }
+            }
+        }
+    }
 }

@@ -119,7 +119,10 @@ impl Quat {
             // l2 == 1: the scale 1/√1 is exactly 1 and would change no component.
             return self;
         }
-        if l2 > 1.0e-12 && l2.is_finite() {
+        // `l2 > 1e-12 && l2.is_finite()` as one unsigned range test on the bits (negative
+        // values and NaN fall outside, as the float tests say).
+        const LO: u32 = 1.0e-12f32.to_bits() + 1;
+        if l2.to_bits().wrapping_sub(LO) < f32::INFINITY.to_bits() - LO {
             let inv = 1.0 / scalar::sqrt(l2);
             Quat::from_xyzw(self.x * inv, self.y * inv, self.z * inv, self.w * inv)
         } else {
@@ -347,6 +350,27 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn normalize_range_test_is_the_float_test() {
+        let mut bits = 0u32;
+        loop {
+            let l2 = f32::from_bits(bits);
+            const LO: u32 = 1.0e-12f32.to_bits() + 1;
+            let fast = bits.wrapping_sub(LO) < f32::INFINITY.to_bits() - LO;
+            assert_eq!(fast, l2 > 1.0e-12 && l2.is_finite(), "{bits:#x}");
+            match bits.checked_add(7_919) {
+                Some(n) => bits = n,
+                None => break,
+            }
+        }
+        assert_eq!(
+            Quat::from_xyzw(0.0, 0.0, 0.0, 0.0).normalize(),
+            Quat::IDENTITY
+        );
+        let big = Quat::from_xyzw(3.0e38, 3.0e38, 0.0, 0.0).normalize();
+        assert_eq!(big, Quat::IDENTITY);
     }
 
     #[test]

@@ -156,11 +156,19 @@ fn tolerance_floor(target: Vec3) -> f32 {
 #[inline]
 fn tolerance_with_floor(tolerance: f32, floor: f32) -> f32 {
     let t = non_negative(tolerance);
-    if t > floor {
+    // `t > floor` on the bits as signed integers: `t` is −0 (the most negative key) or in
+    // [0, f32::MAX], `floor` positive, where the orders agree.
+    if (t.to_bits() as i32) > (floor.to_bits() as i32) {
         t
     } else {
         floor
     }
+}
+
+/// `x > 0.0` on the bits: +0 excluded, +inf included, NaN and negatives fail, as the compare.
+#[inline]
+fn positive(x: f32) -> bool {
+    x.to_bits().wrapping_sub(1) < 0x7f80_0000
 }
 
 /// Triangular number `k(k+1)/2` for an integral `k` held in an `f32`.
@@ -313,7 +321,7 @@ fn arrive_checked(
     let budget = max_accel * dt;
     let v_along = v.dot(dir);
     let demand = speed - v_along;
-    if demand > 0.0 {
+    if positive(demand) {
         // Not braking: steer the whole velocity error `s·û − v` within the budget (the seed's
         // clamp), so lateral and backward velocity shrink together with the approach — giving
         // the approach priority here would let a full approach demand starve the lateral
@@ -349,7 +357,9 @@ fn desired_speed(
     dt: f32,
 ) -> f32 {
     let brake = non_negative(arrival.brake_distance);
-    let ramp = if distance < brake {
+    // `distance < brake` on the bits as signed integers: `distance` is positive (beyond the
+    // tolerance), `brake` −0 or in [0, f32::MAX], where the orders agree.
+    let ramp = if (distance.to_bits() as i32) < (brake.to_bits() as i32) {
         // Never crawl slower than one rounding floor per tick: below that, `position + v·dt`
         // rounds back to `position` and a pure ramp (no creep) would stall just outside the
         // tolerance. (`tolerance_floor` = `effective_tolerance(0.0, target)`.)
@@ -374,7 +384,7 @@ fn desired_speed(
 #[inline]
 fn schedule_exceeds(speed: f32, distance: f32, accel: f32, dt: f32) -> bool {
     let budget = accel * dt;
-    if budget.is_nan() || budget <= 0.0 {
+    if !positive(budget) {
         return false;
     }
     let big_d = distance / (budget * dt);
@@ -411,7 +421,8 @@ pub fn arrival_step(
         // beyond the tolerance: `dir_len(v, tolerance)` is `dir_len(v, 0)` cut at the tolerance).
         let to_target = dir_len(target - agent.position, 0.0);
         let within = match to_target {
-            Some((_, d)) => d <= tolerance,
+            // Both non-negative and not NaN: their bits order like them.
+            Some((_, d)) => d.to_bits() <= tolerance.to_bits(),
             None => agent.position == target,
         };
         if within && super::robust_length(agent.velocity) <= params.accel_limit() * dt {
@@ -424,7 +435,7 @@ pub fn arrival_step(
             return true;
         }
         let beyond = match to_target {
-            Some((_, d)) if d > tolerance => to_target,
+            Some((_, d)) if d.to_bits() > tolerance.to_bits() => to_target,
             _ => None,
         };
         steering = arrive_checked(agent, params, arrival, dt, floor, beyond);
@@ -448,7 +459,7 @@ fn face_velocity_rate(agent: &Agent, params: &SteeringParams, dt: f32) -> f32 {
     let l2 = v.x * v.x + v.z * v.z;
     let (dx, dz) = if super::fast_range(l2) {
         let l = scalar::sqrt(l2);
-        if l <= 1.0e-6 {
+        if l.to_bits() <= 1.0e-6f32.to_bits() {
             return 0.0;
         }
         let inv = 1.0 / l;
@@ -476,6 +487,29 @@ fn face_velocity_rate(agent: &Agent, params: &SteeringParams, dt: f32) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn positive_is_the_float_compare() {
+        let mut bits = 0u32;
+        loop {
+            let x = f32::from_bits(bits);
+            assert_eq!(positive(x), x > 0.0, "{bits:#x}");
+            match bits.checked_add(7_919) {
+                Some(n) => bits = n,
+                None => break,
+            }
+        }
+        for x in [
+            0.0,
+            -0.0,
+            1.0e-45,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+        ] {
+            assert_eq!(positive(x), x > 0.0, "{x}");
+        }
+    }
 
     #[test]
     fn stopping_speed_schedule_is_consistent() {

@@ -407,7 +407,12 @@ const FAST_MAX_SQ: f32 = 1.0e36;
 
 #[inline]
 pub(crate) fn fast_range(l2: f32) -> bool {
-    l2 > FAST_MIN_SQ && l2 < FAST_MAX_SQ
+    // `FAST_MIN_SQ < l2 < FAST_MAX_SQ` as one unsigned compare on the bits: between two positive
+    // bounds, floats order like their bits, and negative values and NaNs fall outside as the
+    // float compares say.
+    const LO: u32 = FAST_MIN_SQ.to_bits() + 1;
+    const SPAN: u32 = FAST_MAX_SQ.to_bits() - LO;
+    l2.to_bits().wrapping_sub(LO) < SPAN
 }
 
 /// Unit direction and length of `v`, robust to huge finite components (scaled before squaring)
@@ -603,6 +608,38 @@ mod tests {
     /// `micromath`'s refined estimate).
     fn close(a: Vec3, b: Vec3) -> bool {
         (a - b).length() <= 1e-5 * (1.0 + b.length())
+    }
+
+    #[test]
+    fn fast_range_on_the_bits_is_the_float_test() {
+        let mut bits = 0u32;
+        loop {
+            let x = f32::from_bits(bits);
+            assert_eq!(
+                fast_range(x),
+                x > FAST_MIN_SQ && x < FAST_MAX_SQ,
+                "{bits:#x}"
+            );
+            match bits.checked_add(7_919) {
+                Some(n) => bits = n,
+                None => break,
+            }
+        }
+        for x in [
+            FAST_MIN_SQ,
+            FAST_MAX_SQ,
+            0.0,
+            -0.0,
+            1.0,
+            f32::NAN,
+            f32::INFINITY,
+            -1.0,
+        ] {
+            assert_eq!(fast_range(x), x > FAST_MIN_SQ && x < FAST_MAX_SQ, "{x}");
+        }
+        let above = f32::from_bits(FAST_MIN_SQ.to_bits() + 1);
+        let below = f32::from_bits(FAST_MAX_SQ.to_bits() - 1);
+        assert!(fast_range(above) && fast_range(below));
     }
 
     #[test]
