@@ -328,10 +328,38 @@ proptest! {
         assert_valid_stick(out);
         if out != Vec2::ZERO {
             prop_assert!(out.dot(v) > 0.0);
-            // Relative to |out|·|v| measured without squaring (tiny outputs would underflow).
-            let scale = (v.x.abs() + v.y.abs()) * (out.x.abs() + out.y.abs());
-            prop_assert!(out.perp_dot(v).abs() <= 1e-5 * scale, "{:?} → {:?}", v, out);
+            // Relative to |out|·|v| measured without squaring (tiny outputs would underflow),
+            // plus what flushing a subnormal component to zero may take from each component
+            // (`f32::MIN_POSITIVE`): e.g. out = (5.7e-38, -0.0) for v = (1.22, -0.17).
+            let vs = v.x.abs() + v.y.abs();
+            let scale = vs * (out.x.abs() + out.y.abs());
+            prop_assert!(
+                out.perp_dot(v).abs() <= 1e-5 * scale + f32::MIN_POSITIVE * vs,
+                "{:?} → {:?}", v, out
+            );
         }
         assert_valid_wish(wish_from_stick(out));
+    }
+}
+
+/// The case proptest found: an output whose `y` is subnormal and flushed to `-0.0`.
+#[test]
+fn tiny_shaped_output_keeps_direction_within_the_flush() {
+    let params = ShapeParams {
+        inner: f32::NAN,
+        outer: 1.897_279_3e37,
+        curve: f32::NEG_INFINITY,
+    };
+    let v = Vec2::new(1.224_326_7, -0.166_137_65);
+    let out = shape(v, &params);
+    assert_valid_stick(out);
+    if out != Vec2::ZERO {
+        assert!(out.dot(v) > 0.0);
+        let vs = v.x.abs() + v.y.abs();
+        let scale = vs * (out.x.abs() + out.y.abs());
+        assert!(
+            out.perp_dot(v).abs() <= 1e-5 * scale + f32::MIN_POSITIVE * vs,
+            "{out:?}"
+        );
     }
 }
