@@ -392,7 +392,7 @@ fn schedule_exceeds(speed: f32, distance: f32, accel: f32, dt: f32) -> bool {
     r * r <= 2.0 * big_d + 0.25
 }
 
-/// One complete arrival tick: [`arrive`] + optional facing + [`integrate`], with the exact stop.
+/// One complete arrival tick: [`arrive`] + optional facing + [`integrate`](super::integrate), with the exact stop.
 ///
 /// If the agent is within the tolerance and its speed is at most `max_accel·dt`, the velocity is
 /// set to exactly zero, the position is left as is and `arrived` becomes true. Otherwise `arrived`
