@@ -314,7 +314,7 @@ fn twice(x: f32) -> f32 {
     {
         let b = x.to_bits();
         if ((b >> 23) & 0xff).wrapping_sub(1) < 253 {
-            return f32::from_bits(b + 0x0080_0000);
+            return f32::from_bits(b.wrapping_add(0x0080_0000)); // exponent ≤ 253: no carry out
         }
         // Out of line: an inlined `x + x` is cheap enough in IR for LLVM to compute it
         // unconditionally and select, which would bring the library call back.

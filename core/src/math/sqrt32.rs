@@ -42,11 +42,13 @@ pub fn sqrt(x: f32) -> f32 {
     let mut ix = m << 1;
     let mut s = 0u32;
     let mut r = 0x0100_0000u32;
+    // Wrapping operations only to keep overflow checks out of the loop: s < 2^26 and t ≤ ix here,
+    // so nothing wraps.
     while r != 0 {
-        let t = s + r;
+        let t = s.wrapping_add(r);
         if t <= ix {
-            s = t + r;
-            ix -= t;
+            s = t.wrapping_add(r);
+            ix = ix.wrapping_sub(t);
         }
         ix <<= 1;
         r >>= 1;
@@ -54,7 +56,7 @@ pub fn sqrt(x: f32) -> f32 {
     let mut q = s >> 1;
     // A non-zero remainder means the result is inexact: round half to even on the last bit.
     if ix != 0 {
-        q += q & 1;
+        q = q.wrapping_add(q & 1);
     }
     let out = (q >> 1)
         .wrapping_add(0x3f00_0000)
