@@ -15,11 +15,14 @@ cd "$(dirname "$0")/.."
 REPO="$PWD"
 fail() { echo "ci-board: FAIL: $*" >&2; exit 1; }
 
+elf="${HOPKIT_CROSS_TARGET_DIR:-${CARGO_TARGET_DIR:-$REPO/target}/cross}/thumbv7em-none-eabihf/release/blackpill"
 if ! command -v flip-link >/dev/null 2>&1; then
     timeout 600 cargo install -q flip-link --locked || echo "ci-board: flip-link could not be installed; the image links with rust-lld"
+    # An image linked before flip-link existed (scripts/budgets.sh builds it earlier in CI) is
+    # still fresh to cargo, which does not track the linker wrapper's choice: relink it.
+    if command -v flip-link >/dev/null 2>&1; then rm -f "$elf"; fi
 fi
 (cd firmware && ../scripts/cross-cargo.sh build -q --release --features board --bin blackpill --target thumbv7em-none-eabihf)
-elf="${HOPKIT_CROSS_TARGET_DIR:-${CARGO_TARGET_DIR:-$REPO/target}/cross}/thumbv7em-none-eabihf/release/blackpill"
 [ -f "$elf" ] || fail "no $elf"
 
 read -r flash ram vt_sp vt_reset stack_start sdata < <(python3 - "$elf" <<'PY'
