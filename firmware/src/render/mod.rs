@@ -44,6 +44,9 @@
 //! `reference.rs`, over the scripted demo and random views); the float path runs for < 1 % of the
 //! coordinates.
 
+// With the `f32-render` feature the fixed-point renderer below is compiled but not called.
+#![cfg_attr(feature = "f32-render", allow(dead_code))]
+
 use embedded_graphics::pixelcolor::BinaryColor;
 use embedded_graphics::prelude::*;
 use embedded_graphics::primitives::{Line, PrimitiveStyle, Rectangle};
@@ -53,7 +56,7 @@ use hopkit::demo::view::{
 use hopkit::math::scalar::{floor, round, sin_cos};
 use hopkit::math::Vec2;
 
-#[cfg(test)]
+#[cfg(any(test, feature = "f32-render"))]
 mod reference;
 pub mod text;
 
@@ -471,6 +474,19 @@ fn sin_cos_turns(t: u32) -> (i32, i32) {
 /// Draw the whole frame for `view` into `target` (cleared first). `target` is expected to be the
 /// 128×64 display; pixels outside it are the target's business (embedded-graphics targets clip).
 pub fn draw_frame<D: DrawTarget<Color = BinaryColor>>(
+    view: &DemoView,
+    target: &mut D,
+) -> Result<(), D::Error> {
+    #[cfg(feature = "f32-render")]
+    {
+        reference::draw_frame(view, target)
+    }
+    #[cfg(not(feature = "f32-render"))]
+    draw_frame_fixed(view, target)
+}
+
+#[cfg(not(feature = "f32-render"))]
+fn draw_frame_fixed<D: DrawTarget<Color = BinaryColor>>(
     view: &DemoView,
     target: &mut D,
 ) -> Result<(), D::Error> {
