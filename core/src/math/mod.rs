@@ -22,6 +22,7 @@
 pub mod quat;
 pub mod scalar;
 pub mod sqrt32;
+pub mod sqrt_fpu;
 pub mod trig;
 pub mod vec2;
 pub mod vec3;
