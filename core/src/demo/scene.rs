@@ -197,7 +197,13 @@ impl DemoScene {
 
     fn step_player(&mut self, left: Vec2, look_rate: f32, held: u8, dt: f32, ground: &DemoGround) {
         let pl = &mut self.player;
-        pl.yaw = crate::math::wrap_angle(pl.yaw + crate::math::finite_or(look_rate, 0.0) * dt);
+        let yaw = pl.yaw + crate::math::finite_or(look_rate, 0.0) * dt;
+        // Within ±3 rad `wrap_angle` returns its input exactly (its floor is 0): skip it there.
+        pl.yaw = if yaw.to_bits() & 0x7fff_ffff <= 3.0f32.to_bits() {
+            yaw
+        } else {
+            crate::math::wrap_angle(yaw)
+        };
         pl.facing = crate::math::yaw_forward(pl.yaw);
         // Stick: x right, y forward → the seed's (front, right).
         let input = MoveInput::new(
