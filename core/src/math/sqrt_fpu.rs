@@ -22,7 +22,7 @@ pub fn sqrt(x: f32) -> f32 {
         return libm::sqrtf(x);
     }
     // Within about 3.5 %, then Heron: 6·10⁻⁴, 2·10⁻⁷, then rounding-limited (an ulp or so).
-    let mut y = f32::from_bits((bits >> 1) + 0x1fbd_1df5);
+    let mut y = f32::from_bits((bits >> 1).wrapping_add(0x1fbd_1df5));
     y = 0.5 * (y + x / y);
     y = 0.5 * (y + x / y);
     y = 0.5 * (y + x / y);
@@ -33,23 +33,27 @@ pub fn sqrt(x: f32) -> f32 {
     let my = u64::from((yb & 0x007f_ffff) | 0x0080_0000);
     // (midpoint)² < x ⟺ (2·my + 1)² < mx · 2^s with the upper midpoint (2·my + 1) · 2^(ey − 151);
     // s is 24, 25 or 26 for any y that close, so mx · 2^(s − 24) fits in 32 bits.
-    let s = (bits >> 23) as i32 - 2 * ey + 128;
+    let s = ((bits >> 23) as i32)
+        .wrapping_sub(ey.wrapping_mul(2))
+        .wrapping_add(128);
     if !(0..=7).contains(&s) {
         return libm::sqrtf(x);
     }
     let rhs = u64::from(((bits & 0x007f_ffff) | 0x0080_0000) << s) << 24;
-    let up = 2 * my + 1;
-    if up * up < rhs {
-        return f32::from_bits(yb + 1); // √x above the upper midpoint
+    // Wrapping arithmetic (all bounded: my < 2²⁴, yb a finite positive float's bits) keeps
+    // overflow checks out of the per-tick path.
+    let up = my.wrapping_mul(2).wrapping_add(1);
+    if up.wrapping_mul(up) < rhs {
+        return f32::from_bits(yb.wrapping_add(1)); // √x above the upper midpoint
     }
     // The lower midpoint; at a power of two the float below is half an ulp away.
     let (lo, rhs) = if my == 0x0080_0000 {
-        (4 * my - 1, rhs << 2)
+        (my.wrapping_mul(4).wrapping_sub(1), rhs << 2)
     } else {
-        (2 * my - 1, rhs)
+        (my.wrapping_mul(2).wrapping_sub(1), rhs)
     };
-    if lo * lo > rhs {
-        return f32::from_bits(yb - 1); // √x below the lower midpoint
+    if lo.wrapping_mul(lo) > rhs {
+        return f32::from_bits(yb.wrapping_sub(1)); // √x below the lower midpoint
     }
     f32::from_bits(yb)
 }
