@@ -1,131 +1,22 @@
-//! The renderer as it was before the integer fast paths (commit 09cb252), kept for tests only:
-//! [`draw_frame`] here must draw exactly the pixels of `super::draw_frame` for every view (checked in
-//! `super::tests` over the scripted demo and random views). Not compiled into the firmware.
+//! The plain `f32` renderer, as it was before the integer fast paths (commit 09cb252): the tests'
+//! oracle — [`draw_frame`] here must draw exactly the pixels of the fixed-point `super::draw_frame`
+//! for every view (checked in `super::tests` over the scripted demo and random views) — and, with
+//! the `f32-render` feature, the renderer itself (smaller code; for targets with hardware float,
+//! such as the WASM-4 cart). It shares the constants and the `Viewport` with the fixed-point one.
 #![allow(dead_code, clippy::all)]
 
 use embedded_graphics::pixelcolor::BinaryColor;
 use embedded_graphics::prelude::*;
 use embedded_graphics::primitives::{Circle, Line, PrimitiveStyle, Rectangle};
-use hopkit::demo::view::{
-    BodyView, CritterView, DemoView, GhostView, RampView, DISPLAY_HEIGHT, DISPLAY_WIDTH,
-};
+use hopkit::demo::view::{BodyView, CritterView, DemoView, GhostView, RampView, DISPLAY_WIDTH};
 use hopkit::math::scalar::{round, sin_cos};
 use hopkit::math::Vec2;
 
 use super::text;
 
-/// Display width in pixels (as `i32`).
-pub const WIDTH: i32 = DISPLAY_WIDTH as i32;
-/// Display height in pixels (as `i32`).
-pub const HEIGHT: i32 = DISPLAY_HEIGHT as i32;
-/// Height of the status line at the top, pixels (the playfield starts below it).
-pub const HUD_HEIGHT: i32 = 8;
-/// Height of the playfield, pixels.
-pub const FIELD_HEIGHT: i32 = HEIGHT - HUD_HEIGHT;
-/// How much of the arena's depth (Z extent) the playfield shows at once (`0.4` = 40 %).
-pub const VIEW_DEPTH_FRACTION: f32 = 0.4;
-/// World-units-per-pixel fallback used when the view's arena size is missing or not finite.
-pub const FALLBACK_PIXELS_PER_UNIT: f32 = 1.0;
-/// Screen coordinates are clamped to this many pixels outside the display (keeps lines short).
-pub const CLIP_MARGIN: i32 = 16;
-/// Target spacing of the background dot grid, pixels (rounded to a whole number of world units).
-pub const GRID_SPACING_PX: f32 = 16.0;
-/// The speed bar's full scale, in multiples of the ground max speed.
-pub const SPEED_BAR_FULL_SCALE: f32 = 3.0;
-
-/// Maps world positions `(x, z)` to display pixels for one view: the camera point sits in the middle
-/// of the playfield, world −Z is up on the display, world +X is right.
-///
-/// Desktop overlays reuse it at a larger scale: `to_display` returns fractional display pixels,
-/// which multiply by the window's integer zoom.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Viewport {
-    /// Camera point `(x, z)` in world units.
-    pub camera: Vec2,
-    /// Display pixels per world unit.
-    pub pixels_per_unit: f32,
-}
-
-impl Viewport {
-    /// The viewport [`draw_frame`] uses for `view`: the camera from the view, and a scale that shows
-    /// [`VIEW_DEPTH_FRACTION`] of the arena's depth in the playfield's height.
-    pub fn for_view(view: &DemoView) -> Self {
-        let depth = 2.0 * view.arena_half_extent.y * VIEW_DEPTH_FRACTION;
-        let pixels_per_unit = if depth.is_finite() && depth > 1.0e-3 {
-            FIELD_HEIGHT as f32 / depth
-        } else {
-            FALLBACK_PIXELS_PER_UNIT
-        };
-        let camera = if view.camera.is_finite() {
-            view.camera
-        } else {
-            Vec2::ZERO
-        };
-        Viewport {
-            camera,
-            pixels_per_unit,
-        }
-    }
-
-    /// Fractional display pixel of world point `p = (x, z)`, or `None` if it is not finite.
-    pub fn to_display(&self, p: Vec2) -> Option<(f32, f32)> {
-        let sx = WIDTH as f32 * 0.5 + (p.x - self.camera.x) * self.pixels_per_unit;
-        let sy = HUD_HEIGHT as f32
-            + FIELD_HEIGHT as f32 * 0.5
-            + (p.y - self.camera.y) * self.pixels_per_unit;
-        if sx.is_finite() && sy.is_finite() {
-            Some((sx, sy))
-        } else {
-            None
-        }
-    }
-
-    /// Whole display pixel of world point `p`, clamped to [`CLIP_MARGIN`] around the display,
-    /// or `None` if it is not finite.
-    pub fn to_point(&self, p: Vec2) -> Option<Point> {
-        let (sx, sy) = self.to_display(p)?;
-        Some(Point::new(clamp_px(sx, WIDTH), clamp_px(sy, HEIGHT)))
-    }
-
-    /// True if world point `p` lands inside the playfield (with `margin` extra pixels).
-    pub fn in_field(&self, p: Vec2, margin: i32) -> bool {
-        match self.to_display(p) {
-            Some((x, y)) => {
-                let m = margin as f32;
-                x >= -m
-                    && x < WIDTH as f32 + m
-                    && y >= HUD_HEIGHT as f32 - m
-                    && y < HEIGHT as f32 + m
-            }
-            None => false,
-        }
-    }
-
-    /// World length `len` in pixels, at least `min`, at most `max`.
-    pub fn length_px(&self, len: f32, min: i32, max: i32) -> i32 {
-        let px = round(len * self.pixels_per_unit);
-        if !px.is_finite() || px < min as f32 {
-            min
-        } else if px > max as f32 {
-            max
-        } else {
-            px as i32
-        }
-    }
-}
-
-fn clamp_px(v: f32, size: i32) -> i32 {
-    let lo = -CLIP_MARGIN as f32;
-    let hi = (size + CLIP_MARGIN) as f32;
-    let r = round(v);
-    if r < lo {
-        -CLIP_MARGIN
-    } else if r > hi {
-        size + CLIP_MARGIN
-    } else {
-        r as i32
-    }
-}
+use super::{
+    Viewport, FIELD_HEIGHT, GRID_SPACING_PX, HEIGHT, HUD_HEIGHT, SPEED_BAR_FULL_SCALE, WIDTH,
+};
 
 /// Draw the whole frame for `view` into `target` (cleared first). `target` is expected to be the
 /// 128×64 display; pixels outside it are the target's business (embedded-graphics targets clip).
