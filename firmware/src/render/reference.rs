@@ -15,7 +15,8 @@ use hopkit::math::Vec2;
 use super::text;
 
 use super::{
-    Viewport, FIELD_HEIGHT, GRID_SPACING_PX, HEIGHT, HUD_HEIGHT, SPEED_BAR_FULL_SCALE, WIDTH,
+    clamp_i, finite_nonneg, format_ratio, format_speed, Viewport, FIELD_HEIGHT, GRID_SPACING_PX,
+    HEIGHT, HUD_HEIGHT, SPEED_BAR_FULL_SCALE, WIDTH,
 };
 
 /// Draw the whole frame for `view` into `target` (cleared first). `target` is expected to be the
@@ -398,24 +399,6 @@ fn draw_hud<D: DrawTarget<Color = BinaryColor>>(
     Ok(())
 }
 
-fn finite_nonneg(v: f32) -> f32 {
-    if v.is_finite() && v > 0.0 {
-        v
-    } else {
-        0.0
-    }
-}
-
-fn clamp_i(v: f32, lo: i32, hi: i32) -> i32 {
-    if v.is_nan() || v < lo as f32 {
-        lo
-    } else if v > hi as f32 {
-        hi
-    } else {
-        v as i32
-    }
-}
-
 /// Rotate planar `v` by `angle` radians counter-clockwise seen from above (positive yaw = left).
 fn rotate(v: Vec2, angle: f32) -> Vec2 {
     if !angle.is_finite() {
@@ -446,77 +429,4 @@ fn offset_xy(p: Point, dx: f32, dy: f32) -> Option<Point> {
         return None;
     }
     Some(Point::new(p.x + x as i32, p.y + y as i32))
-}
-
-/// Speed as text: one decimal when the ground max is below 50 (metre-scale presets), whole units
-/// otherwise (Quake-scale presets). Saturates at 9999.
-fn format_speed(speed: f32, gmax: f32, buf: &mut [u8; 12]) -> &[u8] {
-    let decimals = gmax < 50.0;
-    let scaled = if decimals { speed * 10.0 } else { speed };
-    let v = clamp_i(round(scaled), 0, 99_999) as u32;
-    let mut w = DigitWriter::new(buf);
-    if decimals {
-        w.uint(v / 10);
-        w.byte(b'.');
-        w.uint(v % 10);
-    } else {
-        w.uint(v.min(9999));
-    }
-    w.finish()
-}
-
-/// "x1.6" with one decimal, saturating at x9.9.
-fn format_ratio(r: f32, buf: &mut [u8; 8]) -> &[u8] {
-    let v = clamp_i(round(r * 10.0), 0, 99) as u32;
-    let mut w = DigitWriter::new(buf);
-    w.byte(b'x');
-    w.uint(v / 10);
-    w.byte(b'.');
-    w.uint(v % 10);
-    w.finish()
-}
-
-/// A tiny ASCII digit writer over a fixed buffer (no `core::fmt` float code in the firmware); its
-/// bytes go straight to [`text::draw_text`].
-struct DigitWriter<'a> {
-    buf: &'a mut [u8],
-    len: usize,
-}
-
-impl<'a> DigitWriter<'a> {
-    fn new(buf: &'a mut [u8]) -> Self {
-        DigitWriter { buf, len: 0 }
-    }
-
-    fn byte(&mut self, b: u8) {
-        if let Some(slot) = self.buf.get_mut(self.len) {
-            *slot = b;
-            self.len += 1;
-        }
-    }
-
-    fn uint(&mut self, mut v: u32) {
-        let mut digits = [0u8; 10];
-        let mut n = 0;
-        loop {
-            if let Some(d) = digits.get_mut(n) {
-                *d = b'0' + (v % 10) as u8;
-            }
-            n += 1;
-            v /= 10;
-            if v == 0 || n >= digits.len() {
-                break;
-            }
-        }
-        while n > 0 {
-            n -= 1;
-            if let Some(&d) = digits.get(n) {
-                self.byte(d);
-            }
-        }
-    }
-
-    fn finish(self) -> &'a [u8] {
-        self.buf.get(..self.len).unwrap_or(&[])
-    }
 }
