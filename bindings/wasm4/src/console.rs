@@ -2,6 +2,7 @@
 //! `start`/`update` exports, and drawing the screen.
 
 use core::cell::UnsafeCell;
+use core::mem::MaybeUninit;
 
 use crate::{Game, Line};
 
@@ -47,16 +48,32 @@ fn trace(s: &[u8]) {
 }
 
 /// The game behind the exports (a WASM-4 cart is single-threaded; each export takes it for the
-/// duration of one call).
-struct Global(UnsafeCell<Option<Game>>);
+/// duration of one call). All zero until the first call fills it in, so it lives in `.bss`, not in
+/// the cart: an `Option<Game>` static would be a 2.7 KB data segment of almost only zeros (its
+/// `None` is not all zero bytes), which WASM-4's 64 KiB cart limit cannot afford.
+struct Global {
+    live: UnsafeCell<bool>,
+    game: UnsafeCell<MaybeUninit<Game>>,
+}
 // SAFETY: wasm32 without threads: `start` and `update` never run concurrently.
 unsafe impl Sync for Global {}
-static GAME: Global = Global(UnsafeCell::new(None));
+static GAME: Global = Global {
+    live: UnsafeCell::new(false),
+    game: UnsafeCell::new(MaybeUninit::zeroed()),
+};
 
 fn with_game(f: impl FnOnce(&mut Game)) {
-    // SAFETY: see `Global`; no reference outlives the call.
-    let slot = unsafe { &mut *GAME.0.get() };
-    f(slot.get_or_insert_with(Game::default))
+    // SAFETY: see `Global`; no reference outlives the call, and `game` is initialised before
+    // `live` is set.
+    unsafe {
+        let live = &mut *GAME.live.get();
+        let game = &mut *GAME.game.get();
+        if !*live {
+            game.write(Game::default());
+            *live = true;
+        }
+        f(game.assume_init_mut())
+    }
 }
 
 /// WASM-4 calls this once at boot: palette, and the start of the demo.
