@@ -86,11 +86,15 @@ impl<I: I2c> Oled<I> {
     /// Send [`INIT`]: one I2C write per command, each prefixed by [`CONTROL_COMMANDS`] (as the
     /// `ssd1306` crate does). Stops at the first I2C error (e.g. no panel: NACK).
     pub fn init(&mut self) -> Result<(), I::Error> {
-        let mut cmd = [0u8; 3];
         for c in INIT {
-            cmd[0] = CONTROL_COMMANDS;
-            cmd[1..=c.len()].copy_from_slice(c);
-            self.i2c.write(self.address, &cmd[..=c.len()])?;
+            // Control byte and at most two command bytes (every INIT entry has one or two): the
+            // bounds are visible to the compiler, so no slice-index panic (and its `core::fmt`)
+            // is linked into the board image.
+            let mut cmd = [CONTROL_COMMANDS; 3];
+            for (d, s) in cmd[1..].iter_mut().zip(c) {
+                *d = *s;
+            }
+            self.i2c.write(self.address, &cmd[..1 + c.len().min(2)])?;
         }
         Ok(())
     }
@@ -149,7 +153,8 @@ impl<I: I2c> Oled<I> {
         )?;
         let mut data = [0u8; 1 + WIDTH as usize];
         data[0] = CONTROL_DATA;
-        let start = page as usize * WIDTH as usize;
+        // `page < PAGES` always; the `%` (an AND) lets the compiler see the slice is in bounds.
+        let start = usize::from(page % PAGES) * WIDTH as usize;
         data[1..].copy_from_slice(&self.frame.buffer()[start..start + WIDTH as usize]);
         self.i2c.write(self.address, &data)
     }
