@@ -102,8 +102,28 @@ pub fn finite_or(x: f32, fallback: f32) -> f32 {
 }
 
 /// Wrap an angle in radians into `(−π, π]`. Non-finite input returns 0.
+///
+/// Inline is only the common case `|a| < 3`, which is already wrapped (and which the general
+/// formula returns unchanged: `(a + π)/τ` lies in `(0.02, 0.98)`, so it subtracts `τ·0 = +0`,
+/// keeping even `−0` and subnormals); every other input calls one shared out-of-line copy. The
+/// check compares the magnitude bits as integers: for non-NaN `f32` the magnitude orders as its
+/// bit pattern, and NaN and ±∞ lie above every finite value, so they take the general path.
 #[inline]
 pub fn wrap_angle(a: f32) -> f32 {
+    if a.to_bits() & 0x7fff_ffff < WRAP_ANGLE_FAST_BITS {
+        a
+    } else {
+        wrap_angle_general(a)
+    }
+}
+
+/// `3.0f32.to_bits()`: below it (as magnitude bits) [`wrap_angle`] returns its input.
+const WRAP_ANGLE_FAST_BITS: u32 = 0x4040_0000;
+
+/// [`wrap_angle`] for any input: not inlined (an `fmod` call, a division and a `floor`, ≈ 100
+/// bytes of code that would otherwise be copied into every caller).
+#[inline(never)]
+fn wrap_angle_general(a: f32) -> f32 {
     if !a.is_finite() {
         return 0.0;
     }
@@ -177,5 +197,89 @@ mod tests {
             assert!((scalar::sin(w) - scalar::sin(a)).abs() < 1e-4);
         }
         assert_eq!(wrap_angle(f32::NAN), 0.0);
+    }
+
+    /// `wrap_angle` as it was written before its fast paths: the test oracle.
+    fn wrap_angle_formula(a: f32) -> f32 {
+        if !a.is_finite() {
+            return 0.0;
+        }
+        let tau = core::f32::consts::TAU;
+        let a = if a.abs() > 1_048_576.0 {
+            libm::fmodf(a, tau)
+        } else {
+            a
+        };
+        let mut r = a - tau * scalar::floor((a + core::f32::consts::PI) / tau);
+        if r <= -core::f32::consts::PI {
+            r += tau;
+        }
+        if r > core::f32::consts::PI {
+            r -= tau;
+        }
+        r
+    }
+
+    /// `wrap_angle` (inline `|a| < 3` path, out-of-line general path) gives exactly the bits of
+    /// the plain formula.
+    #[test]
+    fn wrap_angle_is_bit_identical_to_the_formula() {
+        assert_eq!(WRAP_ANGLE_FAST_BITS, 3.0f32.to_bits());
+        let check = |a: f32| {
+            let (got, want) = (wrap_angle(a), wrap_angle_formula(a));
+            assert_eq!(got.to_bits(), want.to_bits(), "wrap_angle({a:e}) bits {:#x}", a.to_bits());
+        };
+        // Every 4099th f32 bit pattern (±0, subnormals, normals, ±∞, NaNs).
+        let mut b = 0u32;
+        loop {
+            check(f32::from_bits(b));
+            match b.checked_add(4099) {
+                Some(n) => b = n,
+                None => break,
+            }
+        }
+        // Every third f32 with 2 ≤ |a| < 32 (around the fast path's edge and the floor's steps).
+        for e in [2.0f32, -2.0] {
+            let e = e.to_bits();
+            for d in (0..4 << 23).step_by(3) {
+                check(f32::from_bits(e + d));
+            }
+        }
+        // Densely around where the floor changes (a = ±π, ±3π, ±5π) and the fast path's edge.
+        let pi = core::f32::consts::PI;
+        for edge in [3.0f32, pi, 3.0 * pi, 5.0 * pi, core::f32::consts::TAU, 0.0, 1e-38] {
+            for sign in [1.0f32, -1.0] {
+                let e = (edge * sign).to_bits();
+                for d in 0..20_000u32 {
+                    check(f32::from_bits(e.wrapping_add(d)));
+                    check(f32::from_bits(e.wrapping_sub(d)));
+                }
+            }
+        }
+        let mut x = 0x1234_5678u32;
+        for _ in 0..200_000 {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            check(f32::from_bits(x));
+            check(f32::from_bits(x) * 1e-30); // small values
+            check((x as f32) * (8.0 / u32::MAX as f32) - 4.0); // (−4, 4)
+        }
+        for v in [
+            f32::NAN,
+            -f32::NAN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::MAX,
+            f32::MIN,
+            f32::MIN_POSITIVE,
+            f32::from_bits(1),
+            -0.0,
+            0.0,
+            2.999_999_8,
+            -2.999_999_8,
+        ] {
+            check(v);
+        }
     }
 }
