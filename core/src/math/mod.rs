@@ -227,7 +227,12 @@ mod tests {
         assert_eq!(WRAP_ANGLE_FAST_BITS, 3.0f32.to_bits());
         let check = |a: f32| {
             let (got, want) = (wrap_angle(a), wrap_angle_formula(a));
-            assert_eq!(got.to_bits(), want.to_bits(), "wrap_angle({a:e}) bits {:#x}", a.to_bits());
+            assert_eq!(
+                got.to_bits(),
+                want.to_bits(),
+                "wrap_angle({a:e}) bits {:#x}",
+                a.to_bits()
+            );
         };
         // Every 4099th f32 bit pattern (±0, subnormals, normals, ±∞, NaNs).
         let mut b = 0u32;
@@ -247,7 +252,15 @@ mod tests {
         }
         // Densely around where the floor changes (a = ±π, ±3π, ±5π) and the fast path's edge.
         let pi = core::f32::consts::PI;
-        for edge in [3.0f32, pi, 3.0 * pi, 5.0 * pi, core::f32::consts::TAU, 0.0, 1e-38] {
+        for edge in [
+            3.0f32,
+            pi,
+            3.0 * pi,
+            5.0 * pi,
+            core::f32::consts::TAU,
+            0.0,
+            1e-38,
+        ] {
             for sign in [1.0f32, -1.0] {
                 let e = (edge * sign).to_bits();
                 for d in 0..20_000u32 {

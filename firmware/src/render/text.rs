@@ -16,6 +16,11 @@ use embedded_graphics::prelude::*;
 /// Horizontal advance per character, pixels (glyph width + the font's spacing).
 pub const ADVANCE: i32 = (FONT_4X6.character_size.width + FONT_4X6.character_spacing) as i32;
 
+/// Glyph width and height, pixels. Constants (not read from the font at run time), so the pixel
+/// iterators divide by known non-zero numbers: no division checks and their panic paths.
+const CW: i32 = FONT_4X6.character_size.width as i32;
+const CH: i32 = FONT_4X6.character_size.height as i32;
+
 /// First character of the ASCII font's glyph table (its glyphs are `' '..='~'` in order).
 const FIRST: u8 = b' ';
 /// Last printable ASCII character.
@@ -49,17 +54,20 @@ pub fn draw_text<D: DrawTarget<Color = BinaryColor>>(
     target: &mut D,
 ) -> Result<i32, D::Error> {
     let font = &FONT_4X6;
-    let cw = font.character_size.width as i32;
-    let ch = font.character_size.height as i32;
-    let per_row = (font.image.size().width as i32 / cw).max(1);
+    let per_row = (font.image.size().width as i32 / CW).max(1);
     let mut x = top_left.x;
     for &b in text {
         if let Some(bits) = hud_glyph(b) {
             let at = Point::new(x, top_left.y);
             // Row by row, left to right: the order of the general path below.
-            let lit = (0..ch * cw)
-                .filter(move |i| bits >> i & 1 != 0)
-                .map(move |i| Pixel(at + Point::new(i % cw, i / cw), BinaryColor::On));
+            // Unsigned: `% 4` and `/ 4` are a mask and a shift.
+            let (w, n) = (CW as u32, (CH * CW) as u32);
+            let lit = (0..n).filter(move |i| bits >> i & 1 != 0).map(move |i| {
+                Pixel(
+                    at + Point::new((i % w) as i32, (i / w) as i32),
+                    BinaryColor::On,
+                )
+            });
             target.draw_iter(lit)?;
             x += ADVANCE;
             continue;
@@ -70,10 +78,10 @@ pub fn draw_text<D: DrawTarget<Color = BinaryColor>>(
             REPLACEMENT
         };
         let g = i32::from(b - FIRST);
-        let origin = Point::new((g % per_row) * cw, (g / per_row) * ch);
+        let origin = Point::new((g % per_row) * CW, (g / per_row) * CH);
         let at = Point::new(x, top_left.y);
-        let lit = (0..ch).flat_map(move |dy| {
-            (0..cw).filter_map(move |dx| {
+        let lit = (0..CH).flat_map(move |dy| {
+            (0..CW).filter_map(move |dx| {
                 let d = Point::new(dx, dy);
                 match font.image.pixel(origin + d) {
                     Some(BinaryColor::On) => Some(Pixel(at + d, BinaryColor::On)),
