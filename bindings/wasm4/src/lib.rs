@@ -108,17 +108,18 @@ impl Line {
 
     /// Append `n` in decimal.
     pub fn num(&mut self, mut n: u32) -> &mut Self {
+        // No indexing that could panic: a panic path would link core's formatting strings.
         let mut digits = [0u8; 10];
-        let mut i = digits.len();
-        loop {
-            i -= 1;
-            digits[i] = b'0' + (n % 10) as u8;
+        let mut start = digits.len();
+        for (i, slot) in digits.iter_mut().enumerate().rev() {
+            *slot = b'0' + (n % 10) as u8;
             n /= 10;
+            start = i;
             if n == 0 {
                 break;
             }
         }
-        self.bytes(&digits[i..])
+        self.bytes(digits.get(start..).unwrap_or(&[]))
     }
 
     /// Append `0x` and the low `digits` hex digits of `v` (lowercase).
