@@ -53,21 +53,22 @@ pub fn draw_text<D: DrawTarget<Color = BinaryColor>>(
     top_left: Point,
     target: &mut D,
 ) -> Result<i32, D::Error> {
-    let font = &FONT_4X6;
-    let per_row = (font.image.size().width as i32 / CW).max(1);
+    let per_row = (FONT_4X6.image.size().width as i32 / CW).max(1);
     let mut x = top_left.x;
     for &b in text {
         if let Some(bits) = hud_glyph(b) {
             let at = Point::new(x, top_left.y);
             // Row by row, left to right: the order of the general path below.
-            // Unsigned: `% 4` and `/ 4` are a mask and a shift.
-            let (w, n) = (CW as u32, (CH * CW) as u32);
-            let lit = (0..n).filter(move |i| bits >> i & 1 != 0).map(move |i| {
-                Pixel(
-                    at + Point::new((i % w) as i32, (i / w) as i32),
-                    BinaryColor::On,
-                )
-            });
+            // Unsigned, and the constant named inside the closure (a captured copy would be a
+            // run-time value to the draw target's loop): `% 4` and `/ 4` are a mask and a shift.
+            let lit = (0..(CH * CW) as u32)
+                .filter(move |i| bits >> i & 1 != 0)
+                .map(move |i| {
+                    Pixel(
+                        at + Point::new((i % CW as u32) as i32, (i / CW as u32) as i32),
+                        BinaryColor::On,
+                    )
+                });
             target.draw_iter(lit)?;
             x += ADVANCE;
             continue;
@@ -83,7 +84,9 @@ pub fn draw_text<D: DrawTarget<Color = BinaryColor>>(
         let lit = (0..CH).flat_map(move |dy| {
             (0..CW).filter_map(move |dx| {
                 let d = Point::new(dx, dy);
-                match font.image.pixel(origin + d) {
+                // The font named here, not captured: its bitmap's size is then a constant to the
+                // compiler inside the draw target's loop (no division checks there either).
+                match FONT_4X6.image.pixel(origin + d) {
                     Some(BinaryColor::On) => Some(Pixel(at + d, BinaryColor::On)),
                     _ => None,
                 }
