@@ -129,9 +129,9 @@ fn wrap_angle_general(a: f32) -> f32 {
     }
     let tau = core::f32::consts::TAU;
     // Beyond 2^20 rad the floor formula loses all precision (wrap_angle(1e30) gave 7.6e22):
-    // reduce exactly with fmod first (`fmodf` is exact in IEEE arithmetic, software in libm).
+    // reduce exactly with fmod first (`fmod` is exact in IEEE arithmetic: `trig::rem_tau`).
     let a = if a.abs() > 1_048_576.0 {
-        libm::fmodf(a, tau)
+        trig::rem_tau(a)
     } else {
         a
     };

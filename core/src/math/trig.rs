@@ -15,7 +15,8 @@
 //!
 //! # Accuracy (measured against `f64` `libm` by the tests)
 //! - `|x| ≤ 8192`: absolute error below [`SIN_COS_ABS_ERROR`] (measured 9.2·10⁻⁸, about 1.5 ulp of 1);
-//! - larger finite `|x|`: first reduced exactly modulo the `f32` value of `2π` (`libm::fmodf`);
+//! - larger finite `|x|`: first reduced exactly modulo the `f32` value of `2π` ([`rem_tau`], the
+//!   bits of `libm::fmodf(x, TAU)`);
 //!   that value exceeds `2π` by `1.7·10⁻⁷`, so the phase drifts by about `|x|·2.8·10⁻⁸` rad
 //!   (`3·10⁻⁴` at `|x| = 10⁴`), but the result is always in `[−1, 1]`;
 //! - NaN or ±∞ gives NaN, as `libm` does; `sin(−0) = −0`.
@@ -48,7 +49,7 @@ pub fn sin_cos(x: f32) -> (f32, f32) {
         return (x, 1.0); // keeps the sign of zero
     }
     let x = if x.abs() > DIRECT_LIMIT {
-        libm::fmodf(x, TAU)
+        rem_tau(x)
     } else {
         x
     };
@@ -66,6 +67,55 @@ pub fn sin_cos(x: f32) -> (f32, f32) {
         2 => (-s, -c),
         _ => (-c, s),
     }
+}
+
+/// `x` modulo the `f32` value of `2π` ([`TAU`]), exactly: the bits of `libm::fmodf(x, TAU)` for
+/// every finite `x` (the result has the sign of `x` and `|result| < TAU`; `fmod` is exact in IEEE
+/// arithmetic, so any correct method gives these bits). NaN for non-finite `x`.
+///
+/// Restoring long division of the 24-bit mantissas, one bit per exponent step (musl's `fmodf`
+/// with the divisor fixed): about 5 integer operations per binade of `x` above `TAU`. It replaces
+/// `libm`'s generic `fmod`, whose assertions bring panic paths and their message strings into the
+/// images (≈ 0.9 KB of the WASM-4 cart). Used only for huge arguments ([`sin_cos`] beyond
+/// ±8192, [`crate::math::wrap_angle`] beyond ±2²⁰).
+pub fn rem_tau(x: f32) -> f32 {
+    const TAU_BITS: u32 = TAU.to_bits();
+    const IMPLICIT: u32 = 0x0080_0000;
+    const TAU_EXP: u32 = TAU_BITS >> 23;
+    const TAU_MANT: u32 = (TAU_BITS & (IMPLICIT - 1)) | IMPLICIT;
+    let bits = x.to_bits();
+    let sign = bits & 0x8000_0000;
+    let abs = bits & 0x7fff_ffff;
+    if abs >= 0x7f80_0000 {
+        return f32::NAN;
+    }
+    if abs < TAU_BITS {
+        return x;
+    }
+    // x = m·2^(e − 150) with e ≥ TAU_EXP; reduce m modulo TAU_MANT while shifting e down to
+    // TAU_EXP (m < 2·TAU_MANT < 2²⁵ throughout).
+    let mut e = abs >> 23;
+    let mut m = (abs & (IMPLICIT - 1)) | IMPLICIT;
+    loop {
+        if m >= TAU_MANT {
+            m = m.wrapping_sub(TAU_MANT);
+        }
+        if e <= TAU_EXP {
+            break;
+        }
+        m <<= 1;
+        e = e.wrapping_sub(1);
+    }
+    if m == 0 {
+        return f32::from_bits(sign);
+    }
+    // A non-zero remainder is a multiple of 2^(TAU_EXP − 150) below TAU: normal, so normalising
+    // takes at most 23 steps and keeps e ≥ TAU_EXP − 23 > 0.
+    while m & IMPLICIT == 0 {
+        m <<= 1;
+        e = e.wrapping_sub(1);
+    }
+    f32::from_bits(sign | e << 23 | (m & (IMPLICIT - 1)))
 }
 
 /// `sin x` (see [`sin_cos`]).
@@ -119,6 +169,55 @@ mod tests {
             worst < SIN_COS_ABS_ERROR as f64,
             "worst |error| on ±8192: {worst:e}"
         );
+    }
+
+    /// `rem_tau` gives exactly the bits of `libm::fmodf(x, TAU)` (NaN for non-finite `x`).
+    #[test]
+    fn rem_tau_is_libm_fmodf() {
+        let check = |x: f32| {
+            let (got, want) = (rem_tau(x), libm::fmodf(x, TAU));
+            if x.is_finite() {
+                assert_eq!(
+                    got.to_bits(),
+                    want.to_bits(),
+                    "rem_tau({x:e}) bits {:#x}",
+                    x.to_bits()
+                );
+            } else {
+                assert!(got.is_nan() && want.is_nan(), "rem_tau({x:e})");
+            }
+        };
+        // Every 257th bit pattern (all binades, both signs, zeros, subnormals, ±∞, NaNs).
+        let mut b = 0u32;
+        loop {
+            check(f32::from_bits(b));
+            match b.checked_add(257) {
+                Some(n) => b = n,
+                None => break,
+            }
+        }
+        // Densely around multiples of TAU (where the remainder is 0 or about TAU) and TAU itself.
+        for k in [1.0f32, 2.0, 3.0, 7.0, 1000.0, 1303.0, 1.0e6, 3.0e7] {
+            for sign in [1.0f32, -1.0] {
+                let c = (TAU * k * sign).to_bits();
+                for d in 0..5_000u32 {
+                    check(f32::from_bits(c.wrapping_add(d)));
+                    check(f32::from_bits(c.wrapping_sub(d)));
+                }
+            }
+        }
+        for x in [
+            0.0f32,
+            -0.0,
+            TAU,
+            -TAU,
+            f32::MAX,
+            f32::MIN,
+            f32::MIN_POSITIVE,
+            8192.5,
+        ] {
+            check(x);
+        }
     }
 
     #[test]
