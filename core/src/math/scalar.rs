@@ -192,7 +192,13 @@ pub fn floor(x: f32) -> f32 {
     libm::floorf(x)
 }
 /// Nearest integer, ties away from zero.
-#[inline]
+///
+/// Not inlined (≈ 760 bytes less in the Cortex-M4F board image): `libm`'s `roundf` is ≈ 50 bytes
+/// of integer code, and the renderers call it from a dozen places, none of them per pixel (the
+/// core itself does not use it). Except on ARMv6-M (no 32-bit atomics, as in [`sqrt`]), where
+/// flash is not the limit and the call would cost the frame ≈ 250 instructions.
+#[cfg_attr(target_has_atomic = "32", inline(never))]
+#[cfg_attr(not(target_has_atomic = "32"), inline)]
 pub fn round(x: f32) -> f32 {
     libm::roundf(x)
 }
