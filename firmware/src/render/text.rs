@@ -53,49 +53,48 @@ pub fn draw_text<D: DrawTarget<Color = BinaryColor>>(
     top_left: Point,
     target: &mut D,
 ) -> Result<i32, D::Error> {
-    let per_row = (FONT_4X6.image.size().width as i32 / CW).max(1);
     let mut x = top_left.x;
     for &b in text {
-        if let Some(bits) = hud_glyph(b) {
-            let at = Point::new(x, top_left.y);
-            // Row by row, left to right: the order of the general path below.
-            // Unsigned, and the constant named inside the closure (a captured copy would be a
-            // run-time value to the draw target's loop): `% 4` and `/ 4` are a mask and a shift.
-            let lit = (0..(CH * CW) as u32)
-                .filter(move |i| bits >> i & 1 != 0)
-                .map(move |i| {
-                    Pixel(
-                        at + Point::new((i % CW as u32) as i32, (i / CW as u32) as i32),
-                        BinaryColor::On,
-                    )
-                });
-            target.draw_iter(lit)?;
-            x += ADVANCE;
-            continue;
-        }
-        let b = if (FIRST..=LAST).contains(&b) {
-            b
-        } else {
-            REPLACEMENT
-        };
-        let g = i32::from(b - FIRST);
-        let origin = Point::new((g % per_row) * CW, (g / per_row) * CH);
+        let bits = hud_glyph(b).unwrap_or_else(|| font_glyph(b));
         let at = Point::new(x, top_left.y);
-        // Row by row, left to right, as one flat index (a nested `flat_map` costs ≈ 400 bytes
-        // of iterator adapter in the cart).
-        let lit = (0..(CH * CW) as u32).filter_map(move |i| {
-            let d = Point::new((i % CW as u32) as i32, (i / CW as u32) as i32);
-            // The font named here, not captured: its bitmap's size is then a constant to the
-            // compiler inside the draw target's loop (no division checks there either).
-            match FONT_4X6.image.pixel(origin + d) {
-                Some(BinaryColor::On) => Some(Pixel(at + d, BinaryColor::On)),
-                _ => None,
-            }
-        });
+        // Row by row, left to right. Unsigned, and the constant named inside the closure (a
+        // captured copy would be a run-time value to the draw target's loop): `% 4` and `/ 4` are
+        // a mask and a shift.
+        let lit = (0..GLYPH_PIXELS)
+            .filter(move |i| bits >> i & 1 != 0)
+            .map(move |i| {
+                Pixel(
+                    at + Point::new((i % CW as u32) as i32, (i / CW as u32) as i32),
+                    BinaryColor::On,
+                )
+            });
         target.draw_iter(lit)?;
         x += ADVANCE;
     }
     Ok(x)
+}
+
+/// Pixels per glyph (4 × 6 = 24, one bit each in a packed bitmap).
+const GLYPH_PIXELS: u32 = (CH * CW) as u32;
+
+/// The packed bitmap (as [`HUD_GLYPHS`]) of any byte's glyph, read from `FONT_4X6`'s image;
+/// bytes outside `' '..='~'` give [`REPLACEMENT`]'s.
+fn font_glyph(b: u8) -> u32 {
+    let b = if (FIRST..=LAST).contains(&b) {
+        b
+    } else {
+        REPLACEMENT
+    };
+    let per_row = (FONT_4X6.image.size().width as i32 / CW).max(1);
+    let g = i32::from(b - FIRST);
+    let origin = Point::new((g % per_row) * CW, (g / per_row) * CH);
+    (0..GLYPH_PIXELS).fold(0, |bits, i| {
+        let d = Point::new((i % CW as u32) as i32, (i / CW as u32) as i32);
+        match FONT_4X6.image.pixel(origin + d) {
+            Some(BinaryColor::On) => bits | 1 << i,
+            _ => bits,
+        }
+    })
 }
 
 #[cfg(test)]
@@ -128,6 +127,7 @@ mod tests {
         let per_row = font.image.size().width as i32 / 4;
         for b in FIRST..=LAST {
             let Some(bits) = hud_glyph(b) else { continue };
+            assert_eq!(font_glyph(b), bits, "{:?}", b as char);
             let g = i32::from(b - FIRST);
             let origin = Point::new((g % per_row) * 4, (g / per_row) * 6);
             for dy in 0..6 {
