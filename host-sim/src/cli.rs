@@ -24,7 +24,7 @@ wrong; nothing was run)."
     };
 }
 
-/// [`limits_and_exit_codes!`] as a constant.
+/// The `limits_and_exit_codes!` text as a constant.
 pub const LIMITS_AND_EXIT_CODES: &str = limits_and_exit_codes!();
 
 /// `--seconds`: a finite number of seconds in `(0, MAX_SECONDS]`.

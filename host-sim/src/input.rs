@@ -78,7 +78,7 @@ pub const MOUSE_FULL_DEFLECTION_PX: f32 = 16.0;
 /// A mouse should turn the view in proportion to its motion, but the handheld's look stick is
 /// shaped by the core's stick pipeline (deadzone, saturation, cubic curve:
 /// [`hopkit::stick::ShapeParams::look`]). So the wanted turn `dx / MOUSE_FULL_DEFLECTION_PX` is
-/// mapped through the inverse of that shaping (found by bisection on [`hopkit::stick::shape`]):
+/// mapped through the inverse of that shaping (found by bisection on [`hopkit::stick::shape()`]):
 /// after the pipeline the turn rate is linear in the mouse motion again.
 pub fn mouse_look_deflection(dx: f32) -> f32 {
     if !dx.is_finite() {

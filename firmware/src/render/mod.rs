@@ -30,15 +30,15 @@
 //! On a Cortex-M0 every `f32` operation is a software routine (≈ 50–100 instructions; a `sqrt` ≈ 850,
 //! a `sin_cos` ≈ 3,400), so the per-point arithmetic is done in fixed point:
 //! - world → display: positions and the camera as Q16.16, the scale as Q8.24, one integer
-//!   multiply per axis ([`Screen`]);
+//!   multiply per axis (`Screen`);
 //! - heading strokes and the ghosts' arrow heads: a unit direction as Q16.16 times a whole pixel
 //!   length, with no normalisation (the direction is checked to be unit within 2⁻¹⁴);
 //! - the companion's look direction and the HUD tilt gauge: sine and cosine from a quarter-wave
-//!   table with linear interpolation ([`sin_cos_turns`], error < 1.2e-4).
+//!   table with linear interpolation (`sin_cos_turns`, error < 1.2e-4).
 //!
 //! Each of these results is rounded to a whole pixel. The integer value is within 2⁻⁹ px of what
 //! the `f32` formula gives (the error bounds are worked out next to each one); when it lies within
-//! [`TIE_MARGIN`] (2⁻⁸ px) of a half pixel, where the two could round differently, or is outside
+//! `TIE_MARGIN` (2⁻⁸ px) of a half pixel, where the two could round differently, or is outside
 //! the fixed-point range, the pixel is computed with the original `f32` formula instead. The
 //! picture is therefore exactly the one the `f32` renderer draws (tested against it, kept as
 //! `reference.rs`, over the scripted demo and random views); the float path runs for < 1 % of the

@@ -256,7 +256,7 @@ fn round_pack_24(sign: u32, e: i32, hi: u32, lo: u32) -> u32 {
 /// check both) and their sum at most 380, so the result is normal whatever the product's
 /// normalisation and rounding (its biased exponent before rounding is in `1..=254`). Everything
 /// else (zeros, subnormals, infinities, NaNs, and normal operands outside that window) takes
-/// [`mul_special`] / [`mul_general`].
+/// `mul_special` / `mul_general`.
 /// The significands are split 8 + 16 bits: the low × low product fills 32 bits exactly, and the
 /// top 32 bits of the 48-bit product come out with two adds (the lowest 16 only as a sticky bit).
 #[inline(always)]
