@@ -8,7 +8,7 @@
 #    firmware's plain `f32` renderer (feature `f32-render`: the same pixels as the fixed-point one,
 #    in less code; wasm has hardware float).
 # 2. `wasm-opt -Oz` from the npm `binaryen` package (WASM-4 refuses carts over 64 KiB; this step
-#    takes the cart from ≈ 74 KB to ≈ 61 KB).
+#    takes the cart from ≈ 72 KB to ≈ 61 KB).
 # 3. The size check: at most 65,536 bytes (HOPKIT_WASM4_MAX_BYTES).
 # 4. `w4 bundle --html` from the npm `wasm4` package: one self-contained page with WASM-4's runtime.
 # npm packages come from bindings/wasm4/web/package-lock.json (`npm ci`, offline-safe from the
@@ -30,8 +30,10 @@ scripts/cross-cargo.sh build --target wasm32-unknown-unknown -p hopkit-wasm4 --l
     --config 'profile.release.debug=0' --config 'profile.release.codegen-units=1'
 raw="${HOPKIT_CROSS_TARGET_DIR:-${CARGO_TARGET_DIR:-$REPO/target}/cross}/wasm32-unknown-unknown/release/hopkit_wasm4.wasm"
 mkdir -p "$OUT"
-# Binaryen passes, measured on this cart: plain -Oz leaves it ≈ 500 B over the limit; flattening
-# and re-looping first, then merging near-identical functions, gains ≈ 550 B more.
+# Binaryen passes, measured on this cart: flattening and re-looping first, then merging
+# near-identical functions, gains ≈ 500 B over plain -Oz. Not used: `--low-memory-unused` (≈ 470 B
+# less) — its premise, that the low 1 KiB of memory is unused, is false on WASM-4 (its registers
+# live there), and the cart has the margin without it.
 "$WEB/node_modules/.bin/wasm-opt" --flatten --rereloop -Oz --merge-similar-functions -Oz --converge \
     --enable-bulk-memory --enable-sign-ext \
     --enable-mutable-globals --enable-nontrapping-float-to-int "$raw" -o "$OUT/hopkit.wasm"
