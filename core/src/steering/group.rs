@@ -508,7 +508,7 @@ fn flock_pass(
     if count == 0 {
         return out;
     }
-    let inv = 1.0 / count as f32;
+    let inv = reciprocal(count);
     if coh_on {
         if let Some((dir, d)) = dir_len(offset_sum * inv, 0.0) {
             out.cohesion = finish(dir * (max_accel * (d / near_radius).min(1.0)), max_accel);
@@ -519,6 +519,31 @@ fn flock_pass(
         out.alignment = finish(velocity_change(dv, max_accel, dt), max_accel);
     }
     out
+}
+
+/// `1.0 / count as f32`. On 64-bit hosts small counts read the same value from a table (a load
+/// instead of a division on the critical path); elsewhere (flash-bound targets) it divides.
+#[inline(always)]
+fn reciprocal(count: u32) -> f32 {
+    #[cfg(target_pointer_width = "64")]
+    {
+        const N: usize = 64;
+        const TABLE: [f32; N] = {
+            let mut t = [0.0f32; N];
+            let mut i = 1;
+            while i < N {
+                t[i] = 1.0 / i as f32;
+                i += 1;
+            }
+            t
+        };
+        if let Some(&r) = TABLE.get(count as usize) {
+            if count != 0 {
+                return r;
+            }
+        }
+    }
+    1.0 / count as f32
 }
 
 /// The per-call constants of one flocking walk.
@@ -819,6 +844,17 @@ mod tests {
             Vec3::new(value(rng), value(rng), value(rng))
         } else {
             Vec3::new(rng.range_f32(-3.0, 3.0), 0.0, rng.range_f32(-3.0, 3.0))
+        }
+    }
+
+    #[test]
+    fn reciprocal_is_the_division() {
+        for count in (0..=300u32).chain([1 << 16, u32::MAX - 1, u32::MAX]) {
+            assert_eq!(
+                reciprocal(count).to_bits(),
+                (1.0 / count as f32).to_bits(),
+                "{count}"
+            );
         }
     }
 
