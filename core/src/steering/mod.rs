@@ -575,7 +575,10 @@ fn velocity_change_careful(dv: Vec3, max_accel: f32, dt: f32) -> Vec3 {
 
 /// [`velocity_change`], also telling (as [`clamp_len_checked`]) whether the result is a fixed
 /// point of `clamp_len(·, max_accel)`.
-#[inline]
+// Always inlined on 64-bit hosts, as `velocity_change` (arrival's result would otherwise make a
+// memory round trip on the critical path); 32-bit targets keep one copy for flash.
+#[cfg_attr(target_pointer_width = "64", inline(always))]
+#[cfg_attr(not(target_pointer_width = "64"), inline)]
 pub(crate) fn velocity_change_checked(dv: Vec3, max_accel: f32, dt: f32) -> (Vec3, bool) {
     let budget = max_accel * dt;
     let l2 = dv.length_squared();
