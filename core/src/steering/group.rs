@@ -587,7 +587,9 @@ impl Reach {
         let mut push = Vec3::ZERO;
         let mut offset_sum = Vec3::ZERO;
         let mut velocity_sum = Vec3::ZERO;
-        let mut count = 0u32;
+        // Counted in 64 bits (no walk reaches 2⁶⁴ neighbours) and saturated to `u32` once at
+        // the end: the same count as a saturating `u32`, one instruction per neighbour.
+        let mut count = 0u64;
         for n in neighbours {
             // NaN/inf `d2` (non-finite position, overflowing offset) fails the strict test.
             let away = self.position - n.position;
@@ -595,7 +597,7 @@ impl Reach {
             if d2 < self.near_r2 && n.id != self.self_id {
                 offset_sum -= away;
                 velocity_sum += n.velocity;
-                count = count.saturating_add(1);
+                count = count.wrapping_add(1);
                 if d2 < sep_r2 {
                     if d2 > coincident_r2 {
                         // dir·(1 − d/r) = away·(1/d − 1/r)
@@ -609,7 +611,7 @@ impl Reach {
         }
         Sums {
             push,
-            count,
+            count: u32::try_from(count).unwrap_or(u32::MAX),
             offset_sum,
             _pad0: 0.0,
             velocity_sum,
@@ -626,7 +628,9 @@ impl Reach {
         let mut push = Vec3::ZERO;
         let mut offset_sum = Vec3::ZERO;
         let mut velocity_sum = Vec3::ZERO;
-        let mut count = 0u32;
+        // Counted in 64 bits (no walk reaches 2⁶⁴ neighbours) and saturated to `u32` once at
+        // the end: the same count as a saturating `u32`, one instruction per neighbour.
+        let mut count = 0u64;
         for n in neighbours {
             // A non-finite neighbour position shows up as a NaN or infinite `d2`, and so does a
             // squared offset that overflows: both fail `d2 < reach_r2` (strict, so even an
@@ -649,12 +653,12 @@ impl Reach {
             if d2 < self.near_r2 {
                 offset_sum -= away;
                 velocity_sum += n.velocity;
-                count = count.saturating_add(1);
+                count = count.wrapping_add(1);
             }
         }
         Sums {
             push,
-            count,
+            count: u32::try_from(count).unwrap_or(u32::MAX),
             offset_sum,
             _pad0: 0.0,
             velocity_sum,
