@@ -588,7 +588,8 @@ impl Reach {
         let mut offset_sum = Vec3::ZERO;
         let mut velocity_sum = Vec3::ZERO;
         // Counted in 64 bits (no walk reaches 2⁶⁴ neighbours) and saturated to `u32` once at
-        // the end: the same count as a saturating `u32`, one instruction per neighbour.
+        // the end: the same count as a saturating `u32`, one instruction less per neighbour in
+        // range on 64-bit hosts.
         let mut count = 0u64;
         for n in neighbours {
             // NaN/inf `d2` (non-finite position, overflowing offset) fails the strict test.
@@ -629,7 +630,8 @@ impl Reach {
         let mut offset_sum = Vec3::ZERO;
         let mut velocity_sum = Vec3::ZERO;
         // Counted in 64 bits (no walk reaches 2⁶⁴ neighbours) and saturated to `u32` once at
-        // the end: the same count as a saturating `u32`, one instruction per neighbour.
+        // the end: the same count as a saturating `u32`, one instruction less per neighbour in
+        // range on 64-bit hosts.
         let mut count = 0u64;
         for n in neighbours {
             // A non-finite neighbour position shows up as a NaN or infinite `d2`, and so does a
