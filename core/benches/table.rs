@@ -303,6 +303,38 @@ fn scene(n: usize) -> Scene {
     }
 }
 
+mod hop_flock {
+    use super::*;
+
+    /// One step of the flock with hopkit, written as a step function like the baseline's
+    /// `update`: flocking over the snapshot (neighbours read in place by index), arrival, a
+    /// weighted blend and one integration step per agent.
+    pub fn update(
+        agents: &mut [Agent],
+        snapshot: &[Agent],
+        nbr: &[Vec<u16>],
+        targets: &[Vec3],
+        params: &SteeringParams,
+        flock: &FlockParams,
+        arrival: &ArrivalParams,
+    ) {
+        for (i, agent) in agents.iter_mut().enumerate() {
+            let f = flock_indexed(agent, i as u32, snapshot, &nbr[i], flock, params, DT);
+            let arr = arrive(agent, targets[i], params, arrival, DT);
+            let s = blend(
+                &[
+                    (f.separation, 1.5),
+                    (f.cohesion, 0.5),
+                    (f.alignment, 0.5),
+                    (arr, 1.0),
+                ],
+                params,
+            );
+            integrate(agent, params, s, DT);
+        }
+    }
+}
+
 mod glam_flock {
     use super::*;
     use glam::Vec3 as G;
@@ -380,28 +412,15 @@ fn steering(rows: &mut Vec<Row>, rounds: usize, n: usize) {
         // From the same start every pass; neighbour data read from the untouched start (a
         // snapshot, as a simulation step reads the previous tick).
         agents.copy_from_slice(&sc.start);
-        for (i, agent) in agents.iter_mut().enumerate() {
-            let f = flock_indexed(
-                agent,
-                i as u32,
-                &sc.start,
-                &sc.nbr[i],
-                &flock_params,
-                &params,
-                DT,
-            );
-            let arr = arrive(agent, sc.targets[i], &params, &arrival, DT);
-            let s = blend(
-                &[
-                    (f.separation, 1.5),
-                    (f.cohesion, 0.5),
-                    (f.alignment, 0.5),
-                    (arr, 1.0),
-                ],
-                &params,
-            );
-            integrate(agent, &params, s, DT);
-        }
+        hop_flock::update(
+            &mut agents,
+            &sc.start,
+            &sc.nbr,
+            &sc.targets,
+            &params,
+            &flock_params,
+            &arrival,
+        );
         black_box(&agents);
     };
     let gstart: Vec<(glam::Vec3, glam::Vec3)> = sc

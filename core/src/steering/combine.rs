@@ -27,15 +27,7 @@ pub const CANCEL_RATIO: f32 = 1.0e-5;
 /// or limits (beyond 10¹⁵) switch to a rescaled sum, so no finite input can overflow it.
 #[inline]
 pub fn blend(items: &[(Steering, f32)], params: &SteeringParams) -> Steering {
-    // Largest finite |weight| (NaN/inf weights are skipped below anyway).
-    let w_max = items.iter().fold(0.0f32, |m, (_, w)| {
-        let a = w.abs();
-        if a <= f32::MAX && a > m {
-            a
-        } else {
-            m
-        }
-    });
+    let w_max = max_weight(items);
     let max_accel = params.accel_limit();
     let turn = params.turn_limit();
     if w_max <= 0.0 {
@@ -44,9 +36,22 @@ pub fn blend(items: &[(Steering, f32)], params: &SteeringParams) -> Steering {
     // Ordinary magnitudes: every weighted term and its square stay far from overflow.
     const SAFE: f32 = 1.0e15;
     if w_max <= SAFE && max_accel <= SAFE && turn <= SAFE && w_max >= 1.0 / SAFE {
-        return blend_direct(items, max_accel, turn);
+        return blend_direct(items, w_max, max_accel, turn);
     }
     blend_scaled(items, w_max, max_accel, turn)
+}
+
+/// Largest finite `|weight|` of `items` (NaN/inf weights are skipped by the blends anyway).
+#[inline]
+fn max_weight(items: &[(Steering, f32)]) -> f32 {
+    items.iter().fold(0.0f32, |m, (_, w)| {
+        let a = w.abs();
+        if a <= f32::MAX && a > m {
+            a
+        } else {
+            m
+        }
+    })
 }
 
 /// Cancellation rule shared by both blend paths: keep `sum` unless `|sum|² ≤ R²·mass`.
@@ -56,49 +61,33 @@ fn cancelled(sum_sq: f32, mass: f32) -> bool {
 }
 
 /// [`blend`] for ordinary magnitudes (`|w|·max_accel ≤ 10³⁰`): plain weighted sums.
-fn blend_direct(items: &[(Steering, f32)], max_accel: f32, turn: f32) -> Steering {
+///
+/// The linear mass `Σ|wᵢ·sᵢ|²` of the cancellation rule is only summed when the blended sum is
+/// short enough that it could matter: every term is at most `|w|·max_accel` long, so
+/// [`mass_bound`] bounds the mass from above, and a sum with `|sum|² > R²·bound` is not cancelled
+/// whatever the exact mass (the float products are monotonic in the mass). Otherwise
+/// [`linear_mass`] sums it exactly as it always was summed, so the result is the same either way.
+// Always inlined on 64-bit hosts: with the items a literal array, the weights fold into the code
+// and the loop unrolls. MCUs keep one copy for flash.
+#[cfg_attr(target_pointer_width = "64", inline(always))]
+fn blend_direct(items: &[(Steering, f32)], w_max: f32, max_accel: f32, turn: f32) -> Steering {
     let max_sq = max_accel * max_accel;
-    let mut linear = Vec3::ZERO;
-    let mut angular = 0.0f32;
-    let mut linear_mass = 0.0f32;
-    let mut angular_mass = 0.0f32;
-    for &(ref item, w) in items {
-        // Field by field (not the whole `Steering` as two 8-byte words): a caller that stored
-        // `linear.z` and `angular` separately would otherwise stall store forwarding.
-        let s = Steering {
-            linear: Vec3::new(item.linear.x, item.linear.y, item.linear.z),
-            angular: item.angular,
-        };
-        let l2 = s.linear.length_squared();
-        // One test for the usual item: a squared length in the fast range proves the linear part
-        // finite (and is the one `clamp_len` computes), `angular·0 + w·0 == 0` that the yaw rate
-        // and the weight are. Anything else takes the general checks.
-        let l = if fast_range(l2) && s.angular * 0.0 + w * 0.0 == 0.0 {
-            let clamped = if l2 <= max_sq {
-                s.linear
-            } else {
-                s.linear * (max_accel / scalar::sqrt(l2))
-            };
-            clamped * w
-        } else if let Some(l) = blend_term_careful(s, w, max_accel) {
-            l
-        } else {
-            continue;
-        };
-        linear += l;
-        linear_mass += l.length_squared();
-        // A zero yaw rate (every purely linear behaviour) adds ±0 to sums that are never −0:
-        // skipping it changes no bit.
-        if s.angular != 0.0 {
-            let a = clamp(s.angular, -turn, turn) * w;
-            angular += a;
-            angular_mass += a * a;
-        }
+    let mut sums = Sums::default();
+    for item in items {
+        sums.add(item, max_accel, max_sq, turn);
     }
-    let linear = if cancelled(linear.length_squared(), linear_mass) {
-        Vec3::ZERO
-    } else {
+    let Sums {
+        linear,
+        angular,
+        angular_mass,
+    } = sums;
+    let sum_sq = linear.length_squared();
+    let keep = sum_sq > CANCEL_RATIO * CANCEL_RATIO * mass_bound(items.len(), w_max, max_sq)
+        || !cancelled(sum_sq, linear_mass(items, max_accel, max_sq));
+    let linear = if keep {
         clamp_len(linear, max_accel)
+    } else {
+        Vec3::ZERO
     };
     let angular = if cancelled(angular * angular, angular_mass) {
         0.0
@@ -108,10 +97,99 @@ fn blend_direct(items: &[(Steering, f32)], max_accel: f32, turn: f32) -> Steerin
     Steering { linear, angular }
 }
 
+/// The running sums of [`blend_direct`].
+#[derive(Default)]
+struct Sums {
+    linear: Vec3,
+    angular: f32,
+    angular_mass: f32,
+}
+
+impl Sums {
+    /// Add one item (skipped if [`blend_term`] skips it).
+    #[inline(always)]
+    fn add(&mut self, &(ref item, w): &(Steering, f32), max_accel: f32, max_sq: f32, turn: f32) {
+        let Some(l) = blend_term(item, w, max_accel, max_sq) else {
+            return;
+        };
+        self.linear += l;
+        // A zero yaw rate (every purely linear behaviour) adds ±0 to sums that are never −0:
+        // skipping it changes no bit.
+        let a = item.angular;
+        if a != 0.0 {
+            let a = clamp(a, -turn, turn) * w;
+            self.angular += a;
+            self.angular_mass += a * a;
+        }
+    }
+}
+
+/// An upper bound on [`linear_mass`] for `n` items with `|w| ≤ w_max` (finite), or `+inf` when
+/// the bound is not trustworthy (then the caller sums the exact mass).
+///
+/// Every term `l = c·w` has `|c| ≤ max_accel` up to a few ulp (`c` is the item's linear part if
+/// `|c|² ≤ max_accel²`, else that part scaled to `max_accel`), so `|l|² ≤ w_max²·max_accel²·(1 +
+/// 12u)`, and the float sum of `n` such squares exceeds the exact sum by at most `n·u` relatively
+/// (`u = 2⁻²⁴`). With `n ≤ 1024` the 1 % margin covers both with room to spare; requiring both
+/// `max_accel²` and the bound to be normal floats (≥ 10⁻³⁰) keeps underflow (which could round a
+/// tiny square up by half a subnormal step) negligible against the margin.
+#[inline]
+fn mass_bound(n: usize, w_max: f32, max_sq: f32) -> f32 {
+    const MIN: f32 = 1.0e-30;
+    let bound = max_sq * (w_max * w_max) * (n as f32 * 1.01);
+    if n <= 1024 && max_sq >= MIN && bound >= MIN {
+        bound
+    } else {
+        f32::INFINITY
+    }
+}
+
+/// `Σ|wᵢ·sᵢ|²` over the items [`blend_direct`] sums, term by term in the same order (the rule's
+/// mass, summed only when [`mass_bound`] cannot settle the cancellation test).
+#[cold]
+#[cfg_attr(target_pointer_width = "64", inline)]
+#[cfg_attr(not(target_pointer_width = "64"), inline(never))]
+fn linear_mass(items: &[(Steering, f32)], max_accel: f32, max_sq: f32) -> f32 {
+    let mut mass = 0.0f32;
+    for &(ref item, w) in items {
+        if let Some(l) = blend_term(item, w, max_accel, max_sq) {
+            mass += l.length_squared();
+        }
+    }
+    mass
+}
+
+/// The weighted, clamped linear term `clamp_len(s.linear, max_accel)·w` of one item, `None` if
+/// the item is skipped (non-finite weight or steering).
+#[inline(always)]
+fn blend_term(item: &Steering, w: f32, max_accel: f32, max_sq: f32) -> Option<Vec3> {
+    // Field by field (not the whole `Steering` as two 8-byte words): a caller that stored
+    // `linear.z` and `angular` separately would otherwise stall store forwarding.
+    let s = Steering {
+        linear: Vec3::new(item.linear.x, item.linear.y, item.linear.z),
+        angular: item.angular,
+    };
+    let l2 = s.linear.length_squared();
+    // One test for the usual item: a squared length in the fast range proves the linear part
+    // finite (and is the one `clamp_len` computes), `angular·0 + w·0 == 0` that the yaw rate
+    // and the weight are. Anything else takes the general checks.
+    if fast_range(l2) && s.angular * 0.0 + w * 0.0 == 0.0 {
+        let clamped = if l2 <= max_sq {
+            s.linear
+        } else {
+            s.linear * (max_accel / scalar::sqrt(l2))
+        };
+        Some(clamped * w)
+    } else {
+        blend_term_careful(s, w, max_accel)
+    }
+}
+
 /// The weighted, clamped linear term of one [`blend_direct`] item outside the fast test (zero,
 /// tiny or huge linear part, non-finite anything); `None` if the item is skipped.
 #[cold]
-#[inline(never)]
+#[cfg_attr(target_pointer_width = "64", inline)]
+#[cfg_attr(not(target_pointer_width = "64"), inline(never))]
 fn blend_term_careful(s: Steering, w: f32, max_accel: f32) -> Option<Vec3> {
     if s.is_finite() && w.is_finite() {
         Some(clamp_len(s.linear, max_accel) * w)
@@ -267,6 +345,76 @@ mod tests {
         ]
     }
 
+    /// Magnitudes spread over the whole direct range (weights and limits 10⁻¹⁵..10¹⁵).
+    fn log_uniform(rng: &mut Pcg32, lo: f32, hi: f32) -> f32 {
+        let e = rng.range_f32(lo.log10(), hi.log10());
+        let m = libm::powf(10.0, e);
+        if rng.below(2) == 0 {
+            m
+        } else {
+            -m
+        }
+    }
+
+    /// The lazily summed mass (skipped when [`mass_bound`] settles the test) against the oracle
+    /// that always sums it, on sums built to (nearly) cancel at every scale, on long lists (the
+    /// bound is only used up to 1024 items) and on extreme weights and limits.
+    #[test]
+    fn lazy_cancellation_mass_matches_the_oracle() {
+        let mut rng = Pcg32::seeded(42);
+        let mut cancelled_cases = 0;
+        for case in 0..40_000 {
+            let n = match rng.below(8) {
+                0 => 1 + rng.below(1100) as usize,
+                _ => 1 + rng.below(6) as usize,
+            };
+            let max_accel = match rng.below(4) {
+                0 => log_uniform(&mut rng, 1.0e-15, 1.0e15).abs(),
+                1 => [0.0, 1.0e-16, 1.0e-20, 3.0e-19][rng.below(4) as usize],
+                _ => 8.0,
+            };
+            let scale = log_uniform(&mut rng, 1.0e-12, 1.0e12).abs();
+            let mut items = [(Steering::ZERO, 0.0f32); 1100];
+            let mut k = 0;
+            while k < n {
+                let w = if rng.below(3) == 0 {
+                    log_uniform(&mut rng, 1.0e-15, 1.0e15)
+                } else {
+                    rng.range_f32(-2.0, 2.0)
+                };
+                let v = Vec3::new(
+                    rng.range_f32(-1.0, 1.0),
+                    rng.range_f32(-1.0, 1.0),
+                    rng.range_f32(-1.0, 1.0),
+                ) * scale;
+                items[k] = (Steering::linear(v), w);
+                k += 1;
+                if k < n && rng.below(2) == 0 {
+                    // Its mirror image, a few ulp off: the pair (nearly) cancels.
+                    let nudge = 1.0 + rng.range_f32(-4.0, 4.0) * f32::EPSILON;
+                    items[k] = (Steering::linear(v * nudge), -w);
+                    k += 1;
+                }
+            }
+            let items = &items[..n];
+            let w_max = max_weight(items);
+            const SAFE: f32 = 1.0e15;
+            if !(w_max > 0.0 && w_max <= SAFE && max_accel <= SAFE && w_max >= 1.0 / SAFE) {
+                continue;
+            }
+            let want = blend_direct_oracle(items, max_accel, 6.0);
+            if want.linear == Vec3::ZERO {
+                cancelled_cases += 1;
+            }
+            assert_eq!(
+                bits(blend_direct(items, w_max, max_accel, 6.0)),
+                bits(want),
+                "case {case}: n {n}, max_accel {max_accel}, scale {scale}"
+            );
+        }
+        assert!(cancelled_cases > 1000, "{cancelled_cases}");
+    }
+
     #[test]
     fn blend_fast_path_matches_the_per_item_oracle() {
         let mut rng = Pcg32::seeded(41);
@@ -297,7 +445,12 @@ mod tests {
             let max_accel = [8.0, 0.0, 1.0e-3, 30.0][rng.below(4) as usize];
             let turn = [6.0, 0.0, 100.0][rng.below(3) as usize];
             assert_eq!(
-                bits(blend_direct(&items[..n], max_accel, turn)),
+                bits(blend_direct(
+                    &items[..n],
+                    max_weight(&items[..n]),
+                    max_accel,
+                    turn
+                )),
                 bits(blend_direct_oracle(&items[..n], max_accel, turn)),
                 "case {case}: {:?}",
                 &items[..n]
