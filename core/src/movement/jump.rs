@@ -137,10 +137,13 @@ pub fn tick_jump_timers(state: &mut MoverState, dt: f32) {
 /// `f32::MAX` (practically forever, but finite: the state never holds inf or NaN).
 #[inline]
 pub(crate) fn timer_length(t: f32) -> f32 {
-    if t > 0.0 {
-        t.min(f32::MAX)
-    } else {
+    // Written out rather than `t.min(f32::MAX)`, which is a call to `fminf` on the Cortex-M4F.
+    if !(t > 0.0) {
         0.0
+    } else if t > f32::MAX {
+        f32::MAX
+    } else {
+        t
     }
 }
 

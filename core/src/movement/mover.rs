@@ -89,11 +89,12 @@ impl MoverState {
 
     /// True if every float field is finite.
     pub fn is_finite(&self) -> bool {
-        self.position.is_finite()
-            && self.velocity.is_finite()
-            && self.ground_normal.is_finite()
-            && self.coyote_timer.is_finite()
-            && self.jump_buffer_timer.is_finite()
+        use crate::math::scalar::{nonfinite_flag as f, NONFINITE};
+        let (p, v, n) = (self.position, self.velocity, self.ground_normal);
+        // One OR over the fields' exponent flags instead of eleven compares and branches.
+        let any = f(p.x) | f(p.y) | f(p.z) | f(v.x) | f(v.y) | f(v.z);
+        let any = any | f(n.x) | f(n.y) | f(n.z) | f(self.coyote_timer) | f(self.jump_buffer_timer);
+        any & NONFINITE == 0
     }
 }
 
@@ -260,13 +261,27 @@ pub fn step_wish(
     }
     let wish = wish.sanitized();
     repair_state(state);
-    let mut ev = StepEvents::NONE;
     if dt <= params.max_tick_dt {
         // The fixed-tick case: exactly one tick of `dt` (what `SubSteps` gives, without its divides).
+        let mut ev = StepEvents::NONE;
         ev.substeps = 1;
         tick(state, params, wish, jump, probe, dt, &mut ev);
         return ev;
     }
+    step_split(state, params, wish, jump, probe, dt)
+}
+
+/// [`step_wish`] with `dt` longer than one tick: split into sub-steps (the rare path, out of line).
+#[inline(never)]
+fn step_split(
+    state: &mut MoverState,
+    params: &MoveParams,
+    wish: WishDir,
+    jump: bool,
+    probe: &impl GroundProbe,
+    dt: f32,
+) -> StepEvents {
+    let mut ev = StepEvents::NONE;
     let split = SubSteps::split(dt, params.max_tick_dt, params.max_substeps);
     if split.count == 0 {
         return StepEvents::REJECTED;
@@ -281,6 +296,20 @@ pub fn step_wish(
 
 /// One simulation tick of `dt` seconds (`0 < dt ≤ max_tick_dt`), Quake order.
 pub fn tick(
+    state: &mut MoverState,
+    params: &MoveParams,
+    wish: WishDir,
+    jump: bool,
+    probe: &impl GroundProbe,
+    dt: f32,
+    ev: &mut StepEvents,
+) {
+    tick_rules(state, params, wish, jump, probe, dt, ev);
+}
+
+/// The body of [`tick`].
+#[inline(always)]
+fn tick_rules(
     state: &mut MoverState,
     params: &MoveParams,
     wish: WishDir,
@@ -356,6 +385,20 @@ fn clamp_axis(x: f32, max: f32) -> f32 {
 #[inline]
 fn guard_state(state: &mut MoverState, params: &MoveParams, previous: Vec3) {
     let m = params.max_velocity;
+    let v = state.velocity;
+    // The common case, decided in one pass: every component within `±m` (so none is NaN) and `m`
+    // finite, so the clamp changes nothing and the velocity is finite; a finite position.
+    let within = |x: f32| x.abs() <= m;
+    if m <= f32::MAX && within(v.x) && within(v.y) && within(v.z) && state.position.is_finite() {
+        return;
+    }
+    clamp_or_restore(state, m, previous);
+}
+
+/// [`guard_state`]'s repair: the per-axis clamp, then a non-finite velocity or position reset.
+#[cold]
+#[inline(never)]
+fn clamp_or_restore(state: &mut MoverState, m: f32, previous: Vec3) {
     state.velocity = Vec3::new(
         clamp_axis(state.velocity.x, m),
         clamp_axis(state.velocity.y, m),
