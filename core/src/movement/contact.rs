@@ -37,6 +37,25 @@ pub struct Contact {
     pub impact_speed: f32,
 }
 
+impl Contact {
+    /// Both contacts of one tick as one: the flags of either, the larger impact speed. Adding the
+    /// result to [`super::StepEvents`] is the same as adding `self`, then `other`, for impact speeds
+    /// that are not NaN (categorisation never gives NaN: `−vy` with `vy < 0`, else `+0`).
+    #[inline]
+    pub(super) fn or(self, other: Contact) -> Contact {
+        Contact {
+            landed: self.landed | other.landed,
+            left_ground: self.left_ground | other.left_ground,
+            sliding: self.sliding | other.sliding,
+            impact_speed: if other.impact_speed > self.impact_speed {
+                other.impact_speed
+            } else {
+                self.impact_speed
+            },
+        }
+    }
+}
+
 /// Ask the probe for the ground below `position`, from `max(ground_snap, step_up)` above it (so a
 /// multi-level probe still reports a ledge the character can step onto); non-finite → none.
 #[inline]
@@ -78,7 +97,7 @@ pub fn categorize_ground(
     stick: bool,
 ) -> Contact {
     let hit = probe_ground(probe, state.position, params);
-    categorize_hit(state, params, hit, stick)
+    categorize_probed(state, params, hit, stick)
 }
 
 /// [`categorize_ground`] with the probe result for `state.position` already in hand.
@@ -88,11 +107,38 @@ pub fn categorize_hit(
     hit: Option<GroundHit>,
     stick: bool,
 ) -> Contact {
+    let walkable = matches!(hit, Some(h) if params.is_walkable(h.normal));
+    categorize(state, params, hit, walkable, stick)
+}
+
+/// [`categorize_hit`] for a result of [`probe_ground`], whose normal is finite: walkable is then
+/// the slope test alone (the finiteness half of [`MoveParams::is_walkable`] is already done).
+#[inline]
+pub(super) fn categorize_probed(
+    state: &mut MoverState,
+    params: &MoveParams,
+    hit: Option<GroundHit>,
+    stick: bool,
+) -> Contact {
+    let min_y = params.min_ground_normal_y - params.walkable_tolerance;
+    let walkable = matches!(hit, Some(h) if h.normal.y >= min_y);
+    categorize(state, params, hit, walkable, stick)
+}
+
+/// The categorisation itself, with `walkable` = the hit's normal is walkable.
+#[inline(never)]
+fn categorize(
+    state: &mut MoverState,
+    params: &MoveParams,
+    hit: Option<GroundHit>,
+    walkable: bool,
+    stick: bool,
+) -> Contact {
     let was_grounded = state.grounded;
     let mut c = Contact::default();
     let grounded = match hit {
         None => false,
-        Some(hit) if params.is_walkable(hit.normal) => on_walkable(state, params, hit, stick),
+        Some(hit) if walkable => on_walkable(state, params, hit, stick),
         Some(hit) => {
             c.sliding = on_steep(state, params, hit);
             false

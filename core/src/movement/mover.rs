@@ -12,7 +12,7 @@
 //!    (landing, snapping, stepping up, leaving ledges, pushing out of steep ground);
 //! 6. NaN/overflow guard and the per-axis velocity clamp, then count timers down.
 
-use super::contact::{categorize_ground, categorize_hit, resolve_walls, Contact};
+use super::contact::{categorize_ground, categorize_probed, resolve_walls, Contact};
 use super::jump::{
     apply_jump_release_cut, check_jump, jump_gravity_scale, note_jump_key, tick_jump_timers,
     JumpKind,
@@ -318,7 +318,7 @@ fn tick_rules(
     dt: f32,
     ev: &mut StepEvents,
 ) {
-    ev.add_contact(categorize_ground(state, params, probe, state.grounded));
+    let first = categorize_ground(state, params, probe, state.grounded);
     // Out of the ground after the first categorisation: a safe place to fall back to.
     let start_position = state.position;
 
@@ -342,7 +342,8 @@ fn tick_rules(
     }
     let (hit, wall) = resolve_walls(state, params, probe, start_position);
     ev.hit_wall |= wall;
-    ev.add_contact(categorize_hit(state, params, hit, stick));
+    let last = categorize_probed(state, params, hit, stick);
+    ev.add_contact(first.or(last));
     guard_state(state, params, start_position);
     tick_jump_timers(state, dt);
     state.jump_held = jump;
