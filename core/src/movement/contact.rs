@@ -126,7 +126,7 @@ pub(super) fn categorize_probed(
 }
 
 /// The categorisation itself, with `walkable` = the hit's normal is walkable.
-#[inline(never)]
+#[inline]
 fn categorize(
     state: &mut MoverState,
     params: &MoveParams,

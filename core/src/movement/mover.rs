@@ -304,20 +304,6 @@ pub fn tick(
     dt: f32,
     ev: &mut StepEvents,
 ) {
-    tick_rules(state, params, wish, jump, probe, dt, ev);
-}
-
-/// The body of [`tick`].
-#[inline(always)]
-fn tick_rules(
-    state: &mut MoverState,
-    params: &MoveParams,
-    wish: WishDir,
-    jump: bool,
-    probe: &impl GroundProbe,
-    dt: f32,
-    ev: &mut StepEvents,
-) {
     let first = categorize_ground(state, params, probe, state.grounded);
     // Out of the ground after the first categorisation: a safe place to fall back to.
     let start_position = state.position;
