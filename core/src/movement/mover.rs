@@ -371,12 +371,16 @@ fn clamp_axis(x: f32, max: f32) -> f32 {
 /// became non-finite is put back to `previous` with the velocity zeroed.
 #[inline]
 fn guard_state(state: &mut MoverState, params: &MoveParams, previous: Vec3) {
+    use crate::math::scalar::{nonfinite_flag, NONFINITE};
     let m = params.max_velocity;
     let v = state.velocity;
     // The common case, decided in one pass: every component within `±m` (so none is NaN) and `m`
     // finite, so the clamp changes nothing and the velocity is finite; a finite position.
     let within = |x: f32| x.abs() <= m;
-    if m <= f32::MAX && within(v.x) && within(v.y) && within(v.z) && state.position.is_finite() {
+    let p = state.position;
+    let position_finite =
+        (nonfinite_flag(p.x) | nonfinite_flag(p.y) | nonfinite_flag(p.z)) & NONFINITE == 0;
+    if m <= f32::MAX && within(v.x) && within(v.y) && within(v.z) && position_finite {
         return;
     }
     clamp_or_restore(state, m, previous);
