@@ -137,7 +137,9 @@ fn apply_drop(v: Vec2, inv_speed: f32, drop: f32) -> Vec2 {
 #[inline]
 fn moving_speed(v: Vec2, stop_threshold: f32) -> Option<(f32, f32)> {
     let s2 = v.length_squared();
-    if !(s2 > stop_threshold * stop_threshold) || !(s2 >= 1.0e-30) || !(s2 <= f32::MAX) {
+    // `s2 > stop_threshold² && s2 ≥ 1e-30 && s2 ≤ f32::MAX`, as one integer range test.
+    let moving = super::prepared::moving_min_bits(stop_threshold)..=super::prepared::MAX_BITS;
+    if !moving.contains(&s2.to_bits()) {
         return None;
     }
     let inv = scalar::rsqrt_in_range(s2);
