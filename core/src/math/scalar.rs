@@ -197,6 +197,22 @@ pub fn round(x: f32) -> f32 {
     libm::roundf(x)
 }
 
+/// `x > 0.0`. Where floats are software, on the bits: positive non-NaN patterns are
+/// `1..=0x7f80_0000` (a float compare is a library call on a Cortex-M0; an FPU compares faster).
+#[inline]
+pub(crate) fn positive(x: f32) -> bool {
+    if SOFT_FLOAT {
+        positive_bits(x)
+    } else {
+        x > 0.0
+    }
+}
+
+#[inline]
+pub(crate) fn positive_bits(x: f32) -> bool {
+    x.to_bits().wrapping_sub(1) < 0x7f80_0000
+}
+
 /// Bit 31 set exactly when `x` is ±inf or NaN (its exponent is all ones), every other bit clear
 /// for finite `x`: `(bits & exponent) + 1` (one step of the exponent) carries into bit 31 only from
 /// an all-ones exponent. OR the flags of many values and test [`NONFINITE`] once to check them all:

@@ -3,6 +3,7 @@
 
 use super::mover::MoverState;
 use super::params::MoveParams;
+use crate::math::scalar::positive;
 use crate::math::Vec3;
 
 /// How a jump that happened was allowed.
@@ -30,7 +31,7 @@ pub fn note_jump_key(state: &mut MoverState, params: &MoveParams, jump_down: boo
 /// True if the character may jump now: on the ground, or within coyote time.
 #[inline]
 pub fn can_jump(state: &MoverState) -> bool {
-    state.grounded || state.coyote_timer > 0.0
+    state.grounded || positive(state.coyote_timer)
 }
 
 /// True if the player asks for a jump this tick. With auto-hop a held key is enough; without it the
@@ -38,7 +39,7 @@ pub fn can_jump(state: &MoverState) -> bool {
 /// (within `jump_buffer_time`) counts either way.
 #[inline]
 pub fn wants_jump(state: &MoverState, params: &MoveParams, jump_down: bool) -> bool {
-    let buffered = state.jump_buffer_timer > 0.0;
+    let buffered = positive(state.jump_buffer_timer);
     let held_ok = jump_down && (params.auto_hop || !state.jump_latched);
     held_ok || buffered
 }
@@ -104,7 +105,7 @@ pub fn check_jump(
 #[inline]
 pub fn apply_jump_release_cut(state: &mut MoverState, params: &MoveParams, jump_down: bool) {
     let released = !jump_down && state.jump_held;
-    if released && state.jump_rising && state.velocity.y > 0.0 {
+    if released && state.jump_rising && positive(state.velocity.y) {
         state.velocity.y *= params.jump_release_cut;
     }
 }
@@ -113,7 +114,7 @@ pub fn apply_jump_release_cut(state: &mut MoverState, params: &MoveParams, jump_
 /// `jump_release_gravity` while rising from a jump with the key up, else 1.
 #[inline]
 pub fn jump_gravity_scale(state: &MoverState, params: &MoveParams, jump_down: bool) -> f32 {
-    if state.jump_rising && !jump_down && state.velocity.y > 0.0 {
+    if state.jump_rising && !jump_down && positive(state.velocity.y) {
         params.jump_release_gravity
     } else {
         1.0
@@ -128,7 +129,7 @@ pub fn tick_jump_timers(state: &mut MoverState, dt: f32) {
     if !state.grounded {
         state.coyote_timer = count_down(state.coyote_timer, dt);
     }
-    if state.grounded || !(state.velocity.y > 0.0) {
+    if state.grounded || !positive(state.velocity.y) {
         state.jump_rising = false;
     }
 }
@@ -137,10 +138,11 @@ pub fn tick_jump_timers(state: &mut MoverState, dt: f32) {
 /// `f32::MAX` (practically forever, but finite: the state never holds inf or NaN).
 #[inline]
 pub(crate) fn timer_length(t: f32) -> f32 {
-    // Written out rather than `t.min(f32::MAX)`, which is a call to `fminf` on the Cortex-M4F.
-    if !(t > 0.0) {
+    // Written out rather than `t.min(f32::MAX)`, which is a call to `fminf` on the Cortex-M4F; a
+    // positive `t` above `f32::MAX` is `+inf`, one integer compare (no float compare on a Cortex-M0).
+    if !positive(t) {
         0.0
-    } else if t > f32::MAX {
+    } else if t.to_bits() == f32::INFINITY.to_bits() {
         f32::MAX
     } else {
         t
@@ -151,7 +153,7 @@ pub(crate) fn timer_length(t: f32) -> f32 {
 #[inline]
 fn count_down(t: f32, dt: f32) -> f32 {
     let r = t - dt;
-    if r > 0.0 {
+    if positive(r) {
         r
     } else {
         0.0

@@ -34,6 +34,7 @@
 
 use super::kernels::{accelerate_clamped, WishDir};
 use super::params::{AccelBudget, AccelStyle, FrictionModel, MoveParams};
+use crate::math::scalar::{positive, positive_bits};
 use crate::math::{scalar, Vec2};
 
 /// Bit pattern of `f32::MAX`: a non-negative float (or NaN) is finite iff its bits are at most this.
@@ -201,22 +202,6 @@ impl TickKernel {
         };
         Vec2::new(v.x + wish.dir.x * s, v.y + wish.dir.y * s)
     }
-}
-
-/// `x > 0.0`. Where floats are software, on the bits: positive non-NaN patterns are
-/// `1..=0x7f80_0000` (a float compare is a library call on a Cortex-M0; an FPU compares faster).
-#[inline]
-fn positive(x: f32) -> bool {
-    if scalar::SOFT_FLOAT {
-        positive_bits(x)
-    } else {
-        x > 0.0
-    }
-}
-
-#[inline]
-fn positive_bits(x: f32) -> bool {
-    x.to_bits().wrapping_sub(1) < 0x7f80_0000
 }
 
 /// `a < b` for a positive `a` (`positive(a)`): false unless `b` is positive too, and then positive
