@@ -127,6 +127,11 @@ pub fn rsqrt_in_range(x: f32) -> f32 {
 /// exactly the same result as the float operation they replace (each pair is tested on the host).
 pub(crate) const SOFT_FLOAT: bool = cfg!(all(target_arch = "arm", not(target_has_atomic = "32")));
 
+/// True on Arm targets with hardware single precision (hard-float ABI: Cortex-M4F, M7, M33 …),
+/// where a float multiply-accumulate is one instruction and cheaper than the integer form of the
+/// same test.
+pub(crate) const HARD_FLOAT_ARM: bool = cfg!(all(target_arch = "arm", target_abi = "eabihf"));
+
 /// `0.5 · x` for a normal `x` whose half is normal too (`x ≥ 2⁻¹²⁵`, as in
 /// [`rsqrt_in_range`]'s range), exactly. Where floats are software this is one integer subtraction
 /// from the exponent field (exact by IEEE 754: the significand is unchanged); elsewhere the

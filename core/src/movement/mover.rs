@@ -88,13 +88,35 @@ impl MoverState {
     }
 
     /// True if every float field is finite.
+    #[inline]
     pub fn is_finite(&self) -> bool {
+        if crate::math::scalar::HARD_FLOAT_ARM {
+            self.is_finite_by_products()
+        } else {
+            self.is_finite_by_flags()
+        }
+    }
+
+    /// [`MoverState::is_finite`] as one OR over the fields' exponent flags (integer operations).
+    #[inline]
+    fn is_finite_by_flags(&self) -> bool {
         use crate::math::scalar::{nonfinite_flag as f, NONFINITE};
         let (p, v, n) = (self.position, self.velocity, self.ground_normal);
-        // One OR over the fields' exponent flags instead of eleven compares and branches.
         let any = f(p.x) | f(p.y) | f(p.z) | f(v.x) | f(v.y) | f(v.z);
         let any = any | f(n.x) | f(n.y) | f(n.z) | f(self.coyote_timer) | f(self.jump_buffer_timer);
         any & NONFINITE == 0
+    }
+
+    /// [`MoverState::is_finite`] on an FPU: `x·0` is `±0` for a finite `x` and NaN for `±inf` or
+    /// NaN, and a sum of zeros is a zero, so the sum of every field times zero is NaN exactly when
+    /// a field is not finite — one multiply-accumulate per field and one compare.
+    #[inline]
+    fn is_finite_by_products(&self) -> bool {
+        let (p, v, n) = (self.position, self.velocity, self.ground_normal);
+        let z = p.x * 0.0 + p.y * 0.0 + p.z * 0.0 + v.x * 0.0 + v.y * 0.0 + v.z * 0.0;
+        let z = z + n.x * 0.0 + n.y * 0.0 + n.z * 0.0;
+        let z = z + self.coyote_timer * 0.0 + self.jump_buffer_timer * 0.0;
+        !z.is_nan()
     }
 }
 
@@ -440,6 +462,49 @@ mod tests {
         variants[8].jump_rising = true;
         for (i, v) in variants.iter().enumerate() {
             assert_ne!(v.state_hash(), h, "field {i} not hashed");
+        }
+    }
+
+    #[test]
+    fn both_finiteness_tests_are_is_finite() {
+        let special = [
+            0.0,
+            -0.0,
+            f32::from_bits(1),
+            1.0,
+            -3.0e38,
+            f32::MAX,
+            f32::MIN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+            f32::from_bits(0xffff_ffff),
+        ];
+        let base = MoverState::new(Vec3::new(1.0, 2.0, 3.0));
+        for field in 0..11 {
+            for &x in &special {
+                let mut s = base;
+                match field {
+                    0 => s.position.x = x,
+                    1 => s.position.y = x,
+                    2 => s.position.z = x,
+                    3 => s.velocity.x = x,
+                    4 => s.velocity.y = x,
+                    5 => s.velocity.z = x,
+                    6 => s.ground_normal.x = x,
+                    7 => s.ground_normal.y = x,
+                    8 => s.ground_normal.z = x,
+                    9 => s.coyote_timer = x,
+                    _ => s.jump_buffer_timer = x,
+                }
+                let expected = x.is_finite();
+                assert_eq!(s.is_finite_by_flags(), expected, "field {field} = {x:?}");
+                assert_eq!(s.is_finite_by_products(), expected, "field {field} = {x:?}");
+                // Two bad fields, and a finite opposite-signed extreme beside a bad one.
+                s.velocity.z = -f32::MAX;
+                s.coyote_timer = f32::INFINITY;
+                assert!(!s.is_finite_by_flags() && !s.is_finite_by_products());
+            }
         }
     }
 
