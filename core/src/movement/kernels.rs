@@ -137,9 +137,13 @@ fn apply_drop(v: Vec2, inv_speed: f32, drop: f32) -> Vec2 {
 #[inline]
 fn moving_speed(v: Vec2, stop_threshold: f32) -> Option<(f32, f32)> {
     let s2 = v.length_squared();
-    // `s2 > stop_threshold² && s2 ≥ 1e-30 && s2 ≤ f32::MAX`, as one integer range test.
-    let moving = super::prepared::moving_min_bits(stop_threshold)..=super::prepared::MAX_BITS;
-    if !moving.contains(&s2.to_bits()) {
+    if scalar::SOFT_FLOAT {
+        // The same test as one integer range test: float compares are library calls here.
+        let bits = super::prepared::moving_min_bits(stop_threshold)..=super::prepared::MAX_BITS;
+        if !bits.contains(&s2.to_bits()) {
+            return None;
+        }
+    } else if !(s2 > stop_threshold * stop_threshold) || !(s2 >= 1.0e-30) || !(s2 <= f32::MAX) {
         return None;
     }
     let inv = scalar::rsqrt_in_range(s2);
