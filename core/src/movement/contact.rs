@@ -37,25 +37,6 @@ pub struct Contact {
     pub impact_speed: f32,
 }
 
-impl Contact {
-    /// Both contacts of one tick as one: the flags of either, the larger impact speed. Adding the
-    /// result to [`super::StepEvents`] is the same as adding `self`, then `other`, for impact speeds
-    /// that are not NaN (categorisation never gives NaN: `−vy` with `vy < 0`, else `+0`).
-    #[inline]
-    pub(super) fn or(self, other: Contact) -> Contact {
-        Contact {
-            landed: self.landed | other.landed,
-            left_ground: self.left_ground | other.left_ground,
-            sliding: self.sliding | other.sliding,
-            impact_speed: if other.impact_speed > self.impact_speed {
-                other.impact_speed
-            } else {
-                self.impact_speed
-            },
-        }
-    }
-}
-
 /// Ask the probe for the ground below `position`, from `max(ground_snap, step_up)` above it (so a
 /// multi-level probe still reports a ledge the character can step onto); non-finite → none.
 #[inline]
@@ -245,8 +226,32 @@ pub fn resolve_walls(
     from: Vec3,
 ) -> (Option<GroundHit>, bool) {
     let hit = probe_ground(probe, state.position, params);
-    if !is_wall(params, hit, state.position, from) {
-        return (hit, false);
+    match hit {
+        Some(h) if may_be_wall(params, h, from) => block_walls(state, params, probe, from, h),
+        _ => (hit, false),
+    }
+}
+
+/// [`is_wall`]'s first test (ground more than `step_up` above `from`), which the common case
+/// fails: a subtraction and a compare, no call. Where it passes, [`block_walls`] finishes the
+/// wall check and blocks the move.
+#[inline]
+pub(super) fn may_be_wall(params: &MoveParams, hit: GroundHit, from: Vec3) -> bool {
+    hit.height - from.y > params.step_up
+}
+
+/// [`resolve_walls`] once the ground ahead is higher than `step_up` above `from` (the rare path,
+/// out of line): the whole [`is_wall`] test, then the blocking.
+#[inline(never)]
+pub(super) fn block_walls(
+    state: &mut MoverState,
+    params: &MoveParams,
+    probe: &impl GroundProbe,
+    from: Vec3,
+    hit: GroundHit,
+) -> (Option<GroundHit>, bool) {
+    if !is_wall(params, Some(hit), state.position, from) {
+        return (Some(hit), false);
     }
     let p = state.position;
     let x_only = Vec3::new(p.x, p.y, from.z);

@@ -182,19 +182,26 @@ pub fn friction_constant(v: Vec2, decel: f32, stop_threshold: f32, dt: f32) -> V
     apply_drop(v, inv, decel * dt)
 }
 
-/// Ground friction with the model and constants of `params`.
+/// Ground friction with the model and constants of `params` ([`friction_stopspeed`] or
+/// [`friction_constant`]: the moving test and the reciprocal speed are shared, only the drop
+/// depends on the model).
 #[inline]
 pub fn friction(v: Vec2, params: &MoveParams, dt: f32) -> Vec2 {
-    match params.friction_model {
-        FrictionModel::StopSpeed => friction_stopspeed(
-            v,
-            params.friction,
-            params.stop_speed,
-            params.stop_threshold,
-            dt,
-        ),
-        FrictionModel::Constant => friction_constant(v, params.friction, params.stop_threshold, dt),
-    }
+    let Some((speed, inv)) = moving_speed(v, params.stop_threshold) else {
+        return Vec2::ZERO;
+    };
+    let drop = match params.friction_model {
+        FrictionModel::StopSpeed => {
+            let control = if speed < params.stop_speed {
+                params.stop_speed
+            } else {
+                speed
+            };
+            control * params.friction * dt
+        }
+        FrictionModel::Constant => params.friction * dt,
+    };
+    apply_drop(v, inv, drop)
 }
 
 /// Per-tick speed budget `a`: `accel·dt` ([`AccelBudget::PerSecond`]) or `accel·wishspeed·dt`
@@ -279,7 +286,9 @@ pub fn air_accelerate(v: Vec2, wish: WishDir, params: &MoveParams, dt: f32) -> V
 }
 
 /// One tick of planar velocity — the seed's `GetNextPlayerVector` generalised by `params`:
-/// on the ground friction then ground acceleration, in the air air-acceleration only.
+/// on the ground friction then ground acceleration ([`ground_accelerate`]), in the air
+/// air-acceleration only ([`air_accelerate`]). Both accelerations are the same code with the
+/// ground's or the air's wish speed, cap and budget.
 #[inline]
 pub fn planar_velocity_tick(
     v: Vec2,
@@ -288,11 +297,20 @@ pub fn planar_velocity_tick(
     grounded: bool,
     dt: f32,
 ) -> Vec2 {
-    if grounded {
-        ground_accelerate(friction(v, params, dt), wish, params, dt)
+    let (v, w, cap, accel) = if grounded {
+        let w = params.max_speed * wish.scale;
+        (friction(v, params, dt), w, w, params.accel)
     } else {
-        air_accelerate(v, wish, params, dt)
-    }
+        let w = params.air_max_speed * wish.scale;
+        let cap = if w < params.air_wish_cap {
+            w
+        } else {
+            params.air_wish_cap
+        };
+        (v, w, cap, params.air_accel)
+    };
+    let a = accel_budget(accel, w, params.accel_budget, dt);
+    accelerate_styled(v, wish, cap, a, params.accel_style)
 }
 
 /// Cosine of the optimal strafe angle θ* between velocity and wish direction for speed `v`, air cap

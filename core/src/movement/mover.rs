@@ -12,7 +12,7 @@
 //!    (landing, snapping, stepping up, leaving ledges, pushing out of steep ground);
 //! 6. NaN/overflow guard and the per-axis velocity clamp, then count timers down.
 
-use super::contact::{categorize_ground, categorize_probed, resolve_walls, Contact};
+use super::contact::{block_walls, categorize_probed, may_be_wall, probe_ground, Contact};
 use super::jump::{
     apply_jump_release_cut, check_jump, jump_gravity_scale, note_jump_key, tick_jump_timers,
     JumpKind,
@@ -90,31 +90,38 @@ impl MoverState {
     /// True if every float field is finite.
     #[inline]
     pub fn is_finite(&self) -> bool {
+        self.motion_is_finite() && self.ground_normal.is_finite()
+    }
+
+    /// True if the position, velocity and timers are finite (every float field but the ground
+    /// normal, which a step's first categorisation overwrites before anything reads it).
+    #[inline]
+    fn motion_is_finite(&self) -> bool {
         if crate::math::scalar::HARD_FLOAT_ARM {
-            self.is_finite_by_products()
+            self.motion_is_finite_by_products()
         } else {
-            self.is_finite_by_flags()
+            self.motion_is_finite_by_flags()
         }
     }
 
-    /// [`MoverState::is_finite`] as one OR over the fields' exponent flags (integer operations).
+    /// [`MoverState::motion_is_finite`] as one OR over the fields' exponent flags (integer
+    /// operations).
     #[inline]
-    fn is_finite_by_flags(&self) -> bool {
+    fn motion_is_finite_by_flags(&self) -> bool {
         use crate::math::scalar::{nonfinite_flag as f, NONFINITE};
-        let (p, v, n) = (self.position, self.velocity, self.ground_normal);
+        let (p, v) = (self.position, self.velocity);
         let any = f(p.x) | f(p.y) | f(p.z) | f(v.x) | f(v.y) | f(v.z);
-        let any = any | f(n.x) | f(n.y) | f(n.z) | f(self.coyote_timer) | f(self.jump_buffer_timer);
+        let any = any | f(self.coyote_timer) | f(self.jump_buffer_timer);
         any & NONFINITE == 0
     }
 
-    /// [`MoverState::is_finite`] on an FPU: `x·0` is `±0` for a finite `x` and NaN for `±inf` or
-    /// NaN, and a sum of zeros is a zero, so the sum of every field times zero is NaN exactly when
-    /// a field is not finite — one multiply-accumulate per field and one compare.
+    /// [`MoverState::motion_is_finite`] on an FPU: `x·0` is `±0` for a finite `x` and NaN for
+    /// `±inf` or NaN, and a sum of zeros is a zero, so the sum of every field times zero is NaN
+    /// exactly when a field is not finite — one multiply-accumulate per field and one compare.
     #[inline]
-    fn is_finite_by_products(&self) -> bool {
-        let (p, v, n) = (self.position, self.velocity, self.ground_normal);
+    fn motion_is_finite_by_products(&self) -> bool {
+        let (p, v) = (self.position, self.velocity);
         let z = p.x * 0.0 + p.y * 0.0 + p.z * 0.0 + v.x * 0.0 + v.y * 0.0 + v.z * 0.0;
-        let z = z + n.x * 0.0 + n.y * 0.0 + n.z * 0.0;
         let z = z + self.coyote_timer * 0.0 + self.jump_buffer_timer * 0.0;
         !z.is_nan()
     }
@@ -236,15 +243,6 @@ impl StepEvents {
         dropped_time: 0.0,
         rejected: true,
     };
-
-    fn add_contact(&mut self, c: Contact) {
-        self.landed |= c.landed;
-        self.left_ground |= c.left_ground;
-        self.sliding |= c.sliding;
-        if c.impact_speed > self.impact_speed {
-            self.impact_speed = c.impact_speed;
-        }
-    }
 }
 
 /// Advance the character by `dt` seconds.
@@ -287,7 +285,7 @@ pub fn step_wish(
         // The fixed-tick case: exactly one tick of `dt` (what `SubSteps` gives, without its divides).
         let mut ev = StepEvents::NONE;
         ev.substeps = 1;
-        tick(state, params, wish, jump, probe, dt, &mut ev);
+        run_tick(state, params, wish.dir, wish.scale, jump, probe, dt).add_to(&mut ev);
         return ev;
     }
     step_split(state, params, wish, jump, probe, dt)
@@ -306,12 +304,13 @@ fn step_split(
     let mut ev = StepEvents::NONE;
     let split = SubSteps::split(dt, params.max_tick_dt, params.max_substeps);
     if split.count == 0 {
+        repair_ground_normal(state);
         return StepEvents::REJECTED;
     }
     ev.substeps = split.count;
     ev.dropped_time = split.dropped;
     for _ in 0..split.count {
-        tick(state, params, wish, jump, probe, split.step, &mut ev);
+        run_tick(state, params, wish.dir, wish.scale, jump, probe, split.step).add_to(&mut ev);
     }
     ev
 }
@@ -326,19 +325,125 @@ pub fn tick(
     dt: f32,
     ev: &mut StepEvents,
 ) {
-    let first = categorize_ground(state, params, probe, state.grounded);
-    // Out of the ground after the first categorisation: a safe place to fall back to.
-    let start_position = state.position;
+    run_tick(state, params, wish.dir, wish.scale, jump, probe, dt).add_to(ev);
+}
 
+/// [`TickEvents::flags`] bits.
+const JUMPED: u32 = 1;
+const COYOTE_JUMP: u32 = 2;
+const LANDED: u32 = 4;
+const LEFT_GROUND: u32 = 8;
+const SLIDING: u32 = 16;
+const HIT_WALL: u32 = 32;
+
+/// What one tick reports: [`StepEvents`]' flags as bits and the largest impact speed, small
+/// enough to come back in two registers.
+#[derive(Clone, Copy)]
+struct TickEvents {
+    flags: u32,
+    impact_speed: f32,
+}
+
+impl TickEvents {
+    /// Add a categorisation's result.
+    #[inline]
+    fn add_contact(&mut self, c: Contact) {
+        self.flags |= (c.landed as u32 * LANDED)
+            | (c.left_ground as u32 * LEFT_GROUND)
+            | (c.sliding as u32 * SLIDING);
+        if c.impact_speed > self.impact_speed {
+            self.impact_speed = c.impact_speed;
+        }
+    }
+
+    /// Add this tick to a step's events: the same as adding its contacts one by one, as impact
+    /// speeds are never NaN (categorisation gives `−vy` with `vy < 0`, else `+0`).
+    #[inline]
+    fn add_to(self, ev: &mut StepEvents) {
+        let f = self.flags;
+        ev.jumped |= f & JUMPED != 0;
+        ev.coyote_jump |= f & COYOTE_JUMP != 0;
+        ev.landed |= f & LANDED != 0;
+        ev.left_ground |= f & LEFT_GROUND != 0;
+        ev.sliding |= f & SLIDING != 0;
+        ev.hit_wall |= f & HIT_WALL != 0;
+        if self.impact_speed > ev.impact_speed {
+            ev.impact_speed = self.impact_speed;
+        }
+    }
+}
+
+/// The tick itself. The ground is categorised twice, before the move (the state as handed in)
+/// and after it; both are the same code, run by a loop of two passes, so the categorisation is
+/// neither a call (its contact and probe result round-tripping through memory) nor in the binary
+/// twice. The wish comes as its direction and scale (in registers; a `WishDir` is passed through
+/// memory).
+fn run_tick(
+    state: &mut MoverState,
+    params: &MoveParams,
+    wish_dir: Vec2,
+    wish_scale: f32,
+    jump: bool,
+    probe: &impl GroundProbe,
+    dt: f32,
+) -> TickEvents {
+    let mut out = TickEvents {
+        flags: 0,
+        impact_speed: 0.0,
+    };
+    let mut hit = probe_ground(probe, state.position, params);
+    let mut stick = state.grounded;
+    let mut start_position = state.position;
+    let mut moved = false;
+    loop {
+        out.add_contact(categorize_probed(state, params, hit, stick));
+        if moved {
+            break;
+        }
+        moved = true;
+        // Out of the ground after the first categorisation: a safe place to fall back to.
+        start_position = state.position;
+
+        out.flags |= jump_and_move(state, params, wish_dir, wish_scale, jump, dt);
+        stick = state.grounded;
+        // `resolve_walls`, its common case inline.
+        hit = probe_ground(probe, state.position, params);
+        if let Some(h) = hit {
+            if may_be_wall(params, h, start_position) {
+                let (h, wall) = block_walls(state, params, probe, start_position, h);
+                hit = h;
+                out.flags |= wall as u32 * HIT_WALL;
+            }
+        }
+    }
+    guard_state(state, params, start_position);
+    tick_jump_timers(state, dt);
+    state.jump_held = jump;
+    state.flush_subnormals();
+    out
+}
+
+/// The middle of a tick: the jump rules, the planar kernel and the move. Returns the
+/// [`TickEvents`] flags of a jump.
+#[inline(never)]
+fn jump_and_move(
+    state: &mut MoverState,
+    params: &MoveParams,
+    wish_dir: Vec2,
+    wish_scale: f32,
+    jump: bool,
+    dt: f32,
+) -> u32 {
+    let wish = WishDir {
+        dir: wish_dir,
+        scale: wish_scale,
+    };
     note_jump_key(state, params, jump);
     apply_jump_release_cut(state, params, jump);
-    let jumped = check_jump(state, params, jump);
-    if let Some(kind) = jumped {
-        ev.jumped = true;
-        ev.coyote_jump |= kind == JumpKind::Coyote;
+    let mut flags = 0;
+    if let Some(kind) = check_jump(state, params, jump) {
+        flags = JUMPED | ((kind == JumpKind::Coyote) as u32 * COYOTE_JUMP);
     }
-    let stick = state.grounded;
-
     let v = planar_velocity_tick(state.velocity.planar(), wish, params, state.grounded, dt);
     state.velocity.x = v.x;
     state.velocity.z = v.y;
@@ -348,14 +453,7 @@ pub fn tick(
         let g = params.gravity * jump_gravity_scale(state, params, jump);
         move_in_air(state, g, dt);
     }
-    let (hit, wall) = resolve_walls(state, params, probe, start_position);
-    ev.hit_wall |= wall;
-    let last = categorize_probed(state, params, hit, stick);
-    ev.add_contact(first.or(last));
-    guard_state(state, params, start_position);
-    tick_jump_timers(state, dt);
-    state.jump_held = jump;
-    state.flush_subnormals();
+    flags
 }
 
 /// Grounded: `vy = 0`, move horizontally (the end-of-tick categorisation snaps to the surface).
@@ -426,19 +524,26 @@ fn clamp_or_restore(state: &mut MoverState, m: f32, previous: Vec3) {
     }
 }
 
-/// Repair a state that was handed in with non-finite fields.
+/// Repair a state that was handed in with non-finite fields: non-finite position and velocity
+/// components and timers become 0. The ground normal is not looked at: every tick's first
+/// categorisation overwrites it before anything reads it (only a step that then runs no tick
+/// repairs it, [`repair_ground_normal`]).
 #[inline]
 fn repair_state(state: &mut MoverState) {
-    if state.is_finite() {
+    if state.motion_is_finite() {
         return;
     }
     state.position = state.position.sanitize();
     state.velocity = state.velocity.sanitize();
+    state.coyote_timer = crate::math::finite_or(state.coyote_timer, 0.0);
+    state.jump_buffer_timer = crate::math::finite_or(state.jump_buffer_timer, 0.0);
+}
+
+/// A non-finite ground normal becomes [`Vec3::UP`] (the rest of [`repair_state`]).
+fn repair_ground_normal(state: &mut MoverState) {
     if !state.ground_normal.is_finite() {
         state.ground_normal = Vec3::UP;
     }
-    state.coyote_timer = crate::math::finite_or(state.coyote_timer, 0.0);
-    state.jump_buffer_timer = crate::math::finite_or(state.jump_buffer_timer, 0.0);
 }
 
 #[cfg(test)]
@@ -497,13 +602,23 @@ mod tests {
                     9 => s.coyote_timer = x,
                     _ => s.jump_buffer_timer = x,
                 }
-                let expected = x.is_finite();
-                assert_eq!(s.is_finite_by_flags(), expected, "field {field} = {x:?}");
-                assert_eq!(s.is_finite_by_products(), expected, "field {field} = {x:?}");
+                assert_eq!(s.is_finite(), x.is_finite(), "field {field} = {x:?}");
+                // The ground normal is not one of the motion fields.
+                let expected = x.is_finite() || (6..=8).contains(&field);
+                assert_eq!(
+                    s.motion_is_finite_by_flags(),
+                    expected,
+                    "field {field} = {x:?}"
+                );
+                assert_eq!(
+                    s.motion_is_finite_by_products(),
+                    expected,
+                    "field {field} = {x:?}"
+                );
                 // Two bad fields, and a finite opposite-signed extreme beside a bad one.
                 s.velocity.z = -f32::MAX;
                 s.coyote_timer = f32::INFINITY;
-                assert!(!s.is_finite_by_flags() && !s.is_finite_by_products());
+                assert!(!s.motion_is_finite_by_flags() && !s.motion_is_finite_by_products());
             }
         }
     }
