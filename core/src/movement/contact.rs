@@ -78,7 +78,7 @@ pub fn categorize_ground(
     stick: bool,
 ) -> Contact {
     let hit = probe_ground(probe, state.position, params);
-    categorize_probed(state, params, hit, stick)
+    categorize_probed(state, params, hit, stick, false)
 }
 
 /// [`categorize_ground`] with the probe result for `state.position` already in hand.
@@ -89,24 +89,28 @@ pub fn categorize_hit(
     stick: bool,
 ) -> Contact {
     let walkable = matches!(hit, Some(h) if params.is_walkable(h.normal));
-    categorize(state, params, hit, walkable, stick)
+    categorize(state, params, hit, walkable, stick, false)
 }
 
 /// [`categorize_hit`] for a result of [`probe_ground`], whose normal is finite: walkable is then
 /// the slope test alone (the finiteness half of [`MoveParams::is_walkable`] is already done).
+/// With `flush`, the ground normal and coyote time it stores are passed through
+/// [`crate::math::scalar::flush_subnormal`] (what the end of a tick would do to them).
 #[inline]
 pub(super) fn categorize_probed(
     state: &mut MoverState,
     params: &MoveParams,
     hit: Option<GroundHit>,
     stick: bool,
+    flush: bool,
 ) -> Contact {
     let min_y = params.min_ground_normal_y - params.walkable_tolerance;
     let walkable = matches!(hit, Some(h) if h.normal.y >= min_y);
-    categorize(state, params, hit, walkable, stick)
+    categorize(state, params, hit, walkable, stick, flush)
 }
 
-/// The categorisation itself, with `walkable` = the hit's normal is walkable.
+/// The categorisation itself, with `walkable` = the hit's normal is walkable; `flush` as in
+/// [`categorize_probed`].
 #[inline]
 fn categorize(
     state: &mut MoverState,
@@ -114,12 +118,17 @@ fn categorize(
     hit: Option<GroundHit>,
     walkable: bool,
     stick: bool,
+    flush: bool,
 ) -> Contact {
     let was_grounded = state.grounded;
     let mut c = Contact::default();
+    let mut normal = Vec3::UP;
     let grounded = match hit {
         None => false,
-        Some(hit) if walkable => on_walkable(state, params, hit, stick),
+        Some(hit) if walkable => {
+            normal = hit.normal;
+            on_walkable(state, params, hit, stick)
+        }
         Some(hit) => {
             c.sliding = on_steep(state, params, hit);
             false
@@ -135,7 +144,14 @@ fn categorize(
             };
         }
         state.velocity.y = 0.0;
-        state.coyote_timer = super::jump::timer_length(params.coyote_time);
+        let coyote = super::jump::timer_length(params.coyote_time);
+        if flush {
+            state.ground_normal = normal.flush_subnormal();
+            state.coyote_timer = crate::math::scalar::flush_subnormal(coyote);
+        } else {
+            state.ground_normal = normal;
+            state.coyote_timer = coyote;
+        }
     } else {
         state.ground_normal = Vec3::UP;
         c.left_ground = was_grounded;
@@ -145,6 +161,7 @@ fn categorize(
 }
 
 /// Walkable ground under the feet: grounded (and snapped) if close enough and not rising fast.
+/// The caller stores the ground normal.
 #[inline]
 fn on_walkable(state: &mut MoverState, params: &MoveParams, hit: GroundHit, stick: bool) -> bool {
     let gap = state.position.y - hit.height;
@@ -156,7 +173,6 @@ fn on_walkable(state: &mut MoverState, params: &MoveParams, hit: GroundHit, stic
     let rising_fast = state.velocity.y > params.max_ground_rise_speed;
     if !rising_fast && gap <= reach {
         state.position.y = hit.height;
-        state.ground_normal = hit.normal;
         return true;
     }
     if gap < 0.0 {

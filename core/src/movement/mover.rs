@@ -19,6 +19,7 @@ use super::jump::{
 };
 use super::kernels::{planar_velocity_tick, world_wish, WishDir};
 use super::params::MoveParams;
+use super::prepared::MAX_BITS;
 use crate::ground::GroundProbe;
 use crate::hash::{StateHash, StateHasher};
 use crate::math::{Vec2, Vec3};
@@ -391,35 +392,48 @@ fn run_tick(
         flags: 0,
         impact_speed: 0.0,
     };
-    let mut hit = probe_ground(probe, state.position, params);
     let mut stick = state.grounded;
     let mut start_position = state.position;
     let mut moved = false;
     loop {
-        out.add_contact(categorize_probed(state, params, hit, stick));
+        let mut hit = probe_ground(probe, state.position, params);
+        if moved {
+            // `resolve_walls`, its common case inline.
+            if let Some(h) = hit {
+                if may_be_wall(params, h, start_position) {
+                    let (h, wall) = block_walls(state, params, probe, start_position, h);
+                    hit = h;
+                    out.flags |= wall as u32 * HIT_WALL;
+                }
+            }
+        }
+        // The second pass flushes the ground normal and coyote time it stores, so the end of
+        // the tick need not.
+        out.add_contact(categorize_probed(state, params, hit, stick, moved));
         if moved {
             break;
         }
         moved = true;
         // Out of the ground after the first categorisation: a safe place to fall back to.
         start_position = state.position;
-
         out.flags |= jump_and_move(state, params, wish_dir, wish_scale, jump, dt);
         stick = state.grounded;
-        // `resolve_walls`, its common case inline.
-        hit = probe_ground(probe, state.position, params);
-        if let Some(h) = hit {
-            if may_be_wall(params, h, start_position) {
-                let (h, wall) = block_walls(state, params, probe, start_position, h);
-                hit = h;
-                out.flags |= wall as u32 * HIT_WALL;
-            }
-        }
     }
-    guard_state(state, params, start_position);
+    let repaired = guard_state(state, params, start_position);
     tick_jump_timers(state, dt);
     state.jump_held = jump;
-    state.flush_subnormals();
+    // `flush_subnormals`, less what is known to be flushed: the ground normal (`Vec3::UP`, or
+    // flushed by the second categorisation), and on the ground `vy` (`+0`) and coyote time
+    // (flushed by the categorisation), unless the guard repaired the velocity.
+    use crate::math::scalar::flush_subnormal as f;
+    state.position = state.position.flush_subnormal();
+    state.velocity.x = f(state.velocity.x);
+    state.velocity.z = f(state.velocity.z);
+    state.jump_buffer_timer = f(state.jump_buffer_timer);
+    if repaired || !state.grounded {
+        state.velocity.y = f(state.velocity.y);
+        state.coyote_timer = f(state.coyote_timer);
+    }
     out
 }
 
@@ -488,22 +502,26 @@ fn clamp_axis(x: f32, max: f32) -> f32 {
 }
 
 /// Last-resort guard: velocity components clamped to `±max_velocity` (NaN → 0), and a position that
-/// became non-finite is put back to `previous` with the velocity zeroed.
+/// became non-finite is put back to `previous` with the velocity zeroed. Returns false if nothing
+/// could have changed (the common case).
 #[inline]
-fn guard_state(state: &mut MoverState, params: &MoveParams, previous: Vec3) {
+fn guard_state(state: &mut MoverState, params: &MoveParams, previous: Vec3) -> bool {
     use crate::math::scalar::{nonfinite_flag, NONFINITE};
-    let m = params.max_velocity;
-    let v = state.velocity;
-    // The common case, decided in one pass: every component within `±m` (so none is NaN) and `m`
-    // finite, so the clamp changes nothing and the velocity is finite; a finite position.
-    let within = |x: f32| x.abs() <= m;
-    let p = state.position;
+    let m = params.max_velocity.to_bits();
+    let (v, p) = (state.velocity, state.position);
+    // The common case, decided on the bit patterns (integer compares, no float compare): `m`
+    // finite and not negative (its bits at most `f32::MAX`'s), every velocity component within
+    // `±m` (for such an `m`, `|x| ≤ m` is "the bits of `|x|` at most `m`'s"; a NaN's are larger),
+    // so the clamp changes nothing and the velocity is finite; and a finite position. Anything
+    // else takes the exact repair.
+    let abs = |x: f32| x.to_bits() & 0x7fff_ffff;
     let position_finite =
         (nonfinite_flag(p.x) | nonfinite_flag(p.y) | nonfinite_flag(p.z)) & NONFINITE == 0;
-    if m <= f32::MAX && within(v.x) && within(v.y) && within(v.z) && position_finite {
-        return;
+    if m <= MAX_BITS && abs(v.x) <= m && abs(v.y) <= m && abs(v.z) <= m && position_finite {
+        return false;
     }
-    clamp_or_restore(state, m, previous);
+    clamp_or_restore(state, params.max_velocity, previous);
+    true
 }
 
 /// [`guard_state`]'s repair: the per-axis clamp, then a non-finite velocity or position reset.
