@@ -242,32 +242,8 @@ pub fn resolve_walls(
     from: Vec3,
 ) -> (Option<GroundHit>, bool) {
     let hit = probe_ground(probe, state.position, params);
-    match hit {
-        Some(h) if may_be_wall(params, h, from) => block_walls(state, params, probe, from, h),
-        _ => (hit, false),
-    }
-}
-
-/// [`is_wall`]'s first test (ground more than `step_up` above `from`), which the common case
-/// fails: a subtraction and a compare, no call. Where it passes, [`block_walls`] finishes the
-/// wall check and blocks the move.
-#[inline]
-pub(super) fn may_be_wall(params: &MoveParams, hit: GroundHit, from: Vec3) -> bool {
-    hit.height - from.y > params.step_up
-}
-
-/// [`resolve_walls`] once the ground ahead is higher than `step_up` above `from` (the rare path,
-/// out of line): the whole [`is_wall`] test, then the blocking.
-#[inline(never)]
-pub(super) fn block_walls(
-    state: &mut MoverState,
-    params: &MoveParams,
-    probe: &impl GroundProbe,
-    from: Vec3,
-    hit: GroundHit,
-) -> (Option<GroundHit>, bool) {
-    if !is_wall(params, Some(hit), state.position, from) {
-        return (Some(hit), false);
+    if !is_wall(params, hit, state.position, from) {
+        return (hit, false);
     }
     let p = state.position;
     let x_only = Vec3::new(p.x, p.y, from.z);
@@ -288,4 +264,47 @@ pub(super) fn block_walls(
     state.velocity.x = 0.0;
     state.velocity.z = 0.0;
     (probe_ground(probe, state.position, params), true)
+}
+
+/// [`is_wall`]'s first test (ground more than `step_up` above `from`), which the common case
+/// fails: a subtraction and a compare, no call. Where it passes, [`block_walls`] finishes the
+/// wall check and blocks the move.
+#[inline]
+pub(super) fn may_be_wall(params: &MoveParams, hit: GroundHit, from: Vec3) -> bool {
+    hit.height - from.y > params.step_up
+}
+
+/// [`resolve_walls`] for the step, once [`may_be_wall`] is true for `hit` (the ground under
+/// `state.position`; the rare path, out of line): the whole [`is_wall`] test, then the blocking.
+/// Returns whether a wall was hit; the caller then probes the ground where the move was put back
+/// to (where `resolve_walls` reuses the probe of its last test: a probe more per wall, the same
+/// result).
+#[inline(never)]
+pub(super) fn block_walls(
+    state: &mut MoverState,
+    params: &MoveParams,
+    probe: &impl GroundProbe,
+    from: Vec3,
+    hit: GroundHit,
+) -> bool {
+    if !is_wall(params, Some(hit), state.position, from) {
+        return false;
+    }
+    let p = state.position;
+    let x_only = Vec3::new(p.x, p.y, from.z);
+    if !is_wall(params, probe_ground(probe, x_only, params), x_only, from) {
+        state.position = x_only;
+        state.velocity.z = 0.0;
+        return true;
+    }
+    let z_only = Vec3::new(from.x, p.y, p.z);
+    if !is_wall(params, probe_ground(probe, z_only, params), z_only, from) {
+        state.position = z_only;
+        state.velocity.x = 0.0;
+        return true;
+    }
+    state.position = Vec3::new(from.x, p.y, from.z);
+    state.velocity.x = 0.0;
+    state.velocity.z = 0.0;
+    true
 }

@@ -398,12 +398,14 @@ fn run_tick(
     loop {
         let mut hit = probe_ground(probe, state.position, params);
         if moved {
-            // `resolve_walls`, its common case inline.
+            // `resolve_walls`, its common case inline; after blocking a wall, probe again where
+            // the move was put back to.
             if let Some(h) = hit {
-                if may_be_wall(params, h, start_position) {
-                    let (h, wall) = block_walls(state, params, probe, start_position, h);
-                    hit = h;
-                    out.flags |= wall as u32 * HIT_WALL;
+                if may_be_wall(params, h, start_position)
+                    && block_walls(state, params, probe, start_position, h)
+                {
+                    out.flags |= HIT_WALL;
+                    hit = probe_ground(probe, state.position, params);
                 }
             }
         }
