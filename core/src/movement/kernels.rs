@@ -56,14 +56,34 @@ impl WishDir {
     /// Does not renormalise `dir`; [`WishDir`]s built by this module are already unit.
     #[inline]
     pub fn sanitized(self) -> WishDir {
-        if !self.dir.is_finite() {
+        let finite = if scalar::HARD_FLOAT_ARM {
+            finite_by_products(self.dir)
+        } else {
+            self.dir.is_finite()
+        };
+        if !finite {
             return WishDir::NONE;
         }
+        // `math::clamp(s, 0, 1)` with its constant bounds folded: NaN → 0, −0 stays −0.
+        let s = self.scale;
         WishDir {
             dir: self.dir,
-            scale: crate::math::clamp(self.scale, 0.0, 1.0),
+            scale: if s > 1.0 {
+                1.0
+            } else if s >= 0.0 {
+                s
+            } else {
+                0.0
+            },
         }
     }
+}
+
+/// `d.is_finite()` on an FPU: `x·0 + y·0` is NaN exactly when `x` or `y` is not finite (two
+/// operations and one compare, as in `MoverState::is_finite`).
+#[inline]
+fn finite_by_products(d: Vec2) -> bool {
+    !(d.x * 0.0 + d.y * 0.0).is_nan()
 }
 
 /// The planar unit forward `(x, z)` of a view with `yaw` radians (yaw 0 faces −Z, positive turns
@@ -338,6 +358,47 @@ mod tests {
     } else {
         1e-6
     };
+
+    #[test]
+    fn sanitized_is_finite_and_clamp() {
+        let specials = [
+            0.0,
+            -0.0,
+            f32::from_bits(1),
+            0.5,
+            1.0,
+            1.5,
+            -2.0,
+            f32::MAX,
+            -f32::MAX,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+        ];
+        for &x in &specials {
+            for &y in &specials {
+                for &scale in &specials {
+                    let w = WishDir {
+                        dir: Vec2::new(x, y),
+                        scale,
+                    };
+                    let want = if w.dir.is_finite() {
+                        WishDir {
+                            dir: w.dir,
+                            scale: crate::math::clamp(scale, 0.0, 1.0),
+                        }
+                    } else {
+                        WishDir::NONE
+                    };
+                    assert_eq!(finite_by_products(w.dir), w.dir.is_finite(), "{w:?}");
+                    let got = w.sanitized();
+                    let bits =
+                        |w: WishDir| (w.dir.x.to_bits(), w.dir.y.to_bits(), w.scale.to_bits());
+                    assert_eq!(bits(got), bits(want), "{w:?}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn wish_conversion_frame() {
