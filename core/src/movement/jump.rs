@@ -134,6 +134,28 @@ pub fn tick_jump_timers(state: &mut MoverState, dt: f32) {
     }
 }
 
+/// [`tick_jump_timers`] with the timers it counts down passed through
+/// [`crate::math::scalar::flush_subnormal`] (as the end of a tick does: the step's tick then need
+/// not flush them again).
+#[inline]
+pub(super) fn tick_jump_timers_flushed(state: &mut MoverState, dt: f32) {
+    let f = |t: f32| {
+        let r = t - dt;
+        if positive(r) {
+            crate::math::scalar::flush_subnormal(r)
+        } else {
+            0.0
+        }
+    };
+    state.jump_buffer_timer = f(state.jump_buffer_timer);
+    if !state.grounded {
+        state.coyote_timer = f(state.coyote_timer);
+    }
+    if state.grounded || !positive(state.velocity.y) {
+        state.jump_rising = false;
+    }
+}
+
 /// A timer length from a params field: NaN or ≤ 0 → 0 (no coyote time / no buffer), `+inf` →
 /// `f32::MAX` (practically forever, but finite: the state never holds inf or NaN).
 #[inline]

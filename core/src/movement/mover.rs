@@ -14,8 +14,8 @@
 
 use super::contact::{block_walls, categorize_probed, may_be_wall, probe_ground, Contact};
 use super::jump::{
-    apply_jump_release_cut, check_jump, jump_gravity_scale, note_jump_key, tick_jump_timers,
-    JumpKind,
+    apply_jump_release_cut, check_jump, jump_gravity_scale, note_jump_key,
+    tick_jump_timers_flushed, JumpKind,
 };
 use super::kernels::{planar_velocity_tick, world_wish, WishDir};
 use super::params::MoveParams;
@@ -422,19 +422,21 @@ fn run_tick(
         stick = state.grounded;
     }
     let repaired = guard_state(state, params, start_position);
-    tick_jump_timers(state, dt);
+    tick_jump_timers_flushed(state, dt);
     state.jump_held = jump;
-    // `flush_subnormals`, less what is known to be flushed: the ground normal (`Vec3::UP`, or
-    // flushed by the second categorisation), and on the ground `vy` (`+0`) and coyote time
-    // (flushed by the categorisation), unless the guard repaired the velocity.
+    // `flush_subnormals`, less what is known to be flushed: the timers (flushed as they are
+    // counted down, or by the second categorisation), the ground normal (`Vec3::UP`, or flushed
+    // by the second categorisation), and on the ground the feet height and `vy` (flushed by the
+    // categorisation; `+0`), unless the guard repaired the state.
     use crate::math::scalar::flush_subnormal as f;
-    state.position = state.position.flush_subnormal();
+    let p = state.position;
+    state.position.x = f(p.x);
+    state.position.z = f(p.z);
     state.velocity.x = f(state.velocity.x);
     state.velocity.z = f(state.velocity.z);
-    state.jump_buffer_timer = f(state.jump_buffer_timer);
+    state.position.y = f(p.y);
     if repaired || !state.grounded {
         state.velocity.y = f(state.velocity.y);
-        state.coyote_timer = f(state.coyote_timer);
     }
     out
 }
