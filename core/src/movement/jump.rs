@@ -139,7 +139,13 @@ pub fn tick_jump_timers(state: &mut MoverState, dt: f32) {
 /// not flush them again).
 #[inline]
 pub(super) fn tick_jump_timers_flushed(state: &mut MoverState, dt: f32) {
+    // A timer at +0 (most of the time) stays there: `0 − dt` is not positive unless `dt` is
+    // negative (`tick`'s `dt` is positive, but the rule holds for any `dt`).
+    let dt_sign = dt.to_bits() & 0x8000_0000;
     let f = |t: f32| {
+        if t.to_bits() | dt_sign == 0 {
+            return t;
+        }
         let r = t - dt;
         if positive(r) {
             crate::math::scalar::flush_subnormal(r)
@@ -179,5 +185,61 @@ fn count_down(t: f32, dt: f32) -> f32 {
         r
     } else {
         0.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flushed_timers_are_the_timers_then_the_flush() {
+        let specials = [
+            0.0,
+            -0.0,
+            f32::from_bits(1),
+            -f32::from_bits(1),
+            1.0e-39,
+            f32::MIN_POSITIVE,
+            1.0 / 60.0,
+            0.15,
+            -0.2,
+            f32::MAX,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+        ];
+        for &dt in &specials {
+            for &t in &specials {
+                for &u in &specials {
+                    for (grounded, vy) in [(true, 0.0), (false, 1.0), (false, -1.0)] {
+                        let mut s = MoverState::new(Vec3::ZERO);
+                        s.jump_buffer_timer = t;
+                        // On the ground the tick's categorisation has flushed coyote time.
+                        s.coyote_timer = if grounded {
+                            crate::math::scalar::flush_subnormal(u)
+                        } else {
+                            u
+                        };
+                        s.grounded = grounded;
+                        s.velocity.y = vy;
+                        s.jump_rising = true;
+                        let mut want = s;
+                        tick_jump_timers(&mut want, dt);
+                        want.flush_subnormals();
+                        let mut got = s;
+                        tick_jump_timers_flushed(&mut got, dt);
+                        let bits = |s: &MoverState| {
+                            (
+                                s.jump_buffer_timer.to_bits(),
+                                s.coyote_timer.to_bits(),
+                                s.jump_rising,
+                            )
+                        };
+                        assert_eq!(bits(&got), bits(&want), "dt {dt} t {t} u {u} {grounded}");
+                    }
+                }
+            }
+        }
     }
 }
