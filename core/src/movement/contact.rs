@@ -78,7 +78,14 @@ pub fn categorize_ground(
     stick: bool,
 ) -> Contact {
     let hit = probe_ground(probe, state.position, params);
-    categorize_probed(state, params, hit, stick, false)
+    categorize(
+        state,
+        params,
+        hit,
+        walkable_probed(params, hit),
+        stick,
+        None,
+    )
 }
 
 /// [`categorize_ground`] with the probe result for `state.position` already in hand.
@@ -89,28 +96,36 @@ pub fn categorize_hit(
     stick: bool,
 ) -> Contact {
     let walkable = matches!(hit, Some(h) if params.is_walkable(h.normal));
-    categorize(state, params, hit, walkable, stick, false)
+    categorize(state, params, hit, walkable, stick, None)
 }
 
 /// [`categorize_hit`] for a result of [`probe_ground`], whose normal is finite: walkable is then
 /// the slope test alone (the finiteness half of [`MoveParams::is_walkable`] is already done).
-/// With `flush`, the ground normal and coyote time it stores are passed through
-/// [`crate::math::scalar::flush_subnormal`] (what the end of a tick would do to them).
+/// The step's form: the coyote time it stores on the ground is flushed
+/// ([`crate::math::scalar::flush_subnormal`]), and with `flush_normal` the ground normal too —
+/// what the end of a tick would do to them.
 #[inline]
 pub(super) fn categorize_probed(
     state: &mut MoverState,
     params: &MoveParams,
     hit: Option<GroundHit>,
     stick: bool,
-    flush: bool,
+    flush_normal: bool,
 ) -> Contact {
-    let min_y = params.min_ground_normal_y - params.walkable_tolerance;
-    let walkable = matches!(hit, Some(h) if h.normal.y >= min_y);
-    categorize(state, params, hit, walkable, stick, flush)
+    let walkable = walkable_probed(params, hit);
+    categorize(state, params, hit, walkable, stick, Some(flush_normal))
 }
 
-/// The categorisation itself, with `walkable` = the hit's normal is walkable; `flush` as in
-/// [`categorize_probed`].
+/// [`MoveParams::is_walkable`] for a result of [`probe_ground`], whose normal is finite: the
+/// slope test alone.
+#[inline]
+fn walkable_probed(params: &MoveParams, hit: Option<GroundHit>) -> bool {
+    let min_y = params.min_ground_normal_y - params.walkable_tolerance;
+    matches!(hit, Some(h) if h.normal.y >= min_y)
+}
+
+/// The categorisation itself, with `walkable` = the hit's normal is walkable; `flush`: `None` for
+/// the plain categorisation, `Some(flush_normal)` for [`categorize_probed`]'s.
 #[inline]
 fn categorize(
     state: &mut MoverState,
@@ -118,7 +133,7 @@ fn categorize(
     hit: Option<GroundHit>,
     walkable: bool,
     stick: bool,
-    flush: bool,
+    flush: Option<bool>,
 ) -> Contact {
     let was_grounded = state.grounded;
     let mut c = Contact::default();
@@ -144,13 +159,19 @@ fn categorize(
             };
         }
         state.velocity.y = 0.0;
-        let coyote = super::jump::timer_length(params.coyote_time);
-        if flush {
-            state.ground_normal = normal.flush_subnormal();
-            state.coyote_timer = crate::math::scalar::flush_subnormal(coyote);
-        } else {
-            state.ground_normal = normal;
-            state.coyote_timer = coyote;
+        match flush {
+            None => {
+                state.ground_normal = normal;
+                state.coyote_timer = super::jump::timer_length(params.coyote_time);
+            }
+            Some(flush_normal) => {
+                state.ground_normal = if flush_normal {
+                    normal.flush_subnormal()
+                } else {
+                    normal
+                };
+                state.coyote_timer = super::jump::timer_length_flushed(params.coyote_time);
+            }
         }
     } else {
         state.ground_normal = Vec3::UP;

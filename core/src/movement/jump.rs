@@ -177,6 +177,21 @@ pub(crate) fn timer_length(t: f32) -> f32 {
     }
 }
 
+/// `flush_subnormal(timer_length(t))` in integer operations on the bits: a normal positive `t`
+/// stays, `+inf` becomes `f32::MAX`, anything else (NaN, ±0, negative, a positive subnormal)
+/// becomes `+0`.
+#[inline]
+pub(super) fn timer_length_flushed(t: f32) -> f32 {
+    let b = t.to_bits();
+    if b.wrapping_sub(0x0080_0000) < 0x7f00_0000 {
+        t
+    } else if b == f32::INFINITY.to_bits() {
+        f32::MAX
+    } else {
+        0.0
+    }
+}
+
 /// `t − dt`, floored at 0 (NaN → 0).
 #[inline]
 fn count_down(t: f32, dt: f32) -> f32 {
@@ -191,6 +206,35 @@ fn count_down(t: f32, dt: f32) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn flushed_timer_length_is_the_length_then_the_flush() {
+        let mut rng = crate::rng::Pcg32::seeded(17);
+        let specials = [
+            0u32,
+            1,
+            0x007f_ffff,
+            0x0080_0000,
+            0x3f80_0000,
+            0x7f7f_ffff,
+            0x7f80_0000,
+            0x7f80_0001,
+            0x7fc0_0000,
+        ];
+        let all = specials
+            .iter()
+            .flat_map(|&b| [b, b | 0x8000_0000])
+            .chain((0..100_000).map(|_| rng.next_u32()));
+        for b in all {
+            let t = f32::from_bits(b);
+            let want = crate::math::scalar::flush_subnormal(timer_length(t));
+            assert_eq!(
+                timer_length_flushed(t).to_bits(),
+                want.to_bits(),
+                "{b:#010x}"
+            );
+        }
+    }
 
     #[test]
     fn flushed_timers_are_the_timers_then_the_flush() {

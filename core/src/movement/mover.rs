@@ -286,7 +286,7 @@ pub fn step_wish(
         // The fixed-tick case: exactly one tick of `dt` (what `SubSteps` gives, without its divides).
         let mut ev = StepEvents::NONE;
         ev.substeps = 1;
-        run_tick(state, params, wish.dir, wish.scale, jump, probe, dt).add_to(&mut ev);
+        run_tick(state, params, &wish, jump, probe, dt).add_to(&mut ev);
         return ev;
     }
     step_split(state, params, wish, jump, probe, dt)
@@ -311,7 +311,7 @@ fn step_split(
     ev.substeps = split.count;
     ev.dropped_time = split.dropped;
     for _ in 0..split.count {
-        run_tick(state, params, wish.dir, wish.scale, jump, probe, split.step).add_to(&mut ev);
+        run_tick(state, params, &wish, jump, probe, split.step).add_to(&mut ev);
     }
     ev
 }
@@ -326,7 +326,7 @@ pub fn tick(
     dt: f32,
     ev: &mut StepEvents,
 ) {
-    run_tick(state, params, wish.dir, wish.scale, jump, probe, dt).add_to(ev);
+    run_tick(state, params, &wish, jump, probe, dt).add_to(ev);
 }
 
 /// [`TickEvents::flags`] bits.
@@ -377,13 +377,11 @@ impl TickEvents {
 /// The tick itself. The ground is categorised twice, before the move (the state as handed in)
 /// and after it; both are the same code, run by a loop of two passes, so the categorisation is
 /// neither a call (its contact and probe result round-tripping through memory) nor in the binary
-/// twice. The wish comes as its direction and scale (in registers; a `WishDir` is passed through
-/// memory).
+/// twice.
 fn run_tick(
     state: &mut MoverState,
     params: &MoveParams,
-    wish_dir: Vec2,
-    wish_scale: f32,
+    wish: &WishDir,
     jump: bool,
     probe: &impl GroundProbe,
     dt: f32,
@@ -393,7 +391,7 @@ fn run_tick(
         impact_speed: 0.0,
     };
     let mut stick = state.grounded;
-    let mut start_position = state.position;
+    let mut start_position = Vec3::ZERO; // set by the first pass, used by the second
     let mut moved = false;
     loop {
         let mut hit = probe_ground(probe, state.position, params);
@@ -418,7 +416,7 @@ fn run_tick(
         moved = true;
         // Out of the ground after the first categorisation: a safe place to fall back to.
         start_position = state.position;
-        out.flags |= jump_and_move(state, params, wish_dir, wish_scale, jump, dt);
+        out.flags |= jump_and_move(state, params, wish, jump, dt);
         stick = state.grounded;
     }
     let repaired = guard_state(state, params, start_position);
@@ -447,22 +445,17 @@ fn run_tick(
 fn jump_and_move(
     state: &mut MoverState,
     params: &MoveParams,
-    wish_dir: Vec2,
-    wish_scale: f32,
+    wish: &WishDir,
     jump: bool,
     dt: f32,
 ) -> u32 {
-    let wish = WishDir {
-        dir: wish_dir,
-        scale: wish_scale,
-    };
     note_jump_key(state, params, jump);
     apply_jump_release_cut(state, params, jump);
     let mut flags = 0;
     if let Some(kind) = check_jump(state, params, jump) {
         flags = JUMPED | ((kind == JumpKind::Coyote) as u32 * COYOTE_JUMP);
     }
-    let v = planar_velocity_tick(state.velocity.planar(), wish, params, state.grounded, dt);
+    let v = planar_velocity_tick(state.velocity.planar(), *wish, params, state.grounded, dt);
     state.velocity.x = v.x;
     state.velocity.z = v.y;
     if state.grounded {
