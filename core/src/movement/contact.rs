@@ -152,11 +152,7 @@ fn categorize(
     if grounded {
         if !was_grounded {
             c.landed = true;
-            c.impact_speed = if state.velocity.y < 0.0 {
-                -state.velocity.y
-            } else {
-                0.0
-            };
+            c.impact_speed = impact_speed(state.velocity.y);
         }
         state.velocity.y = 0.0;
         match flush {
@@ -181,18 +177,31 @@ fn categorize(
     c
 }
 
+/// Downward speed at a landing with vertical velocity `vy` (`−vy` if negative, else `+0`).
+/// Out of line and cold: landings are rare, and inline the compare and select would run on every
+/// categorisation.
+#[cold]
+#[inline(never)]
+fn impact_speed(vy: f32) -> f32 {
+    if vy < 0.0 {
+        -vy
+    } else {
+        0.0
+    }
+}
+
 /// Walkable ground under the feet: grounded (and snapped) if close enough and not rising fast.
 /// The caller stores the ground normal.
 #[inline]
 fn on_walkable(state: &mut MoverState, params: &MoveParams, hit: GroundHit, stick: bool) -> bool {
     let gap = state.position.y - hit.height;
-    let reach = if stick && params.step_down > params.ground_snap {
-        params.step_down
-    } else {
-        params.ground_snap
-    };
+    // Within reach: `gap ≤ reach` with `reach = step_down` if sticking and `step_down >
+    // ground_snap`, else `ground_snap` — tested as `gap ≤ ground_snap` first (the common case:
+    // standing on the ground, one compare), then the longer reach.
+    let snap = params.ground_snap;
+    let within = gap <= snap || (stick && params.step_down > snap && gap <= params.step_down);
     let rising_fast = state.velocity.y > params.max_ground_rise_speed;
-    if !rising_fast && gap <= reach {
+    if !rising_fast && within {
         state.position.y = hit.height;
         return true;
     }

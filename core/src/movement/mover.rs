@@ -352,7 +352,8 @@ impl TickEvents {
         self.flags |= (c.landed as u32 * LANDED)
             | (c.left_ground as u32 * LEFT_GROUND)
             | (c.sliding as u32 * SLIDING);
-        if c.impact_speed > self.impact_speed {
+        // Only a landing has an impact speed (else it is +0, which never raises the maximum).
+        if c.landed && c.impact_speed > self.impact_speed {
             self.impact_speed = c.impact_speed;
         }
     }
