@@ -757,8 +757,53 @@ mod tests {
 
     /// How often each event happened over a run (the test checks every one is exercised).
     fn run(probe: &impl GroundProbe, seed: u64, ticks: u32, seen: &mut [u32; 10]) {
+        run_with(probe, seed, ticks, seen, None);
+    }
+
+    /// Every `f32` field of the params, by index (24 of them).
+    fn field(p: &mut MoveParams, i: usize) -> &mut f32 {
+        match i {
+            0 => &mut p.max_speed,
+            1 => &mut p.accel,
+            2 => &mut p.friction,
+            3 => &mut p.stop_speed,
+            4 => &mut p.stop_threshold,
+            5 => &mut p.air_max_speed,
+            6 => &mut p.air_accel,
+            7 => &mut p.air_wish_cap,
+            8 => &mut p.gravity,
+            9 => &mut p.jump_speed,
+            10 => &mut p.bhop_speed_cap,
+            11 => &mut p.coyote_time,
+            12 => &mut p.jump_buffer_time,
+            13 => &mut p.jump_release_gravity,
+            14 => &mut p.jump_release_cut,
+            15 => &mut p.min_ground_normal_y,
+            16 => &mut p.walkable_tolerance,
+            17 => &mut p.ground_snap,
+            18 => &mut p.step_down,
+            19 => &mut p.step_up,
+            20 => &mut p.max_ground_rise_speed,
+            21 => &mut p.max_tick_dt,
+            22 => &mut p.max_velocity,
+            _ => &mut p.friction,
+        }
+    }
+
+    /// [`run`], with one params field set to a special value.
+    fn run_with(
+        probe: &impl GroundProbe,
+        seed: u64,
+        ticks: u32,
+        seen: &mut [u32; 10],
+        special_field: Option<(usize, f32)>,
+    ) {
         let mut rng = Pcg32::seeded(seed);
-        let p = params(&mut rng);
+        let mut p = params(&mut rng);
+        if let Some((i, v)) = special_field {
+            *field(&mut p, i) = v;
+        }
+        let p = p;
         let wild = if rng.below(3) == 0 { 30 } else { 0 };
         let mut s = state(&mut rng, wild, &p);
         let mut r = s;
@@ -814,6 +859,22 @@ mod tests {
         // twice), dropped time, rejected: every outcome is exercised.
         println!("{seen:?}");
         assert!(seen.iter().all(|&n| n > 50), "{seen:?}");
+    }
+
+    #[test]
+    fn same_bits_with_each_param_special() {
+        let mut seen = [0u32; 10];
+        let mut seed = 100_000u64;
+        for i in 0..23 {
+            for &v in SPECIALS.iter().chain(&[0.5, 0.01, 3.0]) {
+                seed += 1;
+                run_with(&FlatGround::new(0.0), seed, 200, &mut seen, Some((i, v)));
+                for k in 0..4 {
+                    let terrain = Terrain { wild: false };
+                    run_with(&terrain, seed * 8 + k, 200, &mut seen, Some((i, v)));
+                }
+            }
+        }
     }
 
     #[test]
