@@ -152,7 +152,11 @@ fn categorize(
     if grounded {
         if !was_grounded {
             c.landed = true;
-            c.impact_speed = impact_speed(state.velocity.y);
+            c.impact_speed = if state.velocity.y < 0.0 {
+                -state.velocity.y
+            } else {
+                0.0
+            };
         }
         state.velocity.y = 0.0;
         match flush {
@@ -175,19 +179,6 @@ fn categorize(
     }
     state.grounded = grounded;
     c
-}
-
-/// Downward speed at a landing with vertical velocity `vy` (`−vy` if negative, else `+0`).
-/// Out of line and cold: landings are rare, and inline the compare and select would run on every
-/// categorisation.
-#[cold]
-#[inline(never)]
-fn impact_speed(vy: f32) -> f32 {
-    if vy < 0.0 {
-        -vy
-    } else {
-        0.0
-    }
 }
 
 /// Walkable ground under the feet: grounded (and snapped) if close enough and not rising fast.

@@ -349,12 +349,11 @@ impl TickEvents {
     /// Add a categorisation's result.
     #[inline]
     fn add_contact(&mut self, c: Contact) {
-        self.flags |= (c.landed as u32 * LANDED)
-            | (c.left_ground as u32 * LEFT_GROUND)
-            | (c.sliding as u32 * SLIDING);
+        self.flags |= (c.left_ground as u32 * LEFT_GROUND) | (c.sliding as u32 * SLIDING);
         // Only a landing has an impact speed (else it is +0, which never raises the maximum).
-        if c.landed && c.impact_speed > self.impact_speed {
-            self.impact_speed = c.impact_speed;
+        if c.landed {
+            self.flags |= LANDED;
+            self.impact_speed = larger_impact(self.impact_speed, c.impact_speed);
         }
     }
 
@@ -372,6 +371,18 @@ impl TickEvents {
         if self.impact_speed > ev.impact_speed {
             ev.impact_speed = self.impact_speed;
         }
+    }
+}
+
+/// `new` if it is larger than `max`, else `max` (the events' impact speed). Out of line and cold:
+/// only landings call it, and inline its compare would run on every categorisation.
+#[cold]
+#[inline(never)]
+fn larger_impact(max: f32, new: f32) -> f32 {
+    if new > max {
+        new
+    } else {
+        max
     }
 }
 
