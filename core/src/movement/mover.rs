@@ -282,32 +282,22 @@ pub fn step_wish(
     }
     let wish = wish.sanitized();
     repair_state(state);
-    if dt <= params.max_tick_dt {
-        // The fixed-tick case: exactly one tick of `dt` (what `SubSteps` gives, without its divides).
-        let mut ev = StepEvents::NONE;
-        ev.substeps = 1;
-        run_tick(state, params, &wish, jump, probe, dt).add_to(&mut ev);
-        return ev;
-    }
-    step_split(state, params, wish, jump, probe, dt)
-}
-
-/// [`step_wish`] with `dt` longer than one tick: split into sub-steps (the rare path, out of line).
-#[inline(never)]
-fn step_split(
-    state: &mut MoverState,
-    params: &MoveParams,
-    wish: WishDir,
-    jump: bool,
-    probe: &impl GroundProbe,
-    dt: f32,
-) -> StepEvents {
-    let mut ev = StepEvents::NONE;
-    let split = SubSteps::split(dt, params.max_tick_dt, params.max_substeps);
+    let split = if dt <= params.max_tick_dt {
+        // The fixed-tick case: exactly one tick of `dt` (what `SubSteps` gives, without its
+        // divides).
+        SubSteps {
+            count: 1,
+            step: dt,
+            dropped: 0.0,
+        }
+    } else {
+        SubSteps::split(dt, params.max_tick_dt, params.max_substeps)
+    };
     if split.count == 0 {
         repair_ground_normal(state);
         return StepEvents::REJECTED;
     }
+    let mut ev = StepEvents::NONE;
     ev.substeps = split.count;
     ev.dropped_time = split.dropped;
     for _ in 0..split.count {
