@@ -516,7 +516,10 @@ fn guard_state(state: &mut MoverState, params: &MoveParams, previous: Vec3) -> b
     let abs = |x: f32| x.to_bits() & 0x7fff_ffff;
     let position_finite =
         (nonfinite_flag(p.x) | nonfinite_flag(p.y) | nonfinite_flag(p.z)) & NONFINITE == 0;
-    if m <= MAX_BITS && abs(v.x) <= m && abs(v.y) <= m && abs(v.z) <= m && position_finite {
+    // Not on WebAssembly, where the cart's code size binds and instructions are cheap: there the
+    // repair always runs (it changes nothing in the common case either).
+    let fast = !cfg!(target_arch = "wasm32");
+    if fast && m <= MAX_BITS && abs(v.x) <= m && abs(v.y) <= m && abs(v.z) <= m && position_finite {
         return false;
     }
     clamp_or_restore(state, params.max_velocity, previous);
@@ -524,8 +527,9 @@ fn guard_state(state: &mut MoverState, params: &MoveParams, previous: Vec3) -> b
 }
 
 /// [`guard_state`]'s repair: the per-axis clamp, then a non-finite velocity or position reset.
-#[cold]
-#[inline(never)]
+/// Out of line, except on WebAssembly (where it runs every tick).
+#[cfg_attr(not(target_arch = "wasm32"), cold, inline(never))]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn clamp_or_restore(state: &mut MoverState, m: f32, previous: Vec3) {
     state.velocity = Vec3::new(
         clamp_axis(state.velocity.x, m),
@@ -557,6 +561,7 @@ fn repair_state(state: &mut MoverState) {
 }
 
 /// A non-finite ground normal becomes [`Vec3::UP`] (the rest of [`repair_state`]).
+#[inline]
 fn repair_ground_normal(state: &mut MoverState) {
     if !state.ground_normal.is_finite() {
         state.ground_normal = Vec3::UP;
