@@ -78,14 +78,9 @@ pub fn categorize_ground(
     stick: bool,
 ) -> Contact {
     let hit = probe_ground(probe, state.position, params);
-    categorize(
-        state,
-        params,
-        hit,
-        walkable_probed(params, hit),
-        stick,
-        None,
-    )
+    let walkable = walkable_probed(params, hit);
+    let coyote = super::jump::timer_length(params.coyote_time);
+    categorize(state, hit, walkable, stick, params, coyote, false)
 }
 
 /// [`categorize_ground`] with the probe result for `state.position` already in hand.
@@ -96,7 +91,8 @@ pub fn categorize_hit(
     stick: bool,
 ) -> Contact {
     let walkable = matches!(hit, Some(h) if params.is_walkable(h.normal));
-    categorize(state, params, hit, walkable, stick, None)
+    let coyote = super::jump::timer_length(params.coyote_time);
+    categorize(state, hit, walkable, stick, params, coyote, false)
 }
 
 /// [`categorize_hit`] for a result of [`probe_ground`], whose normal is finite: walkable is then
@@ -113,7 +109,8 @@ pub(super) fn categorize_probed(
     flush_normal: bool,
 ) -> Contact {
     let walkable = walkable_probed(params, hit);
-    categorize(state, params, hit, walkable, stick, Some(flush_normal))
+    let coyote = super::jump::timer_length_flushed(params.coyote_time);
+    categorize(state, hit, walkable, stick, params, coyote, flush_normal)
 }
 
 /// [`MoveParams::is_walkable`] for a result of [`probe_ground`], whose normal is finite: the
@@ -124,16 +121,17 @@ fn walkable_probed(params: &MoveParams, hit: Option<GroundHit>) -> bool {
     matches!(hit, Some(h) if h.normal.y >= min_y)
 }
 
-/// The categorisation itself, with `walkable` = the hit's normal is walkable; `flush`: `None` for
-/// the plain categorisation, `Some(flush_normal)` for [`categorize_probed`]'s.
+/// The categorisation itself, with `walkable` = the hit's normal is walkable, `coyote` the coyote
+/// time to store on the ground, and `flush_normal` as in [`categorize_probed`].
 #[inline]
 fn categorize(
     state: &mut MoverState,
-    params: &MoveParams,
     hit: Option<GroundHit>,
     walkable: bool,
     stick: bool,
-    flush: Option<bool>,
+    params: &MoveParams,
+    coyote: f32,
+    flush_normal: bool,
 ) -> Contact {
     let was_grounded = state.grounded;
     let mut c = Contact::default();
@@ -159,20 +157,12 @@ fn categorize(
             };
         }
         state.velocity.y = 0.0;
-        match flush {
-            None => {
-                state.ground_normal = normal;
-                state.coyote_timer = super::jump::timer_length(params.coyote_time);
-            }
-            Some(flush_normal) => {
-                state.ground_normal = if flush_normal {
-                    normal.flush_subnormal()
-                } else {
-                    normal
-                };
-                state.coyote_timer = super::jump::timer_length_flushed(params.coyote_time);
-            }
-        }
+        state.ground_normal = if flush_normal {
+            normal.flush_subnormal()
+        } else {
+            normal
+        };
+        state.coyote_timer = coyote;
     } else {
         state.ground_normal = Vec3::UP;
         c.left_ground = was_grounded;

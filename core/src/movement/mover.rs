@@ -366,8 +366,7 @@ impl TickEvents {
 
 /// `new` if it is larger than `max`, else `max` (the events' impact speed). Out of line and cold:
 /// only landings call it, and inline its compare would run on every categorisation.
-#[cold]
-#[inline(never)]
+#[cfg_attr(not(target_arch = "wasm32"), cold, inline(never))]
 fn larger_impact(max: f32, new: f32) -> f32 {
     if new > max {
         new
