@@ -1,7 +1,7 @@
 //! The character: [`MoverState`], [`MoveInput`], [`step`] and the per-tick order.
 //!
 //! One tick, in Quake order (`PmoveSingle`):
-//! 1. categorise ground ([`categorize_ground`]);
+//! 1. categorise ground ([`categorize_ground`](super::contact::categorize_ground));
 //! 2. jump key bookkeeping and variable-height cut, then jump — which clears `grounded`, so a
 //!    frame-perfect hop pays no friction;
 //! 3. friction (ground only) and accelerate / air-accelerate ([`planar_velocity_tick`]);
@@ -378,7 +378,8 @@ fn larger_impact(max: f32, new: f32) -> f32 {
 /// The tick itself. The ground is categorised twice, before the move (the state as handed in)
 /// and after it; both are the same code, run by a loop of two passes, so the categorisation is
 /// neither a call (its contact and probe result round-tripping through memory) nor in the binary
-/// twice.
+/// twice. The move between them is a call ([`jump_and_move`]): inline, its params loads would be
+/// hoisted out of the loop and spilled.
 fn run_tick(
     state: &mut MoverState,
     params: &MoveParams,
@@ -408,8 +409,8 @@ fn run_tick(
                 }
             }
         }
-        // The second pass flushes the ground normal and coyote time it stores, so the end of
-        // the tick need not.
+        // Categorisation stores coyote time flushed, and the second pass the ground normal too,
+        // so the end of the tick need not flush them.
         out.add_contact(categorize_probed(state, params, hit, stick, moved));
         if moved {
             break;
@@ -424,9 +425,8 @@ fn run_tick(
     tick_jump_timers_flushed(state, dt);
     state.jump_held = jump;
     // `flush_subnormals`, less what is known to be flushed: the timers (flushed as they are
-    // counted down, or by the second categorisation), the ground normal (`Vec3::UP`, or flushed
-    // by the second categorisation), and on the ground the feet height and `vy` (flushed by the
-    // categorisation; `+0`), unless the guard repaired the state.
+    // counted down, or by the categorisation), the ground normal (`Vec3::UP`, or flushed by the
+    // second categorisation), and on the ground `vy` (`+0`), unless the guard repaired the state.
     use crate::math::scalar::flush_subnormal as f;
     let p = state.position;
     state.position.x = f(p.x);

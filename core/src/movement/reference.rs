@@ -557,7 +557,7 @@ mod tests {
             if p.x.is_nan() || p.z.is_nan() {
                 return None;
             }
-            let cell = ((p.x * 0.5) as i32).wrapping_add((p.z * 0.5) as i32 * 7);
+            let cell = ((p.x * 0.5) as i32).wrapping_add(((p.z * 0.5) as i32).wrapping_mul(7));
             let band = cell.rem_euclid(11);
             let level = cell.rem_euclid(5) as f32 * 0.2;
             let up = Vec3::UP;
