@@ -857,7 +857,6 @@ mod tests {
         }
         // jumped, coyote jump, landed, left ground, sliding, wall, impact, substeps (> 1 counted
         // twice), dropped time, rejected: every outcome is exercised.
-        println!("{seen:?}");
         assert!(seen.iter().all(|&n| n > 50), "{seen:?}");
     }
 
