@@ -127,6 +127,11 @@ pub fn rsqrt_in_range(x: f32) -> f32 {
 /// exactly the same result as the float operation they replace (each pair is tested on the host).
 pub(crate) const SOFT_FLOAT: bool = cfg!(all(target_arch = "arm", not(target_has_atomic = "32")));
 
+/// True on Arm targets with hardware single precision (hard-float ABI: Cortex-M4F, M7, M33 …),
+/// where a float multiply-accumulate is one instruction and cheaper than the integer form of the
+/// same test.
+pub(crate) const HARD_FLOAT_ARM: bool = cfg!(all(target_arch = "arm", target_abi = "eabihf"));
+
 /// `0.5 · x` for a normal `x` whose half is normal too (`x ≥ 2⁻¹²⁵`, as in
 /// [`rsqrt_in_range`]'s range), exactly. Where floats are software this is one integer subtraction
 /// from the exponent field (exact by IEEE 754: the significand is unchanged); elsewhere the
@@ -203,6 +208,34 @@ pub fn round(x: f32) -> f32 {
     libm::roundf(x)
 }
 
+/// `x > 0.0`. Where floats are software, on the bits: positive non-NaN patterns are
+/// `1..=0x7f80_0000` (a float compare is a library call on a Cortex-M0; an FPU compares faster).
+#[inline]
+pub(crate) fn positive(x: f32) -> bool {
+    if SOFT_FLOAT {
+        positive_bits(x)
+    } else {
+        x > 0.0
+    }
+}
+
+#[inline]
+pub(crate) fn positive_bits(x: f32) -> bool {
+    x.to_bits().wrapping_sub(1) < 0x7f80_0000
+}
+
+/// Bit 31 set exactly when `x` is ±inf or NaN (its exponent is all ones), every other bit clear
+/// for finite `x`: `(bits & exponent) + 1` (one step of the exponent) carries into bit 31 only from
+/// an all-ones exponent. OR the flags of many values and test [`NONFINITE`] once to check them all:
+/// `(nonfinite_flag(a) | nonfinite_flag(b)) & NONFINITE == 0` ⇔ `a.is_finite() && b.is_finite()`.
+#[inline(always)]
+pub fn nonfinite_flag(x: f32) -> u32 {
+    (x.to_bits() & 0x7f80_0000).wrapping_add(0x0080_0000)
+}
+
+/// The bit of [`nonfinite_flag`] that marks a non-finite value.
+pub const NONFINITE: u32 = 0x8000_0000;
+
 /// `x`, with a subnormal value replaced by a zero of the same sign (`±0.0` and normal numbers,
 /// infinities and NaN pass unchanged).
 ///
@@ -222,6 +255,33 @@ pub fn flush_subnormal(x: f32) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn nonfinite_flag_is_not_is_finite() {
+        let special = [
+            0.0,
+            -0.0,
+            f32::from_bits(1),
+            f32::MIN_POSITIVE,
+            1.0,
+            -3.0e38,
+            f32::MAX,
+            f32::MIN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+            -f32::NAN,
+            f32::from_bits(0x7f80_0001),
+            f32::from_bits(0xffff_ffff),
+        ];
+        for &a in &special {
+            assert_eq!(nonfinite_flag(a) & NONFINITE == 0, a.is_finite(), "{a:?}");
+            for &b in &special {
+                let both = (nonfinite_flag(a) | nonfinite_flag(b)) & NONFINITE == 0;
+                assert_eq!(both, a.is_finite() && b.is_finite(), "{a:?} {b:?}");
+            }
+        }
+    }
 
     #[test]
     fn flush_subnormal_keeps_everything_but_subnormals() {

@@ -78,7 +78,9 @@ pub fn categorize_ground(
     stick: bool,
 ) -> Contact {
     let hit = probe_ground(probe, state.position, params);
-    categorize_hit(state, params, hit, stick)
+    let walkable = walkable_probed(params, hit);
+    let coyote = super::jump::timer_length(params.coyote_time);
+    categorize(state, hit, walkable, stick, params, coyote, false)
 }
 
 /// [`categorize_ground`] with the probe result for `state.position` already in hand.
@@ -88,11 +90,58 @@ pub fn categorize_hit(
     hit: Option<GroundHit>,
     stick: bool,
 ) -> Contact {
+    let walkable = matches!(hit, Some(h) if params.is_walkable(h.normal));
+    let coyote = super::jump::timer_length(params.coyote_time);
+    categorize(state, hit, walkable, stick, params, coyote, false)
+}
+
+/// [`categorize_hit`] for a result of [`probe_ground`], whose normal is finite: walkable is then
+/// the slope test alone (the finiteness half of [`MoveParams::is_walkable`] is already done).
+/// The step's form: the coyote time it stores on the ground is flushed
+/// ([`crate::math::scalar::flush_subnormal`]), and with `flush_normal` the ground normal too —
+/// what the end of a tick would do to them.
+#[inline]
+pub(super) fn categorize_probed(
+    state: &mut MoverState,
+    params: &MoveParams,
+    hit: Option<GroundHit>,
+    stick: bool,
+    flush_normal: bool,
+) -> Contact {
+    let walkable = walkable_probed(params, hit);
+    let coyote = super::jump::timer_length_flushed(params.coyote_time);
+    categorize(state, hit, walkable, stick, params, coyote, flush_normal)
+}
+
+/// [`MoveParams::is_walkable`] for a result of [`probe_ground`], whose normal is finite: the
+/// slope test alone.
+#[inline]
+fn walkable_probed(params: &MoveParams, hit: Option<GroundHit>) -> bool {
+    let min_y = params.min_ground_normal_y - params.walkable_tolerance;
+    matches!(hit, Some(h) if h.normal.y >= min_y)
+}
+
+/// The categorisation itself, with `walkable` = the hit's normal is walkable, `coyote` the coyote
+/// time to store on the ground, and `flush_normal` as in [`categorize_probed`].
+#[inline]
+fn categorize(
+    state: &mut MoverState,
+    hit: Option<GroundHit>,
+    walkable: bool,
+    stick: bool,
+    params: &MoveParams,
+    coyote: f32,
+    flush_normal: bool,
+) -> Contact {
     let was_grounded = state.grounded;
     let mut c = Contact::default();
+    let mut normal = Vec3::UP;
     let grounded = match hit {
         None => false,
-        Some(hit) if params.is_walkable(hit.normal) => on_walkable(state, params, hit, stick),
+        Some(hit) if walkable => {
+            normal = hit.normal;
+            on_walkable(state, params, hit, stick)
+        }
         Some(hit) => {
             c.sliding = on_steep(state, params, hit);
             false
@@ -108,7 +157,12 @@ pub fn categorize_hit(
             };
         }
         state.velocity.y = 0.0;
-        state.coyote_timer = super::jump::timer_length(params.coyote_time);
+        state.ground_normal = if flush_normal {
+            normal.flush_subnormal()
+        } else {
+            normal
+        };
+        state.coyote_timer = coyote;
     } else {
         state.ground_normal = Vec3::UP;
         c.left_ground = was_grounded;
@@ -118,18 +172,18 @@ pub fn categorize_hit(
 }
 
 /// Walkable ground under the feet: grounded (and snapped) if close enough and not rising fast.
+/// The caller stores the ground normal.
 #[inline]
 fn on_walkable(state: &mut MoverState, params: &MoveParams, hit: GroundHit, stick: bool) -> bool {
     let gap = state.position.y - hit.height;
-    let reach = if stick && params.step_down > params.ground_snap {
-        params.step_down
-    } else {
-        params.ground_snap
-    };
+    // Within reach: `gap ≤ reach` with `reach = step_down` if sticking and `step_down >
+    // ground_snap`, else `ground_snap` — tested as `gap ≤ ground_snap` first (the common case:
+    // standing on the ground, one compare), then the longer reach.
+    let snap = params.ground_snap;
+    let within = gap <= snap || (stick && params.step_down > snap && gap <= params.step_down);
     let rising_fast = state.velocity.y > params.max_ground_rise_speed;
-    if !rising_fast && gap <= reach {
+    if !rising_fast && within {
         state.position.y = hit.height;
-        state.ground_normal = hit.normal;
         return true;
     }
     if gap < 0.0 {
@@ -221,4 +275,47 @@ pub fn resolve_walls(
     state.velocity.x = 0.0;
     state.velocity.z = 0.0;
     (probe_ground(probe, state.position, params), true)
+}
+
+/// [`is_wall`]'s first test (ground more than `step_up` above `from`), which the common case
+/// fails: a subtraction and a compare, no call. Where it passes, [`block_walls`] finishes the
+/// wall check and blocks the move.
+#[inline]
+pub(super) fn may_be_wall(params: &MoveParams, hit: GroundHit, from: Vec3) -> bool {
+    hit.height - from.y > params.step_up
+}
+
+/// [`resolve_walls`] for the step, once [`may_be_wall`] is true for `hit` (the ground under
+/// `state.position`; the rare path, out of line): the whole [`is_wall`] test, then the blocking.
+/// Returns whether a wall was hit; the caller then probes the ground where the move was put back
+/// to (where `resolve_walls` reuses the probe of its last test: a probe more per wall, the same
+/// result).
+#[inline(never)]
+pub(super) fn block_walls(
+    state: &mut MoverState,
+    params: &MoveParams,
+    probe: &impl GroundProbe,
+    from: Vec3,
+    hit: GroundHit,
+) -> bool {
+    if !is_wall(params, Some(hit), state.position, from) {
+        return false;
+    }
+    let p = state.position;
+    let x_only = Vec3::new(p.x, p.y, from.z);
+    if !is_wall(params, probe_ground(probe, x_only, params), x_only, from) {
+        state.position = x_only;
+        state.velocity.z = 0.0;
+        return true;
+    }
+    let z_only = Vec3::new(from.x, p.y, p.z);
+    if !is_wall(params, probe_ground(probe, z_only, params), z_only, from) {
+        state.position = z_only;
+        state.velocity.x = 0.0;
+        return true;
+    }
+    state.position = Vec3::new(from.x, p.y, from.z);
+    state.velocity.x = 0.0;
+    state.velocity.z = 0.0;
+    true
 }

@@ -3,6 +3,7 @@
 
 use super::mover::MoverState;
 use super::params::MoveParams;
+use crate::math::scalar::positive;
 use crate::math::Vec3;
 
 /// How a jump that happened was allowed.
@@ -30,7 +31,7 @@ pub fn note_jump_key(state: &mut MoverState, params: &MoveParams, jump_down: boo
 /// True if the character may jump now: on the ground, or within coyote time.
 #[inline]
 pub fn can_jump(state: &MoverState) -> bool {
-    state.grounded || state.coyote_timer > 0.0
+    state.grounded || positive(state.coyote_timer)
 }
 
 /// True if the player asks for a jump this tick. With auto-hop a held key is enough; without it the
@@ -38,7 +39,7 @@ pub fn can_jump(state: &MoverState) -> bool {
 /// (within `jump_buffer_time`) counts either way.
 #[inline]
 pub fn wants_jump(state: &MoverState, params: &MoveParams, jump_down: bool) -> bool {
-    let buffered = state.jump_buffer_timer > 0.0;
+    let buffered = positive(state.jump_buffer_timer);
     let held_ok = jump_down && (params.auto_hop || !state.jump_latched);
     held_ok || buffered
 }
@@ -104,7 +105,7 @@ pub fn check_jump(
 #[inline]
 pub fn apply_jump_release_cut(state: &mut MoverState, params: &MoveParams, jump_down: bool) {
     let released = !jump_down && state.jump_held;
-    if released && state.jump_rising && state.velocity.y > 0.0 {
+    if released && state.jump_rising && positive(state.velocity.y) {
         state.velocity.y *= params.jump_release_cut;
     }
 }
@@ -113,7 +114,7 @@ pub fn apply_jump_release_cut(state: &mut MoverState, params: &MoveParams, jump_
 /// `jump_release_gravity` while rising from a jump with the key up, else 1.
 #[inline]
 pub fn jump_gravity_scale(state: &MoverState, params: &MoveParams, jump_down: bool) -> f32 {
-    if state.jump_rising && !jump_down && state.velocity.y > 0.0 {
+    if state.jump_rising && !jump_down && positive(state.velocity.y) {
         params.jump_release_gravity
     } else {
         1.0
@@ -128,7 +129,36 @@ pub fn tick_jump_timers(state: &mut MoverState, dt: f32) {
     if !state.grounded {
         state.coyote_timer = count_down(state.coyote_timer, dt);
     }
-    if state.grounded || !(state.velocity.y > 0.0) {
+    if state.grounded || !positive(state.velocity.y) {
+        state.jump_rising = false;
+    }
+}
+
+/// [`tick_jump_timers`] with the timers it counts down passed through
+/// [`crate::math::scalar::flush_subnormal`] (as the end of a tick does: the step's tick then need
+/// not flush them again).
+#[inline]
+pub(super) fn tick_jump_timers_flushed(state: &mut MoverState, dt: f32) {
+    // A timer at +0 (most of the time) stays there: `0 − dt` is not positive unless `dt` is
+    // negative (`tick`'s `dt` is positive, but the rule holds for any `dt`). Not on WebAssembly,
+    // where the cart's code size binds.
+    let dt_sign = dt.to_bits() & 0x8000_0000;
+    let f = |t: f32| {
+        if !cfg!(target_arch = "wasm32") && t.to_bits() | dt_sign == 0 {
+            return t;
+        }
+        let r = t - dt;
+        if positive(r) {
+            crate::math::scalar::flush_subnormal(r)
+        } else {
+            0.0
+        }
+    };
+    state.jump_buffer_timer = f(state.jump_buffer_timer);
+    if !state.grounded {
+        state.coyote_timer = f(state.coyote_timer);
+    }
+    if state.grounded || !positive(state.velocity.y) {
         state.jump_rising = false;
     }
 }
@@ -137,8 +167,27 @@ pub fn tick_jump_timers(state: &mut MoverState, dt: f32) {
 /// `f32::MAX` (practically forever, but finite: the state never holds inf or NaN).
 #[inline]
 pub(crate) fn timer_length(t: f32) -> f32 {
-    if t > 0.0 {
-        t.min(f32::MAX)
+    // Written out rather than `t.min(f32::MAX)`, which is a call to `fminf` on the Cortex-M4F; a
+    // positive `t` above `f32::MAX` is `+inf`, one integer compare (no float compare on a Cortex-M0).
+    if !positive(t) {
+        0.0
+    } else if t.to_bits() == f32::INFINITY.to_bits() {
+        f32::MAX
+    } else {
+        t
+    }
+}
+
+/// `flush_subnormal(timer_length(t))` in integer operations on the bits: a normal positive `t`
+/// stays, `+inf` becomes `f32::MAX`, anything else (NaN, ±0, negative, a positive subnormal)
+/// becomes `+0`.
+#[inline]
+pub(super) fn timer_length_flushed(t: f32) -> f32 {
+    let b = t.to_bits();
+    if b.wrapping_sub(0x0080_0000) < 0x7f00_0000 {
+        t
+    } else if b == f32::INFINITY.to_bits() {
+        f32::MAX
     } else {
         0.0
     }
@@ -148,9 +197,94 @@ pub(crate) fn timer_length(t: f32) -> f32 {
 #[inline]
 fn count_down(t: f32, dt: f32) -> f32 {
     let r = t - dt;
-    if r > 0.0 {
+    if positive(r) {
         r
     } else {
         0.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flushed_timer_length_is_the_length_then_the_flush() {
+        let mut rng = crate::rng::Pcg32::seeded(17);
+        let specials = [
+            0u32,
+            1,
+            0x007f_ffff,
+            0x0080_0000,
+            0x3f80_0000,
+            0x7f7f_ffff,
+            0x7f80_0000,
+            0x7f80_0001,
+            0x7fc0_0000,
+        ];
+        let all = specials
+            .iter()
+            .flat_map(|&b| [b, b | 0x8000_0000])
+            .chain((0..100_000).map(|_| rng.next_u32()));
+        for b in all {
+            let t = f32::from_bits(b);
+            let want = crate::math::scalar::flush_subnormal(timer_length(t));
+            assert_eq!(
+                timer_length_flushed(t).to_bits(),
+                want.to_bits(),
+                "{b:#010x}"
+            );
+        }
+    }
+
+    #[test]
+    fn flushed_timers_are_the_timers_then_the_flush() {
+        let specials = [
+            0.0,
+            -0.0,
+            f32::from_bits(1),
+            -f32::from_bits(1),
+            1.0e-39,
+            f32::MIN_POSITIVE,
+            1.0 / 60.0,
+            0.15,
+            -0.2,
+            f32::MAX,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+        ];
+        for &dt in &specials {
+            for &t in &specials {
+                for &u in &specials {
+                    for (grounded, vy) in [(true, 0.0), (false, 1.0), (false, -1.0)] {
+                        let mut s = MoverState::new(Vec3::ZERO);
+                        s.jump_buffer_timer = t;
+                        // On the ground the tick's categorisation has flushed coyote time.
+                        s.coyote_timer = if grounded {
+                            crate::math::scalar::flush_subnormal(u)
+                        } else {
+                            u
+                        };
+                        s.grounded = grounded;
+                        s.velocity.y = vy;
+                        s.jump_rising = true;
+                        let mut want = s;
+                        tick_jump_timers(&mut want, dt);
+                        want.flush_subnormals();
+                        let mut got = s;
+                        tick_jump_timers_flushed(&mut got, dt);
+                        let bits = |s: &MoverState| {
+                            (
+                                s.jump_buffer_timer.to_bits(),
+                                s.coyote_timer.to_bits(),
+                                s.jump_rising,
+                            )
+                        };
+                        assert_eq!(bits(&got), bits(&want), "dt {dt} t {t} u {u} {grounded}");
+                    }
+                }
+            }
+        }
     }
 }

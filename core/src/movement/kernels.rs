@@ -56,14 +56,34 @@ impl WishDir {
     /// Does not renormalise `dir`; [`WishDir`]s built by this module are already unit.
     #[inline]
     pub fn sanitized(self) -> WishDir {
-        if !self.dir.is_finite() {
+        let finite = if scalar::HARD_FLOAT_ARM {
+            finite_by_products(self.dir)
+        } else {
+            self.dir.is_finite()
+        };
+        if !finite {
             return WishDir::NONE;
         }
+        // `math::clamp(s, 0, 1)` with its constant bounds folded: NaN → 0, −0 stays −0.
+        let s = self.scale;
         WishDir {
             dir: self.dir,
-            scale: crate::math::clamp(self.scale, 0.0, 1.0),
+            scale: if s > 1.0 {
+                1.0
+            } else if s >= 0.0 {
+                s
+            } else {
+                0.0
+            },
         }
     }
+}
+
+/// `d.is_finite()` on an FPU: `x·0 + y·0` is NaN exactly when `x` or `y` is not finite (two
+/// operations and one compare, as in `MoverState::is_finite`).
+#[inline]
+fn finite_by_products(d: Vec2) -> bool {
+    !(d.x * 0.0 + d.y * 0.0).is_nan()
 }
 
 /// The planar unit forward `(x, z)` of a view with `yaw` radians (yaw 0 faces −Z, positive turns
@@ -137,7 +157,13 @@ fn apply_drop(v: Vec2, inv_speed: f32, drop: f32) -> Vec2 {
 #[inline]
 fn moving_speed(v: Vec2, stop_threshold: f32) -> Option<(f32, f32)> {
     let s2 = v.length_squared();
-    if !(s2 > stop_threshold * stop_threshold) || !(s2 >= 1.0e-30) || !(s2 <= f32::MAX) {
+    if scalar::SOFT_FLOAT {
+        // The same test as one integer range test: float compares are library calls here.
+        let bits = super::prepared::moving_min_bits(stop_threshold)..=super::prepared::MAX_BITS;
+        if !bits.contains(&s2.to_bits()) {
+            return None;
+        }
+    } else if !(s2 > stop_threshold * stop_threshold) || !(s2 >= 1.0e-30) || !(s2 <= f32::MAX) {
         return None;
     }
     let inv = scalar::rsqrt_in_range(s2);
@@ -176,19 +202,26 @@ pub fn friction_constant(v: Vec2, decel: f32, stop_threshold: f32, dt: f32) -> V
     apply_drop(v, inv, decel * dt)
 }
 
-/// Ground friction with the model and constants of `params`.
+/// Ground friction with the model and constants of `params` ([`friction_stopspeed`] or
+/// [`friction_constant`]: the moving test and the reciprocal speed are shared, only the drop
+/// depends on the model).
 #[inline]
 pub fn friction(v: Vec2, params: &MoveParams, dt: f32) -> Vec2 {
-    match params.friction_model {
-        FrictionModel::StopSpeed => friction_stopspeed(
-            v,
-            params.friction,
-            params.stop_speed,
-            params.stop_threshold,
-            dt,
-        ),
-        FrictionModel::Constant => friction_constant(v, params.friction, params.stop_threshold, dt),
-    }
+    let Some((speed, inv)) = moving_speed(v, params.stop_threshold) else {
+        return Vec2::ZERO;
+    };
+    let drop = match params.friction_model {
+        FrictionModel::StopSpeed => {
+            let control = if speed < params.stop_speed {
+                params.stop_speed
+            } else {
+                speed
+            };
+            control * params.friction * dt
+        }
+        FrictionModel::Constant => params.friction * dt,
+    };
+    apply_drop(v, inv, drop)
 }
 
 /// Per-tick speed budget `a`: `accel·dt` ([`AccelBudget::PerSecond`]) or `accel·wishspeed·dt`
@@ -273,7 +306,9 @@ pub fn air_accelerate(v: Vec2, wish: WishDir, params: &MoveParams, dt: f32) -> V
 }
 
 /// One tick of planar velocity — the seed's `GetNextPlayerVector` generalised by `params`:
-/// on the ground friction then ground acceleration, in the air air-acceleration only.
+/// on the ground friction then ground acceleration ([`ground_accelerate`]), in the air
+/// air-acceleration only ([`air_accelerate`]). Both accelerations are the same code with the
+/// ground's or the air's wish speed, cap and budget.
 #[inline]
 pub fn planar_velocity_tick(
     v: Vec2,
@@ -282,11 +317,20 @@ pub fn planar_velocity_tick(
     grounded: bool,
     dt: f32,
 ) -> Vec2 {
-    if grounded {
-        ground_accelerate(friction(v, params, dt), wish, params, dt)
+    let (v, w, cap, accel) = if grounded {
+        let w = params.max_speed * wish.scale;
+        (friction(v, params, dt), w, w, params.accel)
     } else {
-        air_accelerate(v, wish, params, dt)
-    }
+        let w = params.air_max_speed * wish.scale;
+        let cap = if w < params.air_wish_cap {
+            w
+        } else {
+            params.air_wish_cap
+        };
+        (v, w, cap, params.air_accel)
+    };
+    let a = accel_budget(accel, w, params.accel_budget, dt);
+    accelerate_styled(v, wish, cap, a, params.accel_style)
 }
 
 /// Cosine of the optimal strafe angle θ* between velocity and wish direction for speed `v`, air cap
@@ -314,6 +358,47 @@ mod tests {
     } else {
         1e-6
     };
+
+    #[test]
+    fn sanitized_is_finite_and_clamp() {
+        let specials = [
+            0.0,
+            -0.0,
+            f32::from_bits(1),
+            0.5,
+            1.0,
+            1.5,
+            -2.0,
+            f32::MAX,
+            -f32::MAX,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+        ];
+        for &x in &specials {
+            for &y in &specials {
+                for &scale in &specials {
+                    let w = WishDir {
+                        dir: Vec2::new(x, y),
+                        scale,
+                    };
+                    let want = if w.dir.is_finite() {
+                        WishDir {
+                            dir: w.dir,
+                            scale: crate::math::clamp(scale, 0.0, 1.0),
+                        }
+                    } else {
+                        WishDir::NONE
+                    };
+                    assert_eq!(finite_by_products(w.dir), w.dir.is_finite(), "{w:?}");
+                    let got = w.sanitized();
+                    let bits =
+                        |w: WishDir| (w.dir.x.to_bits(), w.dir.y.to_bits(), w.scale.to_bits());
+                    assert_eq!(bits(got), bits(want), "{w:?}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn wish_conversion_frame() {

@@ -62,8 +62,8 @@
 //!
 //! Measured on Cortex-M4F under QEMU (`scripts/qemu.sh thumbv7em bench`, see docs/firmware.md and
 //! `firmware/budgets.txt`): a ground kernel tick ([`planar_velocity_tick`] with a cached wish) is
-//! 108 instructions, an air tick 23, a full [`step`] 675; on the soft-float Cortex-M0 3,990, 795
-//! and 5,918. On x86_64, `libm` 0.2.16 compiles `sqrtf` to the `sqrtss` instruction, the same as
+//! 82 instructions (68 through [`TickKernel`]), an air tick 21, a full [`step_wish`] 379; on the
+//! soft-float Cortex-M0 2,135 (1,972), 471 and 2,966. On x86_64, `libm` 0.2.16 compiles `sqrtf` to the `sqrtss` instruction, the same as
 //! `f32::sqrt`, so the desktop comparison is like for like.
 //!
 //! ## Differences from the seed (all documented)
@@ -86,6 +86,8 @@ pub mod kernels;
 pub mod mover;
 pub mod params;
 pub mod prepared;
+#[cfg(test)]
+mod reference;
 pub mod seed;
 
 pub use batch::{planar_velocity_tick_batch, WishBatch};

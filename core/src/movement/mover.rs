@@ -1,7 +1,7 @@
 //! The character: [`MoverState`], [`MoveInput`], [`step`] and the per-tick order.
 //!
 //! One tick, in Quake order (`PmoveSingle`):
-//! 1. categorise ground ([`categorize_ground`]);
+//! 1. categorise ground ([`categorize_ground`](super::contact::categorize_ground));
 //! 2. jump key bookkeeping and variable-height cut, then jump — which clears `grounded`, so a
 //!    frame-perfect hop pays no friction;
 //! 3. friction (ground only) and accelerate / air-accelerate ([`planar_velocity_tick`]);
@@ -12,13 +12,14 @@
 //!    (landing, snapping, stepping up, leaving ledges, pushing out of steep ground);
 //! 6. NaN/overflow guard and the per-axis velocity clamp, then count timers down.
 
-use super::contact::{categorize_ground, categorize_hit, resolve_walls, Contact};
+use super::contact::{block_walls, categorize_probed, may_be_wall, probe_ground, Contact};
 use super::jump::{
-    apply_jump_release_cut, check_jump, jump_gravity_scale, note_jump_key, tick_jump_timers,
-    JumpKind,
+    apply_jump_release_cut, check_jump, jump_gravity_scale, note_jump_key,
+    tick_jump_timers_flushed, JumpKind,
 };
 use super::kernels::{planar_velocity_tick, world_wish, WishDir};
 use super::params::MoveParams;
+use super::prepared::MAX_BITS;
 use crate::ground::GroundProbe;
 use crate::hash::{StateHash, StateHasher};
 use crate::math::{Vec2, Vec3};
@@ -88,12 +89,42 @@ impl MoverState {
     }
 
     /// True if every float field is finite.
+    #[inline]
     pub fn is_finite(&self) -> bool {
-        self.position.is_finite()
-            && self.velocity.is_finite()
-            && self.ground_normal.is_finite()
-            && self.coyote_timer.is_finite()
-            && self.jump_buffer_timer.is_finite()
+        self.motion_is_finite() && self.ground_normal.is_finite()
+    }
+
+    /// True if the position, velocity and timers are finite (every float field but the ground
+    /// normal, which a step's first categorisation overwrites before anything reads it).
+    #[inline]
+    fn motion_is_finite(&self) -> bool {
+        if crate::math::scalar::HARD_FLOAT_ARM {
+            self.motion_is_finite_by_products()
+        } else {
+            self.motion_is_finite_by_flags()
+        }
+    }
+
+    /// [`MoverState::motion_is_finite`] as one OR over the fields' exponent flags (integer
+    /// operations).
+    #[inline]
+    fn motion_is_finite_by_flags(&self) -> bool {
+        use crate::math::scalar::{nonfinite_flag as f, NONFINITE};
+        let (p, v) = (self.position, self.velocity);
+        let any = f(p.x) | f(p.y) | f(p.z) | f(v.x) | f(v.y) | f(v.z);
+        let any = any | f(self.coyote_timer) | f(self.jump_buffer_timer);
+        any & NONFINITE == 0
+    }
+
+    /// [`MoverState::motion_is_finite`] on an FPU: `x·0` is `±0` for a finite `x` and NaN for
+    /// `±inf` or NaN, and a sum of zeros is a zero, so the sum of every field times zero is NaN
+    /// exactly when a field is not finite — one multiply-accumulate per field and one compare.
+    #[inline]
+    fn motion_is_finite_by_products(&self) -> bool {
+        let (p, v) = (self.position, self.velocity);
+        let z = p.x * 0.0 + p.y * 0.0 + p.z * 0.0 + v.x * 0.0 + v.y * 0.0 + v.z * 0.0;
+        let z = z + self.coyote_timer * 0.0 + self.jump_buffer_timer * 0.0;
+        !z.is_nan()
     }
 }
 
@@ -213,15 +244,6 @@ impl StepEvents {
         dropped_time: 0.0,
         rejected: true,
     };
-
-    fn add_contact(&mut self, c: Contact) {
-        self.landed |= c.landed;
-        self.left_ground |= c.left_ground;
-        self.sliding |= c.sliding;
-        if c.impact_speed > self.impact_speed {
-            self.impact_speed = c.impact_speed;
-        }
-    }
 }
 
 /// Advance the character by `dt` seconds.
@@ -260,21 +282,26 @@ pub fn step_wish(
     }
     let wish = wish.sanitized();
     repair_state(state);
-    let mut ev = StepEvents::NONE;
-    if dt <= params.max_tick_dt {
-        // The fixed-tick case: exactly one tick of `dt` (what `SubSteps` gives, without its divides).
-        ev.substeps = 1;
-        tick(state, params, wish, jump, probe, dt, &mut ev);
-        return ev;
-    }
-    let split = SubSteps::split(dt, params.max_tick_dt, params.max_substeps);
+    let split = if dt <= params.max_tick_dt {
+        // The fixed-tick case: exactly one tick of `dt` (what `SubSteps` gives, without its
+        // divides).
+        SubSteps {
+            count: 1,
+            step: dt,
+            dropped: 0.0,
+        }
+    } else {
+        SubSteps::split(dt, params.max_tick_dt, params.max_substeps)
+    };
     if split.count == 0 {
+        repair_ground_normal(state);
         return StepEvents::REJECTED;
     }
+    let mut ev = StepEvents::NONE;
     ev.substeps = split.count;
     ev.dropped_time = split.dropped;
     for _ in 0..split.count {
-        tick(state, params, wish, jump, probe, split.step, &mut ev);
+        run_tick(state, params, &wish, jump, probe, split.step).add_to(&mut ev);
     }
     ev
 }
@@ -289,20 +316,147 @@ pub fn tick(
     dt: f32,
     ev: &mut StepEvents,
 ) {
-    ev.add_contact(categorize_ground(state, params, probe, state.grounded));
-    // Out of the ground after the first categorisation: a safe place to fall back to.
-    let start_position = state.position;
+    run_tick(state, params, &wish, jump, probe, dt).add_to(ev);
+}
 
+/// [`TickEvents::flags`] bits.
+const JUMPED: u32 = 1;
+const COYOTE_JUMP: u32 = 2;
+const LANDED: u32 = 4;
+const LEFT_GROUND: u32 = 8;
+const SLIDING: u32 = 16;
+const HIT_WALL: u32 = 32;
+
+/// What one tick reports: [`StepEvents`]' flags as bits and the largest impact speed, small
+/// enough to come back in two registers.
+#[derive(Clone, Copy)]
+struct TickEvents {
+    flags: u32,
+    impact_speed: f32,
+}
+
+impl TickEvents {
+    /// Add a categorisation's result.
+    #[inline]
+    fn add_contact(&mut self, c: Contact) {
+        self.flags |= (c.left_ground as u32 * LEFT_GROUND) | (c.sliding as u32 * SLIDING);
+        // Only a landing has an impact speed (else it is +0, which never raises the maximum).
+        if c.landed {
+            self.flags |= LANDED;
+            self.impact_speed = larger_impact(self.impact_speed, c.impact_speed);
+        }
+    }
+
+    /// Add this tick to a step's events: the same as adding its contacts one by one, as impact
+    /// speeds are never NaN (categorisation gives `−vy` with `vy < 0`, else `+0`).
+    #[inline]
+    fn add_to(self, ev: &mut StepEvents) {
+        let f = self.flags;
+        ev.jumped |= f & JUMPED != 0;
+        ev.coyote_jump |= f & COYOTE_JUMP != 0;
+        ev.landed |= f & LANDED != 0;
+        ev.left_ground |= f & LEFT_GROUND != 0;
+        ev.sliding |= f & SLIDING != 0;
+        ev.hit_wall |= f & HIT_WALL != 0;
+        if self.impact_speed > ev.impact_speed {
+            ev.impact_speed = self.impact_speed;
+        }
+    }
+}
+
+/// `new` if it is larger than `max`, else `max` (the events' impact speed). Out of line and cold:
+/// only landings call it, and inline its compare would run on every categorisation.
+#[cfg_attr(not(target_arch = "wasm32"), cold, inline(never))]
+fn larger_impact(max: f32, new: f32) -> f32 {
+    if new > max {
+        new
+    } else {
+        max
+    }
+}
+
+/// The tick itself. The ground is categorised twice, before the move (the state as handed in)
+/// and after it; both are the same code, run by a loop of two passes, so the categorisation is
+/// neither a call (its contact and probe result round-tripping through memory) nor in the binary
+/// twice. The move between them is a call ([`jump_and_move`]): inline, its params loads would be
+/// hoisted out of the loop and spilled.
+fn run_tick(
+    state: &mut MoverState,
+    params: &MoveParams,
+    wish: &WishDir,
+    jump: bool,
+    probe: &impl GroundProbe,
+    dt: f32,
+) -> TickEvents {
+    let mut out = TickEvents {
+        flags: 0,
+        impact_speed: 0.0,
+    };
+    let mut stick = state.grounded;
+    let mut start_position = Vec3::ZERO; // set by the first pass, used by the second
+    let mut moved = false;
+    loop {
+        let mut hit = probe_ground(probe, state.position, params);
+        if moved {
+            // `resolve_walls`, its common case inline; after blocking a wall, probe again where
+            // the move was put back to.
+            if let Some(h) = hit {
+                if may_be_wall(params, h, start_position)
+                    && block_walls(state, params, probe, start_position, h)
+                {
+                    out.flags |= HIT_WALL;
+                    hit = probe_ground(probe, state.position, params);
+                }
+            }
+        }
+        // Categorisation stores coyote time flushed, and the second pass the ground normal too,
+        // so the end of the tick need not flush them.
+        out.add_contact(categorize_probed(state, params, hit, stick, moved));
+        if moved {
+            break;
+        }
+        moved = true;
+        // Out of the ground after the first categorisation: a safe place to fall back to.
+        start_position = state.position;
+        out.flags |= jump_and_move(state, params, wish, jump, dt);
+        stick = state.grounded;
+    }
+    let repaired = guard_state(state, params, start_position);
+    tick_jump_timers_flushed(state, dt);
+    state.jump_held = jump;
+    // `flush_subnormals`, less what is known to be flushed: the timers (flushed as they are
+    // counted down, or by the categorisation), the ground normal (`Vec3::UP`, or flushed by the
+    // second categorisation), and on the ground `vy` (`+0`), unless the guard repaired the state.
+    use crate::math::scalar::flush_subnormal as f;
+    let p = state.position;
+    state.position.x = f(p.x);
+    state.position.z = f(p.z);
+    state.velocity.x = f(state.velocity.x);
+    state.velocity.z = f(state.velocity.z);
+    state.position.y = f(p.y);
+    if repaired || !state.grounded {
+        state.velocity.y = f(state.velocity.y);
+    }
+    out
+}
+
+/// The middle of a tick: the jump rules, the planar kernel and the move. Returns the
+/// [`TickEvents`] flags of a jump.
+#[inline(never)]
+fn jump_and_move(
+    state: &mut MoverState,
+    params: &MoveParams,
+    wish: &WishDir,
+    jump: bool,
+    dt: f32,
+) -> u32 {
     note_jump_key(state, params, jump);
     apply_jump_release_cut(state, params, jump);
-    let jumped = check_jump(state, params, jump);
-    if let Some(kind) = jumped {
-        ev.jumped = true;
-        ev.coyote_jump |= kind == JumpKind::Coyote;
+    let mut flags = 0;
+    if let Some(kind) = check_jump(state, params, jump) {
+        flags = JUMPED | ((kind == JumpKind::Coyote) as u32 * COYOTE_JUMP);
     }
-    let stick = state.grounded;
-
-    let v = planar_velocity_tick(state.velocity.planar(), wish, params, state.grounded, dt);
+    let v = planar_velocity_tick(state.velocity.planar(), *wish, params, state.grounded, dt);
     state.velocity.x = v.x;
     state.velocity.z = v.y;
     if state.grounded {
@@ -311,13 +465,7 @@ pub fn tick(
         let g = params.gravity * jump_gravity_scale(state, params, jump);
         move_in_air(state, g, dt);
     }
-    let (hit, wall) = resolve_walls(state, params, probe, start_position);
-    ev.hit_wall |= wall;
-    ev.add_contact(categorize_hit(state, params, hit, stick));
-    guard_state(state, params, start_position);
-    tick_jump_timers(state, dt);
-    state.jump_held = jump;
-    state.flush_subnormals();
+    flags
 }
 
 /// Grounded: `vy = 0`, move horizontally (the end-of-tick categorisation snaps to the surface).
@@ -352,10 +500,36 @@ fn clamp_axis(x: f32, max: f32) -> f32 {
 }
 
 /// Last-resort guard: velocity components clamped to `±max_velocity` (NaN → 0), and a position that
-/// became non-finite is put back to `previous` with the velocity zeroed.
+/// became non-finite is put back to `previous` with the velocity zeroed. Returns false if nothing
+/// could have changed (the common case).
 #[inline]
-fn guard_state(state: &mut MoverState, params: &MoveParams, previous: Vec3) {
-    let m = params.max_velocity;
+fn guard_state(state: &mut MoverState, params: &MoveParams, previous: Vec3) -> bool {
+    use crate::math::scalar::{nonfinite_flag, NONFINITE};
+    let m = params.max_velocity.to_bits();
+    let (v, p) = (state.velocity, state.position);
+    // The common case, decided on the bit patterns (integer compares, no float compare): `m`
+    // finite and not negative (its bits at most `f32::MAX`'s), every velocity component within
+    // `±m` (for such an `m`, `|x| ≤ m` is "the bits of `|x|` at most `m`'s"; a NaN's are larger),
+    // so the clamp changes nothing and the velocity is finite; and a finite position. Anything
+    // else takes the exact repair.
+    let abs = |x: f32| x.to_bits() & 0x7fff_ffff;
+    let position_finite =
+        (nonfinite_flag(p.x) | nonfinite_flag(p.y) | nonfinite_flag(p.z)) & NONFINITE == 0;
+    // Not on WebAssembly, where the cart's code size binds and instructions are cheap: there the
+    // repair always runs (it changes nothing in the common case either).
+    let fast = !cfg!(target_arch = "wasm32");
+    if fast && m <= MAX_BITS && abs(v.x) <= m && abs(v.y) <= m && abs(v.z) <= m && position_finite {
+        return false;
+    }
+    clamp_or_restore(state, params.max_velocity, previous);
+    true
+}
+
+/// [`guard_state`]'s repair: the per-axis clamp, then a non-finite velocity or position reset.
+/// Out of line, except on WebAssembly (where it runs every tick).
+#[cfg_attr(not(target_arch = "wasm32"), cold, inline(never))]
+#[cfg_attr(target_arch = "wasm32", inline)]
+fn clamp_or_restore(state: &mut MoverState, m: f32, previous: Vec3) {
     state.velocity = Vec3::new(
         clamp_axis(state.velocity.x, m),
         clamp_axis(state.velocity.y, m),
@@ -370,19 +544,27 @@ fn guard_state(state: &mut MoverState, params: &MoveParams, previous: Vec3) {
     }
 }
 
-/// Repair a state that was handed in with non-finite fields.
+/// Repair a state that was handed in with non-finite fields: non-finite position and velocity
+/// components and timers become 0. The ground normal is not looked at: every tick's first
+/// categorisation overwrites it before anything reads it (only a step that then runs no tick
+/// repairs it, [`repair_ground_normal`]).
 #[inline]
 fn repair_state(state: &mut MoverState) {
-    if state.is_finite() {
+    if state.motion_is_finite() {
         return;
     }
     state.position = state.position.sanitize();
     state.velocity = state.velocity.sanitize();
+    state.coyote_timer = crate::math::finite_or(state.coyote_timer, 0.0);
+    state.jump_buffer_timer = crate::math::finite_or(state.jump_buffer_timer, 0.0);
+}
+
+/// A non-finite ground normal becomes [`Vec3::UP`] (the rest of [`repair_state`]).
+#[inline]
+fn repair_ground_normal(state: &mut MoverState) {
     if !state.ground_normal.is_finite() {
         state.ground_normal = Vec3::UP;
     }
-    state.coyote_timer = crate::math::finite_or(state.coyote_timer, 0.0);
-    state.jump_buffer_timer = crate::math::finite_or(state.jump_buffer_timer, 0.0);
 }
 
 #[cfg(test)]
@@ -406,6 +588,59 @@ mod tests {
         variants[8].jump_rising = true;
         for (i, v) in variants.iter().enumerate() {
             assert_ne!(v.state_hash(), h, "field {i} not hashed");
+        }
+    }
+
+    #[test]
+    fn both_finiteness_tests_are_is_finite() {
+        let special = [
+            0.0,
+            -0.0,
+            f32::from_bits(1),
+            1.0,
+            -3.0e38,
+            f32::MAX,
+            f32::MIN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+            f32::from_bits(0xffff_ffff),
+        ];
+        let base = MoverState::new(Vec3::new(1.0, 2.0, 3.0));
+        for field in 0..11 {
+            for &x in &special {
+                let mut s = base;
+                match field {
+                    0 => s.position.x = x,
+                    1 => s.position.y = x,
+                    2 => s.position.z = x,
+                    3 => s.velocity.x = x,
+                    4 => s.velocity.y = x,
+                    5 => s.velocity.z = x,
+                    6 => s.ground_normal.x = x,
+                    7 => s.ground_normal.y = x,
+                    8 => s.ground_normal.z = x,
+                    9 => s.coyote_timer = x,
+                    _ => s.jump_buffer_timer = x,
+                }
+                assert_eq!(s.is_finite(), x.is_finite(), "field {field} = {x:?}");
+                // The ground normal is not one of the motion fields.
+                let expected = x.is_finite() || (6..=8).contains(&field);
+                assert_eq!(
+                    s.motion_is_finite_by_flags(),
+                    expected,
+                    "field {field} = {x:?}"
+                );
+                assert_eq!(
+                    s.motion_is_finite_by_products(),
+                    expected,
+                    "field {field} = {x:?}"
+                );
+                // Two bad fields, and a finite opposite-signed extreme beside a bad one.
+                s.velocity.z = -f32::MAX;
+                s.coyote_timer = f32::INFINITY;
+                assert!(!s.motion_is_finite_by_flags() && !s.motion_is_finite_by_products());
+            }
         }
     }
 

@@ -34,6 +34,7 @@
 
 use super::kernels::{accelerate_clamped, WishDir};
 use super::params::{AccelBudget, AccelStyle, FrictionModel, MoveParams};
+use crate::math::scalar::{positive, positive_bits};
 use crate::math::{scalar, Vec2};
 
 /// Bit pattern of `f32::MAX`: a non-negative float (or NaN) is finite iff its bits are at most this.
@@ -73,6 +74,24 @@ pub struct TickKernel {
     pub(super) clamped_delta: bool,
 }
 
+/// The smallest bit pattern of a squared planar speed `s2` that friction treats as moving
+/// (`s2 > stop_threshold²` and `s2 ≥ 1e-30`), `u32::MAX` when nothing moves (NaN threshold): for
+/// `s2 ≥ 0` (a sum of squares, or NaN) the float order is the bit order, so "moving" is
+/// `(moving_min_bits(t)..=MAX_BITS).contains(&s2.to_bits())` (the upper end excludes inf and NaN).
+#[inline]
+pub(super) fn moving_min_bits(stop_threshold: f32) -> u32 {
+    let thr2 = stop_threshold * stop_threshold;
+    if thr2.to_bits() & 0x7fff_ffff > 0x7f80_0000 {
+        return u32::MAX; // NaN (tested on the bits: no float compare where floats are software)
+    }
+    let above = thr2.to_bits().saturating_add(1); // the next float after thr2 (thr2 ≥ 0)
+    if above > RSQRT_MIN_BITS {
+        above
+    } else {
+        RSQRT_MIN_BITS
+    }
+}
+
 impl TickKernel {
     /// Fold `params` for ticks of `dt` seconds. Any values are accepted (the result then behaves
     /// exactly as [`super::planar_velocity_tick`] with them: NaN parameters give the same guarded
@@ -81,19 +100,7 @@ impl TickKernel {
         let stop_speed_model = params.friction_model == FrictionModel::StopSpeed;
         let wish_scaled = params.accel_budget == AccelBudget::WishSpeedScaled;
         let per_tick = |a: f32| if wish_scaled { a } else { a * dt };
-        let thr2 = params.stop_threshold * params.stop_threshold;
-        // Moving means `s2 > thr2 && s2 >= 1e-30 && s2 <= MAX`; for s2 ≥ 0 (a sum of squares, or
-        // NaN) the float order is the bit order, so the first two become `bits ≥ min`.
-        let moving_min_bits = if thr2.is_nan() {
-            u32::MAX
-        } else {
-            let above = thr2.to_bits().saturating_add(1); // the next float after thr2 (thr2 ≥ 0)
-            if above > RSQRT_MIN_BITS {
-                above
-            } else {
-                RSQRT_MIN_BITS
-            }
-        };
+        let moving_min_bits = moving_min_bits(params.stop_threshold);
         TickKernel {
             dt,
             stop_speed_model,
@@ -195,22 +202,6 @@ impl TickKernel {
         };
         Vec2::new(v.x + wish.dir.x * s, v.y + wish.dir.y * s)
     }
-}
-
-/// `x > 0.0`. Where floats are software, on the bits: positive non-NaN patterns are
-/// `1..=0x7f80_0000` (a float compare is a library call on a Cortex-M0; an FPU compares faster).
-#[inline]
-fn positive(x: f32) -> bool {
-    if scalar::SOFT_FLOAT {
-        positive_bits(x)
-    } else {
-        x > 0.0
-    }
-}
-
-#[inline]
-fn positive_bits(x: f32) -> bool {
-    x.to_bits().wrapping_sub(1) < 0x7f80_0000
 }
 
 /// `a < b` for a positive `a` (`positive(a)`): false unless `b` is positive too, and then positive
