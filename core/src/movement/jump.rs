@@ -140,11 +140,10 @@ pub fn tick_jump_timers(state: &mut MoverState, dt: f32) {
 #[inline]
 pub(super) fn tick_jump_timers_flushed(state: &mut MoverState, dt: f32) {
     // A timer at +0 (most of the time) stays there: `0 − dt` is not positive unless `dt` is
-    // negative (`tick`'s `dt` is positive, but the rule holds for any `dt`). Not on WebAssembly,
-    // where the cart's code size binds.
+    // negative (`tick`'s `dt` is positive, but the rule holds for any `dt`).
     let dt_sign = dt.to_bits() & 0x8000_0000;
     let f = |t: f32| {
-        if !cfg!(target_arch = "wasm32") && t.to_bits() | dt_sign == 0 {
+        if t.to_bits() | dt_sign == 0 {
             return t;
         }
         let r = t - dt;

@@ -366,7 +366,8 @@ impl TickEvents {
 
 /// `new` if it is larger than `max`, else `max` (the events' impact speed). Out of line and cold:
 /// only landings call it, and inline its compare would run on every categorisation.
-#[cfg_attr(not(target_arch = "wasm32"), cold, inline(never))]
+#[cold]
+#[inline(never)]
 fn larger_impact(max: f32, new: f32) -> f32 {
     if new > max {
         new
@@ -515,10 +516,7 @@ fn guard_state(state: &mut MoverState, params: &MoveParams, previous: Vec3) -> b
     let abs = |x: f32| x.to_bits() & 0x7fff_ffff;
     let position_finite =
         (nonfinite_flag(p.x) | nonfinite_flag(p.y) | nonfinite_flag(p.z)) & NONFINITE == 0;
-    // Not on WebAssembly, where the cart's code size binds and instructions are cheap: there the
-    // repair always runs (it changes nothing in the common case either).
-    let fast = !cfg!(target_arch = "wasm32");
-    if fast && m <= MAX_BITS && abs(v.x) <= m && abs(v.y) <= m && abs(v.z) <= m && position_finite {
+    if m <= MAX_BITS && abs(v.x) <= m && abs(v.y) <= m && abs(v.z) <= m && position_finite {
         return false;
     }
     clamp_or_restore(state, params.max_velocity, previous);
@@ -526,9 +524,9 @@ fn guard_state(state: &mut MoverState, params: &MoveParams, previous: Vec3) -> b
 }
 
 /// [`guard_state`]'s repair: the per-axis clamp, then a non-finite velocity or position reset.
-/// Out of line, except on WebAssembly (where it runs every tick).
-#[cfg_attr(not(target_arch = "wasm32"), cold, inline(never))]
-#[cfg_attr(target_arch = "wasm32", inline)]
+/// Out of line: the common case never calls it.
+#[cold]
+#[inline(never)]
 fn clamp_or_restore(state: &mut MoverState, m: f32, previous: Vec3) {
     state.velocity = Vec3::new(
         clamp_axis(state.velocity.x, m),
