@@ -295,7 +295,7 @@ mod tests {
             }
         }
         let mut rng = crate::rng::Pcg32::seeded(15);
-        let mut check = |x: f32, z: f32| {
+        let check = |x: f32, z: f32| {
             let p = Vec2::new(x, z);
             if p.is_finite() {
                 for r in RAMPS.iter() {
