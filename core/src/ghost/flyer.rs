@@ -625,10 +625,17 @@ impl BasisMemo {
     #[inline]
     pub(crate) fn axes_of(&mut self, q: Quat) -> &mut Basis {
         if !q.bits_eq(self.key) {
-            self.key = q;
-            self.basis = Basis::from_quat(q);
+            self.refresh(q);
         }
         &mut self.basis
+    }
+
+    /// Key the memo to `q` and compute its axes (out of line: a scene's memos miss only when a
+    /// host edits a ghost between ticks).
+    #[inline(never)]
+    fn refresh(&mut self, q: Quat) {
+        self.key = q;
+        self.basis = Basis::from_quat(q);
     }
 
     /// Re-key the memo to `q` after its axes were updated in place to `Basis::from_quat(q)`.
