@@ -81,7 +81,7 @@ pub mod params;
 pub mod party;
 pub mod trail;
 
-pub use body::FollowerBody;
+pub use body::{FollowerBody, FollowerRates};
 pub use params::{FollowerParams, COORD_LIMIT, MAX_SPEED, MAX_STEP_DT, SEED_TICK_HZ};
 pub use party::{
     Party, PartyEvents, PartyFull, PartyParams, DEFAULT_PARTY_SIZE, DEFAULT_PARTY_TRAIL,
@@ -197,12 +197,52 @@ pub fn step<const N: usize>(
     ground: &impl GroundProbe,
     dt: f32,
 ) -> FollowerEvents {
+    step_cached(
+        state,
+        params,
+        &mut FollowerRates::new(),
+        leader_pos,
+        ground,
+        dt,
+    )
+}
+
+/// [`step`], the same bits, with the per-step decays (`exp`/`ln` of the parameters and `dt`)
+/// memoised in `rates` between calls: keep one per follower (or per set of parameters and `dt`)
+/// and pass it every step; it recomputes a decay only when its inputs change.
+pub fn step_cached<const N: usize>(
+    state: &mut FollowerState<N>,
+    params: &FollowerParams,
+    rates: &mut FollowerRates,
+    leader_pos: Vec3,
+    ground: &impl GroundProbe,
+    dt: f32,
+) -> FollowerEvents {
+    let sane;
+    let p = if params.is_sane() {
+        params
+    } else {
+        sane = params.sanitized();
+        &sane
+    };
+    step_sane(state, p, rates, leader_pos, ground, dt)
+}
+
+/// [`step_cached`] with parameters known to be sane (`p.is_sane()`, e.g. sanitized once when they
+/// were set), which are then not checked again.
+pub(crate) fn step_sane<const N: usize>(
+    state: &mut FollowerState<N>,
+    p: &FollowerParams,
+    rates: &mut FollowerRates,
+    leader_pos: Vec3,
+    ground: &impl GroundProbe,
+    dt: f32,
+) -> FollowerEvents {
     let mut ev = FollowerEvents::default();
     let Some(dt) = sanitize_dt(dt) else {
         ev.falling = state.body.falling;
         return ev;
     };
-    let p = &params.sanitized();
     state.sanitize();
     let leader = sanitize_leader(leader_pos, state.leader);
     let n = dt * p.reference_hz;
@@ -217,15 +257,16 @@ pub fn step<const N: usize>(
     state.leader = leader;
 
     record_crumb(state, p, prev, leader, &mut ev);
-    // The body does not move between here and the end of `drive`: one distance for both.
+    // The body does not move between here and the end of `drive`: one distance for both (its
+    // square: both only compare it).
     let to_leader = state.body.position.distance(leader);
     take_shortcut(state, p, to_leader, &mut ev);
-    drive(state, p, to_leader, n, &mut ev);
+    drive(state, p, to_leader, n, rates, &mut ev);
 
     let ground_y = state.body.integrate(p, ground, dt);
     state.body.update_falling(p, ground_y);
     state.body.turn(p, dt);
-    state.body.turn_neck(p, leader, dt);
+    state.body.turn_neck(p, leader, dt, rates);
     state.body.flush_subnormals();
     state.target = state.target.flush_subnormal();
     state.last_crumb = state.last_crumb.flush_subnormal();
@@ -326,7 +367,7 @@ fn push_crumb<const N: usize>(state: &mut FollowerState<N>, crumb: Vec3, ev: &mu
 }
 
 /// The seed's `ShortCutTargetPos`: leader close by → skip ahead to the newest few crumbs.
-/// `to_leader` = the body's distance to the leader.
+/// `to_leader` = the square of the body's distance to the leader.
 fn take_shortcut<const N: usize>(
     state: &mut FollowerState<N>,
     p: &FollowerParams,
@@ -347,17 +388,18 @@ fn take_shortcut<const N: usize>(
 }
 
 /// The seed's `Move`: stop near the leader or at the end of the trail, else walk to the target.
-/// `to_leader` = the body's distance to the leader.
+/// `to_leader` = the square of the body's distance to the leader.
 fn drive<const N: usize>(
     state: &mut FollowerState<N>,
     p: &FollowerParams,
     to_leader: f32,
     n: f32,
+    rates: &mut FollowerRates,
     ev: &mut FollowerEvents,
 ) {
     let body = &mut state.body;
     if to_leader < p.stop_distance {
-        body.reduce_speed(p, n);
+        body.reduce_speed(p, n, rates);
         ev.stopped = true;
         return;
     }
@@ -373,7 +415,7 @@ fn drive<const N: usize>(
     };
     if to_target < p.reach_distance {
         if state.trail.len() <= p.stop_crumbs as usize {
-            body.reduce_speed(p, n);
+            body.reduce_speed(p, n, rates);
             ev.stopped = true;
             return;
         }
@@ -392,7 +434,7 @@ fn drive<const N: usize>(
     if left <= p.slow_crumbs as usize {
         factor = p.slow_factor;
     }
-    body.chase_known(p, state.target, factor, f32::INFINITY, n, planar);
+    body.chase_known(p, state.target, factor, f32::INFINITY, n, rates, planar);
 }
 
 #[cfg(test)]
@@ -406,6 +448,56 @@ mod tests {
         assert_eq!(s.trail.len(), 1);
         assert_eq!(s.trail.oldest(), Some(Vec3::ZERO));
         assert_eq!(s.target, Vec3::new(0.0, 0.0, 3.0));
+    }
+
+    #[test]
+    fn step_cached_is_step_bit_for_bit() {
+        let mut odd = FollowerParams::seed();
+        odd.stop_decay_per_tick = 0.5;
+        odd.direction_lerp_per_tick = 1.0;
+        odd.neck_rate = f32::INFINITY;
+        odd.reference_hz = 60.0;
+        let mut bad = FollowerParams::close_companion();
+        bad.stop_decay_per_tick = f32::NAN;
+        bad.neck_rate = -3.0;
+        bad.reference_hz = 0.0;
+        let sets = [
+            FollowerParams::seed(),
+            FollowerParams::seed_exact(),
+            FollowerParams::close_companion(),
+            odd,
+            bad,
+        ];
+        let dts = [1.0 / 50.0, 1.0 / 60.0, 1.0 / 144.0, 0.3, 0.0, f32::NAN];
+        let bits = |s: &FollowerState| {
+            let mut h = StateHasher::new();
+            s.hash_state(&mut h);
+            h.finish()
+        };
+        // One memo across every parameter set and `dt`: stale entries are recomputed.
+        let mut rates = FollowerRates::new();
+        for p in sets.iter() {
+            for &dt in dts.iter() {
+                let start = FollowerState::new(Vec3::new(0.0, 0.0, 3.0), Vec3::ZERO, 0.0);
+                let (mut a, mut b): (FollowerState, FollowerState) = (start, start);
+                for t in 0..300 {
+                    let f = t as f32 * 0.03;
+                    // Circles, stops, and one teleport.
+                    let leader = if t < 120 {
+                        Vec3::new(6.0 * crate::math::scalar::sin(f), 0.0, -0.2 * t as f32)
+                    } else if t < 200 {
+                        Vec3::new(0.0, 0.0, -24.0)
+                    } else {
+                        Vec3::new(40.0, 0.0, 40.0)
+                    };
+                    let g = crate::ground::FlatGround::new(0.0);
+                    let ea = step(&mut a, p, leader, &g, dt);
+                    let eb = step_cached(&mut b, p, &mut rates, leader, &g, dt);
+                    assert_eq!(ea, eb, "dt {dt} tick {t}");
+                    assert_eq!(bits(&a), bits(&b), "dt {dt} tick {t}");
+                }
+            }
+        }
     }
 
     #[test]
