@@ -205,7 +205,36 @@ impl FlyerState {
 
     /// True if every field is finite.
     pub fn is_finite(&self) -> bool {
-        // On the bits, branch-free: the largest exponent-and-mantissa field is below infinity's.
+        #[cfg(any(target_abi = "eabihf", target_arch = "wasm32"))]
+        {
+            // With a hardware FPU: `x·0` is ±0 for a finite `x` and NaN for ±∞ or NaN, so the sum
+            // of the products is zero exactly when every field is finite (integer tests need the
+            // values moved out of the float registers one by one).
+            let (p, q, w) = (self.position, self.orientation, self.angular_velocity);
+            let z = |v: f32| v * 0.0;
+            let sum = z(p.x)
+                + z(p.y)
+                + z(p.z)
+                + z(q.x)
+                + z(q.y)
+                + z(q.z)
+                + z(q.w)
+                + z(w.x)
+                + z(w.y)
+                + z(w.z)
+                + z(self.speed);
+            sum == 0.0
+        }
+        #[cfg(not(any(target_abi = "eabihf", target_arch = "wasm32")))]
+        {
+            self.is_finite_bits()
+        }
+    }
+
+    /// [`FlyerState::is_finite`] on the bits (no float arithmetic: soft-float targets).
+    #[cfg_attr(any(target_abi = "eabihf", target_arch = "wasm32"), allow(dead_code))]
+    fn is_finite_bits(&self) -> bool {
+        // Branch-free: the largest exponent-and-mantissa field is below infinity's.
         let m = |v: f32| v.to_bits() & 0x7fff_ffff;
         let (p, q, w) = (self.position, self.orientation, self.angular_velocity);
         let largest = m(p.x)
@@ -454,6 +483,19 @@ pub fn avoid_torque(
     total
 }
 
+/// True if `x` and `y` are finite ([`FlyerState::is_finite`]'s two forms for two values).
+#[inline(always)]
+fn finite_pair(x: f32, y: f32) -> bool {
+    #[cfg(any(target_abi = "eabihf", target_arch = "wasm32"))]
+    {
+        x * 0.0 + y * 0.0 == 0.0
+    }
+    #[cfg(not(any(target_abi = "eabihf", target_arch = "wasm32")))]
+    {
+        (x.to_bits() & 0x7fff_ffff).max(y.to_bits() & 0x7fff_ffff) < 0x7f80_0000
+    }
+}
+
 /// `x > 0.0` on the bits: +0 excluded, +inf included, NaN and negatives fail, as the compare.
 #[inline]
 fn positive(x: f32) -> bool {
@@ -591,7 +633,8 @@ pub(crate) fn step_at_speed_axes(
     // The orientation (normalised, or the identity) and the angular velocity (clamped; zero when
     // not finite) are finite by construction: only position and speed can overflow (absurd
     // params), so only they are checked — the same outcome as `!state.is_finite()`.
-    if !(state.position.is_finite() && state.speed.is_finite()) {
+    let p = state.position;
+    if !(finite_pair(p.x, p.y) && finite_pair(p.z, state.speed)) {
         *state = before;
         state.angular_velocity = Vec3::ZERO;
     }
@@ -733,6 +776,66 @@ mod tests {
             f32::NAN,
         ] {
             assert!(twice(x).to_bits() == (x + x).to_bits() || x.is_nan(), "{x}");
+        }
+    }
+
+    #[test]
+    fn is_finite_forms_agree() {
+        // The float-product form (used with a hardware FPU) and the bit form, on every field.
+        let products = |s: &FlyerState| {
+            let (p, q, w) = (s.position, s.orientation, s.angular_velocity);
+            [p.x, p.y, p.z, q.x, q.y, q.z, q.w, w.x, w.y, w.z, s.speed]
+                .iter()
+                .fold(0.0f32, |acc, v| acc + v * 0.0)
+                == 0.0
+        };
+        let base = FlyerState::level(Vec3::new(1.0, 2.0, 3.0), 0.3, 10.0);
+        let values = [
+            0.0,
+            -0.0,
+            1.0e-45,
+            -1.0e-45,
+            f32::MAX,
+            -f32::MAX,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+            -f32::NAN,
+            3.5,
+        ];
+        for i in 0..11 {
+            for &v in values.iter() {
+                let mut t = base;
+                match i {
+                    0 => t.position.x = v,
+                    1 => t.position.y = v,
+                    2 => t.position.z = v,
+                    3 => t.orientation.x = v,
+                    4 => t.orientation.y = v,
+                    5 => t.orientation.z = v,
+                    6 => t.orientation.w = v,
+                    7 => t.angular_velocity.x = v,
+                    8 => t.angular_velocity.y = v,
+                    9 => t.angular_velocity.z = v,
+                    _ => t.speed = v,
+                }
+                assert_eq!(products(&t), t.is_finite_bits(), "{i} {v}");
+                let finite = |x: f32| x.is_finite();
+                assert_eq!(finite_pair(v, 1.0), finite(v), "{v}");
+                assert_eq!(finite_pair(1.0, v), finite(v), "{v}");
+                // The float form of `finite_pair`, whichever form this target compiles.
+                assert_eq!(v * 0.0 + 1.0f32 * 0.0 == 0.0, finite(v), "{v}");
+                assert_eq!(2.0f32 * 0.0 + v * 0.0 == 0.0, finite(v), "{v}");
+                assert_eq!(t.is_finite(), t.is_finite_bits(), "{i} {v}");
+            }
+        }
+        let mut rng = crate::rng::Pcg32::seeded(11);
+        for _ in 0..100_000 {
+            let mut t = base;
+            t.position.y = f32::from_bits(rng.next_u32());
+            t.speed = f32::from_bits(rng.next_u32());
+            t.orientation.w = f32::from_bits(rng.next_u32());
+            assert_eq!(products(&t), t.is_finite_bits());
         }
     }
 
