@@ -92,12 +92,7 @@ impl GroundProbe for DemoGround {
     /// `None` for a non-finite point; the first of [`RAMPS`] that contains the point's `(x, z)`;
     /// else the floor (height 0, normal +Y).
     fn probe(&self, point: Vec3) -> Option<GroundHit> {
-        // `point.is_finite()` on the bits: the largest magnitude is below infinity's.
-        const ABS: u32 = 0x7fff_ffff;
-        let m = (point.x.to_bits() & ABS)
-            .max(point.y.to_bits() & ABS)
-            .max(point.z.to_bits() & ABS);
-        if m > f32::MAX.to_bits() {
+        if !finite(point) {
             return None;
         }
         // The ramps one by one with their constants (a loop over `RAMPS` reads them from memory).
@@ -115,6 +110,32 @@ impl GroundProbe for DemoGround {
         };
         Some(hit)
     }
+}
+
+/// `p.is_finite()`. With a hardware FPU as a float sum: `x·0` is ±0 for a finite `x` and NaN for
+/// ±∞ or NaN, so the sum is zero exactly when all three are finite; elsewhere on the bits (the
+/// largest magnitude is below infinity's), without the library calls of soft float.
+#[inline(always)]
+fn finite(p: Vec3) -> bool {
+    #[cfg(any(target_abi = "eabihf", target_arch = "wasm32"))]
+    {
+        p.x * 0.0 + p.y * 0.0 + p.z * 0.0 == 0.0
+    }
+    #[cfg(not(any(target_abi = "eabihf", target_arch = "wasm32")))]
+    {
+        finite_by_bits(p)
+    }
+}
+
+/// `p.is_finite()` on the bits.
+#[cfg(any(test, not(any(target_abi = "eabihf", target_arch = "wasm32"))))]
+#[inline(always)]
+fn finite_by_bits(p: Vec3) -> bool {
+    const ABS: u32 = 0x7fff_ffff;
+    let m = (p.x.to_bits() & ABS)
+        .max(p.y.to_bits() & ABS)
+        .max(p.z.to_bits() & ABS);
+    m <= f32::MAX.to_bits()
 }
 
 /// [`Ramp::contains`] for a finite `p`; on soft-float Arm its float compares are made on keys of
@@ -283,6 +304,34 @@ mod tests {
                 f32::from_bits(rng.next_u32()),
             );
             assert!(same_hit(g.probe(q), probe_reference(q)), "{q:?}");
+        }
+    }
+
+    #[test]
+    fn finite_forms_are_is_finite() {
+        let vs = [
+            0.0,
+            -0.0,
+            1.0e-45,
+            -3.0,
+            f32::MAX,
+            -f32::MAX,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+            -f32::NAN,
+        ];
+        for &x in vs.iter() {
+            for &y in vs.iter() {
+                for &z in vs.iter() {
+                    let p = Vec3::new(x, y, z);
+                    assert_eq!(finite(p), p.is_finite(), "{p:?}");
+                    assert_eq!(finite_by_bits(p), p.is_finite(), "{p:?}");
+                    // The float form, whichever form this target compiles.
+                    let sum = x * 0.0 + y * 0.0 + z * 0.0 == 0.0;
+                    assert_eq!(sum, p.is_finite(), "{p:?}");
+                }
+            }
         }
     }
 
