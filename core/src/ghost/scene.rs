@@ -106,9 +106,18 @@ impl<const N: usize> GhostScene<N> {
                         &lead,
                         axes,
                         &k,
+                        true,
                     )
                 }
-                _ => g.step_axes(recording, &self.params, &self.targets, ground, axes, &k),
+                _ => g.step_axes(
+                    recording,
+                    &self.params,
+                    &self.targets,
+                    ground,
+                    axes,
+                    &k,
+                    true,
+                ),
             };
             memo.rekey(g.flyer.orientation);
             out.firing = out.firing.saturating_add(t.firing as u32);
@@ -177,6 +186,66 @@ impl<const N: usize> StateHash for GhostScene<N> {
         h.write_u32(self.ghosts.len() as u32);
         for g in self.ghosts.iter() {
             g.hash_state(h);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::demo::level::DemoGround;
+    use crate::ghost::demo_recording;
+
+    /// The scene (axes memos, the nearest target looked for only when a frame needs it) against
+    /// the public per-ghost steps (fresh axes, the nearest target every tick), bit for bit, for a
+    /// formation and a fleet, with targets that move.
+    #[test]
+    fn scene_is_the_public_steps_bit_for_bit() {
+        let rec = demo_recording().unwrap();
+        let mut scenes = [GhostScene::<4>::demo(&rec), GhostScene::<4>::fleet(&rec, 9)];
+        for scene in scenes.iter_mut() {
+            let mut ghosts = scene.ghosts.clone();
+            for t in 0..1800u32 {
+                let f = t as f32 * 0.01;
+                let targets = [
+                    Vec3::new(20.0 * crate::math::scalar::sin(f), 2.0, -10.0),
+                    Vec3::new(-15.0, 8.0, 30.0 * crate::math::scalar::cos(f)),
+                ];
+                let kept = if t % 300 < 150 { 1 } else { 2 };
+                scene.set_targets(&targets[..kept]);
+                let out = scene.step(&rec, &DemoGround);
+                let (mut firing, mut missiles, mut skips) = (0, 0, 0);
+                for i in 0..ghosts.len() {
+                    let (done, rest) = ghosts.split_at_mut(i);
+                    let g = &mut rest[0];
+                    let leader = g.leader as usize;
+                    let tick = match done.get(leader) {
+                        Some(l) => g.step_following(
+                            &rec,
+                            &scene.params,
+                            &scene.formation,
+                            &targets[..kept],
+                            &DemoGround,
+                            &l.flyer,
+                            l.last_index,
+                        ),
+                        None => g.step(&rec, &scene.params, &targets[..kept], &DemoGround),
+                    };
+                    firing += tick.firing as u32;
+                    missiles += tick.missile as u32;
+                    skips += tick.skipped as u32;
+                }
+                assert_eq!(
+                    (out.firing, out.missiles, out.skips),
+                    (firing, missiles, skips)
+                );
+                for (a, b) in scene.ghosts.iter().zip(ghosts.iter()) {
+                    let (mut ha, mut hb) = (StateHasher::new(), StateHasher::new());
+                    a.hash_state(&mut ha);
+                    b.hash_state(&mut hb);
+                    assert_eq!(ha.finish(), hb.finish(), "tick {t}");
+                }
+            }
         }
     }
 }
