@@ -248,7 +248,7 @@ pub(crate) fn step_sane<const N: usize>(
     let n = dt * p.reference_hz;
 
     let mut prev = state.leader;
-    if leader.distance(prev) > p.teleport_distance {
+    if Gap::between(leader, prev).beyond(p.teleport_distance) {
         let back = state.body.position.planar() - prev.planar();
         regroup(state, p, leader, back);
         ev.regrouped = true;
@@ -257,9 +257,8 @@ pub(crate) fn step_sane<const N: usize>(
     state.leader = leader;
 
     record_crumb(state, p, prev, leader, &mut ev);
-    // The body does not move between here and the end of `drive`: one distance for both (its
-    // square: both only compare it).
-    let to_leader = state.body.position.distance(leader);
+    // The body does not move between here and the end of `drive`: one distance for both.
+    let to_leader = Gap::between(state.body.position, leader);
     take_shortcut(state, p, to_leader, &mut ev);
     drive(state, p, to_leader, n, rates, &mut ev);
 
@@ -314,7 +313,7 @@ fn record_crumb<const N: usize>(
     let r = p.record_distance;
     let mut from = prev;
     for _ in 0..N {
-        if leader.distance(state.last_crumb) <= r {
+        if !Gap::between(leader, state.last_crumb).beyond(r) {
             return;
         }
         // Interpolated crumbs only fill free space: a full trail takes the leader's position, so a
@@ -367,15 +366,15 @@ fn push_crumb<const N: usize>(state: &mut FollowerState<N>, crumb: Vec3, ev: &mu
 }
 
 /// The seed's `ShortCutTargetPos`: leader close by → skip ahead to the newest few crumbs.
-/// `to_leader` = the square of the body's distance to the leader.
+/// `to_leader` = the body's distance to the leader.
 fn take_shortcut<const N: usize>(
     state: &mut FollowerState<N>,
     p: &FollowerParams,
-    to_leader: f32,
+    to_leader: Gap,
     ev: &mut FollowerEvents,
 ) {
     let keep = p.shortcut_keep as usize;
-    if to_leader >= p.shortcut_distance || state.trail.len() < keep {
+    if !to_leader.below(p.shortcut_distance) || state.trail.len() < keep {
         return;
     }
     let dropped = state.trail.retain_newest(keep);
@@ -388,17 +387,17 @@ fn take_shortcut<const N: usize>(
 }
 
 /// The seed's `Move`: stop near the leader or at the end of the trail, else walk to the target.
-/// `to_leader` = the square of the body's distance to the leader.
+/// `to_leader` = the body's distance to the leader.
 fn drive<const N: usize>(
     state: &mut FollowerState<N>,
     p: &FollowerParams,
-    to_leader: f32,
+    to_leader: Gap,
     n: f32,
     rates: &mut FollowerRates,
     ev: &mut FollowerEvents,
 ) {
     let body = &mut state.body;
-    if to_leader < p.stop_distance {
+    if to_leader.below(p.stop_distance) {
         body.reduce_speed(p, n, rates);
         ev.stopped = true;
         return;
@@ -435,6 +434,104 @@ fn drive<const N: usize>(
         factor = p.slow_factor;
     }
     body.chase_known(p, state.target, factor, f32::INFINITY, n, rates, planar);
+}
+
+/// A distance the follower only compares with thresholds (sane parameters, `≥ 0`): the same
+/// answers as comparing `a.distance(b)`. Kept as its square, the root taken only when the squares
+/// are too close to tell ([`root_side`]) — except on wasm, where the root is one instruction.
+#[derive(Clone, Copy)]
+struct Gap(f32);
+
+impl Gap {
+    /// The distance between `a` and `b` (on wasm: it; elsewhere: its square).
+    #[inline(always)]
+    fn between(a: Vec3, b: Vec3) -> Gap {
+        #[cfg(target_arch = "wasm32")]
+        {
+            Gap(a.distance(b))
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            Gap((a - b).length_squared())
+        }
+    }
+
+    /// `a.distance(b) > t`.
+    #[inline(always)]
+    fn beyond(self, t: f32) -> bool {
+        #[cfg(target_arch = "wasm32")]
+        {
+            self.0 > t
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            root_beyond(self.0, t)
+        }
+    }
+
+    /// `a.distance(b) < t`.
+    #[inline(always)]
+    fn below(self, t: f32) -> bool {
+        #[cfg(target_arch = "wasm32")]
+        {
+            self.0 < t
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            root_below(self.0, t)
+        }
+    }
+}
+
+/// `scalar::sqrt(d2) > t` for `t ≥ 0`, [`root_side`] first.
+#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
+#[inline]
+fn root_beyond(d2: f32, t: f32) -> bool {
+    match root_side(d2, t) {
+        Some(beyond) => beyond,
+        None => crate::math::scalar::sqrt(d2) > t,
+    }
+}
+
+/// `scalar::sqrt(d2) < t` for `t ≥ 0`, [`root_side`] first.
+#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
+#[inline]
+fn root_below(d2: f32, t: f32) -> bool {
+    match root_side(d2, t) {
+        Some(beyond) => !beyond,
+        None => crate::math::scalar::sqrt(d2) < t,
+    }
+}
+
+/// Where `s = scalar::sqrt(d2)` lies against `t ≥ 0` when that is certain without computing it:
+/// `Some(true)` if `s > t`, `Some(false)` if `s < t`; `None` when the squares are within 0.2 % of
+/// each other, when `t·t` is outside `[2⁻¹⁰⁰, 2¹²⁰]` (zero, subnormal, huge, infinite) or `d2` is
+/// NaN.
+///
+/// Exact for any square root within 2⁻¹² (0.02 %) of the true one (libm's correctly rounded one,
+/// the micromath backend's ≈ 10⁻⁶): with `T = t·t` rounded, `d2·(1 + 2⁻⁹) < T` (rounded) puts
+/// `√d2` below `t·(1 − 2⁻¹¹)`, and `d2 > T·(1 + 2⁻⁹)` (rounded) above `t·(1 + 2⁻¹¹)`; the rounding
+/// of these products (2⁻²⁴ relative for normal results, far below `T` otherwise) moves the bounds
+/// by far less than that. A `d2` below 2⁻¹²⁶ has a root below 2⁻⁶² (micromath's Heron steps from
+/// its 2⁻⁶⁴ estimate too) while `t ≥ 2⁻⁵⁰`; `d2 = +∞` has root `+∞`; `d2` is never negative (a
+/// sum of squares; `−0.0` has root `−0.0`).
+#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
+#[inline(always)]
+fn root_side(d2: f32, t: f32) -> Option<bool> {
+    const MARGIN: f32 = 1.0 + 1.0 / 512.0;
+    const LO: u32 = 27 << 23; // 2⁻¹⁰⁰
+    const HI: u32 = 247 << 23; // 2¹²⁰
+    let tt = t * t;
+    // `LO ≤ tt ≤ HI` on the bits (NaN bits fall outside).
+    if tt.to_bits().wrapping_sub(LO) > HI - LO {
+        None
+    } else if d2 * MARGIN < tt {
+        Some(false)
+    } else if d2 > tt * MARGIN {
+        Some(true)
+    } else {
+        None
+    }
 }
 
 #[cfg(test)]
@@ -497,6 +594,65 @@ mod tests {
                     assert_eq!(bits(&a), bits(&b), "dt {dt} tick {t}");
                 }
             }
+        }
+    }
+
+    #[test]
+    fn root_tests_are_the_root_compares() {
+        let check = |d2: f32, t: f32| {
+            let s = crate::math::scalar::sqrt(d2);
+            assert_eq!(root_beyond(d2, t), s > t, "{d2} {t}");
+            assert_eq!(root_below(d2, t), s < t, "{d2} {t}");
+            if let Some(beyond) = root_side(d2, t) {
+                assert_eq!(beyond, s > t, "{d2} {t}");
+                assert_eq!(!beyond, s < t, "{d2} {t}");
+            }
+        };
+        let ts = [
+            0.0f32,
+            1.5,
+            2.0,
+            3.5,
+            7.0,
+            10.0,
+            1.0e-20,
+            8.9e-16,
+            1.0e-35,
+            3.0e19,
+            1.0e30,
+            f32::INFINITY,
+        ];
+        let mut rng = crate::rng::Pcg32::seeded(12);
+        for &t in ts.iter() {
+            let tt = t * t;
+            // Squares at and around t², one ulp at a time and by the margin, and far off.
+            let mut d2s = vec![
+                0.0f32,
+                -0.0,
+                1.0e-45,
+                1.0e-38,
+                f32::MAX,
+                f32::INFINITY,
+                f32::NAN,
+                tt,
+            ];
+            for k in 1..40u32 {
+                d2s.push(f32::from_bits(tt.to_bits().wrapping_add(k)));
+                d2s.push(f32::from_bits(tt.to_bits().wrapping_sub(k)));
+                d2s.push(tt * (1.0 + k as f32 / 4096.0));
+                d2s.push(tt * (1.0 - k as f32 / 4096.0));
+            }
+            for &d2 in d2s.iter() {
+                check(d2, t);
+            }
+            for _ in 0..20_000 {
+                check(tt * rng.range_f32(0.99, 1.01), t);
+                check(f32::from_bits(rng.next_u32() & 0x7fff_ffff), t);
+            }
+        }
+        for _ in 0..200_000 {
+            let t = rng.range_f32(0.0, 20.0);
+            check(rng.range_f32(0.0, 500.0), t);
         }
     }
 
