@@ -21,7 +21,8 @@ use crate::hash::{StateHash, StateHasher};
 use crate::math::{Quat, Vec2, Vec3};
 use crate::movement::{self, MoveInput, MoveParams, MoverState};
 use crate::slope::{self, SlopeParams, SlopeState};
-use crate::steering::{arrival_step, ArrivalParams, ArrivalState, SteeringParams};
+use crate::steering::arrival::{arrival_step_with, ArrivalConsts};
+use crate::steering::{ArrivalParams, ArrivalState, SteeringParams};
 use crate::stick::{RawSticks, StickPipeline};
 
 use super::level::{clamp_to_arena, ramp_views, DemoGround, ARENA_HALF_EXTENT};
@@ -268,9 +269,14 @@ impl DemoScene {
 
     fn step_critters(&mut self, dt: f32) {
         let p = self.player.mover.position;
+        let params = &self.params.critter;
+        // The critters share their parameters and `dt`: `arrival_step`'s constants once.
+        let Some(k) = ArrivalConsts::new(params, &self.params.arrival, dt) else {
+            return;
+        };
         for (c, o) in self.critters.iter_mut().zip(RING.iter()) {
             let target = Vec3::new(p.x + o.x * CRITTER_RING, 0.0, p.z + o.y * CRITTER_RING);
-            arrival_step(c, &self.params.critter, &self.params.arrival, target, dt);
+            arrival_step_with(c, params, &k, target);
         }
     }
 

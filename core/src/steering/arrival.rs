@@ -151,11 +151,10 @@ fn tolerance_floor(target: Vec3) -> f32 {
     1.0e-5 * (1.0 + f32::from_bits(m))
 }
 
-/// `max(non_negative(tolerance), floor)` for a `floor > 0` from [`tolerance_floor`]: the value of
-/// [`effective_tolerance`] (the larger of two non-NaN values, one of them positive).
+/// `max(t, floor)` for `t = non_negative(tolerance)` and a `floor > 0` from [`tolerance_floor`]:
+/// the value of [`effective_tolerance`] (the larger of two non-NaN values, one of them positive).
 #[inline]
-fn tolerance_with_floor(tolerance: f32, floor: f32) -> f32 {
-    let t = non_negative(tolerance);
+fn tolerance_with_floor(t: f32, floor: f32) -> f32 {
     // `t > floor` on the bits as signed integers: `t` is −0 (the most negative key) or in
     // [0, f32::MAX], `floor` positive, where the orders agree.
     if (t.to_bits() as i32) > (floor.to_bits() as i32) {
@@ -284,16 +283,73 @@ pub fn arrive(
     arrival: &ArrivalParams,
     dt: f32,
 ) -> Steering {
-    let Some(dt) = sanitize_dt(dt) else {
+    let Some(k) = ArrivalConsts::new(params, arrival, dt) else {
         return Steering::ZERO;
     };
     if !finite3(target) || !finite3(agent.position) || !finite3(agent.velocity) {
         return Steering::ZERO;
     }
     let floor = tolerance_floor(target);
-    let tolerance = tolerance_with_floor(arrival.tolerance, floor);
+    let tolerance = tolerance_with_floor(k.tolerance, floor);
     let to_target = dir_len(target - agent.position, tolerance);
-    arrive_checked(agent, params, arrival, dt, floor, to_target).0
+    arrive_checked(agent, &k, floor, to_target).0
+}
+
+/// The quantities of an arrival step that depend only on the parameters and `dt` (each computed
+/// as [`arrive`] and [`arrival_step`] did per call), so agents that share them compute them once
+/// per tick ([`arrival_step_with`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ArrivalConsts {
+    /// The sanitised step.
+    dt: f32,
+    /// `params.speed_limit()`.
+    max_speed: f32,
+    /// `params.accel_limit()`.
+    max_accel: f32,
+    /// `max_accel · dt`.
+    budget: f32,
+    /// `params.turn_limit()`.
+    turn: f32,
+    /// `non_negative(arrival.tolerance)`.
+    tolerance: f32,
+    /// `non_negative(arrival.brake_distance)`.
+    brake: f32,
+    /// `max_speed · clamp(arrival.min_speed_fraction, 0, 1)`, the ramp's creep speed.
+    creep: f32,
+    /// `max_accel · BRAKE_PLAN_FRACTION`, the braking schedule's deceleration.
+    plan: f32,
+    /// `plan · dt`.
+    plan_budget: f32,
+    /// `plan_budget · dt`.
+    plan_unit: f32,
+    /// `arrival.face_velocity`.
+    face: bool,
+}
+
+impl ArrivalConsts {
+    /// The constants of steps of `dt` seconds; `None` for an invalid `dt` (see [`sanitize_dt`]).
+    #[inline]
+    pub(crate) fn new(params: &SteeringParams, arrival: &ArrivalParams, dt: f32) -> Option<Self> {
+        let dt = sanitize_dt(dt)?;
+        let max_speed = params.speed_limit();
+        let max_accel = params.accel_limit();
+        let plan = max_accel * BRAKE_PLAN_FRACTION;
+        let plan_budget = plan * dt;
+        Some(ArrivalConsts {
+            dt,
+            max_speed,
+            max_accel,
+            budget: max_accel * dt,
+            turn: params.turn_limit(),
+            tolerance: non_negative(arrival.tolerance),
+            brake: non_negative(arrival.brake_distance),
+            creep: max_speed * clamp(arrival.min_speed_fraction, 0.0, 1.0),
+            plan,
+            plan_budget,
+            plan_unit: plan_budget * dt,
+            face: arrival.face_velocity,
+        })
+    }
 }
 
 /// [`arrive`] after its checks: `dt` sanitised, agent and target finite, `floor` =
@@ -303,22 +359,19 @@ pub fn arrive(
 #[inline]
 fn arrive_checked(
     agent: &Agent,
-    params: &SteeringParams,
-    arrival: &ArrivalParams,
-    dt: f32,
+    k: &ArrivalConsts,
     floor: f32,
     to_target: Option<(Vec3, f32)>,
 ) -> (Steering, bool) {
-    let max_speed = params.speed_limit();
-    let max_accel = params.accel_limit();
+    let (max_accel, dt) = (k.max_accel, k.dt);
     let v = agent.velocity;
 
     let Some((dir, distance)) = to_target else {
         return finish_checked(velocity_change_checked(-v, max_accel, dt), max_accel);
     };
-    let speed = desired_speed(distance, max_speed, max_accel, arrival, floor, dt);
+    let speed = desired_speed(distance, k, floor);
 
-    let budget = max_accel * dt;
+    let budget = k.budget;
     let v_along = v.dot(dir);
     let demand = speed - v_along;
     if positive(demand) {
@@ -348,40 +401,35 @@ fn arrive_checked(
 
 /// The desired approach speed at `distance` (see [`arrive`]).
 #[inline]
-fn desired_speed(
-    distance: f32,
-    max_speed: f32,
-    max_accel: f32,
-    arrival: &ArrivalParams,
-    tolerance_floor: f32,
-    dt: f32,
-) -> f32 {
-    let brake = non_negative(arrival.brake_distance);
+fn desired_speed(distance: f32, k: &ArrivalConsts, tolerance_floor: f32) -> f32 {
+    let brake = k.brake;
     // `distance < brake` on the bits as signed integers: `distance` is positive (beyond the
     // tolerance), `brake` −0 or in [0, f32::MAX], where the orders agree.
     let ramp = if (distance.to_bits() as i32) < (brake.to_bits() as i32) {
         // Never crawl slower than one rounding floor per tick: below that, `position + v·dt`
         // rounds back to `position` and a pure ramp (no creep) would stall just outside the
         // tolerance. (`tolerance_floor` = `effective_tolerance(0.0, target)`.)
-        let rounding_speed = tolerance_floor / dt;
-        let floor = (max_speed * clamp(arrival.min_speed_fraction, 0.0, 1.0))
-            .max(rounding_speed.min(max_speed));
-        (max_speed * distance / brake).max(floor)
+        let rounding_speed = tolerance_floor / k.dt;
+        let floor = k.creep.max(rounding_speed.min(k.max_speed));
+        (k.max_speed * distance / brake).max(floor)
     } else {
-        max_speed
+        k.max_speed
     };
-    let plan = max_accel * BRAKE_PLAN_FRACTION;
-    if schedule_exceeds(ramp, distance, plan, dt) {
-        return ramp;
+    // `schedule_exceeds(ramp, distance, k.plan, k.dt)` with its products from `k`.
+    if positive(k.plan_budget) {
+        let r = ramp / k.plan_budget + 0.75;
+        if r * r <= 2.0 * (distance / k.plan_unit) + 0.25 {
+            return ramp;
+        }
     }
-    ramp.min(stopping_speed(distance, plan, dt))
+    ramp.min(stopping_speed(distance, k.plan, k.dt))
 }
 
 /// Cheap sufficient test that `stopping_speed(distance, accel, dt) ≥ speed`, without a square
 /// root. In units of `A = accel·dt`, the schedule is the chord interpolation of the concave
 /// `g(D) = √(2D + ¼) − ½` between its integer values, so it is at least `g(D) − ¼`
 /// (the chord gap is at most 0.15); `speed/A ≤ g(D) − ¼` ⇔ `(speed/A + ¾)² ≤ 2D + ¼`.
-#[inline]
+#[cfg(test)]
 fn schedule_exceeds(speed: f32, distance: f32, accel: f32, dt: f32) -> bool {
     let budget = accel * dt;
     if !positive(budget) {
@@ -408,15 +456,27 @@ pub fn arrival_step(
     target: Vec3,
     dt: f32,
 ) -> bool {
-    let Some(dt) = sanitize_dt(dt) else {
-        return state.arrived;
-    };
+    match ArrivalConsts::new(params, arrival, dt) {
+        Some(k) => arrival_step_with(state, params, &k, target),
+        None => state.arrived,
+    }
+}
+
+/// [`arrival_step`] with the constants of its parameters and `dt` at hand (`k` from
+/// [`ArrivalConsts::new`] with the same `params`): the same bits.
+pub(crate) fn arrival_step_with(
+    state: &mut ArrivalState,
+    params: &SteeringParams,
+    k: &ArrivalConsts,
+    target: Vec3,
+) -> bool {
+    let dt = k.dt;
     let agent = &mut state.agent;
     // What `arrive` gives for non-finite input (zero is within any clamp).
     let mut steering = (Steering::ZERO, true);
     if finite9(target, agent.position, agent.velocity) {
         let floor = tolerance_floor(target);
-        let tolerance = tolerance_with_floor(arrival.tolerance, floor);
+        let tolerance = tolerance_with_floor(k.tolerance, floor);
         // One direction and length for both the arrival test and `arrive` (which only wants it
         // beyond the tolerance: `dir_len(v, tolerance)` is `dir_len(v, 0)` cut at the tolerance).
         let to_target = dir_len(target - agent.position, 0.0);
@@ -425,7 +485,7 @@ pub fn arrival_step(
             Some((_, d)) => d.to_bits() <= tolerance.to_bits(),
             None => agent.position == target,
         };
-        if within && super::robust_length(agent.velocity) <= params.accel_limit() * dt {
+        if within && super::robust_length(agent.velocity) <= k.budget {
             agent.velocity = Vec3::ZERO;
             if !agent.yaw.is_finite() {
                 agent.yaw = 0.0;
@@ -438,12 +498,12 @@ pub fn arrival_step(
             Some((_, d)) if d.to_bits() > tolerance.to_bits() => to_target,
             _ => None,
         };
-        steering = arrive_checked(agent, params, arrival, dt, floor, beyond);
+        steering = arrive_checked(agent, k, floor, beyond);
     }
     state.arrived = false;
     let (mut steering, linear_within) = steering;
-    if arrival.face_velocity {
-        steering.angular = face_velocity_rate(agent, params, dt);
+    if k.face {
+        steering.angular = face_velocity_rate(agent, k.turn, dt);
     }
     integrate_checked(agent, params, steering, dt, linear_within);
     false
@@ -470,7 +530,7 @@ fn finite9(a: Vec3, b: Vec3, c: Vec3) -> bool {
 /// `y` (both exact), and the yaw error's wrap skipped when it is within ±3 rad (inside
 /// `(−π, π]` with margin, where `wrap_angle` returns its input exactly).
 #[inline]
-fn face_velocity_rate(agent: &Agent, params: &SteeringParams, dt: f32) -> f32 {
+fn face_velocity_rate(agent: &Agent, turn: f32, dt: f32) -> f32 {
     let v = agent.velocity;
     let l2 = v.x * v.x + v.z * v.z;
     let (dx, dz) = if super::fast_range(l2) {
@@ -496,7 +556,6 @@ fn face_velocity_rate(agent: &Agent, params: &SteeringParams, dt: f32) -> f32 {
     } else {
         wrap_angle(a)
     };
-    let turn = params.turn_limit();
     clamp(error / dt, -turn, turn)
 }
 
@@ -582,6 +641,94 @@ mod tests {
         // Far away ≈ √(2ad).
         let far = stopping_speed(100.0, a, dt);
         assert!((far - scalar::sqrt(2.0 * a * 100.0)).abs() < 0.2);
+    }
+
+    /// `desired_speed` as first written (parameters read per call): the oracle of the one using
+    /// `ArrivalConsts`.
+    fn desired_speed_reference(
+        distance: f32,
+        max_speed: f32,
+        max_accel: f32,
+        arrival: &ArrivalParams,
+        tolerance_floor: f32,
+        dt: f32,
+    ) -> f32 {
+        let brake = non_negative(arrival.brake_distance);
+        // `distance < brake` on the bits as signed integers: `distance` is positive (beyond the
+        // tolerance), `brake` −0 or in [0, f32::MAX], where the orders agree.
+        let ramp = if (distance.to_bits() as i32) < (brake.to_bits() as i32) {
+            // Never crawl slower than one rounding floor per tick: below that, `position + v·dt`
+            // rounds back to `position` and a pure ramp (no creep) would stall just outside the
+            // tolerance. (`tolerance_floor` = `effective_tolerance(0.0, target)`.)
+            let rounding_speed = tolerance_floor / dt;
+            let floor = (max_speed * clamp(arrival.min_speed_fraction, 0.0, 1.0))
+                .max(rounding_speed.min(max_speed));
+            (max_speed * distance / brake).max(floor)
+        } else {
+            max_speed
+        };
+        let plan = max_accel * BRAKE_PLAN_FRACTION;
+        if schedule_exceeds(ramp, distance, plan, dt) {
+            return ramp;
+        }
+        ramp.min(stopping_speed(distance, plan, dt))
+    }
+
+    #[test]
+    fn consts_give_the_desired_speed_bit_for_bit() {
+        let mut rng = crate::rng::Pcg32::seeded(8);
+        let specials = [
+            0.0f32,
+            -0.0,
+            1.0,
+            f32::NAN,
+            f32::INFINITY,
+            -3.0,
+            1.0e-30,
+            1.0e30,
+        ];
+        let pick = |rng: &mut crate::rng::Pcg32, lo: f32, hi: f32| {
+            if rng.below(6) == 0 {
+                specials[rng.below(specials.len() as u32) as usize]
+            } else {
+                rng.range_f32(lo, hi)
+            }
+        };
+        for _ in 0..100_000 {
+            let params = SteeringParams {
+                max_speed: pick(&mut rng, 0.0, 20.0),
+                max_accel: pick(&mut rng, 0.0, 60.0),
+                max_turn_rate: pick(&mut rng, 0.0, 10.0),
+                radius: 0.25,
+            };
+            let arrival = ArrivalParams {
+                brake_distance: pick(&mut rng, 0.0, 5.0),
+                tolerance: pick(&mut rng, 0.0, 0.5),
+                min_speed_fraction: pick(&mut rng, -0.5, 1.5),
+                face_velocity: true,
+            };
+            let dt = pick(&mut rng, 0.001, 0.3);
+            let Some(dt_s) = sanitize_dt(dt) else {
+                assert!(ArrivalConsts::new(&params, &arrival, dt).is_none());
+                continue;
+            };
+            let k = ArrivalConsts::new(&params, &arrival, dt).unwrap();
+            let distance = rng.range_f32(1.0e-4, 30.0) * rng.next_f32();
+            let floor = tolerance_floor(Vec3::new(rng.range_f32(-50.0, 50.0), 0.0, 3.0));
+            let want = desired_speed_reference(
+                distance,
+                params.speed_limit(),
+                params.accel_limit(),
+                &arrival,
+                floor,
+                dt_s,
+            );
+            let got = desired_speed(distance, &k, floor);
+            assert!(
+                got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
+                "{params:?} {arrival:?} {dt} {distance}: {got} vs {want}"
+            );
+        }
     }
 
     #[test]
