@@ -92,11 +92,25 @@ pub fn frame_torque(
     Vec3::new(plus_zero(torque.x), plus_zero(torque.y), torque.z + level.z)
 }
 
-/// `x + 0.0` for non-NaN `x` without the addition: `x`, except that `−0.0` becomes `+0.0`.
-/// (A NaN comes back unchanged, where the addition might quiet it; torques are sanitised before
-/// use.)
+/// `x + 0.0`: `x`, except that `−0.0` becomes `+0.0`. With hardware floating point the addition
+/// itself; on soft-float targets without it, on the bits (a NaN then comes back unchanged where
+/// the addition might quiet it; torques are sanitised before use).
 #[inline]
 fn plus_zero(x: f32) -> f32 {
+    #[cfg(any(target_abi = "eabihf", target_arch = "wasm32"))]
+    {
+        x + 0.0
+    }
+    #[cfg(not(any(target_abi = "eabihf", target_arch = "wasm32")))]
+    {
+        plus_zero_bits(x)
+    }
+}
+
+/// [`plus_zero`] on the bits.
+#[cfg(any(test, not(any(target_abi = "eabihf", target_arch = "wasm32"))))]
+#[inline]
+fn plus_zero_bits(x: f32) -> f32 {
     if x.to_bits() == 0x8000_0000 {
         0.0
     } else {
@@ -104,12 +118,31 @@ fn plus_zero(x: f32) -> f32 {
     }
 }
 
-/// `acc + t`, skipping the three additions when `t` is exactly `(+0, +0, +0)` (terrain,
-/// avoidance and steering torques mostly are): the same bits as the sum (see [`plus_zero`]).
+/// `acc + t`. On soft-float targets the three additions are skipped when `t` is exactly
+/// `(+0, +0, +0)` (terrain, avoidance and steering torques mostly are): the same bits as the sum
+/// (see [`plus_zero`]); with hardware floating point the additions are cheaper than the test.
 #[inline]
 fn add_torque(acc: Vec3, t: Vec3) -> Vec3 {
+    #[cfg(any(target_abi = "eabihf", target_arch = "wasm32"))]
+    {
+        acc + t
+    }
+    #[cfg(not(any(target_abi = "eabihf", target_arch = "wasm32")))]
+    {
+        add_torque_bits(acc, t)
+    }
+}
+
+/// [`add_torque`] skipping the additions of an exact `(+0, +0, +0)`.
+#[cfg(any(test, not(any(target_abi = "eabihf", target_arch = "wasm32"))))]
+#[inline]
+fn add_torque_bits(acc: Vec3, t: Vec3) -> Vec3 {
     if (t.x.to_bits() | t.y.to_bits() | t.z.to_bits()) == 0 {
-        Vec3::new(plus_zero(acc.x), plus_zero(acc.y), plus_zero(acc.z))
+        Vec3::new(
+            plus_zero_bits(acc.x),
+            plus_zero_bits(acc.y),
+            plus_zero_bits(acc.z),
+        )
     } else {
         acc + t
     }
@@ -223,6 +256,44 @@ mod tests {
         assert!(nearest_target(Vec3::ZERO, &[]).is_none());
         let on_top = nearest_target(Vec3::ZERO, &[Vec3::ZERO]).unwrap();
         assert_eq!(on_top.direction, Vec3::ZERO);
+    }
+
+    #[test]
+    fn bit_forms_are_the_additions() {
+        let same = |a: f32, b: f32| a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan());
+        let mut bits = 0u32;
+        loop {
+            let x = f32::from_bits(bits);
+            assert!(same(plus_zero_bits(x), x + 0.0), "{bits:#x}");
+            assert!(same(plus_zero(x), x + 0.0), "{bits:#x}");
+            match bits.checked_add(4_099) {
+                Some(n) => bits = n,
+                None => break,
+            }
+        }
+        let vs = [
+            0.0f32,
+            -0.0,
+            1.0e-45,
+            -1.0e-45,
+            2.5,
+            -7.0,
+            f32::MAX,
+            f32::INFINITY,
+        ];
+        for &a in vs.iter() {
+            for &b in vs.iter() {
+                for &c in vs.iter() {
+                    let acc = Vec3::new(a, b, -c);
+                    for t in [Vec3::ZERO, Vec3::new(0.0, -0.0, 0.0), Vec3::new(c, a, b)] {
+                        let (x, y) = (add_torque_bits(acc, t), acc + t);
+                        assert!(same(x.x, y.x) && same(x.y, y.y) && same(x.z, y.z));
+                        let z = add_torque(acc, t);
+                        assert!(same(z.x, y.x) && same(z.y, y.y) && same(z.z, y.z));
+                    }
+                }
+            }
+        }
     }
 
     #[test]
