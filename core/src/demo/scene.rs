@@ -276,7 +276,7 @@ impl DemoScene {
         };
         for (c, o) in self.critters.iter_mut().zip(RING.iter()) {
             let target = Vec3::new(p.x + o.x * CRITTER_RING, 0.0, p.z + o.y * CRITTER_RING);
-            arrival_step_with(c, params, &k, target);
+            arrival_step_with(c, &k, target);
         }
     }
 

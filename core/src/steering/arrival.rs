@@ -44,11 +44,11 @@
 //! for centimetre-scale arrival.)
 
 use super::{
-    clamp_len, dir_len, finish_checked, finite3, integrate_checked, non_negative, sanitize_dt,
+    clamp_len, dir_len, finish_checked, finite3, non_negative, sanitize_dt,
     velocity_change_checked, Agent, Steering, SteeringParams,
 };
 use crate::hash::{StateHash, StateHasher};
-use crate::math::{clamp, scalar, wrap_angle, Vec3};
+use crate::math::{clamp, finite_or, scalar, wrap_angle, Vec3};
 
 /// Fraction of `max_accel` the braking schedule of [`arrive`] plans with; the rest is a reserve
 /// for catching up with rounding errors (see the module docs). A time-optimal rest-to-rest move
@@ -457,24 +457,20 @@ pub fn arrival_step(
     dt: f32,
 ) -> bool {
     match ArrivalConsts::new(params, arrival, dt) {
-        Some(k) => arrival_step_with(state, params, &k, target),
+        Some(k) => arrival_step_with(state, &k, target),
         None => state.arrived,
     }
 }
 
 /// [`arrival_step`] with the constants of its parameters and `dt` at hand (`k` from
-/// [`ArrivalConsts::new`] with the same `params`): the same bits.
-pub(crate) fn arrival_step_with(
-    state: &mut ArrivalState,
-    params: &SteeringParams,
-    k: &ArrivalConsts,
-    target: Vec3,
-) -> bool {
+/// [`ArrivalConsts::new`]): the same bits.
+pub(crate) fn arrival_step_with(state: &mut ArrivalState, k: &ArrivalConsts, target: Vec3) -> bool {
     let dt = k.dt;
     let agent = &mut state.agent;
     // What `arrive` gives for non-finite input (zero is within any clamp).
     let mut steering = (Steering::ZERO, true);
-    if finite9(target, agent.position, agent.velocity) {
+    let finite = finite9(target, agent.position, agent.velocity);
+    if finite {
         let floor = tolerance_floor(target);
         let tolerance = tolerance_with_floor(k.tolerance, floor);
         // One direction and length for both the arrival test and `arrive` (which only wants it
@@ -505,8 +501,47 @@ pub(crate) fn arrival_step_with(
     if k.face {
         steering.angular = face_velocity_rate(agent, k.turn, dt);
     }
-    integrate_checked(agent, params, steering, dt, linear_within);
+    // `integrate_checked(agent, params, steering, dt, linear_within)`, its repair of a non-finite
+    // position or velocity only where they may be.
+    let (position, velocity) = if finite {
+        (agent.position, agent.velocity)
+    } else {
+        (agent.position.sanitize(), agent.velocity.sanitize())
+    };
+    integrate_with(agent, k, position, velocity, steering, linear_within);
     false
+}
+
+/// `integrate_checked(agent, params, steering, k.dt, linear_within)` for `k` made from `params`,
+/// with the agent's position and velocity already sanitised (`position`, `velocity`: the finite
+/// values it would start from): the same bits.
+#[inline]
+fn integrate_with(
+    agent: &mut Agent,
+    k: &ArrivalConsts,
+    position: Vec3,
+    velocity: Vec3,
+    steering: Steering,
+    linear_within: bool,
+) {
+    let dt = k.dt;
+    let yaw = finite_or(agent.yaw, 0.0);
+    let accel = if linear_within {
+        steering.linear
+    } else {
+        clamp_len(steering.linear, k.max_accel)
+    };
+    let velocity = clamp_len(velocity + accel * dt, k.max_speed);
+    let moved = position + velocity * dt;
+    let (position, velocity) = if finite9(moved, Vec3::ZERO, Vec3::ZERO) {
+        (moved, velocity)
+    } else {
+        (position, Vec3::ZERO)
+    };
+    let rate = clamp(finite_or(steering.angular, 0.0), -k.turn, k.turn);
+    agent.position = position.flush_subnormal();
+    agent.velocity = velocity.flush_subnormal();
+    agent.yaw = scalar::flush_subnormal(super::add_yaw(yaw, rate * dt));
 }
 
 /// `finite3(a) && finite3(b) && finite3(c)`. With a hardware FPU as a float sum: `x·0` is ±0 for a
@@ -728,6 +763,72 @@ mod tests {
                 got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
                 "{params:?} {arrival:?} {dt} {distance}: {got} vs {want}"
             );
+        }
+    }
+
+    #[test]
+    fn integrate_with_is_integrate_checked() {
+        let mut rng = crate::rng::Pcg32::seeded(31);
+        let specials = [
+            0.0f32,
+            -0.0,
+            1.0e-40,
+            f32::MAX,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+            3.0e38,
+        ];
+        let mut pick = |rng: &mut crate::rng::Pcg32, scale: f32| {
+            if rng.below(8) == 0 {
+                specials[rng.below(specials.len() as u32) as usize]
+            } else {
+                rng.range_f32(-scale, scale)
+            }
+        };
+        let v3 = |rng: &mut crate::rng::Pcg32,
+                  pick: &mut dyn FnMut(&mut crate::rng::Pcg32, f32) -> f32,
+                  s: f32| { Vec3::new(pick(rng, s), pick(rng, s), pick(rng, s)) };
+        for _ in 0..200_000 {
+            let params = SteeringParams {
+                max_speed: pick(&mut rng, 10.0).abs(),
+                max_accel: pick(&mut rng, 40.0).abs(),
+                max_turn_rate: pick(&mut rng, 10.0),
+                radius: 0.25,
+            };
+            let dt = pick(&mut rng, 0.3).abs();
+            let Some(k) = ArrivalConsts::new(&params, &ArrivalParams::default(), dt) else {
+                continue;
+            };
+            let agent = Agent {
+                position: v3(&mut rng, &mut pick, 50.0),
+                velocity: v3(&mut rng, &mut pick, 5.0),
+                yaw: pick(&mut rng, 4.0),
+            };
+            let steering = Steering {
+                linear: v3(&mut rng, &mut pick, 60.0),
+                angular: pick(&mut rng, 20.0),
+            };
+            for within in [false, true] {
+                let (mut a, mut b) = (agent, agent);
+                super::super::integrate_checked(&mut a, &params, steering, dt, within);
+                integrate_with(
+                    &mut b,
+                    &k,
+                    agent.position.sanitize(),
+                    agent.velocity.sanitize(),
+                    steering,
+                    within,
+                );
+                let (mut ha, mut hb) = (StateHasher::new(), StateHasher::new());
+                a.hash_state(&mut ha);
+                b.hash_state(&mut hb);
+                assert_eq!(
+                    ha.finish(),
+                    hb.finish(),
+                    "{agent:?} {steering:?} {params:?} {dt}"
+                );
+            }
         }
     }
 
