@@ -180,7 +180,8 @@ impl Ghost {
             known: !lazy,
             skipped: false,
         };
-        self.play(recording, params, targets, ground, chosen, steer, axes, k)
+        self.play(recording, params, targets, ground, &chosen, steer, axes, k);
+        chosen.tick(self)
     }
 
     /// One fixed tick (`dt = 1 / recording.tick_hz()`). An empty recording flies
@@ -241,7 +242,8 @@ impl Ghost {
             known,
             skipped,
         };
-        self.play(recording, params, targets, ground, chosen, steer, axes, k)
+        self.play(recording, params, targets, ground, &chosen, steer, axes, k);
+        chosen.tick(self)
     }
 
     /// Fire gating, flight and cursor advance for the chosen frame (`axes` as in
@@ -253,18 +255,18 @@ impl Ghost {
         params: &FlyerParams,
         targets: &[Vec3],
         ground: &impl GroundProbe,
-        chosen: Chosen,
+        chosen: &Chosen,
         steer: Steer,
         axes: &mut Basis,
         k: &StepConsts,
-    ) -> GhostTick {
+    ) {
         let Chosen {
             index,
             frame,
             nearest,
             known,
-            skipped,
-        } = chosen;
+            ..
+        } = *chosen;
         // Only the gun, the missile, Toward and Away look at the nearest target.
         let nearest = if known || !(frame.fire || frame.missile || frame.toward || frame.away) {
             nearest
@@ -289,14 +291,6 @@ impl Ghost {
         );
         self.cursor = recording.next_index(index);
         self.last_index = index;
-        GhostTick {
-            frame_index: index,
-            frame,
-            skipped,
-            firing: self.firing,
-            missile: self.missile,
-            nearest,
-        }
     }
 }
 
@@ -313,6 +307,21 @@ struct Chosen {
     nearest: Option<Nearest>,
     known: bool,
     skipped: bool,
+}
+
+impl Chosen {
+    /// What `ghost` did this tick after [`Ghost::play`] played this choice.
+    #[inline]
+    fn tick(&self, ghost: &Ghost) -> GhostTick {
+        GhostTick {
+            frame_index: self.index,
+            frame: self.frame,
+            skipped: self.skipped,
+            firing: ghost.firing,
+            missile: ghost.missile,
+            nearest: self.nearest,
+        }
+    }
 }
 
 /// A wingman's leader this tick: its state after its step, its body axes
