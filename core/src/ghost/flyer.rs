@@ -681,6 +681,14 @@ impl BasisMemo {
         self.basis = Basis::from_quat(q);
     }
 
+    /// The axes last computed or updated, without a check: those of the orientation the memo
+    /// was last keyed to ([`BasisMemo::axes_of`], [`BasisMemo::rekey`]). For a ghost that
+    /// stepped this tick (its orientation is the key).
+    #[inline]
+    pub(crate) fn current(&self) -> &Basis {
+        &self.basis
+    }
+
     /// Re-key the memo to `q` after its axes were updated in place to `Basis::from_quat(q)`.
     #[inline]
     pub(crate) fn rekey(&mut self, q: Quat) {

@@ -90,11 +90,12 @@ impl<const N: usize> GhostScene<N> {
             };
             let leader = g.leader as usize;
             let axes = memo.axes_of(g.flyer.orientation);
-            let t = match (done.get(leader), done_axes.get_mut(leader)) {
+            let t = match (done.get(leader), done_axes.get(leader)) {
                 (Some(l), Some(lm)) => {
                     let lead = Lead {
                         flyer: &l.flyer,
-                        basis: lm.axes_of(l.flyer.orientation),
+                        // Stepped this tick: its memo holds the axes of its new orientation.
+                        basis: lm.current(),
                         index: l.last_index,
                     };
                     g.follow_axes(
