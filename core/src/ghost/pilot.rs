@@ -23,33 +23,37 @@ pub struct Nearest {
 
 /// The nearest finite target to `position` (ties: lowest index), or `None` if there is none.
 pub fn nearest_target(position: Vec3, targets: &[Vec3]) -> Option<Nearest> {
-    let mut best: Option<(u32, f32, Vec3)> = None;
+    // The best squared distance so far: +∞ until a finite one is seen (every finite square is
+    // below it; later ones must be strictly smaller, so ties keep the lowest index).
+    let mut best = f32::INFINITY;
+    let mut index = 0u32;
+    let mut offset = Vec3::ZERO;
     // A manual index (not `enumerate`): no overflow check for the link-time panic check.
     let mut i = 0u32;
     for &t in targets {
         let r = t - position;
         let d2 = r.length_squared();
-        if d2.is_finite() {
-            match best {
-                Some((_, b2, _)) if b2 <= d2 => {}
-                _ => best = Some((i, d2, r)),
-            }
+        if d2 < best {
+            best = d2;
+            index = i;
+            offset = r;
         }
         i = i.wrapping_add(1);
     }
-    best.map(|(index, d2, r)| {
-        let distance = crate::math::scalar::sqrt(d2);
-        // `distance` is a square root of a finite sum of squares (≥ 0): compare the bits.
-        let direction = if distance.to_bits() > 1.0e-6f32.to_bits() {
-            r * (1.0 / distance)
-        } else {
-            Vec3::ZERO
-        };
-        Nearest {
-            index,
-            distance,
-            direction,
-        }
+    if best == f32::INFINITY {
+        return None;
+    }
+    let distance = crate::math::scalar::sqrt(best);
+    // `distance` is a square root of a finite sum of squares (≥ 0): compare the bits.
+    let direction = if distance.to_bits() > 1.0e-6f32.to_bits() {
+        offset * (1.0 / distance)
+    } else {
+        Vec3::ZERO
+    };
+    Some(Nearest {
+        index,
+        distance,
+        direction,
     })
 }
 
@@ -293,6 +297,83 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    /// `nearest_target` as first written (an `Option` of the best so far, finite squares only).
+    fn nearest_reference(position: Vec3, targets: &[Vec3]) -> Option<Nearest> {
+        let mut best: Option<(u32, f32, Vec3)> = None;
+        for (i, &t) in targets.iter().enumerate() {
+            let r = t - position;
+            let d2 = r.length_squared();
+            if d2.is_finite() {
+                match best {
+                    Some((_, b2, _)) if b2 <= d2 => {}
+                    _ => best = Some((i as u32, d2, r)),
+                }
+            }
+        }
+        best.map(|(index, d2, r)| {
+            let distance = crate::math::scalar::sqrt(d2);
+            let direction = if distance.to_bits() > 1.0e-6f32.to_bits() {
+                r * (1.0 / distance)
+            } else {
+                Vec3::ZERO
+            };
+            Nearest {
+                index,
+                distance,
+                direction,
+            }
+        })
+    }
+
+    #[test]
+    fn nearest_is_the_reference() {
+        let mut rng = crate::rng::Pcg32::seeded(21);
+        let specials = [
+            0.0f32,
+            -0.0,
+            1.0e30,
+            -2.0e19,
+            2.0e19,
+            f32::INFINITY,
+            f32::NAN,
+            1.0e-40,
+        ];
+        let same = |a: Option<Nearest>, b: Option<Nearest>| match (a, b) {
+            (None, None) => true,
+            (Some(a), Some(b)) => {
+                a.index == b.index
+                    && a.distance.to_bits() == b.distance.to_bits()
+                    && a.direction.x.to_bits() == b.direction.x.to_bits()
+                    && a.direction.y.to_bits() == b.direction.y.to_bits()
+                    && a.direction.z.to_bits() == b.direction.z.to_bits()
+            }
+            _ => false,
+        };
+        for _ in 0..50_000 {
+            let n = rng.below(6) as usize;
+            let mut t = [Vec3::ZERO; 6];
+            for v in t.iter_mut().take(n) {
+                let mut c = || {
+                    if rng.below(5) == 0 {
+                        specials[rng.below(specials.len() as u32) as usize]
+                    } else {
+                        rng.range_f32(-20.0, 20.0)
+                    }
+                };
+                *v = Vec3::new(c(), c(), c());
+            }
+            // Ties: a duplicate of an earlier target now and then.
+            if n > 2 && rng.below(4) == 0 {
+                t[n - 1] = t[0];
+            }
+            let p = Vec3::new(rng.range_f32(-5.0, 5.0), 1.0, rng.range_f32(-5.0, 5.0));
+            assert!(same(
+                nearest_target(p, &t[..n]),
+                nearest_reference(p, &t[..n])
+            ));
         }
     }
 
