@@ -508,28 +508,41 @@ pub(crate) fn arrival_step_with(state: &mut ArrivalState, k: &ArrivalConsts, tar
     } else {
         (agent.position.sanitize(), agent.velocity.sanitize())
     };
-    integrate_with(agent, k, position, velocity, steering, linear_within);
+    // The turn rate is already what `integrate_checked` makes of it: face_velocity_rate's
+    // result is finite and within ±turn (a clamp, or 0), and without facing it is 0.
+    integrate_with(
+        agent,
+        k,
+        position,
+        velocity,
+        steering.linear,
+        linear_within,
+        steering.angular,
+    );
     false
 }
 
 /// `integrate_checked(agent, params, steering, k.dt, linear_within)` for `k` made from `params`,
 /// with the agent's position and velocity already sanitised (`position`, `velocity`: the finite
-/// values it would start from): the same bits.
+/// values it would start from) and the turn rate already limited (`rate` =
+/// `clamp(finite_or(steering.angular, 0), −turn, turn)`): the same bits.
+#[allow(clippy::too_many_arguments)]
 #[inline]
 fn integrate_with(
     agent: &mut Agent,
     k: &ArrivalConsts,
     position: Vec3,
     velocity: Vec3,
-    steering: Steering,
+    linear: Vec3,
     linear_within: bool,
+    rate: f32,
 ) {
     let dt = k.dt;
     let yaw = finite_or(agent.yaw, 0.0);
     let accel = if linear_within {
-        steering.linear
+        linear
     } else {
-        clamp_len(steering.linear, k.max_accel)
+        clamp_len(linear, k.max_accel)
     };
     let velocity = clamp_len(velocity + accel * dt, k.max_speed);
     let moved = position + velocity * dt;
@@ -538,7 +551,6 @@ fn integrate_with(
     } else {
         (position, Vec3::ZERO)
     };
-    let rate = clamp(finite_or(steering.angular, 0.0), -k.turn, k.turn);
     agent.position = position.flush_subnormal();
     agent.velocity = velocity.flush_subnormal();
     agent.yaw = scalar::flush_subnormal(super::add_yaw(yaw, rate * dt));
@@ -767,6 +779,37 @@ mod tests {
     }
 
     #[test]
+    fn face_rate_is_already_limited() {
+        // What `integrate_checked` does to the turn rate leaves face_velocity_rate's unchanged.
+        let mut rng = crate::rng::Pcg32::seeded(32);
+        let vals = [0.0f32, -0.0, 1.0e-40, 5.0, f32::INFINITY, f32::NAN, -3.0];
+        for i in 0..100_000 {
+            let pick = |rng: &mut crate::rng::Pcg32| {
+                if i % 7 == 0 {
+                    vals[rng.below(vals.len() as u32) as usize]
+                } else {
+                    rng.range_f32(-5.0, 5.0)
+                }
+            };
+            let agent = Agent {
+                position: Vec3::ZERO,
+                velocity: Vec3::new(pick(&mut rng), pick(&mut rng), pick(&mut rng)),
+                yaw: pick(&mut rng) * 2.0,
+            };
+            let turn = non_negative(pick(&mut rng) * 3.0);
+            let dt = non_negative(pick(&mut rng)).min(0.25);
+            if dt == 0.0 {
+                continue;
+            }
+            let r = face_velocity_rate(&agent, turn, dt);
+            let again = clamp(finite_or(r, 0.0), -turn, turn);
+            assert_eq!(again.to_bits(), r.to_bits(), "{agent:?} {turn} {dt}");
+        }
+        assert_eq!(Steering::ZERO.angular.to_bits(), 0);
+        assert_eq!(Steering::linear(Vec3::X).angular.to_bits(), 0);
+    }
+
+    #[test]
     fn integrate_with_is_integrate_checked() {
         let mut rng = crate::rng::Pcg32::seeded(31);
         let specials = [
@@ -812,13 +855,15 @@ mod tests {
             for within in [false, true] {
                 let (mut a, mut b) = (agent, agent);
                 super::super::integrate_checked(&mut a, &params, steering, dt, within);
+                let rate = clamp(finite_or(steering.angular, 0.0), -k.turn, k.turn);
                 integrate_with(
                     &mut b,
                     &k,
                     agent.position.sanitize(),
                     agent.velocity.sanitize(),
-                    steering,
+                    steering.linear,
                     within,
+                    rate,
                 );
                 let (mut ha, mut hb) = (StateHasher::new(), StateHasher::new());
                 a.hash_state(&mut ha);
