@@ -204,6 +204,7 @@ impl FlyerState {
     }
 
     /// True if every field is finite.
+    #[inline]
     pub fn is_finite(&self) -> bool {
         #[cfg(any(target_abi = "eabihf", target_arch = "wasm32"))]
         {
