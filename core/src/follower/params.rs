@@ -475,7 +475,7 @@ pub(crate) fn clamp_coords(p: crate::math::Vec3) -> crate::math::Vec3 {
 /// A leader position made safe: non-finite input → `last` (the last good one), else clamped.
 #[inline]
 pub(crate) fn sanitize_leader(p: crate::math::Vec3, last: crate::math::Vec3) -> crate::math::Vec3 {
-    if p.is_finite() {
+    if super::finite(p) {
         clamp_coords(p)
     } else {
         last
