@@ -160,7 +160,11 @@ impl FollowerBody {
             & speed(v.x)
             & speed(v.y)
             & speed(v.z)
-            & super::finite(Vec3::new(self.move_dir.x, self.move_dir.y, self.speed_factor))
+            & super::finite(Vec3::new(
+                self.move_dir.x,
+                self.move_dir.y,
+                self.speed_factor,
+            ))
             & (self.move_dir.length_squared() <= 1.001)
             & angle(self.yaw)
             & angle(self.target_yaw)

@@ -548,7 +548,7 @@ pub fn step_at_speed(
 
 /// The parts of a flight step that depend only on the params and `dt`: computed once per scene
 /// tick and shared by every flyer (the same values [`step_at_speed`] computes per call).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct StepConsts {
     /// The sanitised step, seconds (0: no step).
     dt: f32,
@@ -577,6 +577,66 @@ impl StepConsts {
             half_dt: 0.5 * dt,
             response: clamp(params.speed_response * dt, 0.0, 1.0),
         }
+    }
+}
+
+/// [`StepConsts`] remembered with the bits of the inputs they were computed from (`max_dt`,
+/// `angular_damping`, `max_angular_speed`, `speed_response`, `dt`), so a scene computes them only
+/// when those change. Not state: two memos always compare equal.
+#[derive(Clone, Copy)]
+pub(crate) struct StepConstsMemo {
+    key: [u32; 5],
+    consts: StepConsts,
+}
+
+impl StepConstsMemo {
+    /// An empty memo: keyed by `dt = 0`, which no scene step asks for (`1 / tick_hz` is positive),
+    /// so the first call computes.
+    pub(crate) const fn new() -> Self {
+        StepConstsMemo {
+            key: [0; 5],
+            consts: StepConsts {
+                dt: 0.0,
+                decay: 0.0,
+                max_w: 0.0,
+                max_w2: 0.0,
+                half_dt: 0.0,
+                response: 0.0,
+            },
+        }
+    }
+
+    /// [`StepConsts::new`]`(params, dt)` for a positive `dt`, computed only if its inputs changed
+    /// since the last call.
+    #[inline]
+    pub(crate) fn get(&mut self, params: &FlyerParams, dt: f32) -> StepConsts {
+        let key = [
+            params.max_dt.to_bits(),
+            params.angular_damping.to_bits(),
+            params.max_angular_speed.to_bits(),
+            params.speed_response.to_bits(),
+            dt.to_bits(),
+        ];
+        let k = &self.key;
+        // Element by element (an array compare may become a `memcmp` call).
+        if !(k[0] == key[0] && k[1] == key[1] && k[2] == key[2] && k[3] == key[3] && k[4] == key[4])
+        {
+            self.key = key;
+            self.consts = StepConsts::new(params, dt);
+        }
+        self.consts
+    }
+}
+
+impl PartialEq for StepConstsMemo {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl core::fmt::Debug for StepConstsMemo {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("StepConstsMemo")
     }
 }
 
@@ -785,6 +845,36 @@ mod tests {
             f32::NAN,
         ] {
             assert!(twice(x).to_bits() == (x + x).to_bits() || x.is_nan(), "{x}");
+        }
+    }
+
+    #[test]
+    fn step_consts_memo_is_step_consts() {
+        let mut memo = StepConstsMemo::new();
+        let mut rng = crate::rng::Pcg32::seeded(17);
+        let vals = [
+            0.0f32,
+            -0.0,
+            0.1,
+            5.0,
+            f32::INFINITY,
+            f32::NAN,
+            -2.0,
+            1.0e-40,
+        ];
+        let mut p = FlyerParams::default();
+        for i in 0..20_000 {
+            if i % 3 == 0 {
+                let v = vals[rng.below(vals.len() as u32) as usize];
+                match rng.below(4) {
+                    0 => p.max_dt = v,
+                    1 => p.angular_damping = v,
+                    2 => p.max_angular_speed = v,
+                    _ => p.speed_response = v,
+                }
+            }
+            let dt = [1.0 / 60.0, 1.0 / 30.0, 0.5, 1.0e-30][rng.below(4) as usize];
+            assert_eq!(memo.get(&p, dt), StepConsts::new(&p, dt), "{p:?} {dt}");
         }
     }
 

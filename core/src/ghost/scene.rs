@@ -2,7 +2,7 @@
 //! hashed for golden tests and cross-platform checks.
 
 use super::fleet::{self, FormationParams, SpawnArea};
-use super::flyer::{BasisMemo, FlyerParams, FlyerState, StepConsts};
+use super::flyer::{BasisMemo, FlyerParams, FlyerState, StepConstsMemo};
 use super::format::Recording;
 use super::playback::{Ghost, Lead};
 use crate::ground::GroundProbe;
@@ -47,6 +47,9 @@ pub struct GhostScene<const N: usize> {
     /// Each ghost's body axes, computed once per tick (by its flight step) and reused by its next
     /// tick and its wingmen; keyed by the orientation bits, so edits to `ghosts` are safe.
     bases: [BasisMemo; N],
+    /// The flight step's constants, keyed by the parameters and `dt` they come from, so edits to
+    /// `params` are safe.
+    consts: StepConstsMemo,
 }
 
 impl<const N: usize> GhostScene<N> {
@@ -59,6 +62,7 @@ impl<const N: usize> GhostScene<N> {
             targets: heapless::Vec::new(),
             tick: 0,
             bases: [BasisMemo::new(); N],
+            consts: StepConstsMemo::new(),
         }
     }
 
@@ -75,7 +79,7 @@ impl<const N: usize> GhostScene<N> {
     /// Advance every ghost one fixed tick of `1 / recording.tick_hz()` seconds.
     pub fn step(&mut self, recording: &Recording<'_>, ground: &impl GroundProbe) -> SceneTick {
         let mut out = SceneTick::default();
-        let k = StepConsts::new(&self.params, recording.tick_dt());
+        let k = self.consts.get(&self.params, recording.tick_dt());
         for i in 0..self.ghosts.len() {
             // Ghosts (and their memos) before `i` have stepped this tick; a leader is followed
             // only from there.
