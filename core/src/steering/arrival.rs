@@ -44,8 +44,8 @@
 //! for centimetre-scale arrival.)
 
 use super::{
-    clamp_len, dir_len, finish_checked, finite3, non_negative, sanitize_dt,
-    velocity_change_checked, Agent, Steering, SteeringParams,
+    clamp_len, clamp_len_checked, dir_len, fast_range, finish_checked, finite3, non_negative,
+    sanitize_dt, velocity_change_checked, Agent, Steering, SteeringParams,
 };
 use crate::hash::{StateHash, StateHasher};
 use crate::math::{clamp, finite_or, scalar, wrap_angle, Vec3};
@@ -379,10 +379,7 @@ fn arrive_checked(
         // clamp), so lateral and backward velocity shrink together with the approach — giving
         // the approach priority here would let a full approach demand starve the lateral
         // correction forever (an orbit).
-        return finish_checked(
-            velocity_change_checked(dir * speed - v, max_accel, dt),
-            max_accel,
-        );
+        return finish_checked(velocity_change_k(dir * speed - v, k), max_accel);
     }
     let v_lateral = v - dir * v_along;
     let along = demand.max(-budget);
@@ -397,6 +394,20 @@ fn arrive_checked(
     };
     let dv = dir * along + lateral;
     finish_checked((dv * (1.0 / dt), false), max_accel)
+}
+
+/// `velocity_change_checked(dv, k.max_accel, k.dt)` with its common case here (a length in
+/// [`fast_range`]) and its budget from `k`: the same result.
+#[inline]
+fn velocity_change_k(dv: Vec3, k: &ArrivalConsts) -> (Vec3, bool) {
+    let l2 = dv.length_squared();
+    if !fast_range(l2) {
+        return velocity_change_checked(dv, k.max_accel, k.dt);
+    }
+    if l2 <= k.budget * k.budget {
+        return clamp_len_checked(dv * (1.0 / k.dt), k.max_accel);
+    }
+    (dv * (k.max_accel / scalar::sqrt(l2)), false)
 }
 
 /// The desired approach speed at `distance` (see [`arrive`]).
@@ -807,6 +818,40 @@ mod tests {
         }
         assert_eq!(Steering::ZERO.angular.to_bits(), 0);
         assert_eq!(Steering::linear(Vec3::X).angular.to_bits(), 0);
+    }
+
+    #[test]
+    fn velocity_change_k_is_velocity_change_checked() {
+        let mut rng = crate::rng::Pcg32::seeded(41);
+        let vals = [0.0f32, -0.0, 1.0e-20, 1.0e20, f32::INFINITY, f32::NAN, 3.0];
+        let same = |a: (Vec3, bool), b: (Vec3, bool)| {
+            let f = |x: f32, y: f32| x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan());
+            a.1 == b.1 && f(a.0.x, b.0.x) && f(a.0.y, b.0.y) && f(a.0.z, b.0.z)
+        };
+        for i in 0..100_000 {
+            let mut pick = |s: f32| {
+                if i % 5 == 0 {
+                    vals[rng.below(vals.len() as u32) as usize]
+                } else {
+                    rng.range_f32(-s, s)
+                }
+            };
+            let params = SteeringParams {
+                max_speed: 3.0,
+                max_accel: pick(40.0).abs(),
+                max_turn_rate: 1.0,
+                radius: 0.25,
+            };
+            let dt = pick(0.3).abs();
+            let dv = Vec3::new(pick(10.0), pick(10.0), pick(10.0));
+            let Some(k) = ArrivalConsts::new(&params, &ArrivalParams::default(), dt) else {
+                continue;
+            };
+            assert!(same(
+                velocity_change_k(dv, &k),
+                velocity_change_checked(dv, k.max_accel, k.dt)
+            ));
+        }
     }
 
     #[test]
