@@ -110,6 +110,23 @@ impl GroundProbe for DemoGround {
         };
         Some(hit)
     }
+
+    /// [`DemoGround::probe`]'s height, without the normal (and without a hit written to memory).
+    fn height(&self, point: Vec3) -> Option<f32> {
+        if !finite(point) {
+            return None;
+        }
+        let p = point.planar();
+        let [r0, r1] = RAMPS;
+        let h = if over(&r0, p) {
+            r0.hit(p).height
+        } else if over(&r1, p) {
+            r1.hit(p).height
+        } else {
+            0.0
+        };
+        Some(h)
+    }
 }
 
 /// `p.is_finite()`. With a hardware FPU as a float sum: `x·0` is ±0 for a finite `x` and NaN for
@@ -304,6 +321,39 @@ mod tests {
                 f32::from_bits(rng.next_u32()),
             );
             assert!(same_hit(g.probe(q), probe_reference(q)), "{q:?}");
+        }
+    }
+
+    #[test]
+    fn height_is_the_probes_height() {
+        let g = DemoGround;
+        let mut rng = crate::rng::Pcg32::seeded(16);
+        let check = |p: Vec3| {
+            let (a, b) = (g.height(p), g.probe(p).map(|h| h.height));
+            assert_eq!(a.map(f32::to_bits), b.map(f32::to_bits), "{p:?}");
+        };
+        for r in RAMPS.iter() {
+            for x in [
+                r.min.x,
+                r.max.x,
+                r.min.x + 1.0,
+                f32::NAN,
+                f32::INFINITY,
+                0.0,
+                -0.0,
+            ] {
+                for z in [r.min.y, r.max.y, r.max.y - 0.5, f32::NEG_INFINITY, 5.0] {
+                    check(Vec3::new(x, 3.0, z));
+                    check(Vec3::new(x, f32::NAN, z));
+                }
+            }
+        }
+        for _ in 0..100_000 {
+            check(Vec3::new(
+                rng.range_f32(-60.0, 60.0),
+                rng.range_f32(-5.0, 30.0),
+                rng.range_f32(-60.0, 60.0),
+            ));
         }
     }
 

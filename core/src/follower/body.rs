@@ -520,10 +520,7 @@ fn clamp_speed(v: f32) -> f32 {
 /// Height of the ground below `point`, if the probe finds some with a finite height.
 #[inline]
 pub(crate) fn probe_height(ground: &impl GroundProbe, point: Vec3) -> Option<f32> {
-    ground
-        .probe(point)
-        .map(|h| h.height)
-        .filter(|h| h.is_finite())
+    ground.height(point).filter(|h| h.is_finite())
 }
 
 #[cfg(test)]

@@ -401,8 +401,8 @@ pub fn level_torque(basis: &Basis, params: &FlyerParams) -> Vec3 {
 /// Height of `point` above the ground below it, or `None` without (finite) ground.
 #[inline]
 fn altitude(ground: &impl GroundProbe, point: Vec3) -> Option<f32> {
-    match ground.probe(point) {
-        Some(hit) if hit.height.is_finite() => Some(point.y - hit.height),
+    match ground.height(point) {
+        Some(h) if h.is_finite() => Some(point.y - h),
         _ => None,
     }
 }
