@@ -640,6 +640,25 @@ impl core::fmt::Debug for StepConstsMemo {
     }
 }
 
+/// [`Quat::normalize`], inline (the flight step's one call per tick; a private copy of the
+/// `math` function, tested against it).
+#[inline(always)]
+fn normalized(q: Quat) -> Quat {
+    let l2 = q.dot(q);
+    if l2.to_bits() == 0x3f80_0000 {
+        // l2 == 1: the scale 1/√1 is exactly 1 and would change no component.
+        return q;
+    }
+    // `l2 > 1e-12 && l2.is_finite()` as one unsigned range test on the bits.
+    const LO: u32 = 1.0e-12f32.to_bits() + 1;
+    if l2.to_bits().wrapping_sub(LO) < f32::INFINITY.to_bits() - LO {
+        let inv = 1.0 / crate::math::scalar::sqrt(l2);
+        Quat::from_xyzw(q.x * inv, q.y * inv, q.z * inv, q.w * inv)
+    } else {
+        Quat::IDENTITY
+    }
+}
+
 /// [`Vec3::clamp_length_max`] with the square of `max` precomputed (same results).
 #[inline]
 fn clamp_length_max_sq(v: Vec3, max: f32, max2: f32) -> Vec3 {
@@ -682,8 +701,8 @@ pub(crate) fn step_at_speed_axes(
     // q · (ω·dt/2, 1), without the four multiplications by the exact 1.
     let q = state
         .orientation
-        .mul_xyz1(Vec3::new(w.x * h, w.y * h, w.z * h))
-        .normalize();
+        .mul_xyz1(Vec3::new(w.x * h, w.y * h, w.z * h));
+    let q = normalized(q);
     let cruise = finite_or(cruise_speed, params.cruise_speed);
     let speed = state.speed + (cruise - state.speed) * k.response;
     *axes = Basis::from_quat(q);
@@ -845,6 +864,34 @@ mod tests {
             f32::NAN,
         ] {
             assert!(twice(x).to_bits() == (x + x).to_bits() || x.is_nan(), "{x}");
+        }
+    }
+
+    #[test]
+    fn normalized_is_quat_normalize() {
+        let mut rng = crate::rng::Pcg32::seeded(19);
+        let vals = [
+            0.0f32,
+            -0.0,
+            1.0,
+            1.0e-7,
+            1.0e-20,
+            1.0e20,
+            f32::INFINITY,
+            f32::NAN,
+            0.5,
+        ];
+        for i in 0..200_000 {
+            let mut c = || {
+                if i % 4 == 0 {
+                    vals[rng.below(vals.len() as u32) as usize]
+                } else {
+                    rng.range_f32(-1.5, 1.5)
+                }
+            };
+            let q = Quat::from_xyzw(c(), c(), c(), c());
+            let (a, b) = (normalized(q), q.normalize());
+            assert!(a.bits_eq(b) || (a.x.is_nan() && b.x.is_nan()), "{q:?}");
         }
     }
 
