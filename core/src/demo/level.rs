@@ -112,6 +112,7 @@ impl GroundProbe for DemoGround {
     }
 
     /// [`DemoGround::probe`]'s height, without the normal (and without a hit written to memory).
+    #[inline]
     fn height(&self, point: Vec3) -> Option<f32> {
         if !finite(point) {
             return None;
