@@ -22,6 +22,7 @@ pub struct Nearest {
 }
 
 /// The nearest finite target to `position` (ties: lowest index), or `None` if there is none.
+#[inline]
 pub fn nearest_target(position: Vec3, targets: &[Vec3]) -> Option<Nearest> {
     // The best squared distance so far: +∞ until a finite one is seen (every finite square is
     // below it; later ones must be strictly smaller, so ties keep the lowest index).
