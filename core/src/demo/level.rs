@@ -112,7 +112,9 @@ impl GroundProbe for DemoGround {
     }
 
     /// [`DemoGround::probe`]'s height, without the normal (and without a hit written to memory).
-    #[inline]
+    // Inline where floats are hardware (its callers then fold the finiteness of the always
+    // finite height); soft-float targets keep one copy (no gain there, more stack).
+    #[cfg_attr(target_abi = "eabihf", inline)]
     fn height(&self, point: Vec3) -> Option<f32> {
         if !finite(point) {
             return None;

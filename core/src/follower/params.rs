@@ -451,9 +451,11 @@ pub(crate) fn sanitize_dt(dt: f32) -> Option<f32> {
     }
 }
 
-/// Clamp every component to `±COORD_LIMIT`; NaN components become 0. Out of line: one copy for
-/// its half-dozen callers (it is a few compares per component).
-#[inline(never)]
+/// Clamp every component to `±COORD_LIMIT`; NaN components become 0.
+// Out of line on the Arm FPU targets (the board image): one copy for its half-dozen callers, a
+// few compares per component. Elsewhere inline (on the Cortex-M0 a call here deepens the stack).
+#[cfg_attr(target_abi = "eabihf", inline(never))]
+#[cfg_attr(not(target_abi = "eabihf"), inline)]
 pub(crate) fn clamp_coords(p: crate::math::Vec3) -> crate::math::Vec3 {
     // `clamp(x, −COORD_LIMIT, COORD_LIMIT)` (NaN → 0) on the bits: |x| ≤ limit keeps x (−0
     // included), a NaN gives 0, anything else (±inf included) the limit with the sign of x.

@@ -22,7 +22,9 @@ pub struct Nearest {
 }
 
 /// The nearest finite target to `position` (ties: lowest index), or `None` if there is none.
-#[inline]
+// Inline where floats are hardware (two call sites in a scene step); soft-float targets keep one
+// copy (no gain there, more stack).
+#[cfg_attr(target_abi = "eabihf", inline)]
 pub fn nearest_target(position: Vec3, targets: &[Vec3]) -> Option<Nearest> {
     // The best squared distance so far: +∞ until a finite one is seen (every finite square is
     // below it; later ones must be strictly smaller, so ties keep the lowest index).
