@@ -42,6 +42,15 @@ pub trait GroundProbe {
     /// Only `point.x`/`point.z` select the column; `point.y` lets multi-level worlds choose the
     /// surface *below* the point. Must not return NaN; hopkit treats a non-finite hit as "no ground".
     fn probe(&self, point: Vec3) -> Option<GroundHit>;
+
+    /// The height of [`GroundProbe::probe`]'s hit at `point`, if any: what the mechanics that
+    /// need no normal ask (ghost terrain avoidance, the follower's body). The default is exactly
+    /// `self.probe(point).map(|hit| hit.height)`; override it only with a cheaper way to the same
+    /// value.
+    #[inline]
+    fn height(&self, point: Vec3) -> Option<f32> {
+        self.probe(point).map(|hit| hit.height)
+    }
 }
 
 /// An infinite horizontal plane at `height`, normal +Y.

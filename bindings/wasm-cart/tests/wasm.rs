@@ -266,7 +266,7 @@ fn gamepad_input_is_bit_exact_and_bunny_hops() {
         }
     }
     assert_eq!(w.framebuffer(), native.fb.bytes.to_vec());
-    let max = native.rig.scene.params.movement.max_speed;
+    let max = native.rig.scene.params().movement.max_speed;
     assert!(
         top > 1.1 * max,
         "d-pad strafe-hop gains speed: {top} vs {max}"

@@ -195,7 +195,7 @@ impl Game {
     /// (153 = 1.53×), for the speed line.
     pub fn speed_percent(&self) -> u32 {
         let scene = &self.cart.rig.scene;
-        let max = scene.params.movement.max_speed;
+        let max = scene.params().movement.max_speed;
         let v = scene.player.mover.planar_speed();
         if max > 0.0 && v.is_finite() {
             (v / max * 100.0 + 0.5) as u32

@@ -57,7 +57,7 @@ mod tests {
             rig.tick(&gamepad_raw(pad));
             top = top.max(rig.scene.player.mover.planar_speed());
         }
-        let max = rig.scene.params.movement.max_speed;
+        let max = rig.scene.params().movement.max_speed;
         assert!(top > 1.3 * max, "top speed {top} vs ground max {max}");
     }
 

@@ -89,21 +89,107 @@ pub const RAMPS: [Ramp; MAX_RAMPS] = [
 pub struct DemoGround;
 
 impl GroundProbe for DemoGround {
+    /// `None` for a non-finite point; the first of [`RAMPS`] that contains the point's `(x, z)`;
+    /// else the floor (height 0, normal +Y).
     fn probe(&self, point: Vec3) -> Option<GroundHit> {
-        if !point.is_finite() {
+        if !finite(point) {
+            return None;
+        }
+        // The ramps one by one with their constants (a loop over `RAMPS` reads them from memory).
+        let p = point.planar();
+        let [r0, r1] = RAMPS;
+        let hit = if over(&r0, p) {
+            r0.hit(p)
+        } else if over(&r1, p) {
+            r1.hit(p)
+        } else {
+            GroundHit {
+                height: 0.0,
+                normal: Vec3::UP,
+            }
+        };
+        Some(hit)
+    }
+
+    /// [`DemoGround::probe`]'s height, without the normal (and without a hit written to memory).
+    // Inline where floats are hardware (its callers then fold the finiteness of the always
+    // finite height); soft-float targets keep one copy (no gain there, more stack).
+    #[cfg_attr(target_abi = "eabihf", inline)]
+    fn height(&self, point: Vec3) -> Option<f32> {
+        if !finite(point) {
             return None;
         }
         let p = point.planar();
-        for ramp in RAMPS.iter() {
-            if ramp.contains(p) {
-                return Some(ramp.hit(p));
-            }
-        }
-        Some(GroundHit {
-            height: 0.0,
-            normal: Vec3::UP,
-        })
+        let [r0, r1] = RAMPS;
+        let h = if over(&r0, p) {
+            r0.hit(p).height
+        } else if over(&r1, p) {
+            r1.hit(p).height
+        } else {
+            0.0
+        };
+        Some(h)
     }
+}
+
+/// `p.is_finite()`. With a hardware FPU as a float sum: `x·0` is ±0 for a finite `x` and NaN for
+/// ±∞ or NaN, so the sum is zero exactly when all three are finite; elsewhere on the bits (the
+/// largest magnitude is below infinity's), without the library calls of soft float.
+#[inline(always)]
+fn finite(p: Vec3) -> bool {
+    #[cfg(any(target_abi = "eabihf", target_arch = "wasm32"))]
+    {
+        p.x * 0.0 + p.y * 0.0 + p.z * 0.0 == 0.0
+    }
+    #[cfg(not(any(target_abi = "eabihf", target_arch = "wasm32")))]
+    {
+        finite_by_bits(p)
+    }
+}
+
+/// `p.is_finite()` on the bits.
+#[cfg(any(test, not(any(target_abi = "eabihf", target_arch = "wasm32"))))]
+#[inline(always)]
+fn finite_by_bits(p: Vec3) -> bool {
+    const ABS: u32 = 0x7fff_ffff;
+    let m = (p.x.to_bits() & ABS)
+        .max(p.y.to_bits() & ABS)
+        .max(p.z.to_bits() & ABS);
+    m <= f32::MAX.to_bits()
+}
+
+/// [`Ramp::contains`] for a finite `p`; on soft-float Arm its float compares are made on keys of
+/// the bits (the same answers without the library calls).
+#[inline(always)]
+fn over(r: &Ramp, p: Vec2) -> bool {
+    #[cfg(all(target_arch = "arm", not(target_abi = "eabihf")))]
+    {
+        contains_by_keys(r, p)
+    }
+    #[cfg(not(all(target_arch = "arm", not(target_abi = "eabihf"))))]
+    {
+        r.contains(p)
+    }
+}
+
+/// [`Ramp::contains`] for a finite `p` and non-zero bounds, on [`order_key`]s.
+#[cfg(any(test, all(target_arch = "arm", not(target_abi = "eabihf"))))]
+#[inline(always)]
+fn contains_by_keys(r: &Ramp, p: Vec2) -> bool {
+    let (x, z) = (order_key(p.x.to_bits()), order_key(p.y.to_bits()));
+    let within =
+        |k: i32, lo: f32, hi: f32| k >= order_key(lo.to_bits()) && k <= order_key(hi.to_bits());
+    within(x, r.min.x, r.max.x) && within(z, r.min.y, r.max.y)
+}
+
+/// A key of the bits of a non-NaN float that orders like the float, except that `−0.0` comes just
+/// below `+0.0` (so bounds must not be zero).
+#[cfg(any(test, all(target_arch = "arm", not(target_abi = "eabihf"))))]
+#[inline(always)]
+const fn order_key(bits: u32) -> i32 {
+    let i = bits as i32;
+    // Negative floats order like their magnitude reversed: flip every bit but the sign.
+    i ^ (((i >> 31) as u32) >> 1) as i32
 }
 
 /// The ramps as drawable views.
@@ -157,6 +243,196 @@ mod tests {
         assert!((h.normal.length() - 1.0).abs() < 1e-5);
         assert!((h.normal.y - r.cos).abs() < 1e-6);
         assert!(g.probe(Vec3::new(f32::NAN, 0.0, 0.0)).is_none());
+    }
+
+    /// The probe as first written: the float tests over [`RAMPS`] in a loop.
+    fn probe_reference(point: Vec3) -> Option<GroundHit> {
+        if !point.is_finite() {
+            return None;
+        }
+        let p = point.planar();
+        for ramp in RAMPS.iter() {
+            if ramp.contains(p) {
+                return Some(ramp.hit(p));
+            }
+        }
+        Some(GroundHit {
+            height: 0.0,
+            normal: Vec3::UP,
+        })
+    }
+
+    fn same_hit(a: Option<GroundHit>, b: Option<GroundHit>) -> bool {
+        match (a, b) {
+            (None, None) => true,
+            (Some(a), Some(b)) => {
+                a.height.to_bits() == b.height.to_bits()
+                    && a.normal.x.to_bits() == b.normal.x.to_bits()
+                    && a.normal.y.to_bits() == b.normal.y.to_bits()
+                    && a.normal.z.to_bits() == b.normal.z.to_bits()
+            }
+            _ => false,
+        }
+    }
+
+    #[test]
+    fn probe_is_the_reference_bit_for_bit() {
+        // Every ramp bound, its neighbours one ulp away, and special values, on both axes.
+        let mut xs = vec![
+            0.0f32,
+            -0.0,
+            1.0e-45,
+            -1.0e-45,
+            1.0e-38,
+            f32::MAX,
+            -f32::MAX,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+            -f32::NAN,
+            ARENA_HALF_EXTENT,
+            -ARENA_HALF_EXTENT,
+        ];
+        for r in RAMPS.iter() {
+            for b in [r.min.x, r.max.x, r.min.y, r.max.y] {
+                let up = f32::from_bits(b.to_bits() + 1);
+                let down = f32::from_bits(b.to_bits() - 1);
+                xs.extend([b, up, down, b + 0.5, b - 0.5, -b]);
+            }
+        }
+        let g = DemoGround;
+        for &x in xs.iter() {
+            for &z in xs.iter() {
+                for y in [0.0, -0.0, 5.0, -3.0, f32::NAN, f32::INFINITY, 1.0e-40] {
+                    let p = Vec3::new(x, y, z);
+                    assert!(same_hit(g.probe(p), probe_reference(p)), "{p:?}");
+                }
+            }
+        }
+        // A random cloud over and around the arena.
+        let mut rng = crate::rng::Pcg32::seeded(14);
+        for _ in 0..200_000 {
+            let p = Vec3::new(
+                rng.range_f32(-60.0, 60.0),
+                rng.range_f32(-5.0, 30.0),
+                rng.range_f32(-60.0, 60.0),
+            );
+            assert!(same_hit(g.probe(p), probe_reference(p)), "{p:?}");
+            let q = Vec3::new(
+                f32::from_bits(rng.next_u32()),
+                f32::from_bits(rng.next_u32()),
+                f32::from_bits(rng.next_u32()),
+            );
+            assert!(same_hit(g.probe(q), probe_reference(q)), "{q:?}");
+        }
+    }
+
+    #[test]
+    fn height_is_the_probes_height() {
+        let g = DemoGround;
+        let mut rng = crate::rng::Pcg32::seeded(16);
+        let check = |p: Vec3| {
+            let (a, b) = (g.height(p), g.probe(p).map(|h| h.height));
+            assert_eq!(a.map(f32::to_bits), b.map(f32::to_bits), "{p:?}");
+        };
+        for r in RAMPS.iter() {
+            for x in [
+                r.min.x,
+                r.max.x,
+                r.min.x + 1.0,
+                f32::NAN,
+                f32::INFINITY,
+                0.0,
+                -0.0,
+            ] {
+                for z in [r.min.y, r.max.y, r.max.y - 0.5, f32::NEG_INFINITY, 5.0] {
+                    check(Vec3::new(x, 3.0, z));
+                    check(Vec3::new(x, f32::NAN, z));
+                }
+            }
+        }
+        for _ in 0..100_000 {
+            check(Vec3::new(
+                rng.range_f32(-60.0, 60.0),
+                rng.range_f32(-5.0, 30.0),
+                rng.range_f32(-60.0, 60.0),
+            ));
+        }
+    }
+
+    #[test]
+    fn finite_forms_are_is_finite() {
+        let vs = [
+            0.0,
+            -0.0,
+            1.0e-45,
+            -3.0,
+            f32::MAX,
+            -f32::MAX,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+            -f32::NAN,
+        ];
+        for &x in vs.iter() {
+            for &y in vs.iter() {
+                for &z in vs.iter() {
+                    let p = Vec3::new(x, y, z);
+                    assert_eq!(finite(p), p.is_finite(), "{p:?}");
+                    assert_eq!(finite_by_bits(p), p.is_finite(), "{p:?}");
+                    // The float form, whichever form this target compiles.
+                    let sum = x * 0.0 + y * 0.0 + z * 0.0 == 0.0;
+                    assert_eq!(sum, p.is_finite(), "{p:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn key_compares_are_the_float_compares() {
+        // Every ramp bound is non-zero, as `order_key` needs.
+        for r in RAMPS.iter() {
+            for b in [r.min.x, r.max.x, r.min.y, r.max.y] {
+                assert_ne!(b, 0.0);
+            }
+        }
+        let mut rng = crate::rng::Pcg32::seeded(15);
+        let check = |x: f32, z: f32| {
+            let p = Vec2::new(x, z);
+            if p.is_finite() {
+                for r in RAMPS.iter() {
+                    assert_eq!(contains_by_keys(r, p), r.contains(p), "{p:?}");
+                }
+            }
+        };
+        for r in RAMPS.iter() {
+            for b in [r.min.x, r.max.x, r.min.y, r.max.y] {
+                for v in [
+                    b,
+                    -b,
+                    f32::from_bits(b.to_bits() + 1),
+                    f32::from_bits(b.to_bits() - 1),
+                    0.0,
+                    -0.0,
+                    1.0e-45,
+                    -1.0e-45,
+                    f32::MAX,
+                    -f32::MAX,
+                ] {
+                    for w in [r.min.x, r.max.x, r.min.y, r.max.y, 0.0, -0.0, 15.0, -20.0] {
+                        check(v, w);
+                        check(w, v);
+                    }
+                }
+            }
+        }
+        for _ in 0..200_000 {
+            check(rng.range_f32(-60.0, 60.0), rng.range_f32(-60.0, 60.0));
+            check(
+                f32::from_bits(rng.next_u32()),
+                f32::from_bits(rng.next_u32()),
+            );
+        }
     }
 
     #[test]

@@ -15,13 +15,14 @@
 //! same on every platform; `hopkit-sim hash --scene demo`, the QEMU firmware, the C example and the
 //! wasm cart all print it.
 
-use crate::follower::{self, FollowerParams, FollowerState};
+use crate::follower::{self, FollowerParams, FollowerRates, FollowerState};
 use crate::ghost::{self, GhostScene, Recording};
 use crate::hash::{StateHash, StateHasher};
 use crate::math::{Quat, Vec2, Vec3};
 use crate::movement::{self, MoveInput, MoveParams, MoverState};
 use crate::slope::{self, SlopeParams, SlopeState};
-use crate::steering::{arrival_step, ArrivalParams, ArrivalState, SteeringParams};
+use crate::steering::arrival::{arrival_step_with, ArrivalConsts};
+use crate::steering::{ArrivalParams, ArrivalState, SteeringParams};
 use crate::stick::{RawSticks, StickPipeline};
 
 use super::level::{clamp_to_arena, ramp_views, DemoGround, ARENA_HALF_EXTENT};
@@ -111,8 +112,10 @@ pub struct Player {
 /// Everything simulated in the demo.
 #[derive(Clone, Debug)]
 pub struct DemoScene {
-    /// Tuning (not hashed: it is constant for a run).
-    pub params: DemoParams,
+    /// Tuning (not hashed: it is constant for a run); read with [`DemoScene::params`], changed
+    /// with [`DemoScene::set_params`], which sanitizes the companion's parameters once so that the
+    /// ticks need not.
+    params: DemoParams,
     /// Ticks simulated so far.
     pub tick: u32,
     /// The player.
@@ -125,6 +128,9 @@ pub struct DemoScene {
     pub ghosts: GhostScene<GHOSTS>,
     /// True on ticks where the player's fire button is down (drawn as a muzzle flash).
     pub player_firing: bool,
+    /// The companion's per-tick decays, kept between ticks (see [`follower::step_cached`]; not
+    /// state, not hashed).
+    follower_rates: FollowerRates,
 }
 
 /// The stick pipeline plus the scene: the whole handheld simulation.
@@ -168,7 +174,25 @@ impl DemoScene {
             critters,
             ghosts,
             player_firing: false,
+            follower_rates: FollowerRates::new(),
         }
+    }
+
+    /// The tuning in use. Its `follower` parameters are sanitized
+    /// ([`FollowerParams::sanitized`]); everything else is as given to [`DemoScene::set_params`].
+    pub fn params(&self) -> &DemoParams {
+        &self.params
+    }
+
+    /// Replace the tuning from the next tick on. The companion's parameters are sanitized here,
+    /// once ([`FollowerParams::sanitized`]: every bad field → its default), the rest by each
+    /// mechanic every tick as before; the ticks are those [`follower::step`] would give with the
+    /// parameters as passed.
+    pub fn set_params(&mut self, params: DemoParams) {
+        self.params = DemoParams {
+            follower: params.follower.sanitized(),
+            ..params
+        };
     }
 
     /// One fixed tick with already processed stick input: `left` = movement stick (x right,
@@ -184,7 +208,15 @@ impl DemoScene {
         let ground = DemoGround;
         self.step_player(left, look_rate, buttons_held, dt, &ground);
         let p = self.player.mover.position;
-        follower::step(&mut self.companion, &self.params.follower, p, &ground, dt);
+        // Sanitized when set (`new`: the seed's, `set_params`).
+        follower::step_sane(
+            &mut self.companion,
+            &self.params.follower,
+            &mut self.follower_rates,
+            p,
+            &ground,
+            dt,
+        );
         self.step_critters(dt);
         if let Some(rec) = recording {
             let targets = [p + Vec3::new(0.0, 1.0, 0.0)];
@@ -237,9 +269,14 @@ impl DemoScene {
 
     fn step_critters(&mut self, dt: f32) {
         let p = self.player.mover.position;
+        let params = &self.params.critter;
+        // The critters share their parameters and `dt`: `arrival_step`'s constants once.
+        let Some(k) = ArrivalConsts::new(params, &self.params.arrival, dt) else {
+            return;
+        };
         for (c, o) in self.critters.iter_mut().zip(RING.iter()) {
             let target = Vec3::new(p.x + o.x * CRITTER_RING, 0.0, p.z + o.y * CRITTER_RING);
-            arrival_step(c, &self.params.critter, &self.params.arrival, target, dt);
+            arrival_step_with(c, &k, target);
         }
     }
 
@@ -329,7 +366,7 @@ impl DemoRig {
     /// One fixed 1/[`TICK_HZ`] s tick from raw samples.
     pub fn tick(&mut self, raw: &RawSticks) {
         let frame = self.pipeline.process(raw);
-        let look = crate::stick::look_rate(frame.right, self.scene.params.look_max_rate);
+        let look = crate::stick::look_rate(frame.right, self.scene.params().look_max_rate);
         self.scene.step(
             frame.left,
             look,
@@ -390,7 +427,7 @@ mod tests {
         assert_eq!(a.tick_count(), 3600);
         // The strafe-hop segments push the player past the ground max speed.
         assert!(
-            max_speed > a.scene.params.movement.max_speed,
+            max_speed > a.scene.params().movement.max_speed,
             "max speed {max_speed}"
         );
     }
@@ -403,6 +440,32 @@ mod tests {
         }
         assert_eq!(rig.state_hash(), scripted_hash(120));
         assert_ne!(scripted_hash(120), scripted_hash(121));
+    }
+
+    #[test]
+    fn companion_ticks_are_follower_step_with_the_params_as_set() {
+        // The default (seed) parameters are sane; bad ones are sanitized once by `set_params`,
+        // and the companion then moves exactly as `follower::step` moves it with the bad ones.
+        assert!(DemoScene::new(None).params().follower.is_sane());
+        let mut rig = DemoRig::new();
+        let mut bad = *rig.scene.params();
+        bad.follower.record_distance = f32::NAN;
+        bad.follower.stop_decay_per_tick = 7.0;
+        bad.follower.neck_rate = -1.0;
+        bad.follower.teleport_distance = 0.0;
+        bad.follower.move_speed = 11.0; // sane, kept
+        rig.scene.set_params(bad);
+        assert!(rig.scene.params().follower.is_sane());
+        assert_eq!(rig.scene.params().follower.move_speed, 11.0);
+        let mut companion = rig.scene.companion;
+        for t in 0..600 {
+            rig.tick(&scripted_raw(t));
+            let p = rig.scene.player.mover.position;
+            let dt = 1.0 / TICK_HZ as f32;
+            let ev = follower::step(&mut companion, &bad.follower, p, &DemoGround, dt);
+            assert_eq!(companion, rig.scene.companion, "tick {t}");
+            assert!(!ev.regrouped);
+        }
     }
 
     #[test]

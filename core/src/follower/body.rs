@@ -160,9 +160,12 @@ impl FollowerBody {
             & speed(v.x)
             & speed(v.y)
             & speed(v.z)
-            & self.move_dir.is_finite()
+            & super::finite(Vec3::new(
+                self.move_dir.x,
+                self.move_dir.y,
+                self.speed_factor,
+            ))
             & (self.move_dir.length_squared() <= 1.001)
-            & self.speed_factor.is_finite()
             & angle(self.yaw)
             & angle(self.target_yaw)
             & angle(self.neck_yaw)
@@ -200,8 +203,8 @@ impl FollowerBody {
     }
 
     /// The seed's `ReduceSpeed`: decay horizontal velocity, cap the factor, ease it to 0.
-    pub(crate) fn reduce_speed(&mut self, p: &FollowerParams, n: f32) {
-        let k = per_tick_pow(p.stop_decay_per_tick, n);
+    pub(crate) fn reduce_speed(&mut self, p: &FollowerParams, n: f32, rates: &mut FollowerRates) {
+        let k = rates.stop_decay(p.stop_decay_per_tick, n);
         self.velocity.x *= k;
         self.velocity.z *= k;
         if self.speed_factor > p.stop_factor_cap {
@@ -213,6 +216,7 @@ impl FollowerBody {
     /// The seed's moving branch of `Move`: ease the factor towards `factor_target`, lerp the move
     /// direction towards `toward` (in the ground plane), set horizontal velocity
     /// `move_dir · min(move_speed · factor, speed_cap)`, and aim the body along `move_dir`.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn chase(
         &mut self,
         p: &FollowerParams,
@@ -220,13 +224,15 @@ impl FollowerBody {
         factor_target: f32,
         speed_cap: f32,
         n: f32,
+        rates: &mut FollowerRates,
     ) {
-        self.chase_known(p, toward, factor_target, speed_cap, n, None);
+        self.chase_known(p, toward, factor_target, speed_cap, n, rates, None);
     }
 
     /// [`FollowerBody::chase`]; `planar` = `(l², l)` of the planar offset between the body and
     /// `toward` when the caller already has them (`l2 = |offset|²`, `l = scalar::sqrt(l2)`, either
     /// sign of the offset), so the direction takes no second square root (same bits).
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn chase_known(
         &mut self,
         p: &FollowerParams,
@@ -234,6 +240,7 @@ impl FollowerBody {
         factor_target: f32,
         speed_cap: f32,
         n: f32,
+        rates: &mut FollowerRates,
         planar: Option<(f32, f32)>,
     ) {
         self.ease_factor(p, factor_target, n);
@@ -249,7 +256,7 @@ impl FollowerBody {
             }
             None => offset.normalize_or_zero(),
         };
-        let t = per_tick_fraction(p.direction_lerp_per_tick, n);
+        let t = rates.direction_lerp(p.direction_lerp_per_tick, n);
         self.move_dir = self.move_dir.lerp(dir, t);
         // Clamped (NaN → 0) so absurd but "sane" params (move_speed 1e38) cannot overflow.
         let speed = clamp(
@@ -321,7 +328,13 @@ impl FollowerBody {
 
     /// The seed's `TurnNeck`: while slow (`speed_factor ≤ idle_factor`) look at `look_at`
     /// (clamped to `±neck_limit_deg`), else return to straight ahead; exponential smoothing.
-    pub(crate) fn turn_neck(&mut self, p: &FollowerParams, look_at: Vec3, dt: f32) {
+    pub(crate) fn turn_neck(
+        &mut self,
+        p: &FollowerParams,
+        look_at: Vec3,
+        dt: f32,
+        rates: &mut FollowerRates,
+    ) {
         let target = if self.speed_factor > p.idle_factor {
             0.0
         } else {
@@ -336,7 +349,7 @@ impl FollowerBody {
             // Settled: skip the exponential (and the denormal tail it would chase).
             self.neck_yaw = target;
         } else {
-            self.neck_yaw += gap * (1.0 - scalar::exp(-p.neck_rate * dt));
+            self.neck_yaw += gap * rates.neck_blend(p.neck_rate, dt);
         }
     }
 }
@@ -353,6 +366,78 @@ impl StateHash for FollowerBody {
         h.write_f32(self.neck_yaw);
         h.write_bool(self.grounded);
         h.write_bool(self.falling);
+    }
+}
+
+/// The per-step factors of the follower maths that cost an `exp`/`ln` — the stopping decay
+/// `stop_decay_per_tick ^ n`, the direction lerp `1 − (1 − direction_lerp_per_tick) ^ n` and the
+/// head blend `1 − e^(−neck_rate·dt)` — each kept with the bits of the two numbers it was computed
+/// from and computed again only when they change: the same values as computing them every step.
+///
+/// [`step`](super::step) starts from an empty one every call; a caller that steps with the same
+/// parameters and `dt` tick after tick keeps one and passes it to
+/// [`step_cached`](super::step_cached), which then skips the `exp`/`ln`. Not state: it never
+/// changes a result (and is not hashed).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct FollowerRates {
+    stop: Memo,
+    lerp: Memo,
+    neck: Memo,
+}
+
+impl FollowerRates {
+    /// An empty memo: each factor is computed on first use. (It starts out holding every factor
+    /// for the inputs `+0.0, +0.0`, which is `+0.0` for all three: all-zero bits, cheap to set.)
+    pub const fn new() -> Self {
+        FollowerRates {
+            stop: Memo::ZERO,
+            lerp: Memo::ZERO,
+            neck: Memo::ZERO,
+        }
+    }
+
+    /// `per_tick_pow(stop_decay_per_tick, n)`.
+    #[inline]
+    pub(crate) fn stop_decay(&mut self, per_tick: f32, n: f32) -> f32 {
+        self.stop.get(per_tick, n, per_tick_pow)
+    }
+
+    /// `per_tick_fraction(direction_lerp_per_tick, n)`.
+    #[inline]
+    pub(crate) fn direction_lerp(&mut self, per_tick: f32, n: f32) -> f32 {
+        self.lerp.get(per_tick, n, per_tick_fraction)
+    }
+
+    /// `1 − e^(−neck_rate·dt)`.
+    #[inline]
+    pub(crate) fn neck_blend(&mut self, neck_rate: f32, dt: f32) -> f32 {
+        self.neck
+            .get(neck_rate, dt, |r, dt| 1.0 - scalar::exp(-r * dt))
+    }
+}
+
+/// One memoised `f(a, b)`, keyed by the bits of `a` and `b`.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Memo {
+    key: [u32; 2],
+    value: f32,
+}
+
+impl Memo {
+    /// `f(+0.0, +0.0) = +0.0`, true of every factor memoised here (tested).
+    const ZERO: Memo = Memo {
+        key: [0; 2],
+        value: 0.0,
+    };
+
+    #[inline]
+    fn get(&mut self, a: f32, b: f32, f: impl FnOnce(f32, f32) -> f32) -> f32 {
+        let key = [a.to_bits(), b.to_bits()];
+        if self.key != key {
+            self.key = key;
+            self.value = f(a, b);
+        }
+        self.value
     }
 }
 
@@ -374,7 +459,8 @@ fn fold(a: f32) -> f32 {
 
 /// An angle that should already be in `(−π, π]`: returned unchanged if so, else fully wrapped
 /// (non-finite → 0).
-#[inline]
+// Out of line: only the repair of a corrupted body needs it, three times.
+#[inline(never)]
 fn rewrap(a: f32) -> f32 {
     if a > -core::f32::consts::PI && a <= core::f32::consts::PI {
         a
@@ -434,10 +520,7 @@ fn clamp_speed(v: f32) -> f32 {
 /// Height of the ground below `point`, if the probe finds some with a finite height.
 #[inline]
 pub(crate) fn probe_height(ground: &impl GroundProbe, point: Vec3) -> Option<f32> {
-    ground
-        .probe(point)
-        .map(|h| h.height)
-        .filter(|h| h.is_finite())
+    ground.height(point).filter(|h| h.is_finite())
 }
 
 #[cfg(test)]
@@ -525,6 +608,53 @@ mod tests {
         assert!((left - core::f32::consts::FRAC_PI_2).abs() < 1e-6);
         let right = signed_yaw_between(f, Vec2::new(1.0, 0.0));
         assert!((right + core::f32::consts::FRAC_PI_2).abs() < 1e-6);
+    }
+
+    #[test]
+    fn rates_memo_gives_the_computed_factors() {
+        // The empty memo's entries are right for the inputs (+0, +0).
+        let mut r = FollowerRates::new();
+        for (got, want) in [
+            (r.stop_decay(0.0, 0.0), per_tick_pow(0.0, 0.0)),
+            (r.direction_lerp(0.0, 0.0), per_tick_fraction(0.0, 0.0)),
+            (r.neck_blend(0.0, 0.0), 1.0 - scalar::exp(-0.0 * 0.0)),
+        ] {
+            assert_eq!(got.to_bits(), want.to_bits());
+            assert_eq!(got.to_bits(), 0);
+        }
+        // One memo across changing inputs (repeats, changes, ±0, 1, huge) agrees with computing
+        // every time.
+        let mut rng = crate::rng::Pcg32::seeded(4);
+        let picks = [
+            0.0f32,
+            -0.0,
+            1.0,
+            0.5,
+            0.9,
+            0.15,
+            3.0,
+            1.0e-30,
+            1.0e30,
+            f32::INFINITY,
+        ];
+        for _ in 0..20_000 {
+            let pick = |rng: &mut crate::rng::Pcg32| {
+                if rng.below(3) == 0 {
+                    picks[rng.below(picks.len() as u32) as usize]
+                } else {
+                    rng.range_f32(0.0, 2.0)
+                }
+            };
+            let (a, b) = (pick(&mut rng), pick(&mut rng));
+            let f = a.min(1.0);
+            let k = r.stop_decay(f, b);
+            assert_eq!(k.to_bits(), per_tick_pow(f, b).to_bits(), "{f} {b}");
+            let k = r.direction_lerp(f, b);
+            assert_eq!(k.to_bits(), per_tick_fraction(f, b).to_bits(), "{f} {b}");
+            let want = 1.0 - scalar::exp(-a * b);
+            let k = r.neck_blend(a, b);
+            assert!(k.to_bits() == want.to_bits() || (k.is_nan() && want.is_nan()));
+        }
     }
 
     #[test]

@@ -81,7 +81,7 @@ pub mod params;
 pub mod party;
 pub mod trail;
 
-pub use body::FollowerBody;
+pub use body::{FollowerBody, FollowerRates};
 pub use params::{FollowerParams, COORD_LIMIT, MAX_SPEED, MAX_STEP_DT, SEED_TICK_HZ};
 pub use party::{
     Party, PartyEvents, PartyFull, PartyParams, DEFAULT_PARTY_SIZE, DEFAULT_PARTY_TRAIL,
@@ -163,17 +163,32 @@ impl<const N: usize> FollowerState<N> {
 
     /// Repair non-finite fields a host may have written.
     fn sanitize(&mut self) {
-        if !self.leader.is_finite() {
+        if !finite(self.leader) {
             self.leader = Vec3::ZERO;
         }
         self.leader = clamp_coords(self.leader);
         self.body.sanitize(self.leader);
-        if !self.target.is_finite() {
+        if !finite(self.target) {
             self.target = self.body.position;
         }
-        if !self.last_crumb.is_finite() {
+        if !finite(self.last_crumb) {
             self.last_crumb = self.leader;
         }
+    }
+}
+
+/// `v.is_finite()`. With an Arm FPU as a float sum: `x·0` is ±0 for a finite `x` and NaN for ±∞
+/// or NaN, so the sum is zero exactly when all three are finite (the bit tests need the values
+/// moved out of the float registers; on wasm the bit tests are the smaller code).
+#[inline(always)]
+fn finite(v: Vec3) -> bool {
+    #[cfg(target_abi = "eabihf")]
+    {
+        v.x * 0.0 + v.y * 0.0 + v.z * 0.0 == 0.0
+    }
+    #[cfg(not(target_abi = "eabihf"))]
+    {
+        v.is_finite()
     }
 }
 
@@ -197,18 +212,58 @@ pub fn step<const N: usize>(
     ground: &impl GroundProbe,
     dt: f32,
 ) -> FollowerEvents {
+    step_cached(
+        state,
+        params,
+        &mut FollowerRates::new(),
+        leader_pos,
+        ground,
+        dt,
+    )
+}
+
+/// [`step`], the same bits, with the per-step decays (`exp`/`ln` of the parameters and `dt`)
+/// memoised in `rates` between calls: keep one per follower (or per set of parameters and `dt`)
+/// and pass it every step; it recomputes a decay only when its inputs change.
+pub fn step_cached<const N: usize>(
+    state: &mut FollowerState<N>,
+    params: &FollowerParams,
+    rates: &mut FollowerRates,
+    leader_pos: Vec3,
+    ground: &impl GroundProbe,
+    dt: f32,
+) -> FollowerEvents {
+    let sane;
+    let p = if params.is_sane() {
+        params
+    } else {
+        sane = params.sanitized();
+        &sane
+    };
+    step_sane(state, p, rates, leader_pos, ground, dt)
+}
+
+/// [`step_cached`] with parameters known to be sane (`p.is_sane()`, e.g. sanitized once when they
+/// were set), which are then not checked again.
+pub(crate) fn step_sane<const N: usize>(
+    state: &mut FollowerState<N>,
+    p: &FollowerParams,
+    rates: &mut FollowerRates,
+    leader_pos: Vec3,
+    ground: &impl GroundProbe,
+    dt: f32,
+) -> FollowerEvents {
     let mut ev = FollowerEvents::default();
     let Some(dt) = sanitize_dt(dt) else {
         ev.falling = state.body.falling;
         return ev;
     };
-    let p = &params.sanitized();
     state.sanitize();
     let leader = sanitize_leader(leader_pos, state.leader);
     let n = dt * p.reference_hz;
 
     let mut prev = state.leader;
-    if leader.distance(prev) > p.teleport_distance {
+    if Gap::between(leader, prev).beyond(p.teleport_distance) {
         let back = state.body.position.planar() - prev.planar();
         regroup(state, p, leader, back);
         ev.regrouped = true;
@@ -218,14 +273,14 @@ pub fn step<const N: usize>(
 
     record_crumb(state, p, prev, leader, &mut ev);
     // The body does not move between here and the end of `drive`: one distance for both.
-    let to_leader = state.body.position.distance(leader);
+    let to_leader = Gap::between(state.body.position, leader);
     take_shortcut(state, p, to_leader, &mut ev);
-    drive(state, p, to_leader, n, &mut ev);
+    drive(state, p, to_leader, n, rates, &mut ev);
 
     let ground_y = state.body.integrate(p, ground, dt);
     state.body.update_falling(p, ground_y);
     state.body.turn(p, dt);
-    state.body.turn_neck(p, leader, dt);
+    state.body.turn_neck(p, leader, dt, rates);
     state.body.flush_subnormals();
     state.target = state.target.flush_subnormal();
     state.last_crumb = state.last_crumb.flush_subnormal();
@@ -273,7 +328,7 @@ fn record_crumb<const N: usize>(
     let r = p.record_distance;
     let mut from = prev;
     for _ in 0..N {
-        if leader.distance(state.last_crumb) <= r {
+        if !Gap::between(leader, state.last_crumb).beyond(r) {
             return;
         }
         // Interpolated crumbs only fill free space: a full trail takes the leader's position, so a
@@ -330,11 +385,11 @@ fn push_crumb<const N: usize>(state: &mut FollowerState<N>, crumb: Vec3, ev: &mu
 fn take_shortcut<const N: usize>(
     state: &mut FollowerState<N>,
     p: &FollowerParams,
-    to_leader: f32,
+    to_leader: Gap,
     ev: &mut FollowerEvents,
 ) {
     let keep = p.shortcut_keep as usize;
-    if to_leader >= p.shortcut_distance || state.trail.len() < keep {
+    if !to_leader.below(p.shortcut_distance) || state.trail.len() < keep {
         return;
     }
     let dropped = state.trail.retain_newest(keep);
@@ -351,13 +406,14 @@ fn take_shortcut<const N: usize>(
 fn drive<const N: usize>(
     state: &mut FollowerState<N>,
     p: &FollowerParams,
-    to_leader: f32,
+    to_leader: Gap,
     n: f32,
+    rates: &mut FollowerRates,
     ev: &mut FollowerEvents,
 ) {
     let body = &mut state.body;
-    if to_leader < p.stop_distance {
-        body.reduce_speed(p, n);
+    if to_leader.below(p.stop_distance) {
+        body.reduce_speed(p, n, rates);
         ev.stopped = true;
         return;
     }
@@ -373,7 +429,7 @@ fn drive<const N: usize>(
     };
     if to_target < p.reach_distance {
         if state.trail.len() <= p.stop_crumbs as usize {
-            body.reduce_speed(p, n);
+            body.reduce_speed(p, n, rates);
             ev.stopped = true;
             return;
         }
@@ -392,7 +448,105 @@ fn drive<const N: usize>(
     if left <= p.slow_crumbs as usize {
         factor = p.slow_factor;
     }
-    body.chase_known(p, state.target, factor, f32::INFINITY, n, planar);
+    body.chase_known(p, state.target, factor, f32::INFINITY, n, rates, planar);
+}
+
+/// A distance the follower only compares with thresholds (sane parameters, `≥ 0`): the same
+/// answers as comparing `a.distance(b)`. Kept as its square, the root taken only when the squares
+/// are too close to tell ([`root_side`]) — except on wasm, where the root is one instruction.
+#[derive(Clone, Copy)]
+struct Gap(f32);
+
+impl Gap {
+    /// The distance between `a` and `b` (on wasm: it; elsewhere: its square).
+    #[inline(always)]
+    fn between(a: Vec3, b: Vec3) -> Gap {
+        #[cfg(target_arch = "wasm32")]
+        {
+            Gap(a.distance(b))
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            Gap((a - b).length_squared())
+        }
+    }
+
+    /// `a.distance(b) > t`.
+    #[inline(always)]
+    fn beyond(self, t: f32) -> bool {
+        #[cfg(target_arch = "wasm32")]
+        {
+            self.0 > t
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            root_beyond(self.0, t)
+        }
+    }
+
+    /// `a.distance(b) < t`.
+    #[inline(always)]
+    fn below(self, t: f32) -> bool {
+        #[cfg(target_arch = "wasm32")]
+        {
+            self.0 < t
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            root_below(self.0, t)
+        }
+    }
+}
+
+/// `scalar::sqrt(d2) > t` for `t ≥ 0`, [`root_side`] first.
+#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
+#[inline]
+fn root_beyond(d2: f32, t: f32) -> bool {
+    match root_side(d2, t) {
+        Some(beyond) => beyond,
+        None => crate::math::scalar::sqrt(d2) > t,
+    }
+}
+
+/// `scalar::sqrt(d2) < t` for `t ≥ 0`, [`root_side`] first.
+#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
+#[inline]
+fn root_below(d2: f32, t: f32) -> bool {
+    match root_side(d2, t) {
+        Some(beyond) => !beyond,
+        None => crate::math::scalar::sqrt(d2) < t,
+    }
+}
+
+/// Where `s = scalar::sqrt(d2)` lies against `t ≥ 0` when that is certain without computing it:
+/// `Some(true)` if `s > t`, `Some(false)` if `s < t`; `None` when the squares are within 0.2 % of
+/// each other, when `t·t` is outside `[2⁻¹⁰⁰, 2¹²⁰]` (zero, subnormal, huge, infinite) or `d2` is
+/// NaN.
+///
+/// Exact for any square root within 2⁻¹² (0.02 %) of the true one (libm's correctly rounded one,
+/// the micromath backend's ≈ 10⁻⁶): with `T = t·t` rounded, `d2·(1 + 2⁻⁹) < T` (rounded) puts
+/// `√d2` below `t·(1 − 2⁻¹¹)`, and `d2 > T·(1 + 2⁻⁹)` (rounded) above `t·(1 + 2⁻¹¹)`; the rounding
+/// of these products (2⁻²⁴ relative for normal results, far below `T` otherwise) moves the bounds
+/// by far less than that. A `d2` below 2⁻¹²⁶ has a root below 2⁻⁶² (micromath's Heron steps from
+/// its 2⁻⁶⁴ estimate too) while `t ≥ 2⁻⁵⁰`; `d2 = +∞` has root `+∞`; `d2` is never negative (a
+/// sum of squares; `−0.0` has root `−0.0`).
+#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
+#[inline(always)]
+fn root_side(d2: f32, t: f32) -> Option<bool> {
+    const MARGIN: f32 = 1.0 + 1.0 / 512.0;
+    const LO: u32 = 27 << 23; // 2⁻¹⁰⁰
+    const HI: u32 = 247 << 23; // 2¹²⁰
+    let tt = t * t;
+    // `LO ≤ tt ≤ HI` on the bits (NaN bits fall outside).
+    if tt.to_bits().wrapping_sub(LO) > HI - LO {
+        None
+    } else if d2 * MARGIN < tt {
+        Some(false)
+    } else if d2 > tt * MARGIN {
+        Some(true)
+    } else {
+        None
+    }
 }
 
 #[cfg(test)]
@@ -406,6 +560,138 @@ mod tests {
         assert_eq!(s.trail.len(), 1);
         assert_eq!(s.trail.oldest(), Some(Vec3::ZERO));
         assert_eq!(s.target, Vec3::new(0.0, 0.0, 3.0));
+    }
+
+    #[test]
+    fn step_cached_is_step_bit_for_bit() {
+        let mut odd = FollowerParams::seed();
+        odd.stop_decay_per_tick = 0.5;
+        odd.direction_lerp_per_tick = 1.0;
+        odd.neck_rate = f32::INFINITY;
+        odd.reference_hz = 60.0;
+        let mut bad = FollowerParams::close_companion();
+        bad.stop_decay_per_tick = f32::NAN;
+        bad.neck_rate = -3.0;
+        bad.reference_hz = 0.0;
+        let sets = [
+            FollowerParams::seed(),
+            FollowerParams::seed_exact(),
+            FollowerParams::close_companion(),
+            odd,
+            bad,
+        ];
+        let dts = [1.0 / 50.0, 1.0 / 60.0, 1.0 / 144.0, 0.3, 0.0, f32::NAN];
+        let bits = |s: &FollowerState| {
+            let mut h = StateHasher::new();
+            s.hash_state(&mut h);
+            h.finish()
+        };
+        // One memo across every parameter set and `dt`: stale entries are recomputed.
+        let mut rates = FollowerRates::new();
+        for p in sets.iter() {
+            for &dt in dts.iter() {
+                let start = FollowerState::new(Vec3::new(0.0, 0.0, 3.0), Vec3::ZERO, 0.0);
+                let (mut a, mut b): (FollowerState, FollowerState) = (start, start);
+                for t in 0..300 {
+                    let f = t as f32 * 0.03;
+                    // Circles, stops, and one teleport.
+                    let leader = if t < 120 {
+                        Vec3::new(6.0 * crate::math::scalar::sin(f), 0.0, -0.2 * t as f32)
+                    } else if t < 200 {
+                        Vec3::new(0.0, 0.0, -24.0)
+                    } else {
+                        Vec3::new(40.0, 0.0, 40.0)
+                    };
+                    let g = crate::ground::FlatGround::new(0.0);
+                    let ea = step(&mut a, p, leader, &g, dt);
+                    let eb = step_cached(&mut b, p, &mut rates, leader, &g, dt);
+                    assert_eq!(ea, eb, "dt {dt} tick {t}");
+                    assert_eq!(bits(&a), bits(&b), "dt {dt} tick {t}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn root_tests_are_the_root_compares() {
+        let check = |d2: f32, t: f32| {
+            let s = crate::math::scalar::sqrt(d2);
+            assert_eq!(root_beyond(d2, t), s > t, "{d2} {t}");
+            assert_eq!(root_below(d2, t), s < t, "{d2} {t}");
+            if let Some(beyond) = root_side(d2, t) {
+                assert_eq!(beyond, s > t, "{d2} {t}");
+                assert_eq!(!beyond, s < t, "{d2} {t}");
+            }
+        };
+        let ts = [
+            0.0f32,
+            1.5,
+            2.0,
+            3.5,
+            7.0,
+            10.0,
+            1.0e-20,
+            8.9e-16,
+            1.0e-35,
+            3.0e19,
+            1.0e30,
+            f32::INFINITY,
+        ];
+        let mut rng = crate::rng::Pcg32::seeded(12);
+        for &t in ts.iter() {
+            let tt = t * t;
+            // Squares at and around t², one ulp at a time and by the margin, and far off.
+            let mut d2s = vec![
+                0.0f32,
+                -0.0,
+                1.0e-45,
+                1.0e-38,
+                f32::MAX,
+                f32::INFINITY,
+                f32::NAN,
+                tt,
+            ];
+            for k in 1..40u32 {
+                d2s.push(f32::from_bits(tt.to_bits().wrapping_add(k)));
+                d2s.push(f32::from_bits(tt.to_bits().wrapping_sub(k)));
+                d2s.push(tt * (1.0 + k as f32 / 4096.0));
+                d2s.push(tt * (1.0 - k as f32 / 4096.0));
+            }
+            for &d2 in d2s.iter() {
+                check(d2, t);
+            }
+            for _ in 0..20_000 {
+                check(tt * rng.range_f32(0.99, 1.01), t);
+                check(f32::from_bits(rng.next_u32() & 0x7fff_ffff), t);
+            }
+        }
+        for _ in 0..200_000 {
+            let t = rng.range_f32(0.0, 20.0);
+            check(rng.range_f32(0.0, 500.0), t);
+        }
+    }
+
+    #[test]
+    fn finite_is_is_finite() {
+        let vs = [
+            0.0f32,
+            -0.0,
+            1.0e-45,
+            3.0,
+            f32::MAX,
+            f32::INFINITY,
+            f32::NAN,
+        ];
+        for &x in vs.iter() {
+            for &y in vs.iter() {
+                for &z in [-2.0f32, f32::NEG_INFINITY, 0.5].iter() {
+                    let v = Vec3::new(x, y, z);
+                    assert_eq!(finite(v), v.is_finite(), "{v:?}");
+                    // The float-sum form, whichever form this target compiles.
+                    assert_eq!(x * 0.0 + y * 0.0 + z * 0.0 == 0.0, v.is_finite(), "{v:?}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -204,8 +204,38 @@ impl FlyerState {
     }
 
     /// True if every field is finite.
+    #[inline]
     pub fn is_finite(&self) -> bool {
-        // On the bits, branch-free: the largest exponent-and-mantissa field is below infinity's.
+        #[cfg(any(target_abi = "eabihf", target_arch = "wasm32"))]
+        {
+            // With a hardware FPU: `x·0` is ±0 for a finite `x` and NaN for ±∞ or NaN, so the sum
+            // of the products is zero exactly when every field is finite (integer tests need the
+            // values moved out of the float registers one by one).
+            let (p, q, w) = (self.position, self.orientation, self.angular_velocity);
+            let z = |v: f32| v * 0.0;
+            let sum = z(p.x)
+                + z(p.y)
+                + z(p.z)
+                + z(q.x)
+                + z(q.y)
+                + z(q.z)
+                + z(q.w)
+                + z(w.x)
+                + z(w.y)
+                + z(w.z)
+                + z(self.speed);
+            sum == 0.0
+        }
+        #[cfg(not(any(target_abi = "eabihf", target_arch = "wasm32")))]
+        {
+            self.is_finite_bits()
+        }
+    }
+
+    /// [`FlyerState::is_finite`] on the bits (no float arithmetic: soft-float targets).
+    #[cfg_attr(any(target_abi = "eabihf", target_arch = "wasm32"), allow(dead_code))]
+    fn is_finite_bits(&self) -> bool {
+        // Branch-free: the largest exponent-and-mantissa field is below infinity's.
         let m = |v: f32| v.to_bits() & 0x7fff_ffff;
         let (p, q, w) = (self.position, self.orientation, self.angular_velocity);
         let largest = m(p.x)
@@ -371,8 +401,8 @@ pub fn level_torque(basis: &Basis, params: &FlyerParams) -> Vec3 {
 /// Height of `point` above the ground below it, or `None` without (finite) ground.
 #[inline]
 fn altitude(ground: &impl GroundProbe, point: Vec3) -> Option<f32> {
-    match ground.probe(point) {
-        Some(hit) if hit.height.is_finite() => Some(point.y - hit.height),
+    match ground.height(point) {
+        Some(h) if h.is_finite() => Some(point.y - h),
         _ => None,
     }
 }
@@ -454,6 +484,19 @@ pub fn avoid_torque(
     total
 }
 
+/// True if `x` and `y` are finite ([`FlyerState::is_finite`]'s two forms for two values).
+#[inline(always)]
+fn finite_pair(x: f32, y: f32) -> bool {
+    #[cfg(any(target_abi = "eabihf", target_arch = "wasm32"))]
+    {
+        x * 0.0 + y * 0.0 == 0.0
+    }
+    #[cfg(not(any(target_abi = "eabihf", target_arch = "wasm32")))]
+    {
+        (x.to_bits() & 0x7fff_ffff).max(y.to_bits() & 0x7fff_ffff) < 0x7f80_0000
+    }
+}
+
 /// `x > 0.0` on the bits: +0 excluded, +inf included, NaN and negatives fail, as the compare.
 #[inline]
 fn positive(x: f32) -> bool {
@@ -505,7 +548,7 @@ pub fn step_at_speed(
 
 /// The parts of a flight step that depend only on the params and `dt`: computed once per scene
 /// tick and shared by every flyer (the same values [`step_at_speed`] computes per call).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct StepConsts {
     /// The sanitised step, seconds (0: no step).
     dt: f32,
@@ -534,6 +577,85 @@ impl StepConsts {
             half_dt: 0.5 * dt,
             response: clamp(params.speed_response * dt, 0.0, 1.0),
         }
+    }
+}
+
+/// [`StepConsts`] remembered with the bits of the inputs they were computed from (`max_dt`,
+/// `angular_damping`, `max_angular_speed`, `speed_response`, `dt`), so a scene computes them only
+/// when those change. Not state: two memos always compare equal.
+#[derive(Clone, Copy)]
+pub(crate) struct StepConstsMemo {
+    key: [u32; 5],
+    consts: StepConsts,
+}
+
+impl StepConstsMemo {
+    /// An empty memo: keyed by `dt = 0`, which no scene step asks for (`1 / tick_hz` is positive),
+    /// so the first call computes.
+    pub(crate) const fn new() -> Self {
+        StepConstsMemo {
+            key: [0; 5],
+            consts: StepConsts {
+                dt: 0.0,
+                decay: 0.0,
+                max_w: 0.0,
+                max_w2: 0.0,
+                half_dt: 0.0,
+                response: 0.0,
+            },
+        }
+    }
+
+    /// [`StepConsts::new`]`(params, dt)` for a positive `dt`, computed only if its inputs changed
+    /// since the last call.
+    #[inline]
+    pub(crate) fn get(&mut self, params: &FlyerParams, dt: f32) -> StepConsts {
+        let key = [
+            params.max_dt.to_bits(),
+            params.angular_damping.to_bits(),
+            params.max_angular_speed.to_bits(),
+            params.speed_response.to_bits(),
+            dt.to_bits(),
+        ];
+        let k = &self.key;
+        // Element by element (an array compare may become a `memcmp` call).
+        if !(k[0] == key[0] && k[1] == key[1] && k[2] == key[2] && k[3] == key[3] && k[4] == key[4])
+        {
+            self.key = key;
+            self.consts = StepConsts::new(params, dt);
+        }
+        self.consts
+    }
+}
+
+impl PartialEq for StepConstsMemo {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl core::fmt::Debug for StepConstsMemo {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("StepConstsMemo")
+    }
+}
+
+/// [`Quat::normalize`], inline (the flight step's one call per tick; a private copy of the
+/// `math` function, tested against it).
+#[inline(always)]
+fn normalized(q: Quat) -> Quat {
+    let l2 = q.dot(q);
+    if l2.to_bits() == 0x3f80_0000 {
+        // l2 == 1: the scale 1/√1 is exactly 1 and would change no component.
+        return q;
+    }
+    // `l2 > 1e-12 && l2.is_finite()` as one unsigned range test on the bits.
+    const LO: u32 = 1.0e-12f32.to_bits() + 1;
+    if l2.to_bits().wrapping_sub(LO) < f32::INFINITY.to_bits() - LO {
+        let inv = 1.0 / crate::math::scalar::sqrt(l2);
+        Quat::from_xyzw(q.x * inv, q.y * inv, q.z * inv, q.w * inv)
+    } else {
+        Quat::IDENTITY
     }
 }
 
@@ -579,8 +701,8 @@ pub(crate) fn step_at_speed_axes(
     // q · (ω·dt/2, 1), without the four multiplications by the exact 1.
     let q = state
         .orientation
-        .mul_xyz1(Vec3::new(w.x * h, w.y * h, w.z * h))
-        .normalize();
+        .mul_xyz1(Vec3::new(w.x * h, w.y * h, w.z * h));
+    let q = normalized(q);
     let cruise = finite_or(cruise_speed, params.cruise_speed);
     let speed = state.speed + (cruise - state.speed) * k.response;
     *axes = Basis::from_quat(q);
@@ -591,7 +713,8 @@ pub(crate) fn step_at_speed_axes(
     // The orientation (normalised, or the identity) and the angular velocity (clamped; zero when
     // not finite) are finite by construction: only position and speed can overflow (absurd
     // params), so only they are checked — the same outcome as `!state.is_finite()`.
-    if !(state.position.is_finite() && state.speed.is_finite()) {
+    let p = state.position;
+    if !(finite_pair(p.x, p.y) && finite_pair(p.z, state.speed)) {
         *state = before;
         state.angular_velocity = Vec3::ZERO;
     }
@@ -625,10 +748,25 @@ impl BasisMemo {
     #[inline]
     pub(crate) fn axes_of(&mut self, q: Quat) -> &mut Basis {
         if !q.bits_eq(self.key) {
-            self.key = q;
-            self.basis = Basis::from_quat(q);
+            self.refresh(q);
         }
         &mut self.basis
+    }
+
+    /// Key the memo to `q` and compute its axes (out of line: a scene's memos miss only when a
+    /// host edits a ghost between ticks).
+    #[inline(never)]
+    fn refresh(&mut self, q: Quat) {
+        self.key = q;
+        self.basis = Basis::from_quat(q);
+    }
+
+    /// The axes last computed or updated, without a check: those of the orientation the memo
+    /// was last keyed to ([`BasisMemo::axes_of`], [`BasisMemo::rekey`]). For a ghost that
+    /// stepped this tick (its orientation is the key).
+    #[inline]
+    pub(crate) fn current(&self) -> &Basis {
+        &self.basis
     }
 
     /// Re-key the memo to `q` after its axes were updated in place to `Basis::from_quat(q)`.
@@ -726,6 +864,124 @@ mod tests {
             f32::NAN,
         ] {
             assert!(twice(x).to_bits() == (x + x).to_bits() || x.is_nan(), "{x}");
+        }
+    }
+
+    #[test]
+    fn normalized_is_quat_normalize() {
+        let mut rng = crate::rng::Pcg32::seeded(19);
+        let vals = [
+            0.0f32,
+            -0.0,
+            1.0,
+            1.0e-7,
+            1.0e-20,
+            1.0e20,
+            f32::INFINITY,
+            f32::NAN,
+            0.5,
+        ];
+        for i in 0..200_000 {
+            let mut c = || {
+                if i % 4 == 0 {
+                    vals[rng.below(vals.len() as u32) as usize]
+                } else {
+                    rng.range_f32(-1.5, 1.5)
+                }
+            };
+            let q = Quat::from_xyzw(c(), c(), c(), c());
+            let (a, b) = (normalized(q), q.normalize());
+            assert!(a.bits_eq(b) || (a.x.is_nan() && b.x.is_nan()), "{q:?}");
+        }
+    }
+
+    #[test]
+    fn step_consts_memo_is_step_consts() {
+        let mut memo = StepConstsMemo::new();
+        let mut rng = crate::rng::Pcg32::seeded(17);
+        let vals = [
+            0.0f32,
+            -0.0,
+            0.1,
+            5.0,
+            f32::INFINITY,
+            f32::NAN,
+            -2.0,
+            1.0e-40,
+        ];
+        let mut p = FlyerParams::default();
+        for i in 0..20_000 {
+            if i % 3 == 0 {
+                let v = vals[rng.below(vals.len() as u32) as usize];
+                match rng.below(4) {
+                    0 => p.max_dt = v,
+                    1 => p.angular_damping = v,
+                    2 => p.max_angular_speed = v,
+                    _ => p.speed_response = v,
+                }
+            }
+            let dt = [1.0 / 60.0, 1.0 / 30.0, 0.5, 1.0e-30][rng.below(4) as usize];
+            assert_eq!(memo.get(&p, dt), StepConsts::new(&p, dt), "{p:?} {dt}");
+        }
+    }
+
+    #[test]
+    fn is_finite_forms_agree() {
+        // The float-product form (used with a hardware FPU) and the bit form, on every field.
+        let products = |s: &FlyerState| {
+            let (p, q, w) = (s.position, s.orientation, s.angular_velocity);
+            [p.x, p.y, p.z, q.x, q.y, q.z, q.w, w.x, w.y, w.z, s.speed]
+                .iter()
+                .fold(0.0f32, |acc, v| acc + v * 0.0)
+                == 0.0
+        };
+        let base = FlyerState::level(Vec3::new(1.0, 2.0, 3.0), 0.3, 10.0);
+        let values = [
+            0.0,
+            -0.0,
+            1.0e-45,
+            -1.0e-45,
+            f32::MAX,
+            -f32::MAX,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+            -f32::NAN,
+            3.5,
+        ];
+        for i in 0..11 {
+            for &v in values.iter() {
+                let mut t = base;
+                match i {
+                    0 => t.position.x = v,
+                    1 => t.position.y = v,
+                    2 => t.position.z = v,
+                    3 => t.orientation.x = v,
+                    4 => t.orientation.y = v,
+                    5 => t.orientation.z = v,
+                    6 => t.orientation.w = v,
+                    7 => t.angular_velocity.x = v,
+                    8 => t.angular_velocity.y = v,
+                    9 => t.angular_velocity.z = v,
+                    _ => t.speed = v,
+                }
+                assert_eq!(products(&t), t.is_finite_bits(), "{i} {v}");
+                let finite = |x: f32| x.is_finite();
+                assert_eq!(finite_pair(v, 1.0), finite(v), "{v}");
+                assert_eq!(finite_pair(1.0, v), finite(v), "{v}");
+                // The float form of `finite_pair`, whichever form this target compiles.
+                assert_eq!(v * 0.0 + 1.0f32 * 0.0 == 0.0, finite(v), "{v}");
+                assert_eq!(2.0f32 * 0.0 + v * 0.0 == 0.0, finite(v), "{v}");
+                assert_eq!(t.is_finite(), t.is_finite_bits(), "{i} {v}");
+            }
+        }
+        let mut rng = crate::rng::Pcg32::seeded(11);
+        for _ in 0..100_000 {
+            let mut t = base;
+            t.position.y = f32::from_bits(rng.next_u32());
+            t.speed = f32::from_bits(rng.next_u32());
+            t.orientation.w = f32::from_bits(rng.next_u32());
+            assert_eq!(products(&t), t.is_finite_bits());
         }
     }
 

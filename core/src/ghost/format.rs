@@ -656,7 +656,14 @@ impl<'a> Recording<'a> {
     pub fn frame_looped(&self, i: u32) -> Frame {
         match self.header.frame_count {
             0 => Frame::NEUTRAL,
-            n => self.frame(mod_index(i, n)).unwrap_or(Frame::NEUTRAL),
+            n => {
+                // `self.frame(mod_index(i, n))` (in range by construction), one slice test.
+                let at = frame_offset(mod_index(i, n), self.header.checksum_interval);
+                match self.bytes.get(at..at.wrapping_add(FRAME_LEN)) {
+                    Some(&[a, b, c]) => Frame::unpack([a, b, c]),
+                    _ => Frame::NEUTRAL,
+                }
+            }
         }
     }
 
@@ -807,6 +814,15 @@ pub fn decode<const N: usize>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn frame_looped_is_frame_of_the_index_mod_n() {
+        let rec = crate::ghost::demo_recording().unwrap();
+        let n = rec.frame_count();
+        for i in (0..3 * n).chain([u32::MAX - 1, u32::MAX]) {
+            assert_eq!(rec.frame_looped(i), rec.frame(i % n).unwrap(), "{i}");
+        }
+    }
 
     fn frames(n: usize) -> heapless::Vec<Frame, 64> {
         (0..n)

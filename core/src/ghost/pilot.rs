@@ -22,34 +22,41 @@ pub struct Nearest {
 }
 
 /// The nearest finite target to `position` (ties: lowest index), or `None` if there is none.
+// Inline where floats are hardware (two call sites in a scene step); soft-float targets keep one
+// copy (no gain there, more stack).
+#[cfg_attr(target_abi = "eabihf", inline)]
 pub fn nearest_target(position: Vec3, targets: &[Vec3]) -> Option<Nearest> {
-    let mut best: Option<(u32, f32, Vec3)> = None;
+    // The best squared distance so far: +∞ until a finite one is seen (every finite square is
+    // below it; later ones must be strictly smaller, so ties keep the lowest index).
+    let mut best = f32::INFINITY;
+    let mut index = 0u32;
+    let mut offset = Vec3::ZERO;
     // A manual index (not `enumerate`): no overflow check for the link-time panic check.
     let mut i = 0u32;
     for &t in targets {
         let r = t - position;
         let d2 = r.length_squared();
-        if d2.is_finite() {
-            match best {
-                Some((_, b2, _)) if b2 <= d2 => {}
-                _ => best = Some((i, d2, r)),
-            }
+        if d2 < best {
+            best = d2;
+            index = i;
+            offset = r;
         }
         i = i.wrapping_add(1);
     }
-    best.map(|(index, d2, r)| {
-        let distance = crate::math::scalar::sqrt(d2);
-        // `distance` is a square root of a finite sum of squares (≥ 0): compare the bits.
-        let direction = if distance.to_bits() > 1.0e-6f32.to_bits() {
-            r * (1.0 / distance)
-        } else {
-            Vec3::ZERO
-        };
-        Nearest {
-            index,
-            distance,
-            direction,
-        }
+    if best == f32::INFINITY {
+        return None;
+    }
+    let distance = crate::math::scalar::sqrt(best);
+    // `distance` is a square root of a finite sum of squares (≥ 0): compare the bits.
+    let direction = if distance.to_bits() > 1.0e-6f32.to_bits() {
+        offset * (1.0 / distance)
+    } else {
+        Vec3::ZERO
+    };
+    Some(Nearest {
+        index,
+        distance,
+        direction,
     })
 }
 
@@ -92,11 +99,25 @@ pub fn frame_torque(
     Vec3::new(plus_zero(torque.x), plus_zero(torque.y), torque.z + level.z)
 }
 
-/// `x + 0.0` for non-NaN `x` without the addition: `x`, except that `−0.0` becomes `+0.0`.
-/// (A NaN comes back unchanged, where the addition might quiet it; torques are sanitised before
-/// use.)
+/// `x + 0.0`: `x`, except that `−0.0` becomes `+0.0`. With hardware floating point the addition
+/// itself; on soft-float targets without it, on the bits (a NaN then comes back unchanged where
+/// the addition might quiet it; torques are sanitised before use).
 #[inline]
 fn plus_zero(x: f32) -> f32 {
+    #[cfg(any(target_abi = "eabihf", target_arch = "wasm32"))]
+    {
+        x + 0.0
+    }
+    #[cfg(not(any(target_abi = "eabihf", target_arch = "wasm32")))]
+    {
+        plus_zero_bits(x)
+    }
+}
+
+/// [`plus_zero`] on the bits.
+#[cfg(any(test, not(any(target_abi = "eabihf", target_arch = "wasm32"))))]
+#[inline]
+fn plus_zero_bits(x: f32) -> f32 {
     if x.to_bits() == 0x8000_0000 {
         0.0
     } else {
@@ -104,12 +125,31 @@ fn plus_zero(x: f32) -> f32 {
     }
 }
 
-/// `acc + t`, skipping the three additions when `t` is exactly `(+0, +0, +0)` (terrain,
-/// avoidance and steering torques mostly are): the same bits as the sum (see [`plus_zero`]).
+/// `acc + t`. On soft-float targets the three additions are skipped when `t` is exactly
+/// `(+0, +0, +0)` (terrain, avoidance and steering torques mostly are): the same bits as the sum
+/// (see [`plus_zero`]); with hardware floating point the additions are cheaper than the test.
 #[inline]
 fn add_torque(acc: Vec3, t: Vec3) -> Vec3 {
+    #[cfg(any(target_abi = "eabihf", target_arch = "wasm32"))]
+    {
+        acc + t
+    }
+    #[cfg(not(any(target_abi = "eabihf", target_arch = "wasm32")))]
+    {
+        add_torque_bits(acc, t)
+    }
+}
+
+/// [`add_torque`] skipping the additions of an exact `(+0, +0, +0)`.
+#[cfg(any(test, not(any(target_abi = "eabihf", target_arch = "wasm32"))))]
+#[inline]
+fn add_torque_bits(acc: Vec3, t: Vec3) -> Vec3 {
     if (t.x.to_bits() | t.y.to_bits() | t.z.to_bits()) == 0 {
-        Vec3::new(plus_zero(acc.x), plus_zero(acc.y), plus_zero(acc.z))
+        Vec3::new(
+            plus_zero_bits(acc.x),
+            plus_zero_bits(acc.y),
+            plus_zero_bits(acc.z),
+        )
     } else {
         acc + t
     }
@@ -223,6 +263,121 @@ mod tests {
         assert!(nearest_target(Vec3::ZERO, &[]).is_none());
         let on_top = nearest_target(Vec3::ZERO, &[Vec3::ZERO]).unwrap();
         assert_eq!(on_top.direction, Vec3::ZERO);
+    }
+
+    #[test]
+    fn bit_forms_are_the_additions() {
+        let same = |a: f32, b: f32| a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan());
+        let mut bits = 0u32;
+        loop {
+            let x = f32::from_bits(bits);
+            assert!(same(plus_zero_bits(x), x + 0.0), "{bits:#x}");
+            assert!(same(plus_zero(x), x + 0.0), "{bits:#x}");
+            match bits.checked_add(4_099) {
+                Some(n) => bits = n,
+                None => break,
+            }
+        }
+        let vs = [
+            0.0f32,
+            -0.0,
+            1.0e-45,
+            -1.0e-45,
+            2.5,
+            -7.0,
+            f32::MAX,
+            f32::INFINITY,
+        ];
+        for &a in vs.iter() {
+            for &b in vs.iter() {
+                for &c in vs.iter() {
+                    let acc = Vec3::new(a, b, -c);
+                    for t in [Vec3::ZERO, Vec3::new(0.0, -0.0, 0.0), Vec3::new(c, a, b)] {
+                        let (x, y) = (add_torque_bits(acc, t), acc + t);
+                        assert!(same(x.x, y.x) && same(x.y, y.y) && same(x.z, y.z));
+                        let z = add_torque(acc, t);
+                        assert!(same(z.x, y.x) && same(z.y, y.y) && same(z.z, y.z));
+                    }
+                }
+            }
+        }
+    }
+
+    /// `nearest_target` as first written (an `Option` of the best so far, finite squares only).
+    fn nearest_reference(position: Vec3, targets: &[Vec3]) -> Option<Nearest> {
+        let mut best: Option<(u32, f32, Vec3)> = None;
+        for (i, &t) in targets.iter().enumerate() {
+            let r = t - position;
+            let d2 = r.length_squared();
+            if d2.is_finite() {
+                match best {
+                    Some((_, b2, _)) if b2 <= d2 => {}
+                    _ => best = Some((i as u32, d2, r)),
+                }
+            }
+        }
+        best.map(|(index, d2, r)| {
+            let distance = crate::math::scalar::sqrt(d2);
+            let direction = if distance.to_bits() > 1.0e-6f32.to_bits() {
+                r * (1.0 / distance)
+            } else {
+                Vec3::ZERO
+            };
+            Nearest {
+                index,
+                distance,
+                direction,
+            }
+        })
+    }
+
+    #[test]
+    fn nearest_is_the_reference() {
+        let mut rng = crate::rng::Pcg32::seeded(21);
+        let specials = [
+            0.0f32,
+            -0.0,
+            1.0e30,
+            -2.0e19,
+            2.0e19,
+            f32::INFINITY,
+            f32::NAN,
+            1.0e-40,
+        ];
+        let same = |a: Option<Nearest>, b: Option<Nearest>| match (a, b) {
+            (None, None) => true,
+            (Some(a), Some(b)) => {
+                a.index == b.index
+                    && a.distance.to_bits() == b.distance.to_bits()
+                    && a.direction.x.to_bits() == b.direction.x.to_bits()
+                    && a.direction.y.to_bits() == b.direction.y.to_bits()
+                    && a.direction.z.to_bits() == b.direction.z.to_bits()
+            }
+            _ => false,
+        };
+        for _ in 0..50_000 {
+            let n = rng.below(6) as usize;
+            let mut t = [Vec3::ZERO; 6];
+            for v in t.iter_mut().take(n) {
+                let mut c = || {
+                    if rng.below(5) == 0 {
+                        specials[rng.below(specials.len() as u32) as usize]
+                    } else {
+                        rng.range_f32(-20.0, 20.0)
+                    }
+                };
+                *v = Vec3::new(c(), c(), c());
+            }
+            // Ties: a duplicate of an earlier target now and then.
+            if n > 2 && rng.below(4) == 0 {
+                t[n - 1] = t[0];
+            }
+            let p = Vec3::new(rng.range_f32(-5.0, 5.0), 1.0, rng.range_f32(-5.0, 5.0));
+            assert!(same(
+                nearest_target(p, &t[..n]),
+                nearest_reference(p, &t[..n])
+            ));
+        }
     }
 
     #[test]

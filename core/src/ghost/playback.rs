@@ -134,12 +134,13 @@ impl Ghost {
         };
         let k = StepConsts::new(params, recording.tick_dt());
         self.follow_axes(
-            recording, params, formation, targets, ground, &lead, &mut axes, &k,
+            recording, params, formation, targets, ground, &lead, &mut axes, &k, false,
         )
     }
 
     /// [`Ghost::step_following`] with the body axes at hand (`axes == self.flyer.basis()`, updated
-    /// to those of the new orientation) and the step constants of `recording.tick_dt()`.
+    /// to those of the new orientation) and the step constants of `recording.tick_dt()`. With
+    /// `lazy` the nearest target is only looked for when the frame needs it (see [`Chosen`]).
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn follow_axes(
         &mut self,
@@ -151,11 +152,16 @@ impl Ghost {
         leader: &Lead<'_>,
         axes: &mut Basis,
         k: &StepConsts,
+        lazy: bool,
     ) -> GhostTick {
         let leader_index = leader.index;
         let n = recording.frame_count();
         self.cursor = lagged_cursor(leader_index, self.lag, n);
-        let nearest = pilot::nearest_target(self.flyer.position, targets);
+        let nearest = if lazy {
+            None
+        } else {
+            pilot::nearest_target(self.flyer.position, targets)
+        };
         let index = self.cursor;
         let frame = recording.frame_looped(index);
         let steer = formation_steer_basis(
@@ -171,9 +177,11 @@ impl Ghost {
             index,
             frame,
             nearest,
+            known: !lazy,
             skipped: false,
         };
-        self.play(recording, params, targets, ground, chosen, steer, axes, k)
+        self.play(recording, params, targets, ground, &chosen, steer, axes, k);
+        chosen.tick(self)
     }
 
     /// One fixed tick (`dt = 1 / recording.tick_hz()`). An empty recording flies
@@ -187,11 +195,13 @@ impl Ghost {
     ) -> GhostTick {
         let mut axes = self.flyer.basis();
         let k = StepConsts::new(params, recording.tick_dt());
-        self.step_axes(recording, params, targets, ground, &mut axes, &k)
+        self.step_axes(recording, params, targets, ground, &mut axes, &k, false)
     }
 
     /// [`Ghost::step`] with the body axes at hand (`axes == self.flyer.basis()`, updated to those
-    /// of the new orientation) and the step constants of `recording.tick_dt()`.
+    /// of the new orientation) and the step constants of `recording.tick_dt()`. With `lazy` the
+    /// nearest target is only looked for when the frame needs it (see [`Chosen`]).
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn step_axes(
         &mut self,
         recording: &Recording<'_>,
@@ -200,11 +210,18 @@ impl Ghost {
         ground: &impl GroundProbe,
         axes: &mut Basis,
         k: &StepConsts,
+        lazy: bool,
     ) -> GhostTick {
         let n = recording.frame_count();
-        let nearest = pilot::nearest_target(self.flyer.position, targets);
         let mut index = if n == 0 { 0 } else { mod_index(self.cursor, n) };
         let mut frame = recording.frame_looped(index);
+        // The Condition needs it only in a Toward frame (and a skip lands on one).
+        let known = !lazy || frame.toward;
+        let nearest = if known {
+            pilot::nearest_target(self.flyer.position, targets)
+        } else {
+            None
+        };
         let mut skipped = false;
         if let Some(near) = nearest.as_ref() {
             if condition_met(recording, &frame, near) {
@@ -222,9 +239,11 @@ impl Ghost {
             index,
             frame,
             nearest,
+            known,
             skipped,
         };
-        self.play(recording, params, targets, ground, chosen, steer, axes, k)
+        self.play(recording, params, targets, ground, &chosen, steer, axes, k);
+        chosen.tick(self)
     }
 
     /// Fire gating, flight and cursor advance for the chosen frame (`axes` as in
@@ -236,17 +255,24 @@ impl Ghost {
         params: &FlyerParams,
         targets: &[Vec3],
         ground: &impl GroundProbe,
-        chosen: Chosen,
+        chosen: &Chosen,
         steer: Steer,
         axes: &mut Basis,
         k: &StepConsts,
-    ) -> GhostTick {
+    ) {
         let Chosen {
             index,
             frame,
             nearest,
-            skipped,
-        } = chosen;
+            known,
+            ..
+        } = *chosen;
+        // Only the gun, the missile, Toward and Away look at the nearest target.
+        let nearest = if known || !(frame.fire || frame.missile || frame.toward || frame.away) {
+            nearest
+        } else {
+            pilot::nearest_target(self.flyer.position, targets)
+        };
         let facing = pilot::facing_target(axes, params, nearest.as_ref());
         self.firing = frame.fire && facing;
         self.missile = frame.missile && facing;
@@ -265,24 +291,37 @@ impl Ghost {
         );
         self.cursor = recording.next_index(index);
         self.last_index = index;
-        GhostTick {
-            frame_index: index,
-            frame,
-            skipped,
-            firing: self.firing,
-            missile: self.missile,
-            nearest,
-        }
     }
 }
 
 /// The frame a ghost plays this tick, chosen by [`Ghost::step`] or [`Ghost::step_following`].
+///
+/// `nearest` is the nearest target at the start of the tick if `known`; if not, it is `None` and
+/// [`Ghost::play`] looks for it only if the frame fires, launches, or turns Toward or Away — the
+/// only uses of it (a [`GhostScene`](super::GhostScene) ignores the [`GhostTick::nearest`] it then
+/// leaves `None`; the public steps always look).
 #[derive(Clone, Copy)]
 struct Chosen {
     index: u32,
     frame: Frame,
     nearest: Option<Nearest>,
+    known: bool,
     skipped: bool,
+}
+
+impl Chosen {
+    /// What `ghost` did this tick after [`Ghost::play`] played this choice.
+    #[inline]
+    fn tick(&self, ghost: &Ghost) -> GhostTick {
+        GhostTick {
+            frame_index: self.index,
+            frame: self.frame,
+            skipped: self.skipped,
+            firing: ghost.firing,
+            missile: ghost.missile,
+            nearest: self.nearest,
+        }
+    }
 }
 
 /// A wingman's leader this tick: its state after its step, its body axes

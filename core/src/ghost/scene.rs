@@ -2,7 +2,7 @@
 //! hashed for golden tests and cross-platform checks.
 
 use super::fleet::{self, FormationParams, SpawnArea};
-use super::flyer::{BasisMemo, FlyerParams, FlyerState, StepConsts};
+use super::flyer::{BasisMemo, FlyerParams, FlyerState, StepConstsMemo};
 use super::format::Recording;
 use super::playback::{Ghost, Lead};
 use crate::ground::GroundProbe;
@@ -47,6 +47,9 @@ pub struct GhostScene<const N: usize> {
     /// Each ghost's body axes, computed once per tick (by its flight step) and reused by its next
     /// tick and its wingmen; keyed by the orientation bits, so edits to `ghosts` are safe.
     bases: [BasisMemo; N],
+    /// The flight step's constants, keyed by the parameters and `dt` they come from, so edits to
+    /// `params` are safe.
+    consts: StepConstsMemo,
 }
 
 impl<const N: usize> GhostScene<N> {
@@ -59,6 +62,7 @@ impl<const N: usize> GhostScene<N> {
             targets: heapless::Vec::new(),
             tick: 0,
             bases: [BasisMemo::new(); N],
+            consts: StepConstsMemo::new(),
         }
     }
 
@@ -75,7 +79,7 @@ impl<const N: usize> GhostScene<N> {
     /// Advance every ghost one fixed tick of `1 / recording.tick_hz()` seconds.
     pub fn step(&mut self, recording: &Recording<'_>, ground: &impl GroundProbe) -> SceneTick {
         let mut out = SceneTick::default();
-        let k = StepConsts::new(&self.params, recording.tick_dt());
+        let k = self.consts.get(&self.params, recording.tick_dt());
         for i in 0..self.ghosts.len() {
             // Ghosts (and their memos) before `i` have stepped this tick; a leader is followed
             // only from there.
@@ -90,11 +94,12 @@ impl<const N: usize> GhostScene<N> {
             };
             let leader = g.leader as usize;
             let axes = memo.axes_of(g.flyer.orientation);
-            let t = match (done.get(leader), done_axes.get_mut(leader)) {
+            let t = match (done.get(leader), done_axes.get(leader)) {
                 (Some(l), Some(lm)) => {
                     let lead = Lead {
                         flyer: &l.flyer,
-                        basis: lm.axes_of(l.flyer.orientation),
+                        // Stepped this tick: its memo holds the axes of its new orientation.
+                        basis: lm.current(),
                         index: l.last_index,
                     };
                     g.follow_axes(
@@ -106,9 +111,18 @@ impl<const N: usize> GhostScene<N> {
                         &lead,
                         axes,
                         &k,
+                        true,
                     )
                 }
-                _ => g.step_axes(recording, &self.params, &self.targets, ground, axes, &k),
+                _ => g.step_axes(
+                    recording,
+                    &self.params,
+                    &self.targets,
+                    ground,
+                    axes,
+                    &k,
+                    true,
+                ),
             };
             memo.rekey(g.flyer.orientation);
             out.firing = out.firing.saturating_add(t.firing as u32);
@@ -177,6 +191,66 @@ impl<const N: usize> StateHash for GhostScene<N> {
         h.write_u32(self.ghosts.len() as u32);
         for g in self.ghosts.iter() {
             g.hash_state(h);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::demo::level::DemoGround;
+    use crate::ghost::demo_recording;
+
+    /// The scene (axes memos, the nearest target looked for only when a frame needs it) against
+    /// the public per-ghost steps (fresh axes, the nearest target every tick), bit for bit, for a
+    /// formation and a fleet, with targets that move.
+    #[test]
+    fn scene_is_the_public_steps_bit_for_bit() {
+        let rec = demo_recording().unwrap();
+        let mut scenes = [GhostScene::<4>::demo(&rec), GhostScene::<4>::fleet(&rec, 9)];
+        for scene in scenes.iter_mut() {
+            let mut ghosts = scene.ghosts.clone();
+            for t in 0..1800u32 {
+                let f = t as f32 * 0.01;
+                let targets = [
+                    Vec3::new(20.0 * crate::math::scalar::sin(f), 2.0, -10.0),
+                    Vec3::new(-15.0, 8.0, 30.0 * crate::math::scalar::cos(f)),
+                ];
+                let kept = if t % 300 < 150 { 1 } else { 2 };
+                scene.set_targets(&targets[..kept]);
+                let out = scene.step(&rec, &DemoGround);
+                let (mut firing, mut missiles, mut skips) = (0, 0, 0);
+                for i in 0..ghosts.len() {
+                    let (done, rest) = ghosts.split_at_mut(i);
+                    let g = &mut rest[0];
+                    let leader = g.leader as usize;
+                    let tick = match done.get(leader) {
+                        Some(l) => g.step_following(
+                            &rec,
+                            &scene.params,
+                            &scene.formation,
+                            &targets[..kept],
+                            &DemoGround,
+                            &l.flyer,
+                            l.last_index,
+                        ),
+                        None => g.step(&rec, &scene.params, &targets[..kept], &DemoGround),
+                    };
+                    firing += tick.firing as u32;
+                    missiles += tick.missile as u32;
+                    skips += tick.skipped as u32;
+                }
+                assert_eq!(
+                    (out.firing, out.missiles, out.skips),
+                    (firing, missiles, skips)
+                );
+                for (a, b) in scene.ghosts.iter().zip(ghosts.iter()) {
+                    let (mut ha, mut hb) = (StateHasher::new(), StateHasher::new());
+                    a.hash_state(&mut ha);
+                    b.hash_state(&mut hb);
+                    assert_eq!(ha.finish(), hb.finish(), "tick {t}");
+                }
+            }
         }
     }
 }

@@ -44,11 +44,11 @@
 //! for centimetre-scale arrival.)
 
 use super::{
-    clamp_len, dir_len, finish_checked, finite3, integrate_checked, non_negative, sanitize_dt,
-    velocity_change_checked, Agent, Steering, SteeringParams,
+    clamp_len, clamp_len_checked, dir_len, fast_range, finish_checked, finite3, non_negative,
+    sanitize_dt, velocity_change_checked, Agent, Steering, SteeringParams,
 };
 use crate::hash::{StateHash, StateHasher};
-use crate::math::{clamp, scalar, wrap_angle, Vec3};
+use crate::math::{clamp, finite_or, scalar, wrap_angle, Vec3};
 
 /// Fraction of `max_accel` the braking schedule of [`arrive`] plans with; the rest is a reserve
 /// for catching up with rounding errors (see the module docs). A time-optimal rest-to-rest move
@@ -151,11 +151,10 @@ fn tolerance_floor(target: Vec3) -> f32 {
     1.0e-5 * (1.0 + f32::from_bits(m))
 }
 
-/// `max(non_negative(tolerance), floor)` for a `floor > 0` from [`tolerance_floor`]: the value of
-/// [`effective_tolerance`] (the larger of two non-NaN values, one of them positive).
+/// `max(t, floor)` for `t = non_negative(tolerance)` and a `floor > 0` from [`tolerance_floor`]:
+/// the value of [`effective_tolerance`] (the larger of two non-NaN values, one of them positive).
 #[inline]
-fn tolerance_with_floor(tolerance: f32, floor: f32) -> f32 {
-    let t = non_negative(tolerance);
+fn tolerance_with_floor(t: f32, floor: f32) -> f32 {
     // `t > floor` on the bits as signed integers: `t` is −0 (the most negative key) or in
     // [0, f32::MAX], `floor` positive, where the orders agree.
     if (t.to_bits() as i32) > (floor.to_bits() as i32) {
@@ -284,16 +283,73 @@ pub fn arrive(
     arrival: &ArrivalParams,
     dt: f32,
 ) -> Steering {
-    let Some(dt) = sanitize_dt(dt) else {
+    let Some(k) = ArrivalConsts::new(params, arrival, dt) else {
         return Steering::ZERO;
     };
     if !finite3(target) || !finite3(agent.position) || !finite3(agent.velocity) {
         return Steering::ZERO;
     }
     let floor = tolerance_floor(target);
-    let tolerance = tolerance_with_floor(arrival.tolerance, floor);
+    let tolerance = tolerance_with_floor(k.tolerance, floor);
     let to_target = dir_len(target - agent.position, tolerance);
-    arrive_checked(agent, params, arrival, dt, floor, to_target).0
+    arrive_checked(agent, &k, floor, to_target).0
+}
+
+/// The quantities of an arrival step that depend only on the parameters and `dt` (each computed
+/// as [`arrive`] and [`arrival_step`] did per call), so agents that share them compute them once
+/// per tick ([`arrival_step_with`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ArrivalConsts {
+    /// The sanitised step.
+    dt: f32,
+    /// `params.speed_limit()`.
+    max_speed: f32,
+    /// `params.accel_limit()`.
+    max_accel: f32,
+    /// `max_accel · dt`.
+    budget: f32,
+    /// `params.turn_limit()`.
+    turn: f32,
+    /// `non_negative(arrival.tolerance)`.
+    tolerance: f32,
+    /// `non_negative(arrival.brake_distance)`.
+    brake: f32,
+    /// `max_speed · clamp(arrival.min_speed_fraction, 0, 1)`, the ramp's creep speed.
+    creep: f32,
+    /// `max_accel · BRAKE_PLAN_FRACTION`, the braking schedule's deceleration.
+    plan: f32,
+    /// `plan · dt`.
+    plan_budget: f32,
+    /// `plan_budget · dt`.
+    plan_unit: f32,
+    /// `arrival.face_velocity`.
+    face: bool,
+}
+
+impl ArrivalConsts {
+    /// The constants of steps of `dt` seconds; `None` for an invalid `dt` (see [`sanitize_dt`]).
+    #[inline]
+    pub(crate) fn new(params: &SteeringParams, arrival: &ArrivalParams, dt: f32) -> Option<Self> {
+        let dt = sanitize_dt(dt)?;
+        let max_speed = params.speed_limit();
+        let max_accel = params.accel_limit();
+        let plan = max_accel * BRAKE_PLAN_FRACTION;
+        let plan_budget = plan * dt;
+        Some(ArrivalConsts {
+            dt,
+            max_speed,
+            max_accel,
+            budget: max_accel * dt,
+            turn: params.turn_limit(),
+            tolerance: non_negative(arrival.tolerance),
+            brake: non_negative(arrival.brake_distance),
+            creep: max_speed * clamp(arrival.min_speed_fraction, 0.0, 1.0),
+            plan,
+            plan_budget,
+            plan_unit: plan_budget * dt,
+            face: arrival.face_velocity,
+        })
+    }
 }
 
 /// [`arrive`] after its checks: `dt` sanitised, agent and target finite, `floor` =
@@ -303,22 +359,19 @@ pub fn arrive(
 #[inline]
 fn arrive_checked(
     agent: &Agent,
-    params: &SteeringParams,
-    arrival: &ArrivalParams,
-    dt: f32,
+    k: &ArrivalConsts,
     floor: f32,
     to_target: Option<(Vec3, f32)>,
 ) -> (Steering, bool) {
-    let max_speed = params.speed_limit();
-    let max_accel = params.accel_limit();
+    let (max_accel, dt) = (k.max_accel, k.dt);
     let v = agent.velocity;
 
     let Some((dir, distance)) = to_target else {
         return finish_checked(velocity_change_checked(-v, max_accel, dt), max_accel);
     };
-    let speed = desired_speed(distance, max_speed, max_accel, arrival, floor, dt);
+    let speed = desired_speed(distance, k, floor);
 
-    let budget = max_accel * dt;
+    let budget = k.budget;
     let v_along = v.dot(dir);
     let demand = speed - v_along;
     if positive(demand) {
@@ -326,10 +379,7 @@ fn arrive_checked(
         // clamp), so lateral and backward velocity shrink together with the approach — giving
         // the approach priority here would let a full approach demand starve the lateral
         // correction forever (an orbit).
-        return finish_checked(
-            velocity_change_checked(dir * speed - v, max_accel, dt),
-            max_accel,
-        );
+        return finish_checked(velocity_change_k(dir * speed - v, k), max_accel);
     }
     let v_lateral = v - dir * v_along;
     let along = demand.max(-budget);
@@ -346,42 +396,51 @@ fn arrive_checked(
     finish_checked((dv * (1.0 / dt), false), max_accel)
 }
 
+/// `velocity_change_checked(dv, k.max_accel, k.dt)` with its common case here (a length in
+/// [`fast_range`]) and its budget from `k`: the same result.
+#[inline]
+fn velocity_change_k(dv: Vec3, k: &ArrivalConsts) -> (Vec3, bool) {
+    let l2 = dv.length_squared();
+    if !fast_range(l2) {
+        return velocity_change_checked(dv, k.max_accel, k.dt);
+    }
+    if l2 <= k.budget * k.budget {
+        return clamp_len_checked(dv * (1.0 / k.dt), k.max_accel);
+    }
+    (dv * (k.max_accel / scalar::sqrt(l2)), false)
+}
+
 /// The desired approach speed at `distance` (see [`arrive`]).
 #[inline]
-fn desired_speed(
-    distance: f32,
-    max_speed: f32,
-    max_accel: f32,
-    arrival: &ArrivalParams,
-    tolerance_floor: f32,
-    dt: f32,
-) -> f32 {
-    let brake = non_negative(arrival.brake_distance);
+fn desired_speed(distance: f32, k: &ArrivalConsts, tolerance_floor: f32) -> f32 {
+    let brake = k.brake;
     // `distance < brake` on the bits as signed integers: `distance` is positive (beyond the
     // tolerance), `brake` −0 or in [0, f32::MAX], where the orders agree.
     let ramp = if (distance.to_bits() as i32) < (brake.to_bits() as i32) {
         // Never crawl slower than one rounding floor per tick: below that, `position + v·dt`
         // rounds back to `position` and a pure ramp (no creep) would stall just outside the
         // tolerance. (`tolerance_floor` = `effective_tolerance(0.0, target)`.)
-        let rounding_speed = tolerance_floor / dt;
-        let floor = (max_speed * clamp(arrival.min_speed_fraction, 0.0, 1.0))
-            .max(rounding_speed.min(max_speed));
-        (max_speed * distance / brake).max(floor)
+        let rounding_speed = tolerance_floor / k.dt;
+        let floor = k.creep.max(rounding_speed.min(k.max_speed));
+        (k.max_speed * distance / brake).max(floor)
     } else {
-        max_speed
+        k.max_speed
     };
-    let plan = max_accel * BRAKE_PLAN_FRACTION;
-    if schedule_exceeds(ramp, distance, plan, dt) {
-        return ramp;
+    // `schedule_exceeds(ramp, distance, k.plan, k.dt)` with its products from `k`.
+    if positive(k.plan_budget) {
+        let r = ramp / k.plan_budget + 0.75;
+        if r * r <= 2.0 * (distance / k.plan_unit) + 0.25 {
+            return ramp;
+        }
     }
-    ramp.min(stopping_speed(distance, plan, dt))
+    ramp.min(stopping_speed(distance, k.plan, k.dt))
 }
 
 /// Cheap sufficient test that `stopping_speed(distance, accel, dt) ≥ speed`, without a square
 /// root. In units of `A = accel·dt`, the schedule is the chord interpolation of the concave
 /// `g(D) = √(2D + ¼) − ½` between its integer values, so it is at least `g(D) − ¼`
 /// (the chord gap is at most 0.15); `speed/A ≤ g(D) − ¼` ⇔ `(speed/A + ¾)² ≤ 2D + ¼`.
-#[inline]
+#[cfg(test)]
 fn schedule_exceeds(speed: f32, distance: f32, accel: f32, dt: f32) -> bool {
     let budget = accel * dt;
     if !positive(budget) {
@@ -408,15 +467,23 @@ pub fn arrival_step(
     target: Vec3,
     dt: f32,
 ) -> bool {
-    let Some(dt) = sanitize_dt(dt) else {
-        return state.arrived;
-    };
+    match ArrivalConsts::new(params, arrival, dt) {
+        Some(k) => arrival_step_with(state, &k, target),
+        None => state.arrived,
+    }
+}
+
+/// [`arrival_step`] with the constants of its parameters and `dt` at hand (`k` from
+/// [`ArrivalConsts::new`]): the same bits.
+pub(crate) fn arrival_step_with(state: &mut ArrivalState, k: &ArrivalConsts, target: Vec3) -> bool {
+    let dt = k.dt;
     let agent = &mut state.agent;
     // What `arrive` gives for non-finite input (zero is within any clamp).
     let mut steering = (Steering::ZERO, true);
-    if finite3(target) && finite3(agent.position) && finite3(agent.velocity) {
+    let finite = finite9(target, agent.position, agent.velocity);
+    if finite {
         let floor = tolerance_floor(target);
-        let tolerance = tolerance_with_floor(arrival.tolerance, floor);
+        let tolerance = tolerance_with_floor(k.tolerance, floor);
         // One direction and length for both the arrival test and `arrive` (which only wants it
         // beyond the tolerance: `dir_len(v, tolerance)` is `dir_len(v, 0)` cut at the tolerance).
         let to_target = dir_len(target - agent.position, 0.0);
@@ -425,7 +492,7 @@ pub fn arrival_step(
             Some((_, d)) => d.to_bits() <= tolerance.to_bits(),
             None => agent.position == target,
         };
-        if within && super::robust_length(agent.velocity) <= params.accel_limit() * dt {
+        if within && super::robust_length(agent.velocity) <= k.budget {
             agent.velocity = Vec3::ZERO;
             if !agent.yaw.is_finite() {
                 agent.yaw = 0.0;
@@ -438,15 +505,82 @@ pub fn arrival_step(
             Some((_, d)) if d.to_bits() > tolerance.to_bits() => to_target,
             _ => None,
         };
-        steering = arrive_checked(agent, params, arrival, dt, floor, beyond);
+        steering = arrive_checked(agent, k, floor, beyond);
     }
     state.arrived = false;
     let (mut steering, linear_within) = steering;
-    if arrival.face_velocity {
-        steering.angular = face_velocity_rate(agent, params, dt);
+    if k.face {
+        steering.angular = face_velocity_rate(agent, k.turn, dt);
     }
-    integrate_checked(agent, params, steering, dt, linear_within);
+    // `integrate_checked(agent, params, steering, dt, linear_within)`, its repair of a non-finite
+    // position or velocity only where they may be.
+    let (position, velocity) = if finite {
+        (agent.position, agent.velocity)
+    } else {
+        (agent.position.sanitize(), agent.velocity.sanitize())
+    };
+    // The turn rate is already what `integrate_checked` makes of it: face_velocity_rate's
+    // result is finite and within ±turn (a clamp, or 0), and without facing it is 0.
+    integrate_with(
+        agent,
+        k,
+        position,
+        velocity,
+        steering.linear,
+        linear_within,
+        steering.angular,
+    );
     false
+}
+
+/// `integrate_checked(agent, params, steering, k.dt, linear_within)` for `k` made from `params`,
+/// with the agent's position and velocity already sanitised (`position`, `velocity`: the finite
+/// values it would start from) and the turn rate already limited (`rate` =
+/// `clamp(finite_or(steering.angular, 0), −turn, turn)`): the same bits.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn integrate_with(
+    agent: &mut Agent,
+    k: &ArrivalConsts,
+    position: Vec3,
+    velocity: Vec3,
+    linear: Vec3,
+    linear_within: bool,
+    rate: f32,
+) {
+    let dt = k.dt;
+    let yaw = finite_or(agent.yaw, 0.0);
+    let accel = if linear_within {
+        linear
+    } else {
+        clamp_len(linear, k.max_accel)
+    };
+    let velocity = clamp_len(velocity + accel * dt, k.max_speed);
+    let moved = position + velocity * dt;
+    let (position, velocity) = if finite9(moved, Vec3::ZERO, Vec3::ZERO) {
+        (moved, velocity)
+    } else {
+        (position, Vec3::ZERO)
+    };
+    agent.position = position.flush_subnormal();
+    agent.velocity = velocity.flush_subnormal();
+    agent.yaw = scalar::flush_subnormal(super::add_yaw(yaw, rate * dt));
+}
+
+/// `finite3(a) && finite3(b) && finite3(c)`. With a hardware FPU as a float sum: `x·0` is ±0 for a
+/// finite `x` and NaN for ±∞ or NaN, so the sum is zero exactly when all nine are finite (the bit
+/// tests need every value moved out of the float registers); elsewhere `finite3`.
+#[inline(always)]
+fn finite9(a: Vec3, b: Vec3, c: Vec3) -> bool {
+    #[cfg(any(target_abi = "eabihf", target_arch = "wasm32"))]
+    {
+        let z = |v: Vec3| v.x * 0.0 + v.y * 0.0 + v.z * 0.0;
+        z(a) + z(b) + z(c) == 0.0
+    }
+    #[cfg(not(any(target_abi = "eabihf", target_arch = "wasm32")))]
+    {
+        finite3(a) && finite3(b) && finite3(c)
+    }
 }
 
 /// `orient::look_where_going(agent, params, dt).angular` for a sanitised `dt`, bit for bit, with
@@ -454,7 +588,7 @@ pub fn arrival_step(
 /// `y` (both exact), and the yaw error's wrap skipped when it is within ±3 rad (inside
 /// `(−π, π]` with margin, where `wrap_angle` returns its input exactly).
 #[inline]
-fn face_velocity_rate(agent: &Agent, params: &SteeringParams, dt: f32) -> f32 {
+fn face_velocity_rate(agent: &Agent, turn: f32, dt: f32) -> f32 {
     let v = agent.velocity;
     let l2 = v.x * v.x + v.z * v.z;
     let (dx, dz) = if super::fast_range(l2) {
@@ -480,7 +614,6 @@ fn face_velocity_rate(agent: &Agent, params: &SteeringParams, dt: f32) -> f32 {
     } else {
         wrap_angle(a)
     };
-    let turn = params.turn_limit();
     clamp(error / dt, -turn, turn)
 }
 
@@ -512,6 +645,38 @@ mod tests {
     }
 
     #[test]
+    fn finite9_is_finite3() {
+        let vs = [
+            0.0,
+            -0.0,
+            1.0e-45,
+            -2.5,
+            f32::MAX,
+            -f32::MAX,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+        ];
+        let sum = |v: Vec3| v.x * 0.0 + v.y * 0.0 + v.z * 0.0;
+        for &x in vs.iter() {
+            for &y in vs.iter() {
+                for slot in 0..9 {
+                    let mut w = [1.0f32; 9];
+                    w[slot] = x;
+                    w[(slot + 4) % 9] = y;
+                    let a = Vec3::new(w[0], w[1], w[2]);
+                    let b = Vec3::new(w[3], w[4], w[5]);
+                    let c = Vec3::new(w[6], w[7], w[8]);
+                    let want = finite3(a) && finite3(b) && finite3(c);
+                    assert_eq!(finite9(a, b, c), want, "{w:?}");
+                    // The float form, whichever form this target compiles.
+                    assert_eq!(sum(a) + sum(b) + sum(c) == 0.0, want, "{w:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn stopping_speed_schedule_is_consistent() {
         let (a, dt) = (8.0, 1.0 / 60.0);
         let budget = a * dt;
@@ -534,6 +699,227 @@ mod tests {
         // Far away ≈ √(2ad).
         let far = stopping_speed(100.0, a, dt);
         assert!((far - scalar::sqrt(2.0 * a * 100.0)).abs() < 0.2);
+    }
+
+    /// `desired_speed` as first written (parameters read per call): the oracle of the one using
+    /// `ArrivalConsts`.
+    fn desired_speed_reference(
+        distance: f32,
+        max_speed: f32,
+        max_accel: f32,
+        arrival: &ArrivalParams,
+        tolerance_floor: f32,
+        dt: f32,
+    ) -> f32 {
+        let brake = non_negative(arrival.brake_distance);
+        // `distance < brake` on the bits as signed integers: `distance` is positive (beyond the
+        // tolerance), `brake` −0 or in [0, f32::MAX], where the orders agree.
+        let ramp = if (distance.to_bits() as i32) < (brake.to_bits() as i32) {
+            // Never crawl slower than one rounding floor per tick: below that, `position + v·dt`
+            // rounds back to `position` and a pure ramp (no creep) would stall just outside the
+            // tolerance. (`tolerance_floor` = `effective_tolerance(0.0, target)`.)
+            let rounding_speed = tolerance_floor / dt;
+            let floor = (max_speed * clamp(arrival.min_speed_fraction, 0.0, 1.0))
+                .max(rounding_speed.min(max_speed));
+            (max_speed * distance / brake).max(floor)
+        } else {
+            max_speed
+        };
+        let plan = max_accel * BRAKE_PLAN_FRACTION;
+        if schedule_exceeds(ramp, distance, plan, dt) {
+            return ramp;
+        }
+        ramp.min(stopping_speed(distance, plan, dt))
+    }
+
+    #[test]
+    fn consts_give_the_desired_speed_bit_for_bit() {
+        let mut rng = crate::rng::Pcg32::seeded(8);
+        let specials = [
+            0.0f32,
+            -0.0,
+            1.0,
+            f32::NAN,
+            f32::INFINITY,
+            -3.0,
+            1.0e-30,
+            1.0e30,
+        ];
+        let pick = |rng: &mut crate::rng::Pcg32, lo: f32, hi: f32| {
+            if rng.below(6) == 0 {
+                specials[rng.below(specials.len() as u32) as usize]
+            } else {
+                rng.range_f32(lo, hi)
+            }
+        };
+        for _ in 0..100_000 {
+            let params = SteeringParams {
+                max_speed: pick(&mut rng, 0.0, 20.0),
+                max_accel: pick(&mut rng, 0.0, 60.0),
+                max_turn_rate: pick(&mut rng, 0.0, 10.0),
+                radius: 0.25,
+            };
+            let arrival = ArrivalParams {
+                brake_distance: pick(&mut rng, 0.0, 5.0),
+                tolerance: pick(&mut rng, 0.0, 0.5),
+                min_speed_fraction: pick(&mut rng, -0.5, 1.5),
+                face_velocity: true,
+            };
+            let dt = pick(&mut rng, 0.001, 0.3);
+            let Some(dt_s) = sanitize_dt(dt) else {
+                assert!(ArrivalConsts::new(&params, &arrival, dt).is_none());
+                continue;
+            };
+            let k = ArrivalConsts::new(&params, &arrival, dt).unwrap();
+            let distance = rng.range_f32(1.0e-4, 30.0) * rng.next_f32();
+            let floor = tolerance_floor(Vec3::new(rng.range_f32(-50.0, 50.0), 0.0, 3.0));
+            let want = desired_speed_reference(
+                distance,
+                params.speed_limit(),
+                params.accel_limit(),
+                &arrival,
+                floor,
+                dt_s,
+            );
+            let got = desired_speed(distance, &k, floor);
+            assert!(
+                got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
+                "{params:?} {arrival:?} {dt} {distance}: {got} vs {want}"
+            );
+        }
+    }
+
+    #[test]
+    fn face_rate_is_already_limited() {
+        // What `integrate_checked` does to the turn rate leaves face_velocity_rate's unchanged.
+        let mut rng = crate::rng::Pcg32::seeded(32);
+        let vals = [0.0f32, -0.0, 1.0e-40, 5.0, f32::INFINITY, f32::NAN, -3.0];
+        for i in 0..100_000 {
+            let pick = |rng: &mut crate::rng::Pcg32| {
+                if i % 7 == 0 {
+                    vals[rng.below(vals.len() as u32) as usize]
+                } else {
+                    rng.range_f32(-5.0, 5.0)
+                }
+            };
+            let agent = Agent {
+                position: Vec3::ZERO,
+                velocity: Vec3::new(pick(&mut rng), pick(&mut rng), pick(&mut rng)),
+                yaw: pick(&mut rng) * 2.0,
+            };
+            let turn = non_negative(pick(&mut rng) * 3.0);
+            let dt = non_negative(pick(&mut rng)).min(0.25);
+            if dt == 0.0 {
+                continue;
+            }
+            let r = face_velocity_rate(&agent, turn, dt);
+            let again = clamp(finite_or(r, 0.0), -turn, turn);
+            assert_eq!(again.to_bits(), r.to_bits(), "{agent:?} {turn} {dt}");
+        }
+        assert_eq!(Steering::ZERO.angular.to_bits(), 0);
+        assert_eq!(Steering::linear(Vec3::X).angular.to_bits(), 0);
+    }
+
+    #[test]
+    fn velocity_change_k_is_velocity_change_checked() {
+        let mut rng = crate::rng::Pcg32::seeded(41);
+        let vals = [0.0f32, -0.0, 1.0e-20, 1.0e20, f32::INFINITY, f32::NAN, 3.0];
+        let same = |a: (Vec3, bool), b: (Vec3, bool)| {
+            let f = |x: f32, y: f32| x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan());
+            a.1 == b.1 && f(a.0.x, b.0.x) && f(a.0.y, b.0.y) && f(a.0.z, b.0.z)
+        };
+        for i in 0..100_000 {
+            let mut pick = |s: f32| {
+                if i % 5 == 0 {
+                    vals[rng.below(vals.len() as u32) as usize]
+                } else {
+                    rng.range_f32(-s, s)
+                }
+            };
+            let params = SteeringParams {
+                max_speed: 3.0,
+                max_accel: pick(40.0).abs(),
+                max_turn_rate: 1.0,
+                radius: 0.25,
+            };
+            let dt = pick(0.3).abs();
+            let dv = Vec3::new(pick(10.0), pick(10.0), pick(10.0));
+            let Some(k) = ArrivalConsts::new(&params, &ArrivalParams::default(), dt) else {
+                continue;
+            };
+            assert!(same(
+                velocity_change_k(dv, &k),
+                velocity_change_checked(dv, k.max_accel, k.dt)
+            ));
+        }
+    }
+
+    #[test]
+    fn integrate_with_is_integrate_checked() {
+        let mut rng = crate::rng::Pcg32::seeded(31);
+        let specials = [
+            0.0f32,
+            -0.0,
+            1.0e-40,
+            f32::MAX,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+            3.0e38,
+        ];
+        let mut pick = |rng: &mut crate::rng::Pcg32, scale: f32| {
+            if rng.below(8) == 0 {
+                specials[rng.below(specials.len() as u32) as usize]
+            } else {
+                rng.range_f32(-scale, scale)
+            }
+        };
+        let v3 = |rng: &mut crate::rng::Pcg32,
+                  pick: &mut dyn FnMut(&mut crate::rng::Pcg32, f32) -> f32,
+                  s: f32| { Vec3::new(pick(rng, s), pick(rng, s), pick(rng, s)) };
+        for _ in 0..200_000 {
+            let params = SteeringParams {
+                max_speed: pick(&mut rng, 10.0).abs(),
+                max_accel: pick(&mut rng, 40.0).abs(),
+                max_turn_rate: pick(&mut rng, 10.0),
+                radius: 0.25,
+            };
+            let dt = pick(&mut rng, 0.3).abs();
+            let Some(k) = ArrivalConsts::new(&params, &ArrivalParams::default(), dt) else {
+                continue;
+            };
+            let agent = Agent {
+                position: v3(&mut rng, &mut pick, 50.0),
+                velocity: v3(&mut rng, &mut pick, 5.0),
+                yaw: pick(&mut rng, 4.0),
+            };
+            let steering = Steering {
+                linear: v3(&mut rng, &mut pick, 60.0),
+                angular: pick(&mut rng, 20.0),
+            };
+            for within in [false, true] {
+                let (mut a, mut b) = (agent, agent);
+                super::super::integrate_checked(&mut a, &params, steering, dt, within);
+                let rate = clamp(finite_or(steering.angular, 0.0), -k.turn, k.turn);
+                integrate_with(
+                    &mut b,
+                    &k,
+                    agent.position.sanitize(),
+                    agent.velocity.sanitize(),
+                    steering.linear,
+                    within,
+                    rate,
+                );
+                let (mut ha, mut hb) = (StateHasher::new(), StateHasher::new());
+                a.hash_state(&mut ha);
+                b.hash_state(&mut hb);
+                assert_eq!(
+                    ha.finish(),
+                    hb.finish(),
+                    "{agent:?} {steering:?} {params:?} {dt}"
+                );
+            }
+        }
     }
 
     #[test]
