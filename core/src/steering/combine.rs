@@ -14,7 +14,7 @@
 //! *meant* to cancel (separation against cohesion at the flock's spacing) are unaffected: their
 //! zero is the intended equilibrium.
 
-use super::{clamp_len, dir_len, fast_range, non_negative, Steering, SteeringParams};
+use super::{clamp_len, dir_len, fast_range, is_zero, non_negative, Steering, SteeringParams};
 use crate::math::{clamp, scalar, Vec3};
 
 /// Relative threshold below which a blended sum counts as fully cancelled (see the module docs).
@@ -180,6 +180,14 @@ fn blend_term(item: &Steering, w: f32, max_accel: f32, max_sq: f32) -> Option<Ve
             s.linear * (max_accel / scalar::sqrt(l2))
         };
         Some(clamped * w)
+    } else if cfg!(target_pointer_width = "64")
+        && is_zero(s.linear)
+        && s.angular * 0.0 + w * 0.0 == 0.0
+    {
+        // A behaviour with nothing to do (separation with no one close, cohesion of a centred
+        // agent) returns an exact zero: the careful path's result, without the call. 64-bit
+        // hosts only (32-bit targets keep the one careful path for flash).
+        Some(Vec3::ZERO * w)
     } else {
         blend_term_careful(s, w, max_accel)
     }
@@ -413,6 +421,65 @@ mod tests {
             );
         }
         assert!(cancelled_cases > 1000, "{cancelled_cases}");
+    }
+
+    /// [`blend_term`] (with its zero-term shortcut on 64-bit hosts) against the per-item rule
+    /// it replaces, on zero, signed-zero, subnormal and tiny linear parts mixed with NaN/inf
+    /// yaw rates and weights, and on ordinary and special items.
+    #[test]
+    fn blend_term_matches_the_careful_rule() {
+        fn oracle(s: &Steering, w: f32, max_accel: f32) -> Option<Vec3> {
+            if s.is_finite() && w.is_finite() {
+                Some(clamp_len(s.linear, max_accel) * w)
+            } else {
+                None
+            }
+        }
+        let as_bits = |v: Option<Vec3>| v.map(|v| [v.x.to_bits(), v.y.to_bits(), v.z.to_bits()]);
+        let mut rng = Pcg32::seeded(43);
+        let tiny = [
+            0.0,
+            -0.0,
+            1.0e-45,
+            -1.0e-45,
+            1.0e-40,
+            1.0e-20,
+            f32::MIN_POSITIVE,
+        ];
+        let mut zeros = 0;
+        for case in 0..200_000 {
+            let mut c = || match rng.below(4) {
+                0 => value(&mut rng),
+                1 => rng.range_f32(-12.0, 12.0),
+                _ => tiny[rng.below(tiny.len() as u32) as usize],
+            };
+            let mut linear = Vec3::new(c(), c(), c());
+            if rng.below(4) == 0 {
+                // Signed zeros only.
+                let z = |b: u32| if b == 0 { 0.0 } else { -0.0 };
+                linear = Vec3::new(z(rng.below(2)), z(rng.below(2)), z(rng.below(2)));
+            }
+            let angular = match rng.below(3) {
+                0 => 0.0,
+                1 => value(&mut rng),
+                _ => rng.range_f32(-3.0, 3.0),
+            };
+            let w = match rng.below(3) {
+                0 => value(&mut rng),
+                _ => rng.range_f32(-2.0, 2.0),
+            };
+            let max_accel = [8.0, 0.0, 1.0e-3, 30.0, 1.0e-20][rng.below(5) as usize];
+            let s = Steering { linear, angular };
+            if is_zero(linear) {
+                zeros += 1;
+            }
+            assert_eq!(
+                as_bits(blend_term(&s, w, max_accel, max_accel * max_accel)),
+                as_bits(oracle(&s, w, max_accel)),
+                "case {case}: {s:?} w {w} max_accel {max_accel}"
+            );
+        }
+        assert!(zeros > 5_000, "{zeros}");
     }
 
     #[test]

@@ -442,7 +442,7 @@ pub(crate) fn dir_len(v: Vec3, min_len: f32) -> Option<(Vec3, f32)> {
 /// True if every component is ±0 (then `length_squared` is 0 but so is every component, unlike
 /// tiny vectors whose square underflows).
 #[inline(always)]
-fn is_zero(v: Vec3) -> bool {
+pub(crate) fn is_zero(v: Vec3) -> bool {
     v.x == 0.0 && v.y == 0.0 && v.z == 0.0
 }
 
