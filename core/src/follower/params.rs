@@ -8,6 +8,8 @@ pub const SEED_TICK_HZ: f32 = 50.0;
 /// ignored (state unchanged, no events).
 pub const MAX_STEP_DT: f32 = 0.25;
 
+use crate::math::scalar::positive_bits;
+
 /// Largest absolute world coordinate the follower works with (units). Leader positions and the
 /// follower's own position are clamped to `±COORD_LIMIT` per axis, so distances never overflow.
 /// (At 1e6 an `f32` still resolves 0.0625 units; beyond that the seed's 1.5-unit thresholds are
@@ -246,7 +248,7 @@ impl FollowerParams {
             && finite(self.gravity)
             && nonneg(self.step_height)
             && nonneg(self.snap_distance)
-            && positive(self.teleport_distance)
+            && positive_bits(self.teleport_distance)
             && nonneg(self.regroup_distance)
     }
 
@@ -389,7 +391,7 @@ impl Rule {
             Rule::NonNegInf => nonneg_inf(x),
             Rule::Unit => unit(x),
             Rule::Finite => finite(x),
-            Rule::Positive => positive(x),
+            Rule::Positive => positive_bits(x),
             Rule::PositiveFinite => positive_finite(x),
             Rule::HalfTurnDeg => half_turn_deg(x),
         }
@@ -423,11 +425,6 @@ pub(crate) fn unit(x: f32) -> bool {
 #[inline]
 pub(crate) fn finite(x: f32) -> bool {
     x.is_finite()
-}
-#[inline]
-pub(crate) fn positive(x: f32) -> bool {
-    // x > 0 (+inf included)
-    x.to_bits().wrapping_sub(1) < INF
 }
 #[inline]
 pub(crate) fn positive_finite(x: f32) -> bool {
@@ -529,7 +526,7 @@ mod rule_tests {
             gravity: f(finite, p.gravity, d.gravity),
             step_height: f(nonneg, p.step_height, d.step_height),
             snap_distance: f(nonneg, p.snap_distance, d.snap_distance),
-            teleport_distance: f(positive, p.teleport_distance, d.teleport_distance),
+            teleport_distance: f(positive_bits, p.teleport_distance, d.teleport_distance),
             regroup_distance: f(nonneg, p.regroup_distance, d.regroup_distance),
         }
     }
@@ -647,7 +644,7 @@ mod rule_tests {
             assert_eq!(nonneg(x), x.is_finite() && x >= 0.0, "{bits:#x}");
             assert_eq!(nonneg_inf(x), x >= 0.0, "{bits:#x}");
             assert_eq!(unit(x), (0.0..=1.0).contains(&x), "{bits:#x}");
-            assert_eq!(positive(x), x > 0.0, "{bits:#x}");
+            assert_eq!(positive_bits(x), x > 0.0, "{bits:#x}");
             assert_eq!(positive_finite(x), x.is_finite() && x > 0.0, "{bits:#x}");
             assert_eq!(half_turn_deg(x), (0.0..=180.0).contains(&x), "{bits:#x}");
             match bits.checked_add(10_007) {
@@ -669,7 +666,7 @@ mod rule_tests {
             assert_eq!(nonneg(x), x.is_finite() && x >= 0.0, "{x}");
             assert_eq!(nonneg_inf(x), x >= 0.0, "{x}");
             assert_eq!(unit(x), (0.0..=1.0).contains(&x), "{x}");
-            assert_eq!(positive(x), x > 0.0, "{x}");
+            assert_eq!(positive_bits(x), x > 0.0, "{x}");
             assert_eq!(positive_finite(x), x.is_finite() && x > 0.0, "{x}");
             assert_eq!(half_turn_deg(x), (0.0..=180.0).contains(&x), "{x}");
         }

@@ -34,12 +34,12 @@
 
 use super::body::{yaw_of, FollowerBody, FollowerRates};
 use super::params::{
-    clamp_coords, nonneg, nonneg_inf, positive, positive_finite, sanitize_dt, sanitize_leader,
-    FollowerParams,
+    clamp_coords, nonneg, nonneg_inf, positive_finite, sanitize_dt, sanitize_leader, FollowerParams,
 };
 use super::trail::Trail;
 use crate::ground::GroundProbe;
 use crate::hash::{StateHash, StateHasher};
+use crate::math::scalar::positive_bits;
 use crate::math::{Vec2, Vec3};
 
 /// Largest party size (`M`): member bit masks in [`PartyEvents`] are `u64`.
@@ -124,7 +124,7 @@ impl PartyParams {
             & nonneg(self.arrive_radius)
             & nonneg_inf(self.arrive_gain)
             & nonneg(self.catch_up_lag)
-            & positive(self.warp_lag)
+            & positive_bits(self.warp_lag)
     }
 
     /// A copy with every NaN or out-of-range field replaced by its default.
@@ -139,7 +139,7 @@ impl PartyParams {
             arrive_radius: f(nonneg, self.arrive_radius, d.arrive_radius),
             arrive_gain: f(nonneg_inf, self.arrive_gain, d.arrive_gain),
             catch_up_lag: f(nonneg, self.catch_up_lag, d.catch_up_lag),
-            warp_lag: f(positive, self.warp_lag, d.warp_lag),
+            warp_lag: f(positive_bits, self.warp_lag, d.warp_lag),
         }
     }
 

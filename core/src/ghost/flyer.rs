@@ -12,6 +12,7 @@
 
 use crate::ground::GroundProbe;
 use crate::hash::{StateHash, StateHasher};
+use crate::math::scalar::positive_bits;
 use crate::math::{clamp, finite_or, Quat, Vec3};
 
 /// Tuning of a flyer. Every field documents its unit and default; the defaults are tuned for the
@@ -416,7 +417,7 @@ pub fn terrain_torque(
     ground: &impl GroundProbe,
 ) -> Vec3 {
     let clearance = params.terrain_clearance;
-    if !positive(clearance) {
+    if !positive_bits(clearance) {
         return Vec3::ZERO;
     }
     let ahead = state.position + basis.forward * (state.speed * params.terrain_look_ahead);
@@ -452,7 +453,7 @@ pub fn avoid_torque(
     obstacles: &[Vec3],
 ) -> Vec3 {
     let radius = params.avoid_radius;
-    if !positive(radius) {
+    if !positive_bits(radius) {
         return Vec3::ZERO;
     }
     let reach = state.speed.abs() * params.avoid_look_ahead + radius;
@@ -460,7 +461,7 @@ pub fn avoid_torque(
     for &t in obstacles {
         let r = t - state.position;
         let along = r.dot(basis.forward);
-        let ahead = positive(along) && along < reach;
+        let ahead = positive_bits(along) && along < reach;
         if !ahead {
             continue;
         }
@@ -495,12 +496,6 @@ fn finite_pair(x: f32, y: f32) -> bool {
     {
         (x.to_bits() & 0x7fff_ffff).max(y.to_bits() & 0x7fff_ffff) < 0x7f80_0000
     }
-}
-
-/// `x > 0.0` on the bits: +0 excluded, +inf included, NaN and negatives fail, as the compare.
-#[inline]
-fn positive(x: f32) -> bool {
-    x.to_bits().wrapping_sub(1) < 0x7f80_0000
 }
 
 fn sane_dt(dt: f32, params: &FlyerParams) -> f32 {
@@ -812,29 +807,6 @@ mod tests {
         for _ in 0..n {
             let t = torque(state);
             step(state, p, t, 1.0 / 60.0);
-        }
-    }
-
-    #[test]
-    fn positive_is_the_float_compare() {
-        let mut bits = 0u32;
-        loop {
-            let x = f32::from_bits(bits);
-            assert_eq!(positive(x), x > 0.0, "{bits:#x}");
-            match bits.checked_add(7_919) {
-                Some(n) => bits = n,
-                None => break,
-            }
-        }
-        for x in [
-            0.0,
-            -0.0,
-            1.0e-45,
-            f32::INFINITY,
-            f32::NEG_INFINITY,
-            f32::NAN,
-        ] {
-            assert_eq!(positive(x), x > 0.0, "{x}");
         }
     }
 

@@ -219,6 +219,8 @@ pub(crate) fn positive(x: f32) -> bool {
     }
 }
 
+/// `x > 0.0` on the bits (+0 excluded, +inf included, NaN and negatives fail, as the compare),
+/// on every target: for callers that want the integer test whatever the float unit.
 #[inline]
 pub(crate) fn positive_bits(x: f32) -> bool {
     x.to_bits().wrapping_sub(1) < 0x7f80_0000
@@ -254,6 +256,31 @@ pub fn flush_subnormal(x: f32) -> f32 {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn positive_is_the_float_compare() {
+        let mut bits = 0u32;
+        loop {
+            let x = f32::from_bits(bits);
+            assert_eq!(super::positive_bits(x), x > 0.0, "{bits:#x}");
+            assert_eq!(super::positive(x), x > 0.0, "{bits:#x}");
+            match bits.checked_add(7_919) {
+                Some(n) => bits = n,
+                None => break,
+            }
+        }
+        for x in [
+            0.0,
+            -0.0,
+            1.0e-45,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+        ] {
+            assert_eq!(super::positive_bits(x), x > 0.0, "{x}");
+            assert_eq!(super::positive(x), x > 0.0, "{x}");
+        }
+    }
+
     use super::*;
 
     #[test]

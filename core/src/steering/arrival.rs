@@ -48,6 +48,7 @@ use super::{
     sanitize_dt, velocity_change_checked, Agent, Steering, SteeringParams,
 };
 use crate::hash::{StateHash, StateHasher};
+use crate::math::scalar::positive_bits;
 use crate::math::{clamp, finite_or, scalar, wrap_angle, Vec3};
 
 /// Fraction of `max_accel` the braking schedule of [`arrive`] plans with; the rest is a reserve
@@ -162,12 +163,6 @@ fn tolerance_with_floor(t: f32, floor: f32) -> f32 {
     } else {
         floor
     }
-}
-
-/// `x > 0.0` on the bits: +0 excluded, +inf included, NaN and negatives fail, as the compare.
-#[inline]
-fn positive(x: f32) -> bool {
-    x.to_bits().wrapping_sub(1) < 0x7f80_0000
 }
 
 /// Triangular number `k(k+1)/2` for an integral `k` held in an `f32`.
@@ -374,7 +369,7 @@ fn arrive_checked(
     let budget = k.budget;
     let v_along = v.dot(dir);
     let demand = speed - v_along;
-    if positive(demand) {
+    if positive_bits(demand) {
         // Not braking: steer the whole velocity error `s·û − v` within the budget (the seed's
         // clamp), so lateral and backward velocity shrink together with the approach — giving
         // the approach priority here would let a full approach demand starve the lateral
@@ -427,7 +422,7 @@ fn desired_speed(distance: f32, k: &ArrivalConsts, tolerance_floor: f32) -> f32 
         k.max_speed
     };
     // `schedule_exceeds(ramp, distance, k.plan, k.dt)` with its products from `k`.
-    if positive(k.plan_budget) {
+    if positive_bits(k.plan_budget) {
         let r = ramp / k.plan_budget + 0.75;
         if r * r <= 2.0 * (distance / k.plan_unit) + 0.25 {
             return ramp;
@@ -443,7 +438,7 @@ fn desired_speed(distance: f32, k: &ArrivalConsts, tolerance_floor: f32) -> f32 
 #[cfg(test)]
 fn schedule_exceeds(speed: f32, distance: f32, accel: f32, dt: f32) -> bool {
     let budget = accel * dt;
-    if !positive(budget) {
+    if !positive_bits(budget) {
         return false;
     }
     let big_d = distance / (budget * dt);
@@ -620,29 +615,6 @@ fn face_velocity_rate(agent: &Agent, turn: f32, dt: f32) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn positive_is_the_float_compare() {
-        let mut bits = 0u32;
-        loop {
-            let x = f32::from_bits(bits);
-            assert_eq!(positive(x), x > 0.0, "{bits:#x}");
-            match bits.checked_add(7_919) {
-                Some(n) => bits = n,
-                None => break,
-            }
-        }
-        for x in [
-            0.0,
-            -0.0,
-            1.0e-45,
-            f32::INFINITY,
-            f32::NEG_INFINITY,
-            f32::NAN,
-        ] {
-            assert_eq!(positive(x), x > 0.0, "{x}");
-        }
-    }
 
     #[test]
     fn finite9_is_finite3() {
