@@ -300,7 +300,7 @@ impl DemoScene {
                 heading: self.companion.body.forward().planar(),
                 speed: heading_and_speed(self.companion.body.velocity.planar()).1,
             },
-            companion_head_yaw: self.companion.body.head_yaw(),
+            companion_head_yaw: self.companion.body.neck_yaw,
             ramps: ramp_views(),
             ..DemoView::default()
         };
@@ -430,6 +430,28 @@ mod tests {
             max_speed > a.scene.params().movement.max_speed,
             "max speed {max_speed}"
         );
+    }
+
+    /// The view's companion head yaw is relative to the body (as documented and as the renderer
+    /// draws it: the body heading turned by it), so heading + head yaw is the head's world yaw.
+    #[test]
+    fn companion_head_yaw_is_relative_to_the_body() {
+        let mut rig = DemoRig::new();
+        let mut turned = 0;
+        for t in 0..3600 {
+            rig.tick(&scripted_raw(t));
+            let v = rig.view();
+            let body = &rig.scene.companion.body;
+            let heading =
+                crate::steering::yaw_towards(Vec3::from_planar(v.companion.heading, 0.0)).unwrap();
+            let head = crate::math::wrap_angle(heading + v.companion_head_yaw);
+            let err = crate::math::wrap_angle(head - body.head_yaw()).abs();
+            assert!(err < 1e-4, "tick {t}: {head} vs {}", body.head_yaw());
+            turned += (v.companion_head_yaw.abs() > 0.05) as u32;
+        }
+        // The head does turn relative to the body (from about tick 1800, when the companion has
+        // stopped and looks at the player): the test is not about a zero angle.
+        assert!(turned > 100, "{turned}");
     }
 
     #[test]
