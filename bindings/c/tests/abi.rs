@@ -425,22 +425,26 @@ fn ghost_playback_matches_the_core_and_verifies() {
     };
     let mut checks = 0;
     let mut desync = HkDesync::default();
-    assert_eq!(
-        unsafe {
-            hk_recording_verify(
-                &rec,
-                null(),
-                &start,
-                targets,
-                n,
-                &level,
-                &mut checks,
-                &mut desync,
-            )
-        },
-        HK_OK
-    );
-    assert_eq!(checks, 30);
+    let verified = unsafe {
+        hk_recording_verify(
+            &rec,
+            null(),
+            &start,
+            targets,
+            n,
+            &level,
+            &mut checks,
+            &mut desync,
+        )
+    };
+    // The bundled recording's checksums were made with the `libm` backend (a build with
+    // `--features hopkit/micromath` replays it differently and reports the desync).
+    if hopkit::math::scalar::BACKEND == "libm" {
+        assert_eq!(verified, HK_OK);
+        assert_eq!(checks, 30);
+    } else {
+        assert_eq!(verified, HK_ERR_DESYNC);
+    }
     // From the wrong start the replay desyncs at the first checksum.
     let mut moved = start;
     moved.position.x += 1.0;

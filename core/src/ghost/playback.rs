@@ -457,6 +457,11 @@ impl Replay {
 
 /// Replay the whole recording against fixed `targets` and report the number of checksums that
 /// matched, or the first [`Desync`].
+///
+/// The checksums hold for the scalar maths backend that recorded them
+/// ([`crate::math::scalar::BACKEND`]; the bundled [`crate::ghost::DEMO_RECORDING`]: `libm`): under
+/// the other backend the replay itself is just as deterministic but differs, and is reported
+/// as a desync.
 pub fn verify(
     recording: &Recording<'_>,
     params: &FlyerParams,

@@ -14,6 +14,19 @@
 //! Never call the inherent `f32::sqrt`/`sin`/… in this crate: on a `std` host they may lower to
 //! platform intrinsics or the system libm, which is exactly what breaks cross-platform replays.
 
+/// The scalar maths backend this build uses: `"libm"` (default) or `"micromath"`.
+///
+/// Results that depend on the backend's roots and angles differ between the two (both are
+/// deterministic across platforms): golden hashes and the state checksums of a ghost recording
+/// hold for the backend that made them — the bundled [`crate::ghost::DEMO_RECORDING`] was
+/// recorded with `libm`, so [`crate::ghost::verify`] reports a desync for it under `micromath`.
+/// Tools that store or compare hashes can record this next to them.
+pub const BACKEND: &str = if cfg!(feature = "micromath") {
+    "micromath"
+} else {
+    "libm"
+};
+
 #[cfg(not(feature = "micromath"))]
 mod backend {
     /// `libm`'s correctly rounded `sqrtf`; on ARMv6-M (no 32×32→64 multiply, recognised as an Arm
