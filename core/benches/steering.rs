@@ -1,6 +1,7 @@
 //! Steering throughput: 1,024 agents, 8 neighbours each, separation + cohesion + alignment +
 //! arrival blended, then integrated — hopkit against what a desktop programmer writes with
-//! `std` + `glam` (same maths, and a naive-arrival variant). hopkit reads the neighbours in place
+//! `std` + `glam` (`shared/glam_steering.rs`, also the table's baseline: the same arrival maths,
+//! and gdx-ai's cheaper arrival). hopkit reads the neighbours in place
 //! (`flock_indexed` on a snapshot, as the baseline indexes its snapshot), and for comparison
 //! through a fixed-capacity `heapless` list per agent (the no_std path).
 //!
@@ -114,12 +115,13 @@ impl HopkitWorld {
     }
 
     fn update(&mut self) {
+        let mode = self.mode;
         self.snapshot.copy_from_slice(&self.agents);
         for (i, agent) in self.agents.iter_mut().enumerate() {
             let nbr = &self.nbr[i];
             let (tx, tz) = target_for(i, self.tick);
             let id = i as u32;
-            let (sep, coh, ali) = if self.mode == Neighbouring::Indexed {
+            let (sep, coh, ali) = if mode == Neighbouring::Indexed {
                 let f = flock_indexed(
                     agent,
                     id,
@@ -135,7 +137,7 @@ impl HopkitWorld {
                 for &j in nbr {
                     let _ = list.push(Neighbour::of(&self.snapshot[j as usize], j as u32));
                 }
-                if self.mode == Neighbouring::Heapless {
+                if mode == Neighbouring::Heapless {
                     let f = flock(agent, id, &list, &self.flock, &self.params, DT);
                     (f.separation, f.cohesion, f.alignment)
                 } else {
@@ -172,42 +174,29 @@ impl HopkitWorld {
 
 // ---- baseline: std + glam -------------------------------------------------------------------
 
+#[path = "shared/glam_steering.rs"]
+mod glam_steering;
+
 mod baseline {
     use super::*;
     use glam::Vec3 as G;
 
-    #[derive(Clone, Copy)]
-    pub struct Body {
-        pub p: G,
-        pub v: G,
-    }
-
+    /// The glam world: `(position, velocity)` per body, updated by the shared baseline.
     #[derive(Clone)]
     pub struct World {
-        pub bodies: Vec<Body>,
-        snapshot: Vec<Body>,
+        pub bodies: Vec<(G, G)>,
+        snapshot: Vec<(G, G)>,
         nbr: Vec<[u16; NEIGHBOURS]>,
         tick: u32,
         naive: bool,
     }
-
-    const MAX_SPEED: f32 = 4.0;
-    const MAX_ACCEL: f32 = 8.0;
-    const SEP_R: f32 = 1.0;
-    const NEAR_R: f32 = 3.0;
-    const BRAKE: f32 = 2.0;
-    const TOL: f32 = 0.05;
-    const CREEP: f32 = 0.05;
 
     impl World {
         pub fn new(naive: bool) -> Self {
             let bodies = (0..AGENTS)
                 .map(|i| {
                     let (x, z) = start_position(i);
-                    Body {
-                        p: G::new(x, 0.0, z),
-                        v: G::ZERO,
-                    }
+                    (G::new(x, 0.0, z), G::ZERO)
                 })
                 .collect::<Vec<_>>();
             World {
@@ -221,113 +210,28 @@ mod baseline {
 
         pub fn update(&mut self) {
             self.snapshot.copy_from_slice(&self.bodies);
-            for i in 0..AGENTS {
-                let me = self.bodies[i];
-                let mut sep = G::ZERO;
-                let mut off_sum = G::ZERO;
-                let mut vel_sum = G::ZERO;
-                let mut count = 0.0f32;
-                for &j in &self.nbr[i] {
-                    let o = self.snapshot[j as usize];
-                    let off = me.p - o.p;
-                    let d = off.length();
-                    if d < SEP_R && d > 1e-6 {
-                        sep += off / d * (1.0 - d / SEP_R);
-                    }
-                    if d < NEAR_R {
-                        off_sum -= off;
-                        vel_sum += o.v;
-                        count += 1.0;
-                    }
-                }
-                let sep = sep.clamp_length_max(1.0) * MAX_ACCEL;
-                let (coh, ali) = if count > 0.0 {
-                    let c = off_sum / count;
-                    let cl = c.length();
-                    let coh = if cl > 0.0 {
-                        c / cl * MAX_ACCEL * (cl / NEAR_R).min(1.0)
-                    } else {
-                        G::ZERO
-                    };
-                    let ali = ((vel_sum / count - me.v) / DT).clamp_length_max(MAX_ACCEL);
-                    (coh, ali)
-                } else {
-                    (G::ZERO, G::ZERO)
-                };
-                let (tx, tz) = target_for(i, self.tick);
-                let arr = if self.naive {
-                    arrive_naive(me, G::new(tx, 0.0, tz))
-                } else {
-                    arrive_same(me, G::new(tx, 0.0, tz))
-                };
-                let a =
-                    (sep * W_SEPARATION + coh * W_COHESION + ali * W_ALIGNMENT + arr * W_ARRIVE)
-                        .clamp_length_max(MAX_ACCEL);
-                let b = &mut self.bodies[i];
-                b.v = (b.v + a * DT).clamp_length_max(MAX_SPEED);
-                b.p += b.v * DT;
+            let tick = self.tick;
+            let target = |i: usize| {
+                let (tx, tz) = target_for(i, tick);
+                G::new(tx, 0.0, tz)
+            };
+            if self.naive {
+                glam_steering::update::<false, _>(
+                    &mut self.bodies,
+                    &self.snapshot,
+                    &self.nbr,
+                    target,
+                );
+            } else {
+                glam_steering::update::<true, _>(
+                    &mut self.bodies,
+                    &self.snapshot,
+                    &self.nbr,
+                    target,
+                );
             }
             self.tick = self.tick.wrapping_add(1);
         }
-    }
-
-    /// gdx-ai style: ramp inside the brake distance, `(desired − v)/dt` clamped.
-    fn arrive_naive(me: Body, target: G) -> G {
-        let to = target - me.p;
-        let d = to.length();
-        if d <= TOL {
-            return (-me.v / DT).clamp_length_max(MAX_ACCEL);
-        }
-        let s = if d < BRAKE {
-            MAX_SPEED * d / BRAKE
-        } else {
-            MAX_SPEED
-        };
-        ((to / d * s - me.v) / DT).clamp_length_max(MAX_ACCEL)
-    }
-
-    /// The same maths as hopkit's `arrive` (stopping schedule, whole-error clamp while speeding
-    /// up, braking-first allocation while braking).
-    fn arrive_same(me: Body, target: G) -> G {
-        let to = target - me.p;
-        let d = to.length();
-        if d <= TOL {
-            return (-me.v / DT).clamp_length_max(MAX_ACCEL);
-        }
-        let u = to / d;
-        let ramp = if d < BRAKE {
-            (MAX_SPEED * d / BRAKE).max(MAX_SPEED * CREEP)
-        } else {
-            MAX_SPEED
-        };
-        let s = ramp.min(stopping_speed(d, MAX_ACCEL * 0.9, DT));
-        let budget = MAX_ACCEL * DT;
-        let v_al = me.v.dot(u);
-        if s - v_al > 0.0 {
-            // Not braking: the whole velocity error within the budget (as hopkit's arrive).
-            return ((u * s - me.v) / DT).clamp_length_max(MAX_ACCEL);
-        }
-        let v_lat = me.v - u * v_al;
-        let along = (s - v_al).clamp(-budget, budget);
-        let rest = (budget * budget - along * along).max(0.0).sqrt();
-        let dv = u * along + (-v_lat).clamp_length_max(rest);
-        (dv / DT).clamp_length_max(MAX_ACCEL)
-    }
-
-    fn stopping_speed(d: f32, a: f32, dt: f32) -> f32 {
-        let budget = a * dt;
-        let big_d = d / (budget * dt);
-        if big_d <= 1.0 {
-            return d / dt;
-        }
-        let tri = |k: f32| k * (k + 1.0) * 0.5;
-        let mut k = (((8.0 * big_d + 1.0).sqrt() - 1.0) * 0.5).floor();
-        if k > 0.0 && tri(k) >= big_d {
-            k -= 1.0;
-        } else if tri(k + 1.0) < big_d {
-            k += 1.0;
-        }
-        ((big_d / (k + 1.0) + k * 0.5) * budget).min(d / dt)
     }
 }
 
@@ -367,7 +271,7 @@ fn bench(c: &mut Criterion) {
     l.update();
     assert!(h.agents.iter().all(|a| a.is_finite()));
     assert!(h.agents == l.agents);
-    assert!(g.bodies.iter().all(|b| b.p.is_finite()));
+    assert!(g.bodies.iter().all(|b| b.0.is_finite()));
 }
 
 criterion_group!(benches, bench);

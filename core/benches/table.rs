@@ -4,6 +4,11 @@
 //! state is reset untimed: nothing drifts into subnormals between passes). Reports the median time
 //! per item of each side and the median of the per-round ratios.
 //!
+//! Steering has two baselines (`shared/glam_steering.rs`): the same behaviours with the same
+//! arrival maths (stopping schedule), checked to agree with hopkit before timing, so the ratio is
+//! the price of hopkit's guards and API; and gdx-ai's cheaper arrival (a linear ramp, no
+//! stopping schedule), so the price of the better arrival shows too.
+//!
 //! `scripts/bench-table.sh` runs it and prints the machine's load with the table:
 //! `cargo bench -p hopkit --bench table` (add `-- --quick` for a short run).
 
@@ -253,10 +258,6 @@ fn movement(rows: &mut Vec<Row>, rounds: usize) {
 // ---- steering ------------------------------------------------------------------------------------
 
 const AGENTS: usize = 1024;
-const MAX_SPEED: f32 = 4.0;
-const MAX_ACCEL: f32 = 8.0;
-const SEP_R: f32 = 1.0;
-const NEAR_R: f32 = 3.0;
 
 /// Agents on a 32 × 32 grid, 0.8 apart, each with `n` neighbour indices (the nearest grid cells
 /// first), the targets 12 units away.
@@ -335,71 +336,14 @@ mod hop_flock {
     }
 }
 
-mod glam_flock {
-    use super::*;
-    use glam::Vec3 as G;
-
-    fn clamp_len(v: G, m: f32) -> G {
-        v.clamp_length_max(m)
-    }
-
-    /// Separation, cohesion, alignment and (gdx-ai style) arrival blended and integrated: the same
-    /// behaviours hopkit computes, written plainly with glam and std.
-    pub fn update(bodies: &mut [(G, G)], snapshot: &[(G, G)], nbr: &[Vec<u16>], targets: &[G]) {
-        for (i, b) in bodies.iter_mut().enumerate() {
-            let (p, v) = *b;
-            let (mut sep, mut off_sum, mut vel_sum, mut count) =
-                (G::ZERO, G::ZERO, G::ZERO, 0.0f32);
-            for &j in &nbr[i] {
-                let (op, ov) = snapshot[j as usize];
-                let off = p - op;
-                let d = off.length();
-                if d < SEP_R && d > 1e-6 {
-                    sep += off / d * (1.0 - d / SEP_R);
-                }
-                if d < NEAR_R {
-                    off_sum -= off;
-                    vel_sum += ov;
-                    count += 1.0;
-                }
-            }
-            let sep = clamp_len(sep, 1.0) * MAX_ACCEL;
-            let (coh, ali) = if count > 0.0 {
-                let c = off_sum / count;
-                let cl = c.length();
-                let coh = if cl > 0.0 {
-                    c / cl * MAX_ACCEL * (cl / NEAR_R).min(1.0)
-                } else {
-                    G::ZERO
-                };
-                (coh, clamp_len((vel_sum / count - v) / DT, MAX_ACCEL))
-            } else {
-                (G::ZERO, G::ZERO)
-            };
-            let to = targets[i] - p;
-            let d = to.length();
-            let arr = if d <= 0.05 {
-                clamp_len(-v / DT, MAX_ACCEL)
-            } else {
-                let s = if d < 2.0 {
-                    MAX_SPEED * d / 2.0
-                } else {
-                    MAX_SPEED
-                };
-                clamp_len((to / d * s - v) / DT, MAX_ACCEL)
-            };
-            let a = clamp_len(sep * 1.5 + coh * 0.5 + ali * 0.5 + arr, MAX_ACCEL);
-            let nv = clamp_len(v + a * DT, MAX_SPEED);
-            *b = (p + nv * DT, nv);
-        }
-    }
-}
+#[path = "shared/glam_steering.rs"]
+mod glam_steering;
 
 fn steering(rows: &mut Vec<Row>, rounds: usize, n: usize) {
     let sc = scene(n);
     let params = black_box(SteeringParams {
-        max_speed: MAX_SPEED,
-        max_accel: MAX_ACCEL,
+        max_speed: glam_steering::MAX_SPEED,
+        max_accel: glam_steering::MAX_ACCEL,
         ..SteeringParams::default()
     });
     let flock_params = black_box(FlockParams::default());
@@ -407,22 +351,6 @@ fn steering(rows: &mut Vec<Row>, rounds: usize, n: usize) {
         face_velocity: false,
         ..ArrivalParams::default()
     });
-    let mut agents = sc.start.clone();
-    let mut hop = || {
-        // From the same start every pass; neighbour data read from the untouched start (a
-        // snapshot, as a simulation step reads the previous tick).
-        agents.copy_from_slice(&sc.start);
-        hop_flock::update(
-            &mut agents,
-            &sc.start,
-            &sc.nbr,
-            &sc.targets,
-            &params,
-            &flock_params,
-            &arrival,
-        );
-        black_box(&agents);
-    };
     let gstart: Vec<(glam::Vec3, glam::Vec3)> = sc
         .start
         .iter()
@@ -438,17 +366,76 @@ fn steering(rows: &mut Vec<Row>, rounds: usize, n: usize) {
         .iter()
         .map(|t| glam::vec3(t.x, t.y, t.z))
         .collect();
+    // The same-maths baseline computes what hopkit computes: check that (to float rounding)
+    // before timing anything.
+    let mut agents = sc.start.clone();
+    hop_flock::update(
+        &mut agents,
+        &sc.start,
+        &sc.nbr,
+        &sc.targets,
+        &params,
+        &flock_params,
+        &arrival,
+    );
     let mut bodies = gstart.clone();
-    let mut base = || {
+    glam_steering::update::<true, _>(&mut bodies, &gstart, &sc.nbr, |i| gtargets[i]);
+    for (a, b) in agents.iter().zip(&bodies) {
+        let (p, v) = (a.position, a.velocity);
+        let close = |x: f32, y: f32, tol: f32| (x - y).abs() <= tol;
+        assert!(
+            close(p.x, b.0.x, 1e-5) && close(p.z, b.0.z, 1e-5),
+            "same-maths baseline position"
+        );
+        assert!(
+            close(v.x, b.1.x, 1e-3) && close(v.z, b.1.z, 1e-3),
+            "same-maths baseline velocity: {v:?} vs {:?}",
+            b.1
+        );
+    }
+    let mut hop = || {
+        // From the same start every pass; neighbour data read from the untouched start (a
+        // snapshot, as a simulation step reads the previous tick).
+        agents.copy_from_slice(&sc.start);
+        hop_flock::update(
+            &mut agents,
+            &sc.start,
+            &sc.nbr,
+            &sc.targets,
+            &params,
+            &flock_params,
+            &arrival,
+        );
+        black_box(&agents);
+    };
+    let mut same = || {
         bodies.copy_from_slice(&gstart);
-        glam_flock::update(&mut bodies, &gstart, &sc.nbr, &gtargets);
+        glam_steering::update::<true, _>(&mut bodies, &gstart, &sc.nbr, |i| gtargets[i]);
         black_box(&bodies);
     };
     let reps = (2048 / n).max(4);
-    let (a, b, r) = interleaved(rounds, reps, AGENTS, &mut hop, &mut base);
+    let (a, b, r) = interleaved(rounds, reps, AGENTS, &mut hop, &mut same);
     rows.push(Row {
-        what: format!("steering: 1,024 agents × {n} neighbours, flock + arrival blended and integrated, per agent"),
-        baseline: "the same behaviours with glam + std, unguarded".into(),
+        what: format!(
+            "steering: 1,024 agents × {n} neighbours, flock + arrival blended and integrated, \
+             per agent"
+        ),
+        baseline: "the same behaviours and arrival maths with glam + std, unguarded".into(),
+        hopkit_ns: a,
+        baseline_ns: Some(b),
+        ratio: Some(r),
+    });
+    let mut naive_bodies = gstart.clone();
+    let mut naive = || {
+        naive_bodies.copy_from_slice(&gstart);
+        glam_steering::update::<false, _>(&mut naive_bodies, &gstart, &sc.nbr, |i| gtargets[i]);
+        black_box(&naive_bodies);
+    };
+    let (a, b, r) = interleaved(rounds, reps, AGENTS, &mut hop, &mut naive);
+    rows.push(Row {
+        what: format!("steering: the same, {n} neighbours, against a cheaper arrival"),
+        baseline: "glam + std with gdx-ai's arrival (linear ramp, no stopping schedule), unguarded"
+            .into(),
         hopkit_ns: a,
         baseline_ns: Some(b),
         ratio: Some(r),

@@ -25,6 +25,9 @@ pub const CANCEL_RATIO: f32 = 1.0e-5;
 /// Items with a non-finite weight or steering are skipped; negative weights are allowed (they
 /// invert a behaviour). Near-total cancellation gives exactly zero (module docs). Extreme weights
 /// or limits (beyond 10¹⁵) switch to a rescaled sum, so no finite input can overflow it.
+// A hint, not `inline(always)` as `arrive` and `integrate`: forced early, the inlined blend
+// merges each term's fast and careful paths through a stack slot (+20 instructions per agent,
+// the table's 8-neighbour steering row +7 %).
 #[inline]
 pub fn blend(items: &[(Steering, f32)], params: &SteeringParams) -> Steering {
     let w_max = max_weight(items);

@@ -302,16 +302,17 @@ pub fn sanitize_dt(dt: f32) -> Option<f32> {
 /// components → treated as zero acceleration / zero turn (the agent coasts). Non-finite components
 /// of the stored position, velocity or yaw are replaced by 0 first. If the new position would
 /// overflow `f32`, the agent stops where it is (velocity zero) instead of storing inf.
-// Inline hint on 64-bit hosts (a steering loop then reads the limits once per loop, not once per
-// agent, and the step reuses the checks of the behaviours before it); MCUs keep one copy.
-#[cfg_attr(target_pointer_width = "64", inline)]
+// Always inlined on 64-bit hosts (a steering loop then reads the limits once per loop, not once per
+// agent, and the step reuses the checks of the behaviours before it; a mere hint is dropped where
+// a loop has several call sites, see `arrive`); MCUs keep one copy.
+#[cfg_attr(target_pointer_width = "64", inline(always))]
 pub fn integrate(agent: &mut Agent, params: &SteeringParams, steering: Steering, dt: f32) {
     integrate_checked(agent, params, steering, dt, false);
 }
 
 /// [`integrate`]; `linear_within` vouches that `clamp_len(steering.linear, accel_limit)` would
 /// return `steering.linear` unchanged (see [`clamp_len_checked`]), so that clamp is skipped.
-#[cfg_attr(target_pointer_width = "64", inline)]
+#[cfg_attr(target_pointer_width = "64", inline(always))]
 pub(crate) fn integrate_checked(
     agent: &mut Agent,
     params: &SteeringParams,
