@@ -366,20 +366,35 @@ fn steering(rows: &mut Vec<Row>, rounds: usize, n: usize) {
         .iter()
         .map(|t| glam::vec3(t.x, t.y, t.z))
         .collect();
+    // Every pass from the same start; neighbour data read from the untouched start (a snapshot,
+    // as a simulation step reads the previous tick).
+    let hop_pass = |agents: &mut [Agent]| {
+        agents.copy_from_slice(&sc.start);
+        hop_flock::update(
+            agents,
+            &sc.start,
+            &sc.nbr,
+            &sc.targets,
+            &params,
+            &flock_params,
+            &arrival,
+        );
+    };
+    let glam_pass = |bodies: &mut [(glam::Vec3, glam::Vec3)], same_arrival: bool| {
+        bodies.copy_from_slice(&gstart);
+        let target = |i: usize| gtargets[i];
+        if same_arrival {
+            glam_steering::update::<true, _>(bodies, &gstart, &sc.nbr, target);
+        } else {
+            glam_steering::update::<false, _>(bodies, &gstart, &sc.nbr, target);
+        }
+    };
     // The same-maths baseline computes what hopkit computes: check that (to float rounding)
     // before timing anything.
     let mut agents = sc.start.clone();
-    hop_flock::update(
-        &mut agents,
-        &sc.start,
-        &sc.nbr,
-        &sc.targets,
-        &params,
-        &flock_params,
-        &arrival,
-    );
     let mut bodies = gstart.clone();
-    glam_steering::update::<true, _>(&mut bodies, &gstart, &sc.nbr, |i| gtargets[i]);
+    hop_pass(&mut agents);
+    glam_pass(&mut bodies, true);
     for (a, b) in agents.iter().zip(&bodies) {
         let (p, v) = (a.position, a.velocity);
         let close = |x: f32, y: f32, tol: f32| (x - y).abs() <= tol;
@@ -394,23 +409,11 @@ fn steering(rows: &mut Vec<Row>, rounds: usize, n: usize) {
         );
     }
     let mut hop = || {
-        // From the same start every pass; neighbour data read from the untouched start (a
-        // snapshot, as a simulation step reads the previous tick).
-        agents.copy_from_slice(&sc.start);
-        hop_flock::update(
-            &mut agents,
-            &sc.start,
-            &sc.nbr,
-            &sc.targets,
-            &params,
-            &flock_params,
-            &arrival,
-        );
+        hop_pass(&mut agents);
         black_box(&agents);
     };
     let mut same = || {
-        bodies.copy_from_slice(&gstart);
-        glam_steering::update::<true, _>(&mut bodies, &gstart, &sc.nbr, |i| gtargets[i]);
+        glam_pass(&mut bodies, true);
         black_box(&bodies);
     };
     let reps = (2048 / n).max(4);
@@ -427,8 +430,7 @@ fn steering(rows: &mut Vec<Row>, rounds: usize, n: usize) {
     });
     let mut naive_bodies = gstart.clone();
     let mut naive = || {
-        naive_bodies.copy_from_slice(&gstart);
-        glam_steering::update::<false, _>(&mut naive_bodies, &gstart, &sc.nbr, |i| gtargets[i]);
+        glam_pass(&mut naive_bodies, false);
         black_box(&naive_bodies);
     };
     let (a, b, r) = interleaved(rounds, reps, AGENTS, &mut hop, &mut naive);
