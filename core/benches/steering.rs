@@ -11,8 +11,6 @@
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 
-// Each bench uses part of the shared scene.
-#[allow(dead_code)]
 #[path = "shared/steering_scene.rs"]
 mod scene;
 use scene::*;

@@ -68,6 +68,7 @@ pub mod mode {
     /// The no_std path: a fixed-capacity `heapless` list filled per agent, then `flock`.
     pub const HEAPLESS: u8 = 1;
     /// The same list, then `separation`, `cohesion` and `alignment` called separately.
+    #[allow(dead_code)] // timed by `steering_lists` only
     pub const SEPARATE_CALLS: u8 = 2;
 }
 
