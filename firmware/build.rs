@@ -84,4 +84,29 @@ fn main() {
     if board {
         println!("cargo:rustc-link-arg-bin=blackpill=-Tdefmt.x");
     }
+    track_linker_choice();
+}
+
+/// The board images link through `scripts/flip-link-or-lld.sh` (`.cargo/config.toml`), which picks
+/// flip-link when it is on `PATH` and rust-lld otherwise. Cargo does not see that choice, so an
+/// image linked before flip-link was installed would stay "fresh" with the wrong memory layout.
+/// This makes the choice part of the build's fingerprint: the build script reruns (and the images
+/// relink) when `PATH` changes, when the flip-link it found changes or disappears, and — while none
+/// is found — when a program is added to any `PATH` directory (e.g. `cargo install flip-link`).
+fn track_linker_choice() {
+    println!("cargo:rerun-if-env-changed=PATH");
+    let path = env::var_os("PATH").unwrap_or_default();
+    let dirs: Vec<PathBuf> = env::split_paths(&path).filter(|d| d.is_dir()).collect();
+    match dirs.iter().map(|d| d.join("flip-link")).find(|f| f.is_file()) {
+        Some(flip_link) => {
+            println!("cargo:rerun-if-changed={}", flip_link.display());
+            println!("cargo:rustc-env=HOPKIT_BOARD_LINKER=flip-link");
+        }
+        None => {
+            for d in &dirs {
+                println!("cargo:rerun-if-changed={}", d.display());
+            }
+            println!("cargo:rustc-env=HOPKIT_BOARD_LINKER=rust-lld");
+        }
+    }
 }

@@ -4,7 +4,8 @@
 #  1. The documented command, `cd firmware && cargo build --release --features board --bin
 #     blackpill` (firmware/.cargo/config.toml: target, size profile, flip-link, probe-rs runner),
 #     through scripts/cross-cargo.sh so a machine without rustup targets works too. flip-link is
-#     installed from crates.io when missing and the image must show its layout.
+#     installed from crates.io when missing and the image must show its layout (an image built
+#     earlier without it relinks: firmware/build.rs tracks the choice).
 #  2. The flash budget of exactly that image (≤ 64 KiB) — scripts/budgets.sh measures the same
 #     build; here it is checked directly too.
 #  3. `cargo run` without probe-rs prints the one-line hint (exit 127), not cargo's bare error.
@@ -17,10 +18,9 @@ fail() { echo "ci-board: FAIL: $*" >&2; exit 1; }
 
 elf="${HOPKIT_CROSS_TARGET_DIR:-${CARGO_TARGET_DIR:-$REPO/target}/cross}/thumbv7em-none-eabihf/release/blackpill"
 if ! command -v flip-link >/dev/null 2>&1; then
+    # .ci/run installs it first; by hand, do it here. An image linked before flip-link existed
+    # relinks by itself: firmware/build.rs puts the linker choice in cargo's fingerprint.
     timeout 600 cargo install -q flip-link --locked || echo "ci-board: flip-link could not be installed; the image links with rust-lld"
-    # An image linked before flip-link existed (scripts/budgets.sh builds it earlier in CI) is
-    # still fresh to cargo, which does not track the linker wrapper's choice: relink it.
-    if command -v flip-link >/dev/null 2>&1; then rm -f "$elf"; fi
 fi
 (cd firmware && ../scripts/cross-cargo.sh build -q --release --features board --bin blackpill --target thumbv7em-none-eabihf)
 [ -f "$elf" ] || fail "no $elf"
