@@ -97,7 +97,11 @@ fn track_linker_choice() {
     println!("cargo:rerun-if-env-changed=PATH");
     let path = env::var_os("PATH").unwrap_or_default();
     let dirs: Vec<PathBuf> = env::split_paths(&path).filter(|d| d.is_dir()).collect();
-    match dirs.iter().map(|d| d.join("flip-link")).find(|f| f.is_file()) {
+    match dirs
+        .iter()
+        .map(|d| d.join("flip-link"))
+        .find(|f| f.is_file())
+    {
         Some(flip_link) => {
             println!("cargo:rerun-if-changed={}", flip_link.display());
             println!("cargo:rustc-env=HOPKIT_BOARD_LINKER=flip-link");
