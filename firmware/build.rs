@@ -1,5 +1,6 @@
 //! Picks the linker memory map for bare-metal builds of the binaries:
-//! `board` → STM32F411CEU6, `qemu` on thumbv7em → QEMU mps2-an386, `qemu` on thumbv6m → QEMU microbit.
+//! `board` → STM32F411CEU6, `rp2040` → RP2040 (boot2 + 2 MiB flash), `qemu` on thumbv7em → QEMU
+//! mps2-an386, `qemu` on thumbv6m → QEMU microbit.
 //! Host builds (the library and its tests) need nothing from here.
 use std::env;
 use std::fs;
@@ -52,26 +53,35 @@ fn main() {
         return;
     }
     let board = env::var_os("CARGO_FEATURE_BOARD").is_some();
+    let rp2040 = env::var_os("CARGO_FEATURE_RP2040").is_some();
     let qemu = env::var_os("CARGO_FEATURE_QEMU").is_some();
-    let memory = match (board, qemu) {
-        (true, true) => {
-            panic!("features `board` and `qemu` select different memory maps: enable one")
+    if usize::from(board) + usize::from(rp2040) + usize::from(qemu) > 1 {
+        panic!("features `board`, `rp2040` and `qemu` select different memory maps: enable one")
+    }
+    if rp2040 && !target.starts_with("thumbv6m-") {
+        panic!(
+            "the `rp2040` binary is for the RP2040 (Cortex-M0+): build it for thumbv6m-none-eabi"
+        );
+    }
+    let memory = if rp2040 {
+        "rp2040.x"
+    } else if board {
+        if !target.starts_with("thumbv7em-") {
+            panic!("the `board` binary is for the STM32F411: build it for thumbv7em-none-eabihf");
         }
-        (false, false) => return, // the library alone links nothing
-        (true, false) => {
-            if !target.starts_with("thumbv7em-") {
-                panic!(
-                    "the `board` binary is for the STM32F411: build it for thumbv7em-none-eabihf"
-                );
-            }
-            "stm32f411ceu6.x"
+        "stm32f411ceu6.x"
+    } else if qemu {
+        const MAPS: [(&str, &str); 3] = [
+            ("thumbv7em-", "mps2-an386.x"),
+            ("thumbv6m-", "microbit.x"),
+            ("thumbv8m.main-", "mps2-an505.x"),
+        ];
+        match MAPS.iter().find(|(prefix, _)| target.starts_with(prefix)) {
+            Some((_, map)) => map,
+            None => panic!("QEMU images exist for thumbv7em, thumbv6m and thumbv8m.main targets"),
         }
-        (false, true) if target.starts_with("thumbv7em-") => "mps2-an386.x",
-        (false, true) if target.starts_with("thumbv6m-") => "microbit.x",
-        (false, true) if target.starts_with("thumbv8m.main-") => "mps2-an505.x",
-        (false, true) => {
-            panic!("QEMU images exist for thumbv7em-none-eabihf and thumbv6m-none-eabi")
-        }
+    } else {
+        return; // the library alone links nothing
     };
     let out = PathBuf::from(env::var("OUT_DIR").expect("OUT_DIR"));
     let src = PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("manifest dir"))

@@ -134,6 +134,20 @@ impl FixedStep {
         self.ticks_total
     }
 
+    /// Nanoseconds of further frame time until the next tick is due (`1..=` one tick, rounded
+    /// up): after [`FixedStep::advance_nanos`] with at least this many nanoseconds, at least one
+    /// tick runs. A board that sleeps between ticks sets its wake-up timer this far ahead.
+    pub const fn until_next_tick_ns(&self) -> u64 {
+        // acc < NANOS_PER_SECOND after every advance and tick_hz ≥ 1: no underflow, no zero divide
+        // (the saturating form and the guard only cover fields a host overwrote).
+        let hz = if self.tick_hz == 0 {
+            1
+        } else {
+            self.tick_hz as u64
+        };
+        NANOS_PER_SECOND.saturating_sub(self.acc).div_ceil(hz)
+    }
+
     /// Feed a render frame of `frame_ns` nanoseconds.
     pub fn advance_nanos(&mut self, frame_ns: u64) -> Advance {
         let (ns, dropped_ns) = if frame_ns > self.max_frame_ns {
@@ -261,6 +275,26 @@ impl SubSteps {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn until_next_tick_is_exactly_enough_time_for_one_tick() {
+        // (Rates whose tick is longer than the 0.25 s long-frame clamp never tick from one frame.)
+        for hz in [7, 60, 144, MAX_TICK_HZ] {
+            let mut fs = FixedStep::new(hz);
+            // Walk through awkward frame lengths; at every point the promised wait is exact:
+            // one nanosecond less runs no tick, the promised wait runs one.
+            for frame in [0u64, 1, 999, 16_666_666, 16_666_667, 123_456_789, 3] {
+                fs.advance_nanos(frame);
+                let wait = fs.until_next_tick_ns();
+                assert!(wait >= 1 && wait <= NANOS_PER_SECOND.div_ceil(hz as u64));
+                let mut short = fs;
+                assert_eq!(short.advance_nanos(wait - 1).ticks, 0, "hz {hz}");
+                let mut enough = fs;
+                assert_eq!(enough.advance_nanos(wait).ticks, 1, "hz {hz}");
+            }
+        }
+        assert_eq!(FixedStep::new(60).until_next_tick_ns(), 16_666_667);
+    }
 
     #[test]
     fn extremes_saturate_instead_of_overflowing() {

@@ -119,6 +119,14 @@ where
         }
     }
 
+    /// The clock time (the [`TickClock`]'s nanoseconds) at which the next tick is due: a board that
+    /// sleeps between polls sets its wake-up timer to it. `None` before the first poll (which only
+    /// starts the clock).
+    pub fn next_tick_due_ns(&self) -> Option<u64> {
+        self.last_ns
+            .map(|last| last.saturating_add(self.step.until_next_tick_ns()))
+    }
+
     /// Sample the inputs for the next tick and simulate it (ignores the clock).
     pub fn tick_once(&mut self) {
         let tick = self.rig.tick_count();
@@ -158,6 +166,11 @@ where
     /// The display.
     pub fn display(&self) -> &D {
         &self.display
+    }
+
+    /// The clock (e.g. for a board that schedules its wake-up in the clock's own units).
+    pub fn clock(&self) -> &C {
+        &self.clock
     }
 
     /// The button source (e.g. to read its error count).
@@ -236,9 +249,13 @@ mod tests {
             PixelCounter::new(),
             ListClock(&TIMES, 0),
         );
+        assert_eq!(app.next_tick_due_ns(), None, "no poll yet");
         assert_eq!(app.poll().unwrap().ticks, 0);
+        assert_eq!(app.next_tick_due_ns(), Some(5 * MS + StepClock::TICK_NS));
         let p = app.poll().unwrap();
         assert_eq!((p.ticks, p.drew), (0, false));
+        // Polled 10 ms in: the tick is still due at the same time.
+        assert_eq!(app.next_tick_due_ns(), Some(5 * MS + StepClock::TICK_NS));
         let p = app.poll().unwrap();
         assert_eq!((p.ticks, p.drew, p.tick), (1, true, 1));
         let p = app.poll().unwrap();

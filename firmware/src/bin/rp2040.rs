@@ -1,0 +1,250 @@
+//! hopkit on an RP2040 board (Seeed XIAO RP2040, or a Raspberry Pi Pico with one axis less): two
+//! analog sticks on the ADC, four buttons, an SSD1306 128×64 OLED on I2C0, a text report on UART1.
+//! Build and write the UF2: `cd firmware && cargo pico` (see docs/firmware.md, "RP2040"), then copy
+//! `rp2040.uf2` to the `RPI-RP2` drive. CI runs this very image in the rp2040js emulator
+//! (`scripts/ci-rp2040.sh`).
+//!
+//! The main loop sleeps (`wfe`) between its passes: a timer alarm wakes it when the next 60 Hz tick
+//! is due or, while a frame is on the bus, when the I2C FIFO needs topping up
+//! ([`hopkit_firmware::oled::poll_streamed`]). Nothing busy-waits on the bus.
+#![no_std]
+#![no_main]
+
+#[cfg(not(target_os = "none"))]
+compile_error!(
+    "this binary runs on bare metal only: build it with --target (see docs/firmware.md)"
+);
+
+#[path = "../board/rp2040.rs"]
+mod board;
+
+use core::fmt::Write as _;
+
+use board::{I2cFifo, Markers, Sticks, TimerClock, I2C_BYTE_US, I2C_FIFO_DEPTH, I2C_HZ};
+use hopkit_firmware::app::App;
+use hopkit_firmware::demo::TICK_HZ;
+use hopkit_firmware::oled::{self, Oled};
+use hopkit_firmware::seams::ButtonPins;
+use rp2040_hal as hal;
+
+use hal::adc::{Adc, AdcPin};
+use hal::clocks::{init_clocks_and_plls, Clock};
+use hal::fugit::RateExtU32;
+use hal::gpio::{FunctionUart, Pins};
+use hal::pac;
+use hal::pac::interrupt;
+use hal::timer::{Alarm, Instant};
+use hal::uart::{DataBits, StopBits, UartConfig, UartPeripheral};
+
+/// The second-stage bootloader: the first 256 bytes of flash, which set up execute-in-place for a
+/// W25Q080-compatible QSPI flash (the Pico's, the XIAO's W25Q16 and most RP2040 boards').
+#[link_section = ".boot2"]
+#[used]
+pub static BOOT2_FIRMWARE: [u8; 256] = rp2040_boot2::BOOT_LOADER_W25Q080;
+
+/// The crystal on the Pico, the XIAO RP2040 and most RP2040 boards.
+const XTAL_HZ: u32 = 12_000_000;
+/// The report's line rate on UART1 (GP4 = TX).
+const REPORT_BAUD: u32 = 115_200;
+/// A report line every this many ticks (10 s); the emulator harness compares the 600- and
+/// 3,600-tick lines with the host's hash of the same input.
+const REPORT_EVERY: u32 = 600;
+/// While a frame is on the bus, wake when the FIFO has drained to this many bytes.
+const FIFO_LOW_WATER: usize = 4;
+
+type Buttons = ButtonPins<board::ButtonPin, board::ButtonPin, board::ButtonPin, board::ButtonPin>;
+type BoardApp = App<Sticks, Buttons, Oled<I2cFifo>, TimerClock>;
+
+/// The UART1 data and flag registers, written directly: the panic report must not depend on the
+/// state of the HAL object in `main`.
+struct PanicUart;
+
+impl core::fmt::Write for PanicUart {
+    fn write_str(&mut self, s: &str) -> core::fmt::Result {
+        // SAFETY: after a panic nothing else runs; UART1 was enabled by `main` (if it was not,
+        // the bytes go nowhere and the loop below still ends, the FIFO never filling).
+        let uart = unsafe { &*pac::UART1::ptr() };
+        for b in s.bytes() {
+            let mut spins = 0u32;
+            while uart.uartfr().read().txff().bit_is_set() && spins < 100_000 {
+                spins += 1;
+            }
+            uart.uartdr().write(|w| unsafe { w.data().bits(b) });
+        }
+        Ok(())
+    }
+}
+
+/// Panic handler: report where on UART1 (`PANIC at file:line`), stop at a breakpoint (a debugger,
+/// or the emulator's harness, sees it), then stay in a hard fault.
+#[panic_handler]
+fn panic(info: &core::panic::PanicInfo) -> ! {
+    match info.location() {
+        Some(at) => {
+            let _ = writeln!(PanicUart, "PANIC at {}:{}", at.file(), at.line());
+        }
+        None => {
+            let _ = writeln!(PanicUart, "PANIC");
+        }
+    }
+    cortex_m::asm::bkpt();
+    cortex_m::asm::udf()
+}
+
+/// Timer alarm 0: only wakes the core (the main loop does the work); clear the interrupt.
+#[interrupt]
+fn TIMER_IRQ_0() {
+    // SAFETY: INTR is write-1-to-clear and INTF's alarm-0 bit is only set by `schedule_at` in the
+    // main loop, which cannot run while this handler does.
+    let timer = unsafe { &*pac::TIMER::ptr() };
+    timer.intf().modify(|_, w| w.alarm_0().clear_bit());
+    timer.intr().write(|w| w.alarm_0().clear_bit_by_one());
+}
+
+#[hal::entry]
+fn main() -> ! {
+    let (Some(mut pac), Some(mut core)) = (pac::Peripherals::take(), pac::CorePeripherals::take())
+    else {
+        panic!("peripherals already taken");
+    };
+    let mut watchdog = hal::Watchdog::new(pac.WATCHDOG);
+    // 12 MHz crystal → 125 MHz system clock, 48 MHz USB/ADC clock, 1 µs timer ticks.
+    let Ok(clocks) = init_clocks_and_plls(
+        XTAL_HZ,
+        pac.XOSC,
+        pac.CLOCKS,
+        pac.PLL_SYS,
+        pac.PLL_USB,
+        &mut pac.RESETS,
+        &mut watchdog,
+    ) else {
+        panic!("clock setup failed");
+    };
+    let sio = hal::Sio::new(pac.SIO);
+    let pins = Pins::new(
+        pac.IO_BANK0,
+        pac.PADS_BANK0,
+        sio.gpio_bank0,
+        &mut pac.RESETS,
+    );
+
+    // The report: UART1, TX on GP4 (RX on GP5 is unused).
+    let uart_pins = (
+        pins.gpio4.into_function::<FunctionUart>(),
+        pins.gpio5.into_function::<FunctionUart>(),
+    );
+    let Ok(mut report) = UartPeripheral::new(pac.UART1, uart_pins, &mut pac.RESETS).enable(
+        UartConfig::new(REPORT_BAUD.Hz(), DataBits::Eight, None, StopBits::One),
+        clocks.peripheral_clock.freq(),
+    ) else {
+        panic!("UART1 setup failed");
+    };
+
+    // Sticks: ADC channels 0–3 on GP26–GP29 (left X, left Y, right X, right Y).
+    let (Ok(lx), Ok(ly), Ok(rx), Ok(ry)) = (
+        AdcPin::new(pins.gpio26.into_floating_input().into_dyn_pin()),
+        AdcPin::new(pins.gpio27.into_floating_input().into_dyn_pin()),
+        AdcPin::new(pins.gpio28.into_floating_input().into_dyn_pin()),
+        AdcPin::new(pins.gpio29.into_floating_input().into_dyn_pin()),
+    ) else {
+        panic!("GP26–GP29 are the ADC pins");
+    };
+    let sticks = Sticks::new(
+        Adc::new(pac.ADC, &mut pac.RESETS),
+        [lx, ly, rx, ry],
+        pins.gpio19.into_push_pull_output().into_dyn_pin(),
+    );
+    let markers = Markers::new(
+        pins.gpio18.into_push_pull_output().into_dyn_pin(),
+        pins.gpio20.into_push_pull_output().into_dyn_pin(),
+        pins.gpio21.into_push_pull_output().into_dyn_pin(),
+    );
+
+    // Buttons to ground, internal pull-ups: pressed reads low.
+    let buttons = ButtonPins::new(
+        pins.gpio2.into_pull_up_input().into_dyn_pin(),
+        pins.gpio3.into_pull_up_input().into_dyn_pin(),
+        pins.gpio6.into_pull_up_input().into_dyn_pin(),
+        pins.gpio7.into_pull_up_input().into_dyn_pin(),
+    );
+
+    // SSD1306 on I2C0 (GP0 = SDA, GP1 = SCL) at 400 kHz: init by blocking writes, frames through
+    // the FIFO.
+    let i2c = hal::I2C::i2c0(
+        pac.I2C0,
+        pins.gpio0.reconfigure(),
+        pins.gpio1.reconfigure(),
+        I2C_HZ.Hz(),
+        &mut pac.RESETS,
+        clocks.system_clock.freq(),
+    );
+    let mut display = Oled::new(I2cFifo::new(i2c, oled::ADDRESS), oled::ADDRESS);
+    let display_ok = display.init().is_ok();
+
+    // 60 Hz ticks from the 1 MHz timer; alarm 0 wakes the core.
+    let mut timer = hal::Timer::new(pac.TIMER, &mut pac.RESETS, &clocks);
+    let Some(mut alarm) = timer.alarm_0() else {
+        panic!("alarm 0 taken");
+    };
+    alarm.enable_interrupt();
+    // SAFETY: the handler above only clears its own interrupt; nothing is shared with it.
+    unsafe { pac::NVIC::unmask(pac::Interrupt::TIMER_IRQ_0) };
+    // Any interrupt becoming pending ends a `wfe`, so one that fires between the loop's check
+    // and its `wfe` cannot be slept through.
+    core.SCB.set_sevonpend();
+
+    let _ = writeln!(
+        report,
+        "hopkit rp2040: {} Hz fixed tick, core {} Hz, I2C0 {} Hz, display {}",
+        TICK_HZ,
+        clocks.system_clock.freq().to_Hz(),
+        I2C_HZ,
+        if display_ok {
+            "ok"
+        } else {
+            "did not answer at 0x3C (running without it)"
+        }
+    );
+
+    let clock = TimerClock(timer);
+    let Some(app) = cortex_m::singleton!(: BoardApp = App::new(sticks, buttons, display, clock))
+    else {
+        panic!("app already created");
+    };
+    let mut markers = markers;
+    let mut next_report = REPORT_EVERY;
+    let mut display_aborts = 0u32;
+    loop {
+        if let Err(oled::Aborted) = oled::poll_streamed(app, |phase| markers.enter(phase)) {
+            display_aborts = display_aborts.saturating_add(1);
+        }
+        let tick = app.rig().tick_count();
+        if tick >= next_report {
+            next_report = tick.saturating_add(REPORT_EVERY);
+            let stats = app.stats();
+            let _ = writeln!(
+                report,
+                "tick {} state-hash: 0x{:016x} frames {} dropped-ns {} max-ticks-per-poll {} display-aborts {}",
+                tick,
+                app.state_hash(),
+                stats.frames,
+                stats.dropped_ns,
+                stats.max_ticks_per_poll,
+                display_aborts
+            );
+        }
+
+        // Sleep until the next tick is due, or until the FIFO has drained to its low-water mark
+        // while a frame is still being queued.
+        let now = app.clock().now_us();
+        let mut wake = app.next_tick_due_ns().map_or(now, |due| due.div_ceil(1000));
+        if app.display().flushing() {
+            let queued = I2C_FIFO_DEPTH.min(app.display().bus().queued()) as u64;
+            wake = wake.min(now + queued.saturating_sub(FIFO_LOW_WATER as u64) * I2C_BYTE_US);
+        }
+        if wake > now {
+            let _ = alarm.schedule_at(Instant::from_ticks(wake));
+            cortex_m::asm::wfe();
+        }
+    }
+}
