@@ -5,13 +5,13 @@
 
 use anyhow::{Context, Result};
 
-use crate::cli::{DemoArgs, HashArgs, PlayArgs, RecordArgs, ScenarioArgs, MAX_SECONDS};
+use crate::cli::{DemoArgs, HashArgs, PlayArgs, RecordArgs, ScenarioArgs, SticksArgs, MAX_SECONDS};
 use crate::headless::{describe, run_headless, HeadlessOpts};
 use crate::output::{FrameDir, OutFile};
 use crate::readout::num;
 use crate::rig::{LiveDemo, ScriptedDemo};
 use crate::window::{run_window, Driver, WindowEnd, WindowOpts};
-use crate::{plot, replay, scenario, UserError};
+use crate::{plot, replay, scenario, sticks, UserError};
 
 /// Ticks for `seconds` at `hz` (at least 1). `seconds` has been range-checked by the CLI
 /// ([`crate::cli::parse_seconds`]); anything outside `(0, MAX_SECONDS]` is a [`UserError`].
@@ -156,6 +156,15 @@ pub fn play(args: &PlayArgs) -> Result<()> {
 /// `hash`: print `state-hash: 0x…` after N fixed ticks, driving the ticks from render frames of
 /// `1/fps` s through the core's fixed-step accumulator (so `--fps` cannot change the result).
 pub fn hash(args: &HashArgs) -> Result<()> {
+    if let Some(path) = &args.sticks {
+        let mut buf = [0u8; 64];
+        let hash = sticks_hash_file(path, args.ticks, args.frames.as_deref(), args.quiet)?;
+        println!("{}", hopkit::hash::format_hash_line(hash, &mut buf));
+        return Ok(());
+    }
+    if let Some(frames) = &args.frames {
+        return Err(UserError(format!("--frames {} needs --sticks FILE", frames.display())).into());
+    }
     if let Some(path) = &args.gamepad {
         let mut buf = [0u8; 64];
         println!(
@@ -201,6 +210,122 @@ pub fn gamepad_hash_file(path: &std::path::Path) -> Result<u64> {
         .into());
     }
     Ok(hopkit::demo::gamepad_hash(&bytes))
+}
+
+/// `hash --sticks FILE [--ticks N] [--frames OUT]`: the demo's state hash after one
+/// [`hopkit::demo::DemoRig::tick`] per line of the sticks file at `path` (the first `ticks` lines;
+/// default all of them). With `frames`, also write the frame the firmware renderer draws after
+/// every tick (see [`write_frames`]). Everything is checked before the first tick.
+pub fn sticks_hash_file(
+    path: &std::path::Path,
+    ticks: Option<u32>,
+    frames: Option<&std::path::Path>,
+    quiet: bool,
+) -> Result<u64> {
+    let samples = sticks::read(path)?;
+    let n = match ticks {
+        None => samples.len(),
+        Some(t) => {
+            let t = check_ticks(t, hopkit::demo::TICK_HZ)? as usize;
+            if t > samples.len() {
+                return Err(UserError(format!(
+                    "--ticks {t} is more than the {} ticks of sticks file {}",
+                    samples.len(),
+                    path.display()
+                ))
+                .into());
+            }
+            t
+        }
+    };
+    let samples = &samples[..n];
+    let out = match frames {
+        Some(f) => {
+            if same_file(f, path) {
+                return Err(UserError(format!(
+                    "--frames {} is the sticks file itself",
+                    f.display()
+                ))
+                .into());
+            }
+            Some(OutFile::check("--frames", f)?)
+        }
+        None => None,
+    };
+    let mut rig = hopkit::demo::DemoRig::new();
+    let bar = crate::progress::ticks_bar(samples.len() as u64, "hashing", quiet);
+    match out {
+        Some(out) => out.write(|w| write_frames(&mut rig, samples, w, &|t| bar.set_position(t)))?,
+        None => {
+            for (i, raw) in samples.iter().enumerate() {
+                rig.tick(raw);
+                bar.set_position(i as u64 + 1);
+            }
+        }
+    }
+    bar.finish_and_clear();
+    Ok(rig.state_hash())
+}
+
+/// Run one `rig.tick` per sample, writing after each the frame
+/// [`hopkit_firmware::render::draw_frame`] draws for `rig.view()` into a fresh
+/// [`hopkit_firmware::counting::FrameBuffer`]: its 1024 bytes, page-major (byte `page·128 + x`,
+/// bit `y % 8` of row `y = 8·page + bit`). Frame `k` (0-based) is the picture after tick `k + 1`.
+pub fn write_frames(
+    rig: &mut hopkit::demo::DemoRig,
+    samples: &[hopkit::stick::RawSticks],
+    w: &mut dyn std::io::Write,
+    progress: &dyn Fn(u64),
+) -> Result<()> {
+    for (i, raw) in samples.iter().enumerate() {
+        rig.tick(raw);
+        let mut fb = hopkit_firmware::counting::FrameBuffer::new();
+        // The frame buffer's drawing never fails (`Infallible`).
+        let _ = hopkit_firmware::render::draw_frame(&rig.view(), &mut fb);
+        w.write_all(fb.buffer())?;
+        progress(i as u64 + 1);
+    }
+    Ok(())
+}
+
+/// Do `a` and `b` name the same existing file?
+fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => a == b,
+    }
+}
+
+/// `sticks --out FILE [--ticks N] [--force]`: write the scripted demo's samples
+/// ([`hopkit::demo::scripted_raw`] for ticks `0..N`) as a sticks file ([`crate::sticks`]).
+pub fn sticks(args: &SticksArgs) -> Result<()> {
+    let ticks = check_ticks(args.ticks, hopkit::demo::TICK_HZ)?;
+    if !args.force && std::fs::symlink_metadata(&args.out).is_ok() {
+        return Err(UserError(format!(
+            "--out {} exists (add --force to replace it)",
+            args.out.display()
+        ))
+        .into());
+    }
+    let out = OutFile::check("--out", &args.out)?;
+    let what = format!(
+        "hopkit-sim sticks: the scripted handheld demo (hopkit::demo::scripted_raw), ticks 0..{ticks} at {} Hz",
+        hopkit::demo::TICK_HZ
+    );
+    let header = [
+        what.as_str(),
+        "one tick per line: left_x left_y right_x right_y buttons (12-bit ADC counts 0..=4095; \
+         buttons JUMP 1, FIRE 2, LEFT_STICK 4, RIGHT_STICK 8)",
+    ];
+    out.write(|w| {
+        Ok(sticks::write(
+            w,
+            &header,
+            (0..ticks).map(hopkit::demo::scripted_raw),
+        )?)
+    })?;
+    println!("wrote {} ({ticks} ticks)", out.path().display());
+    Ok(())
 }
 
 /// Run exactly `ticks` ticks of `driver`, produced by a [`hopkit::timestep::FixedStep`] fed with

@@ -126,9 +126,15 @@ pub enum Command {
     /// Print the state hash after N fixed ticks: `state-hash: 0x<16 hex digits>`.
     ///
     /// With FILE: the scene replaying that ghost recording. With `--scene demo`: the scripted
-    /// handheld demo (the same line the firmware prints in QEMU for the same input).
+    /// handheld demo (the same line the firmware prints in QEMU for the same input). With
+    /// `--sticks FILE`: the handheld demo on raw stick samples (`hopkit-sim sticks` writes the
+    /// scripted ones).
     #[command(after_help = LIMITS_AND_EXIT_CODES)]
     Hash(HashArgs),
+    /// Write the scripted handheld demo's raw stick samples as a sticks file (the input of
+    /// `hash --sticks`; see docs/host-sim.md for the format).
+    #[command(after_help = LIMITS_AND_EXIT_CODES)]
+    Sticks(SticksArgs),
 }
 
 /// `scenario` options.
@@ -199,18 +205,32 @@ pub struct PlayArgs {
 #[derive(Args, Debug)]
 pub struct HashArgs {
     /// Ghost recording to replay.
-    #[arg(required_unless_present_any = ["scene", "gamepad"], conflicts_with_all = ["scene", "gamepad"])]
+    #[arg(required_unless_present_any = ["scene", "gamepad", "sticks"],
+          conflicts_with_all = ["scene", "gamepad", "sticks"])]
     pub file: Option<PathBuf>,
     /// A built-in scene instead of a file (`demo`: the scripted handheld demo).
-    #[arg(long, value_parser = ["demo"], conflicts_with = "gamepad")]
+    #[arg(long, value_parser = ["demo"], conflicts_with_all = ["gamepad", "sticks"])]
     pub scene: Option<String>,
     /// The handheld demo driven by a file of gamepad bytes, one per tick in WASM-4's bit layout
     /// (1 = X/jump, 2 = Z/fire, 16 left, 32 right, 64 up, 128 down), as the WASM-4 cart traces
     /// them; the tick count is the file's length (at most 36000).
-    #[arg(long, value_name = "FILE", conflicts_with = "ticks")]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["ticks", "sticks"])]
     pub gamepad: Option<PathBuf>,
-    /// Ticks to simulate (default: the recording's length, or 600 for the demo); at most 600 s at
-    /// the scene's tick rate (36000 at 60 Hz).
+    /// The handheld demo driven by a sticks file: raw ADC stick samples, one tick per line,
+    /// `left_x left_y right_x right_y buttons` (12-bit counts 0..=4095; buttons JUMP 1, FIRE 2,
+    /// LEFT_STICK 4, RIGHT_STICK 8); `#` lines are comments. --ticks N runs the first N lines
+    /// (default: all, at most 36000). `hopkit-sim sticks` writes the scripted demo in this format.
+    #[arg(long, value_name = "FILE")]
+    pub sticks: Option<PathBuf>,
+    /// With --sticks: also write the 128×64 frame the firmware renderer draws after every tick,
+    /// 1024 bytes each in the SSD1306 page layout (byte page·128 + x, bit y % 8), concatenated.
+    // clap skips `requires` when a present argument conflicts with the required one, hence the
+    // conflicts as well.
+    #[arg(long, value_name = "OUT", requires = "sticks",
+          conflicts_with_all = ["file", "scene", "gamepad"])]
+    pub frames: Option<PathBuf>,
+    /// Ticks to simulate (default: the recording's length, the sticks file's length, or 600 for
+    /// the demo); at most 600 s at the scene's tick rate (36000 at 60 Hz).
     #[arg(long, value_name = "N", value_parser = parse_count, allow_negative_numbers = true)]
     pub ticks: Option<u32>,
     /// Render frame rate to drive the fixed-step loop with; does not change the result.
@@ -220,4 +240,19 @@ pub struct HashArgs {
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
+}
+
+/// `sticks` options.
+#[derive(Args, Debug)]
+pub struct SticksArgs {
+    /// Output file (an existing one is replaced only with --force).
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Ticks of the script to write, at most 36000 (600 s at 60 Hz).
+    #[arg(long, default_value_t = 3600, value_name = "N", value_parser = parse_count,
+          allow_negative_numbers = true)]
+    pub ticks: u32,
+    /// Replace FILE if it exists.
+    #[arg(long)]
+    pub force: bool,
 }

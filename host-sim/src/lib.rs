@@ -26,6 +26,7 @@ pub mod progress;
 pub mod readout;
 pub mod rig;
 pub mod scenario;
+pub mod sticks;
 pub mod trace;
 pub mod window;
 

@@ -15,6 +15,7 @@ fn main() -> ExitCode {
         Some(Command::Record(args)) => app::record(&args),
         Some(Command::Play(args)) => app::play(&args),
         Some(Command::Hash(args)) => app::hash(&args),
+        Some(Command::Sticks(args)) => app::sticks(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -83,6 +83,7 @@ fn help_lists_subcommands() {
         .stdout(predicate::str::contains("record"))
         .stdout(predicate::str::contains("play"))
         .stdout(predicate::str::contains("hash"))
+        .stdout(predicate::str::contains("sticks"))
         .stdout(predicate::str::contains("Controls"));
 }
 
@@ -134,6 +135,271 @@ fn gamepad_file_hash_is_the_cores_gamepad_hash() {
         .unwrap();
     let expected = hopkit::hash::format_hash_line(hopkit::demo::gamepad_hash(&[]), &mut buf);
     assert_eq!(hash_line(&out.stdout), expected);
+}
+
+/// Write the scripted demo's first `ticks` samples with `hopkit-sim sticks` into `dir`.
+fn scripted_sticks(dir: &Path, ticks: u32) -> PathBuf {
+    let file = dir.join(format!("scripted-{ticks}.txt"));
+    let out = sim()
+        .args(["sticks", "--ticks", &ticks.to_string(), "--out"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        format!("wrote {} ({ticks} ticks)\n", file.display())
+    );
+    file
+}
+
+fn sticks_hash(file: &Path, extra: &[&str]) -> std::process::Output {
+    sim()
+        .args(["hash", "--sticks"])
+        .arg(file)
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn sticks_file_of_the_script_hashes_like_the_scripted_demo() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = scripted_sticks(dir.path(), 600);
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.starts_with("# hopkit-sim sticks: the scripted handheld demo"));
+    let ticks: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(ticks.len(), 600);
+    assert_eq!(ticks[0], "2048 2048 2048 2048 0");
+    let from_file = sticks_hash(&file, &[]);
+    assert!(from_file.status.success(), "{from_file:?}");
+    assert!(from_file.stderr.is_empty());
+    let scene = sim()
+        .args(["hash", "--scene", "demo", "--ticks", "600"])
+        .output()
+        .unwrap();
+    assert_eq!(hash_line(&from_file.stdout), hash_line(&scene.stdout));
+    let mut buf = [0u8; 64];
+    let expected = hopkit::hash::format_hash_line(hopkit::demo::scripted_hash(600), &mut buf);
+    assert_eq!(hash_line(&from_file.stdout), expected);
+    // --ticks N runs the first N lines.
+    let first = sticks_hash(&file, &["--ticks", "250"]);
+    let expected = hopkit::hash::format_hash_line(hopkit::demo::scripted_hash(250), &mut buf);
+    assert_eq!(hash_line(&first.stdout), expected);
+
+    // The default length is 3600 ticks; an existing file is kept unless --force.
+    let default = dir.path().join("default.txt");
+    sim()
+        .args(["sticks", "--out"])
+        .arg(&default)
+        .assert()
+        .success();
+    let lines = std::fs::read_to_string(&default).unwrap();
+    assert_eq!(lines.lines().filter(|l| !l.starts_with('#')).count(), 3600);
+    std::fs::write(&default, "mine").unwrap();
+    sim()
+        .args(["sticks", "--ticks", "5", "--out"])
+        .arg(&default)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "exists (add --force to replace it)",
+        ));
+    assert_eq!(std::fs::read_to_string(&default).unwrap(), "mine");
+    sim()
+        .args(["sticks", "--ticks", "5", "--force", "--out"])
+        .arg(&default)
+        .assert()
+        .success();
+    let lines = std::fs::read_to_string(&default).unwrap();
+    assert_eq!(lines.lines().filter(|l| !l.starts_with('#')).count(), 5);
+    sim()
+        .args(["sticks", "--ticks", "36001", "--out", "x.txt"])
+        .current_dir(dir.path())
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn one_adc_count_changes_the_sticks_hash() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = scripted_sticks(dir.path(), 600);
+    let base = hash_line(&sticks_hash(&file, &[]).stdout);
+    let text = std::fs::read_to_string(&file).unwrap();
+    // Tick 400 strafe-hops right, turning with the right stick at 0.85 (right_x 3788): one count
+    // less turns a little less.
+    let mut n = 0;
+    let edited: String = text
+        .lines()
+        .map(|l| {
+            if l.starts_with('#') {
+                return format!("{l}\n");
+            }
+            n += 1;
+            if n != 401 {
+                return format!("{l}\n");
+            }
+            let mut f: Vec<u32> = l.split(' ').map(|v| v.parse().unwrap()).collect();
+            assert_eq!(f, [4095, 2048, 3788, 2048, 1], "the script changed");
+            f[2] -= 1;
+            format!("{} {} {} {} {}\n", f[0], f[1], f[2], f[3], f[4])
+        })
+        .collect();
+    let changed = dir.path().join("changed.txt");
+    std::fs::write(&changed, edited).unwrap();
+    let other = hash_line(&sticks_hash(&changed, &[]).stdout);
+    assert_ne!(base, other, "one ADC count in one line changes the hash");
+    // Comments, blank lines, tabs and CRLF change nothing.
+    let spaced = text.replace('\n', "\r\n\n# note\n").replace(' ', " \t ");
+    let spaced_file = dir.path().join("spaced.txt");
+    std::fs::write(&spaced_file, spaced).unwrap();
+    assert_eq!(hash_line(&sticks_hash(&spaced_file, &[]).stdout), base);
+}
+
+#[test]
+fn bad_sticks_lines_exit_2_naming_the_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("s.txt");
+    let good = "2048 2048 2048 2048 0\n";
+    for (line, want) in [
+        (
+            "2048 2048 4096 2048 0",
+            "right_x (field 3) is 4096, outside the ADC range 0..=4095",
+        ),
+        ("2048 2048 2048 2048", "expected 5 numbers"),
+        ("2048 2048 2048 2048 16", "buttons 16 has bits other than"),
+        (
+            "left right up down jump",
+            "left_x (field 1) is \"left\", not a whole number",
+        ),
+        ("2048 -1 2048 2048 0", "left_y (field 2) is \"-1\""),
+    ] {
+        std::fs::write(&file, format!("# header\n{good}{good}{line}\n{good}")).unwrap();
+        let out = sticks_hash(&file, &[]);
+        assert_eq!(out.status.code(), Some(2), "{line}: {out:?}");
+        assert!(out.stdout.is_empty());
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.lines().count(), 1, "one line: {err}");
+        assert!(
+            err.starts_with(&format!("error: sticks file {} line 4: ", file.display())),
+            "{line}: {err}"
+        );
+        assert!(err.contains(want), "{line}: {err}");
+    }
+    // Past the end of the file, and missing files.
+    std::fs::write(&file, good.repeat(3)).unwrap();
+    let out = sticks_hash(&file, &["--ticks", "4"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = sticks_hash(&dir.path().join("missing.txt"), &[]);
+    assert_eq!(out.status.code(), Some(2));
+    // An empty file is the start state.
+    std::fs::write(&file, "# nothing\n").unwrap();
+    let out = sticks_hash(&file, &[]);
+    let mut buf = [0u8; 64];
+    let start = hopkit::hash::format_hash_line(hopkit::demo::scripted_hash(0), &mut buf);
+    assert_eq!(hash_line(&out.stdout), start);
+}
+
+#[test]
+fn oversized_sticks_file_is_rejected_without_reading_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("huge.txt");
+    // Sparse: 4 GiB that is never read whole.
+    std::fs::File::create(&file)
+        .unwrap()
+        .set_len(4 << 30)
+        .unwrap();
+    let started = std::time::Instant::now();
+    let out = sticks_hash(&file, &[]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains(&format!(
+            "is larger than {} bytes",
+            hopkit_sim::sticks::MAX_FILE_BYTES
+        )),
+        "{err}"
+    );
+    assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
+    // One line more than the tick limit (the file itself is small enough).
+    std::fs::write(&file, "0 0 0 0 0\n".repeat(36_001)).unwrap();
+    let out = sticks_hash(&file, &[]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("line 36001: more than 36000 ticks"), "{err}");
+}
+
+#[test]
+fn sticks_frames_are_the_firmware_renderers_pictures() {
+    use hopkit_firmware::counting::FrameBuffer;
+    let dir = tempfile::tempdir().unwrap();
+    let file = scripted_sticks(dir.path(), 130);
+    let frames = dir.path().join("frames.bin");
+    let out = sticks_hash(
+        &file,
+        &["--ticks", "120", "--frames", frames.to_str().unwrap()],
+    );
+    assert!(out.status.success(), "{out:?}");
+    let mut buf = [0u8; 64];
+    let expected = hopkit::hash::format_hash_line(hopkit::demo::scripted_hash(120), &mut buf);
+    assert_eq!(
+        hash_line(&out.stdout),
+        expected,
+        "--frames does not change the hash"
+    );
+    let bytes = std::fs::read(&frames).unwrap();
+    assert_eq!(bytes.len(), 120 * 1024);
+    let mut rig = hopkit::demo::DemoRig::new();
+    let mut distinct = std::collections::HashSet::new();
+    for (k, frame) in bytes.chunks_exact(1024).enumerate() {
+        rig.tick(&hopkit::demo::scripted_raw(k as u32));
+        let mut fb = FrameBuffer::new();
+        hopkit_firmware::render::draw_frame(&rig.view(), &mut fb).unwrap();
+        assert_eq!(frame, &fb.buffer()[..], "frame {k} (after tick {})", k + 1);
+        // The page layout: byte page*128 + x, bit y % 8.
+        for (x, y) in [(0, 0), (64, 31), (127, 63), (5, 9)] {
+            let byte = frame[(y / 8) * 128 + x];
+            assert_eq!(byte >> (y % 8) & 1 == 1, fb.get(x as i32, y as i32));
+        }
+        distinct.insert(frame.to_vec());
+    }
+    assert!(
+        distinct.len() > 10,
+        "the picture moves: {} distinct",
+        distinct.len()
+    );
+    assert!(bytes.iter().any(|&b| b != 0));
+
+    // A failed run leaves the old frames file as it was; --frames needs --sticks.
+    std::fs::write(&frames, b"old").unwrap();
+    let out = sticks_hash(
+        &file,
+        &["--ticks", "131", "--frames", frames.to_str().unwrap()],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(std::fs::read(&frames).unwrap(), b"old");
+    let out = sticks_hash(&file, &["--frames", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    sim()
+        .args(["hash", "--scene", "demo", "--frames"])
+        .arg(&frames)
+        .assert()
+        .code(2);
+    sim()
+        .args(["hash", "--sticks"])
+        .arg(&file)
+        .args(["--gamepad", "x.bin"])
+        .assert()
+        .code(2);
+    #[cfg(target_os = "linux")]
+    {
+        let out = sticks_hash(&file, &["--frames", "/dev/full"]);
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "a write error while working: {out:?}"
+        );
+    }
 }
 
 #[test]
@@ -517,7 +783,14 @@ fn walk(dir: &Path) -> Vec<String> {
 fn help_lists_the_exit_codes_and_limits_like_the_docs() {
     let rule = hopkit_sim::cli::LIMITS_AND_EXIT_CODES;
     assert!(rule.contains(&format!("{} s", hopkit_sim::cli::MAX_SECONDS)));
-    for sub in [&[][..], &["scenario"], &["record"], &["play"], &["hash"]] {
+    for sub in [
+        &[][..],
+        &["scenario"],
+        &["record"],
+        &["play"],
+        &["hash"],
+        &["sticks"],
+    ] {
         let out = sim().args(sub).arg("--help").output().unwrap();
         let text = String::from_utf8(out.stdout).unwrap();
         // clap wraps lines; compare with whitespace collapsed.
@@ -687,6 +960,26 @@ fn bad_input_table_in_the_docs_matches_the_binary() {
             code: 2,
         },
         Case {
+            what: "bad sticks line",
+            args: &["hash", "--sticks", "bad-sticks.txt"],
+            code: 2,
+        },
+        Case {
+            what: "sticks file over the limit",
+            args: &["hash", "--sticks", "long-sticks.txt"],
+            code: 2,
+        },
+        Case {
+            what: "more ticks than the sticks file",
+            args: &["hash", "--sticks", "sticks.txt", "--ticks", "11"],
+            code: 2,
+        },
+        Case {
+            what: "sticks output exists",
+            args: &["sticks", "--out", "sticks.txt"],
+            code: 2,
+        },
+        Case {
             what: "write error while working",
             args: &["scenario", "bhop", "--csv", "/dev/full"],
             code: 1,
@@ -708,6 +1001,17 @@ fn bad_input_table_in_the_docs_matches_the_binary() {
     std::fs::write(d.join("long.ghost"), long_recording()).unwrap();
     std::fs::write(d.join("notes.md"), "# Not a ghost recording\n").unwrap();
     std::fs::write(d.join("long.bin"), vec![0u8; 36001]).unwrap();
+    std::fs::write(
+        d.join("bad-sticks.txt"),
+        "# sticks\n2048 2048 2048 2048 0\n2048 4096 2048 2048 0\n",
+    )
+    .unwrap();
+    std::fs::write(
+        d.join("long-sticks.txt"),
+        "2048 2048 2048 2048 0\n".repeat(72_000),
+    )
+    .unwrap();
+    std::fs::write(d.join("sticks.txt"), "2048 2048 2048 2048 0\n".repeat(10)).unwrap();
     std::fs::create_dir(d.join("a-folder")).unwrap();
     let before = walk(d);
     let mut table = String::from(
