@@ -1,0 +1,427 @@
+#!/usr/bin/env node
+// Runs the RP2040 board image — the very .uf2 a user copies to the RPI-RP2 drive — on rp2040js
+// (the RP2040 emulator behind Wokwi: Cortex-M0+ core, timer, ADC, GPIO, I2C, UART), with the
+// board's peripherals driven and watched from here:
+//
+//   - the sticks: the ADC's channel values, and the buttons: pin levels on GP2/GP3/GP6/GP7, set
+//     tick by tick from a sticks file (`hopkit-sim sticks` format: `lx ly rx ry buttons` per
+//     line). A tick starts when the board starts a conversion on channel 0 (it converts channels
+//     0–3 once per tick, then reads the buttons), so tick t gets line t however its timing falls;
+//   - the display: an SSD1306 at 0x3C on I2C0, answering every byte after 9 bit times of the bus
+//     rate the board programmed; its commands and data are decoded into the panel's 128×64 memory,
+//     a frame is complete when page 7's last byte arrives, and each frame is tagged with the tick
+//     count when its first page began;
+//   - the report: UART1 lines (`tick N state-hash: 0x…`), printed as they come;
+//   - the cost: the phase pins GP18 (ticks), GP19 (sticks), GP20 (draw), GP21 (flush) timed on the
+//     emulator's clock (125 MHz, 8 ns a cycle), and the time the core sleeps in `wfe`.
+//
+// usage: node run.mjs IMAGE.uf2 --sticks FILE [--ticks N] [--host-frames FILE] [--png-dir DIR]
+//                     [--png-ticks T,T,…] [--flip-byte N] [--timeout-s S] [--json FILE]
+//
+// Exit status: 0 when the board reported every 600th tick up to N, nothing panicked and (with
+// --host-frames) every captured frame equals the host's rendering of its tick; 1 otherwise; 2 on
+// bad usage. Output lines are plain `key: value` text for scripts/ci-rp2040.sh.
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { RP2040, ConsoleLogger, LogLevel } from 'rp2040js';
+
+const FAMILY_RP2040 = 0xe48bff56;
+const FLASH_BASE = 0x10000000;
+const NS_PER_CYCLE = 8; // rp2040js runs its core at 125 MHz
+const SSD1306 = 0x3c;
+const BUTTON_PINS = [
+  [1, 2], // JUMP  → GP2
+  [2, 3], // FIRE  → GP3
+  [4, 6], // LEFT_STICK  → GP6
+  [8, 7], // RIGHT_STICK → GP7
+];
+const MARKERS = { ticks: 18, sticks: 19, draw: 20, flush: 21 };
+
+function usage(msg) {
+  if (msg) console.error(`rp2040-emu: ${msg}`);
+  console.error(
+    'usage: node run.mjs IMAGE.uf2 --sticks FILE [--ticks N] [--host-frames FILE] [--png-dir DIR] [--png-ticks T,…] [--flip-byte N] [--timeout-s S] [--json FILE]',
+  );
+  process.exit(2);
+}
+
+function parseArgs(argv) {
+  const o = { ticks: 3600, pngTicks: [], flipByte: -1, timeoutS: 600 };
+  const rest = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const val = () => (i + 1 < argv.length ? argv[++i] : usage(`${a} needs a value`));
+    if (a === '--sticks') o.sticks = val();
+    else if (a === '--ticks') o.ticks = Number(val());
+    else if (a === '--host-frames') o.hostFrames = val();
+    else if (a === '--png-dir') o.pngDir = val();
+    else if (a === '--png-ticks') o.pngTicks = val().split(',').map(Number);
+    else if (a === '--flip-byte') o.flipByte = Number(val());
+    else if (a === '--timeout-s') o.timeoutS = Number(val());
+    else if (a === '--json') o.json = val();
+    else if (a.startsWith('--')) usage(`unknown option ${a}`);
+    else rest.push(a);
+  }
+  if (rest.length !== 1) usage('give one UF2 image');
+  if (!o.sticks) usage('--sticks FILE is required');
+  if (!Number.isInteger(o.ticks) || o.ticks < 1 || o.ticks > 36000) usage('--ticks must be 1..36000');
+  o.uf2 = rest[0];
+  return o;
+}
+
+// --- UF2 → flash (read independently of the repository's own converter) -------------------
+function loadUf2(file, flash) {
+  const data = fs.readFileSync(file);
+  if (data.length === 0 || data.length % 512 !== 0) throw new Error(`${file}: not a whole number of 512-byte UF2 blocks`);
+  const total = data.length / 512;
+  let bytes = 0;
+  for (let b = 0; b < total; b++) {
+    const blk = data.subarray(b * 512, b * 512 + 512);
+    const w = (o) => blk.readUInt32LE(o);
+    if (w(0) !== 0x0a324655 || w(4) !== 0x9e5d5157 || w(508) !== 0x0ab16f30) throw new Error(`${file}: block ${b}: bad magic`);
+    if (!(w(8) & 0x2000) || w(28) !== FAMILY_RP2040) throw new Error(`${file}: block ${b}: not an RP2040 block (family 0x${w(28).toString(16)})`);
+    if (w(20) !== b || w(24) !== total) throw new Error(`${file}: block ${b}: numbered ${w(20)} of ${w(24)}, expected ${b} of ${total}`);
+    const addr = w(12);
+    const size = w(16);
+    if (size > 476 || addr < FLASH_BASE || addr + size > FLASH_BASE + flash.length) throw new Error(`${file}: block ${b}: payload outside flash`);
+    flash.set(blk.subarray(32, 32 + size), addr - FLASH_BASE);
+    bytes += size;
+  }
+  return { blocks: total, bytes };
+}
+
+// --- sticks file ---------------------------------------------------------------------------
+function loadSticks(file) {
+  const lines = fs.readFileSync(file, 'utf8').split('\n');
+  const ticks = [];
+  lines.forEach((raw, i) => {
+    const line = raw.replace(/\r$/, '').trim();
+    if (line === '' || line.startsWith('#')) return;
+    const f = line.split(/[ \t]+/).map(Number);
+    if (f.length !== 5 || f.some((v) => !Number.isInteger(v) || v < 0) || f.slice(0, 4).some((v) => v > 4095) || f[4] > 15)
+      throw new Error(`${file}:${i + 1}: expected "lx ly rx ry buttons" (counts 0..4095, buttons 0..15)`);
+    ticks.push(f);
+  });
+  return ticks;
+}
+
+// --- PNG (8-bit grey, no external dependency) ------------------------------------------------
+const crcTable = new Uint32Array(256).map((_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+function crc32(buf) {
+  let c = 0xffffffff;
+  for (const b of buf) c = crcTable[(c ^ b) & 0xff] ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+function pngChunk(type, data) {
+  const len = Buffer.alloc(4);
+  len.writeUInt32BE(data.length);
+  const td = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(td));
+  return Buffer.concat([len, td, crc]);
+}
+/** The 128×64 panel memory (page-major, LSB on top) as an RGB PNG scaled `scale`×. */
+function framePng(gddram, scale = 4) {
+  const w = 128 * scale;
+  const h = 64 * scale;
+  const on = [0x9f, 0xe8, 0xff]; // the light blue of common SSD1306 modules
+  const off = [0x08, 0x0c, 0x12];
+  const rows = Buffer.alloc(h * (1 + w * 3));
+  for (let y = 0; y < h; y++) {
+    const py = Math.floor(y / scale);
+    const row = y * (1 + w * 3);
+    rows[row] = 0;
+    for (let x = 0; x < w; x++) {
+      const px = Math.floor(x / scale);
+      const lit = (gddram[(py >> 3) * 128 + px] >> (py & 7)) & 1;
+      const c = lit ? on : off;
+      rows.set(c, row + 1 + x * 3);
+    }
+  }
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(w, 0);
+  ihdr.writeUInt32BE(h, 4);
+  ihdr[8] = 8;
+  ihdr[9] = 2;
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk('IHDR', ihdr),
+    pngChunk('IDAT', zlib.deflateSync(rows, { level: 9 })),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+// --- SSD1306 on the emulated I2C0 -----------------------------------------------------------
+// Argument counts of the commands the panel takes (fundamental, scrolling, addressing, hardware
+// configuration and timing tables of the SSD1306 datasheet); a command not listed takes none.
+const ARGS = { 0x81: 1, 0x20: 1, 0x21: 2, 0x22: 2, 0xa8: 1, 0xd3: 1, 0xda: 1, 0xd5: 1, 0xd9: 1, 0xdb: 1, 0x8d: 1, 0x26: 6, 0x27: 6, 0x29: 5, 0x2a: 5, 0xa3: 2 };
+class Ssd1306 {
+  constructor() {
+    this.gddram = new Uint8Array(1024);
+    this.colStart = 0;
+    this.colEnd = 127;
+    this.pageStart = 0;
+    this.pageEnd = 7;
+    this.col = 0;
+    this.page = 0;
+    this.mode = 2; // page addressing after reset
+    this.commands = []; // every command, with its arguments
+    this.on = false;
+    this.pending = null; // command waiting for arguments
+  }
+  command(b) {
+    if (this.pending) {
+      this.pending.args.push(b);
+      if (this.pending.args.length < ARGS[this.pending.op]) return;
+      this.apply(this.pending.op, this.pending.args);
+      this.pending = null;
+      return;
+    }
+    if (ARGS[b]) this.pending = { op: b, args: [] };
+    else this.apply(b, []);
+  }
+  apply(op, args) {
+    this.commands.push([op, ...args]);
+    if (op === 0x20) this.mode = args[0] & 3;
+    else if (op === 0x21) [this.colStart, this.colEnd, this.col] = [args[0] & 127, args[1] & 127, args[0] & 127];
+    else if (op === 0x22) [this.pageStart, this.pageEnd, this.page] = [args[0] & 7, args[1] & 7, args[0] & 7];
+    else if (op === 0xaf) this.on = true;
+    else if (op === 0xae) this.on = false;
+    else if (op >= 0xb0 && op <= 0xb7) this.page = op & 7;
+  }
+  /** One display-RAM byte; returns true when it was the last byte of the window (frame end). */
+  data(b) {
+    this.gddram[this.page * 128 + this.col] = b;
+    if (this.mode !== 0) {
+      this.col = (this.col + 1) & 127;
+      return false;
+    }
+    if (this.col < this.colEnd) {
+      this.col++;
+      return false;
+    }
+    this.col = this.colStart;
+    const last = this.page === 7;
+    this.page = this.page < this.pageEnd ? this.page + 1 : this.pageStart;
+    return last;
+  }
+}
+
+// --- the run --------------------------------------------------------------------------------
+const opts = parseArgs(process.argv.slice(2));
+const sticks = loadSticks(opts.sticks);
+if (sticks.length < opts.ticks) usage(`${opts.sticks} has ${sticks.length} ticks, fewer than --ticks ${opts.ticks}`);
+
+const mcu = new RP2040();
+mcu.logger = new ConsoleLogger(LogLevel.Error);
+const image = loadUf2(opts.uf2, mcu.flash);
+console.log(`image: ${opts.uf2}: ${image.blocks} UF2 blocks, ${image.bytes} bytes of flash`);
+// No boot ROM: start where the ROM would hand over, at boot2 in flash, with the ROM's stack.
+mcu.core.PC = FLASH_BASE;
+mcu.core.SP = 0x20042000;
+
+const clock = mcu.clock;
+const nowNs = () => clock.nanos;
+let tick = 0; // ticks the board has started (conversions on channel 0)
+let failed = false;
+const fail = (msg) => {
+  console.log(`FAIL: ${msg}`);
+  failed = true;
+};
+
+// Sticks and buttons: a new tick's inputs when its first conversion starts.
+const adcRead = mcu.adc.onADCRead;
+mcu.adc.onADCRead = (channel) => {
+  if (channel === 0) {
+    const [lx, ly, rx, ry, buttons] = sticks[Math.min(tick, sticks.length - 1)];
+    mcu.adc.channelValues[0] = lx;
+    mcu.adc.channelValues[1] = ly;
+    mcu.adc.channelValues[2] = rx;
+    mcu.adc.channelValues[3] = ry;
+    for (const [bit, pin] of BUTTON_PINS) mcu.gpio[pin].setInputValue(!(buttons & bit)); // pressed = low
+    tick++;
+  }
+  adcRead(channel);
+};
+for (const [, pin] of BUTTON_PINS) mcu.gpio[pin].setInputValue(true);
+
+// The I2C bus: bytes take 9 bit times at the rate in the controller's fast-mode SCL counts.
+const i2c = mcu.i2c[0];
+const panel = new Ssd1306();
+const bitNs = () => (i2c.fsClockHighPeriod + i2c.fsClockLowPeriod) * NS_PER_CYCLE;
+const later = (ns, fn) => clock.createAlarm(fn).schedule(ns);
+let txn = null; // { control, first }
+let frameTick = -1;
+const frames = []; // { tick, bytes }
+let busBytes = 0;
+let nacks = 0;
+i2c.onStart = () => later(bitNs(), () => i2c.completeStart());
+i2c.onConnect = (address, mode) => {
+  const ack = address === SSD1306 && mode === 0;
+  if (!ack) nacks++;
+  txn = { control: null };
+  later(9 * bitNs(), () => i2c.completeConnect(ack));
+};
+i2c.onWriteByte = (b) => {
+  busBytes++;
+  if (txn.control === null) {
+    txn.control = b; // 0x00: commands follow; 0x40: display data follows
+  } else if (txn.control & 0x40) {
+    if (frameTick < 0) frameTick = tick;
+    if (panel.data(b)) {
+      const bytes = Uint8Array.from(panel.gddram);
+      frames.push({ tick: frameTick, bytes });
+      frameTick = -1;
+    }
+  } else {
+    // A page's window command opens a frame when it selects page 0.
+    if (panel.pending === null && b === 0x22) frameTick = -2;
+    else if (frameTick === -2 && panel.pending && panel.pending.op === 0x22 && panel.pending.args.length === 0) frameTick = b === 0 ? tick : -1;
+    panel.command(b);
+  }
+  later(9 * bitNs(), () => i2c.completeWrite(true));
+};
+i2c.onStop = () => later(bitNs(), () => i2c.completeStop());
+
+// The report on UART1.
+let line = '';
+const report = [];
+const hashes = new Map();
+mcu.uart[1].onByte = (b) => {
+  if (b !== 10) {
+    line += String.fromCharCode(b);
+    return;
+  }
+  const l = line.replace(/\r$/, '');
+  line = '';
+  report.push(l);
+  console.log(`board: ${l}`);
+  const m = /^tick (\d+) state-hash: (0x[0-9a-f]{16})/.exec(l);
+  if (m) hashes.set(Number(m[1]), m[2]);
+  if (l.startsWith('PANIC')) fail(`the board panicked: ${l}`);
+};
+let stopped = false;
+mcu.onBreak = (code) => {
+  stopped = true;
+  fail(`breakpoint (bkpt ${code}) at 0x${mcu.core.PC.toString(16)}`);
+};
+
+// The phase pins.
+const phaseNs = { ticks: [], sticks: [], draw: [], flush: [] };
+const risen = {};
+for (const [name, pin] of Object.entries(MARKERS)) {
+  mcu.gpio[pin].addListener((state) => {
+    if (state === 1) risen[name] = nowNs();
+    else if (state === 0 && risen[name] !== undefined) {
+      phaseNs[name].push([risen[name], nowNs() - risen[name]]);
+      risen[name] = undefined;
+    }
+  });
+}
+
+// Run: instruction by instruction while awake, straight to the next event while asleep.
+const want = Math.floor(opts.ticks / 600) * 600 || opts.ticks;
+const endNs = (opts.ticks / 60 + 2) * 1e9;
+const wallEnd = Date.now() + opts.timeoutS * 1000;
+let asleepNs = 0;
+let instructions = 0;
+let n = 0;
+const core = mcu.core;
+while (!stopped && !failed && !hashes.has(want)) {
+  if (core.waiting) {
+    const dt = clock.nanosToNextAlarm;
+    if (dt <= 0) {
+      fail('the core sleeps with nothing left to wake it');
+      break;
+    }
+    asleepNs += dt;
+    clock.tick(dt);
+  } else {
+    const cycles = core.executeInstruction();
+    clock.tick(cycles * NS_PER_CYCLE);
+    instructions++;
+  }
+  if ((++n & 0xfffff) === 0) {
+    if (clock.nanos > endNs) fail(`no report of tick ${want} after ${(clock.nanos / 1e9).toFixed(1)} s of board time (ticks started: ${tick})`);
+    else if (Date.now() > wallEnd) fail(`no report of tick ${want} after ${opts.timeoutS} s of wall time (ticks started: ${tick})`);
+  }
+}
+const boardNs = clock.nanos;
+
+// --- results --------------------------------------------------------------------------------
+for (const t of [600, 3600].filter((t) => t <= want)) {
+  if (hashes.has(t)) console.log(`emulator tick ${t}: state-hash: ${hashes.get(t)}`);
+  else fail(`no state-hash line for tick ${t}`);
+}
+const cycles = (ns) => Math.round(ns / NS_PER_CYCLE);
+// Per poll that ran a tick: its ticks phase (sticks included) and the draw that followed it.
+const work = [];
+let di = 0;
+for (const [start, dur] of phaseNs.ticks) {
+  const hasSticks = phaseNs.sticks.some(([s]) => s >= start && s < start + dur);
+  if (!hasSticks) continue;
+  while (di < phaseNs.draw.length && phaseNs.draw[di][0] < start) di++;
+  const draw = di < phaseNs.draw.length && phaseNs.draw[di][0] < start + dur + 100_000 ? phaseNs.draw[di][1] : 0;
+  work.push(cycles(dur + draw));
+}
+const stat = (xs) => (xs.length ? { mean: Math.round(xs.reduce((a, b) => a + b, 0) / xs.length), max: Math.max(...xs) } : { mean: 0, max: 0 });
+const sticksC = stat(phaseNs.sticks.map(([, d]) => cycles(d)));
+const ticksC = stat(phaseNs.ticks.filter(([s, d]) => phaseNs.sticks.some(([t]) => t >= s && t < s + d)).map(([, d]) => cycles(d)));
+const drawC = stat(phaseNs.draw.map(([, d]) => cycles(d)));
+const flushC = stat(phaseNs.flush.map(([, d]) => cycles(d)));
+const workC = stat(work);
+const asleep = asleepNs / boardNs;
+console.log(`board-time: ${(boardNs / 1e9).toFixed(3)} s, ${instructions} instructions executed`);
+console.log(`i2c: ${(1e9 / (9 * bitNs()) * 9 / 1000).toFixed(0)} kHz SCL, ${busBytes} bytes to 0x3c, ${nacks} unanswered addresses, ${frames.length} frames`);
+console.log(`cycles-sticks: mean ${sticksC.mean} max ${sticksC.max}`);
+console.log(`cycles-ticks (sticks + buttons + tick): mean ${ticksC.mean} max ${ticksC.max}`);
+console.log(`cycles-draw: mean ${drawC.mean} max ${drawC.max}`);
+console.log(`cycles-flush-pass: mean ${flushC.mean} max ${flushC.max} (${phaseNs.flush.length} passes)`);
+console.log(`cycles-frame-work (sticks + tick + draw): mean ${workC.mean} max ${workC.max} (${work.length} polls)`);
+console.log(`asleep: ${(asleep * 100).toFixed(1)} %`);
+
+// Frames: pictures, and the comparison with the host's rendering.
+const pngTicks = new Set(opts.pngTicks);
+if (opts.pngDir) fs.mkdirSync(opts.pngDir, { recursive: true });
+for (const f of frames) {
+  if (opts.pngDir && pngTicks.has(f.tick)) fs.writeFileSync(path.join(opts.pngDir, `oled-tick-${f.tick}.png`), framePng(f.bytes));
+}
+if (opts.hostFrames) {
+  if (opts.flipByte >= 0 && frames.length > 0) {
+    const f = frames[Math.floor(frames.length / 2)];
+    f.bytes[opts.flipByte % 1024] ^= 0x01;
+    console.log(`negative control: flipped bit 0 of byte ${opts.flipByte % 1024} in the frame of tick ${f.tick}`);
+  }
+  const host = fs.readFileSync(opts.hostFrames);
+  let compared = 0;
+  let differ = 0;
+  for (const f of frames) {
+    if (f.tick < 1 || f.tick * 1024 > host.length) continue;
+    const h = host.subarray((f.tick - 1) * 1024, f.tick * 1024);
+    compared++;
+    if (!h.equals(Buffer.from(f.bytes))) {
+      differ++;
+      if (differ <= 3) {
+        let px = 0;
+        for (let i = 0; i < 1024; i++) for (let b = h[i] ^ f.bytes[i]; b; b &= b - 1) px++;
+        console.log(`frame of tick ${f.tick}: ${px} pixels differ from the host's rendering`);
+      }
+    }
+  }
+  console.log(`frames-compared: ${compared}, differing: ${differ}`);
+  if (compared === 0) fail('no frame to compare with the host');
+  if (differ > 0) fail(`${differ} of ${compared} frames differ from the host's rendering`);
+}
+if (opts.json) {
+  fs.writeFileSync(
+    opts.json,
+    JSON.stringify({ hashes: Object.fromEntries(hashes), cycles: { sticks: sticksC, ticks: ticksC, draw: drawC, flush: flushC, frameWork: workC }, asleep, frames: frames.length, boardNs, report }, null, 1),
+  );
+}
+console.log(failed ? 'rp2040-emu: FAIL' : 'rp2040-emu: ok');
+process.exit(failed ? 1 : 0);
