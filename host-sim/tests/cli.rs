@@ -773,3 +773,189 @@ fn sample_headless_run_in_the_docs_is_real() {
     );
     check_docs_section("headless-sample", &text);
 }
+
+/// The binary as a plain `std::process::Command` (for spawning and signalling), headless.
+#[cfg(unix)]
+fn sim_process() -> std::process::Command {
+    let mut c = std::process::Command::new(assert_cmd::cargo::cargo_bin("hopkit-sim"));
+    c.env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped());
+    c
+}
+
+/// Wait (at most 120 s) until `ready` holds, polling every 5 ms; false on timeout or if the
+/// child has exited.
+#[cfg(unix)]
+fn wait_until(child: &mut std::process::Child, mut ready: impl FnMut() -> bool) -> bool {
+    let start = std::time::Instant::now();
+    while start.elapsed() < std::time::Duration::from_secs(120) {
+        if ready() {
+            return true;
+        }
+        if child.try_wait().unwrap().is_some() {
+            return false;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    false
+}
+
+/// Send `signal` (`INT`, `TERM`, `KILL`) to `child` and wait for it: exit code and stderr.
+#[cfg(unix)]
+fn signal_and_wait(child: std::process::Child, signal: &str) -> (Option<i32>, String) {
+    let ok = std::process::Command::new("kill")
+        .arg(format!("-{signal}"))
+        .arg(child.id().to_string())
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok, "kill -{signal} failed");
+    let out = child.wait_with_output().unwrap();
+    (out.status.code(), String::from_utf8(out.stderr).unwrap())
+}
+
+/// A scenario file whose CSV is tens of megabytes: 600 s at 1000 Hz.
+#[cfg(unix)]
+fn big_scenario(dir: &Path) -> PathBuf {
+    let file = dir.join("big.toml");
+    std::fs::write(&file, "kind = \"bhop\"\nseconds = 600\ntick_hz = 1000\n").unwrap();
+    file
+}
+
+#[test]
+#[cfg(unix)]
+fn ctrl_c_during_a_scenario_leaves_no_file() {
+    let src = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let csv = out.path().join("big.csv");
+    let tmp = out.path().join(".big.csv.hopkit-tmp");
+    let mut child = sim_process()
+        .arg("scenario")
+        .arg(big_scenario(src.path()))
+        .arg("--csv")
+        .arg(&csv)
+        .spawn()
+        .unwrap();
+    // The probe of the output check is empty; the CSV's first buffer is not.
+    let writing = wait_until(&mut child, || {
+        std::fs::metadata(&tmp).is_ok_and(|m| m.len() > 0)
+    });
+    assert!(writing, "the CSV was never being written");
+    let (code, stderr) = signal_and_wait(child, "INT");
+    assert_eq!(
+        code,
+        Some(i32::from(hopkit_sim::EXIT_INTERRUPTED)),
+        "{stderr}"
+    );
+    assert!(stderr.starts_with("error: interrupted"), "{stderr}");
+    assert_eq!(
+        walk(out.path()),
+        Vec::<String>::new(),
+        "no temporary, no partial file"
+    );
+}
+
+#[test]
+#[cfg(unix)]
+fn interrupted_headless_runs_leave_no_frames() {
+    let dir = tempfile::tempdir().unwrap();
+    let frames = dir.path().join("frames");
+    let staged_pngs = |frames: &Path| -> usize {
+        std::fs::read_dir(frames)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+            .filter_map(|e| std::fs::read_dir(e.path()).ok())
+            .map(|d| d.count())
+            .sum()
+    };
+    // The demo headless (as without a display), Ctrl-C.
+    let mut child = sim_process()
+        .args([
+            "--headless",
+            "--seconds",
+            "600",
+            "--frame-every",
+            "1",
+            "--out-dir",
+        ])
+        .arg(&frames)
+        .spawn()
+        .unwrap();
+    assert!(wait_until(&mut child, || staged_pngs(&frames) >= 5));
+    let (code, stderr) = signal_and_wait(child, "INT");
+    assert_eq!(code, Some(130), "{stderr}");
+    assert_eq!(walk(dir.path()), Vec::<String>::new());
+    assert!(
+        !frames.exists(),
+        "the frame folder this run created is removed too"
+    );
+
+    // `play --headless` into an existing folder of an earlier run, SIGTERM: the earlier run's
+    // files stay as they were.
+    let rec = tempfile::tempdir().unwrap();
+    let ghost = rec.path().join("long.ghost");
+    sim()
+        .args(["record", "--headless", "--seconds", "600", "--out"])
+        .arg(&ghost)
+        .assert()
+        .success();
+    std::fs::create_dir(&frames).unwrap();
+    std::fs::write(frames.join("frame-00030.png"), b"earlier run").unwrap();
+    std::fs::write(frames.join("summary.txt"), b"earlier run").unwrap();
+    let before = {
+        let mut v = walk(dir.path());
+        v.sort();
+        v
+    };
+    let mut child = sim_process()
+        .args(["play", "--headless", "--frame-every", "1", "--out-dir"])
+        .arg(&frames)
+        .arg(&ghost)
+        .spawn()
+        .unwrap();
+    assert!(wait_until(&mut child, || staged_pngs(&frames) >= 5));
+    let (code, stderr) = signal_and_wait(child, "TERM");
+    assert_eq!(code, Some(130), "{stderr}");
+    let mut after = walk(dir.path());
+    after.sort();
+    assert_eq!(after, before);
+    assert_eq!(
+        std::fs::read(frames.join("summary.txt")).unwrap(),
+        b"earlier run"
+    );
+}
+
+#[test]
+#[cfg(unix)]
+fn a_killed_runs_temporary_file_is_removed_by_the_next_run() {
+    let src = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let csv = out.path().join("big.csv");
+    let tmp = out.path().join(".big.csv.hopkit-tmp");
+    let mut child = sim_process()
+        .arg("scenario")
+        .arg(big_scenario(src.path()))
+        .arg("--csv")
+        .arg(&csv)
+        .spawn()
+        .unwrap();
+    assert!(wait_until(&mut child, || {
+        std::fs::metadata(&tmp).is_ok_and(|m| m.len() > 0)
+    }));
+    // SIGKILL cannot be handled: the temporary file stays (under its fixed name) ...
+    let (code, _) = signal_and_wait(child, "KILL");
+    assert_eq!(code, None);
+    assert_eq!(walk(out.path()), [".big.csv.hopkit-tmp"]);
+    // ... until the next run writing big.csv replaces it.
+    sim()
+        .args(["scenario", "bhop", "--seconds", "1", "--csv"])
+        .arg(&csv)
+        .assert()
+        .success();
+    assert_eq!(walk(out.path()), ["big.csv"]);
+}
