@@ -20,6 +20,7 @@ pub mod cli;
 pub mod desktop;
 pub mod gamepad;
 pub mod headless;
+pub mod infile;
 pub mod input;
 pub mod lcd;
 pub mod output;

@@ -959,3 +959,112 @@ fn a_killed_runs_temporary_file_is_removed_by_the_next_run() {
         .success();
     assert_eq!(walk(out.path()), ["big.csv"]);
 }
+
+/// Run the binary with `args`, expect exit code 2 within 2 s and a one-line error containing
+/// `needle`; returns the time taken.
+fn refused_quickly(args: &[&str], needle: &str) -> std::time::Duration {
+    let start = std::time::Instant::now();
+    let out = sim().args(args).output().unwrap();
+    let took = start.elapsed();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+    assert!(
+        stderr.starts_with("error: ") && stderr.contains(needle),
+        "{args:?}: {stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+    assert!(
+        took < std::time::Duration::from_secs(2),
+        "{args:?} took {took:?}"
+    );
+    eprintln!("{args:?}: refused in {} ms", took.as_millis());
+    took
+}
+
+#[test]
+#[cfg(unix)]
+fn endless_inputs_are_refused_at_once() {
+    refused_quickly(&["hash", "/dev/zero"], "not a hopkit ghost recording");
+    refused_quickly(&["hash", "/dev/urandom"], "not a hopkit ghost recording");
+    refused_quickly(
+        &["play", "--headless", "/dev/zero"],
+        "not a hopkit ghost recording",
+    );
+    refused_quickly(&["hash", "--gamepad", "/dev/zero"], "more than 36000 bytes");
+    refused_quickly(
+        &["hash", "--gamepad", "/dev/urandom"],
+        "more than 36000 bytes",
+    );
+    refused_quickly(&["scenario", "/dev/zero"], "too large");
+    refused_quickly(&["scenario", "/dev/urandom"], "too large");
+}
+
+#[test]
+fn recordings_over_the_size_limit_are_refused_and_the_largest_loads() {
+    use hopkit::ghost::format::{encode, RecordingInfo, MAX_TICK_HZ};
+    use hopkit::ghost::Frame;
+    let max = hopkit_sim::replay::MAX_RECORDING_BYTES;
+    assert_eq!(max, 42_000_024);
+    // The largest recording a run can replay: 600 s at 10000 Hz, a checksum before every frame.
+    let frames = vec![Frame::default(); 600 * usize::from(MAX_TICK_HZ)];
+    let checksums = vec![0u32; frames.len()];
+    let info = RecordingInfo {
+        tick_hz: MAX_TICK_HZ,
+        checksum_interval: 1,
+        condition_unit: 0.5,
+    };
+    let mut bytes = vec![0u8; max];
+    assert_eq!(encode(&info, &frames, &checksums, &mut bytes).unwrap(), max);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("largest.ghost");
+    std::fs::write(&file, &bytes).unwrap();
+    let out = sim()
+        .args(["hash", "--ticks", "10"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    hash_line(&out.stdout);
+    // One byte more: refused on its size, before it is read.
+    bytes.push(0);
+    let over = dir.path().join("over.ghost");
+    std::fs::write(&over, &bytes).unwrap();
+    drop(bytes);
+    refused_quickly(
+        &["hash", over.to_str().unwrap()],
+        "has 42000025 bytes, more than the 42000024 allowed",
+    );
+    // 100 MB that start like a recording: refused without reading them.
+    let huge = dir.path().join("huge.ghost");
+    let f = std::fs::File::create(&huge).unwrap();
+    use std::io::Write;
+    (&f).write_all(b"HKGH").unwrap();
+    f.set_len(100_000_000).unwrap();
+    refused_quickly(&["hash", huge.to_str().unwrap()], "too large");
+    // 100 MB that do not: that is said first.
+    let f = std::fs::File::create(&huge).unwrap();
+    f.set_len(100_000_000).unwrap();
+    refused_quickly(
+        &["hash", huge.to_str().unwrap()],
+        "not a hopkit ghost recording",
+    );
+}
+
+#[test]
+fn scenario_files_over_the_size_limit_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let limit = hopkit_sim::scenario::MAX_SCENARIO_BYTES as usize;
+    // A valid file padded with a comment to exactly the limit runs; one byte more is refused.
+    let head = "kind = \"bhop\"\nseconds = 1\n#";
+    let mut text = head.to_string() + &"x".repeat(limit - head.len() - 1) + "\n";
+    assert_eq!(text.len(), limit);
+    let file = dir.path().join("padded.toml");
+    std::fs::write(&file, &text).unwrap();
+    sim().arg("scenario").arg(&file).assert().success();
+    text.insert(head.len(), 'x');
+    std::fs::write(&file, &text).unwrap();
+    refused_quickly(
+        &["scenario", file.to_str().unwrap()],
+        "too large: 1048577 bytes, more than the 1048576 bytes",
+    );
+}
