@@ -1068,3 +1068,77 @@ fn scenario_files_over_the_size_limit_are_refused() {
         "too large: 1048577 bytes, more than the 1048576 bytes",
     );
 }
+
+#[test]
+fn scenario_numbers_are_finite_and_in_range_in_vectors_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        (
+            "kind = \"arrival\"\n[arrival]\ntargets = []\n",
+            "arrival.targets",
+            "targets must not be empty",
+            "3 | targets = []\n  |           ^^",
+        ),
+        (
+            "kind = \"arrival\"\n[arrival]\nstart = [nan, 0]\n",
+            "arrival.start[0]",
+            "got NaN",
+            "3 | start = [nan, 0]\n  |          ^^^",
+        ),
+        (
+            "kind = \"arrival\"\n[arrival]\nstart = [1e30, 0]\n",
+            "arrival.start[0]",
+            "between -10000 and 10000, got 1e30",
+            "3 | start = [1e30, 0]\n  |          ^^^^",
+        ),
+        (
+            "kind = \"arrival\"\n[arrival]\ntargets = [[0, 0], [5, -inf]]\n",
+            "arrival.targets[1][1]",
+            "got -inf",
+            "  |                        ^^^^",
+        ),
+        (
+            "kind = \"follower\"\n[follower]\nstart_offset = [0, 1e5]\n",
+            "follower.start_offset[1]",
+            "got 100000",
+            "^^^",
+        ),
+        (
+            "kind = \"slope\"\n[slope]\nstart = [0, nan]\n",
+            "slope.start[1]",
+            "got NaN",
+            "^^^",
+        ),
+        (
+            "kind = \"arrival\"\n[arrival]\nmax_speed = nan\n",
+            "arrival.max_speed",
+            "got NaN",
+            "^^^",
+        ),
+    ];
+    for (i, (text, field, message, caret)) in cases.iter().enumerate() {
+        let path = dir.path().join(format!("s{i}.toml"));
+        std::fs::write(&path, text).unwrap();
+        let out = sim().arg("scenario").arg(&path).output().unwrap();
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(2), "{text}: {stderr}");
+        assert!(stderr.starts_with("error: bad scenario file"), "{stderr}");
+        assert!(stderr.contains(&format!("in field `{field}`")), "{stderr}");
+        assert!(stderr.contains(message), "{stderr}");
+        assert!(stderr.contains(caret), "{stderr}");
+        assert!(out.stdout.is_empty(), "{text}: ran");
+    }
+    // The limits themselves are accepted; the run reports n of n targets.
+    let path = dir.path().join("edge.toml");
+    std::fs::write(
+        &path,
+        "kind = \"arrival\"\nseconds = 1\n[arrival]\nstart = [-10000, 10000]\ntargets = [[-10000, 10000]]\n",
+    )
+    .unwrap();
+    sim()
+        .arg("scenario")
+        .arg(&path)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("reached 1 of 1 targets"));
+}

@@ -195,6 +195,54 @@ mod tests {
         assert!(matches!(load("no-such-thing"), Err(LoadError::NotFound(_))));
     }
 
+    #[test]
+    fn every_number_is_checked_in_vectors_too() {
+        let p = Path::new("s.toml");
+        let bad = |text: &str| parse(p, text).unwrap_err();
+        let e = bad("kind = \"arrival\"\n[arrival]\ntargets = []\n");
+        assert_eq!((e.line, e.field.as_str()), (3, "arrival.targets"));
+        assert!(
+            e.message.contains("targets must not be empty"),
+            "{}",
+            e.message
+        );
+        let e = bad("kind = \"arrival\"\n[arrival]\nstart = [nan, 0]\n");
+        assert_eq!((e.line, e.column), (3, 10), "{e}");
+        assert_eq!(e.field, "arrival.start[0]");
+        assert!(e.message.contains("got NaN"), "{}", e.message);
+        let e = bad("kind = \"arrival\"\n[arrival]\nstart = [1e30, 0]\n");
+        assert_eq!(e.field, "arrival.start[0]");
+        assert!(
+            e.message.contains("between -10000 and 10000"),
+            "{}",
+            e.message
+        );
+        assert!(e.message.contains("got 1e30"), "{}", e.message);
+        let e = bad("kind = \"arrival\"\n[arrival]\ntargets = [[1, 2], [3, inf]]\n");
+        assert_eq!(e.field, "arrival.targets[1][1]");
+        assert_eq!((e.line, e.column), (3, 24), "{e}");
+        let e = bad("kind = \"arrival\"\n[arrival]\nmax_speed = nan\n");
+        assert_eq!(e.field, "arrival.max_speed");
+        let e = bad("kind = \"follower\"\n[follower]\nstart_offset = [0, -1e5]\n");
+        assert_eq!(e.field, "follower.start_offset[1]");
+        let e = bad("kind = \"follower\"\n[follower]\npath_size = 20000\n");
+        assert_eq!(e.field, "follower.path_size");
+        let e = bad("kind = \"slope\"\n[slope]\nstart = [-inf, 0]\n");
+        assert_eq!(e.field, "slope.start[0]");
+        let e = bad("kind = \"slope\"\n[slope]\nstart = [1, 2, 3]\n");
+        assert_eq!(e.field, "slope.start");
+        assert!(e.message.contains("two numbers; got 3"), "{}", e.message);
+        let e = bad("kind = \"arrival\"\n[arrival]\ntargets = [[1, 2], [3]]\n");
+        assert_eq!(e.field, "arrival.targets[1]");
+        assert_eq!((e.line, e.column, e.span_len), (3, 20, 3), "{e}");
+        // The limits themselves are fine.
+        let f = parse(
+            p,
+            "kind = \"arrival\"\n[arrival]\nstart = [-10000, 10000]\ntargets = [[1, 2]]\n",
+        )
+        .unwrap();
+        assert_eq!(f.arrival.unwrap().start, [-10000.0, 10000.0]);
+    }
 }
 
 pub mod run;
