@@ -154,9 +154,12 @@ pub struct ScenarioArgs {
 /// `record` options.
 #[derive(Args, Debug)]
 pub struct RecordArgs {
-    /// Output file.
+    /// Output file (an existing file is replaced only with --force).
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
+    /// Replace --out if it exists.
+    #[arg(long)]
+    pub force: bool,
     /// Seconds to record, 0 < S ≤ 600 (headless: length of the scripted flight; window: the most
     /// kept).
     #[arg(long, default_value_t = 10.0, value_name = "S", value_parser = parse_seconds,

@@ -376,6 +376,13 @@ pub fn record(args: &RecordArgs) -> Result<()> {
     let limit = seconds_to_ticks(args.seconds, hz)?.min(MAX_FRAMES as u32);
     // Before anyone flies for minutes: can the recording be saved there?
     let out = OutFile::check("--out", &args.out)?;
+    if !args.force && std::fs::metadata(&args.out).is_ok_and(|m| m.is_file()) {
+        return Err(UserError(format!(
+            "--out {}: the file exists; add --force to replace it",
+            args.out.display()
+        ))
+        .into());
+    }
     let mut driver = None;
     if !args.headless {
         let mut live = RecordDriver::new(limit, PilotSource::Live)?;

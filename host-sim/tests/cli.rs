@@ -1142,3 +1142,37 @@ fn scenario_numbers_are_finite_and_in_range_in_vectors_too() {
         .success()
         .stdout(predicate::str::contains("reached 1 of 1 targets"));
 }
+
+#[test]
+fn record_replaces_an_existing_file_only_with_force() {
+    let dir = tempfile::tempdir().unwrap();
+    let rec = dir.path().join("mine.ghost");
+    std::fs::write(&rec, b"precious").unwrap();
+    let out = sim()
+        .args(["record", "--headless", "--seconds", "1", "--out"])
+        .arg(&rec)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("exists") && stderr.contains("add --force"),
+        "{stderr}"
+    );
+    assert!(out.stdout.is_empty());
+    assert_eq!(std::fs::read(&rec).unwrap(), b"precious");
+    assert_eq!(walk(dir.path()), ["mine.ghost"]);
+    sim()
+        .args(["record", "--headless", "--seconds", "1", "--force", "--out"])
+        .arg(&rec)
+        .assert()
+        .success();
+    let bytes = std::fs::read(&rec).unwrap();
+    assert!(bytes.starts_with(b"HKGH"));
+    // A new file needs no --force.
+    sim()
+        .args(["record", "--headless", "--seconds", "1", "--out"])
+        .arg(dir.path().join("new.ghost"))
+        .assert()
+        .success();
+}
