@@ -517,6 +517,15 @@ fn walk(dir: &Path) -> Vec<String> {
 fn help_lists_the_exit_codes_and_limits_like_the_docs() {
     let rule = hopkit_sim::cli::LIMITS_AND_EXIT_CODES;
     assert!(rule.contains(&format!("{} s", hopkit_sim::cli::MAX_SECONDS)));
+    // The byte limits quoted are the ones enforced.
+    for limit in [
+        hopkit_sim::replay::MAX_RECORDING_BYTES as u64,
+        u64::from(hopkit_sim::app::max_ticks(hopkit::demo::TICK_HZ)),
+        hopkit_sim::scenario::MAX_SCENARIO_BYTES,
+    ] {
+        assert!(rule.contains(&format!("{limit} bytes")), "{limit}: {rule}");
+    }
+    assert!(rule.contains(&format!("{} interrupted", hopkit_sim::EXIT_INTERRUPTED)));
     for sub in [&[][..], &["scenario"], &["record"], &["play"], &["hash"]] {
         let out = sim().args(sub).arg("--help").output().unwrap();
         let text = String::from_utf8(out.stdout).unwrap();
@@ -632,6 +641,16 @@ fn bad_input_table_in_the_docs_matches_the_binary() {
             code: 2,
         },
         Case {
+            what: "empty arrival targets",
+            args: &["scenario", "empty.toml"],
+            code: 2,
+        },
+        Case {
+            what: "number out of range in a vector",
+            args: &["scenario", "far.toml"],
+            code: 2,
+        },
+        Case {
             what: "output folder missing",
             args: &["scenario", "bhop", "--csv", "missing/bhop.csv"],
             code: 2,
@@ -647,6 +666,11 @@ fn bad_input_table_in_the_docs_matches_the_binary() {
             code: 2,
         },
         Case {
+            what: "existing recording without --force",
+            args: &["record", "--headless", "--out", "old.ghost"],
+            code: 2,
+        },
+        Case {
             what: "frame folder is a file",
             args: &["--headless", "--out-dir", "notes.txt"],
             code: 2,
@@ -659,6 +683,11 @@ fn bad_input_table_in_the_docs_matches_the_binary() {
         Case {
             what: "not a recording",
             args: &["hash", "notes.md"],
+            code: 2,
+        },
+        Case {
+            what: "endless input",
+            args: &["hash", "/dev/zero"],
             code: 2,
         },
         Case {
@@ -699,6 +728,17 @@ fn bad_input_table_in_the_docs_matches_the_binary() {
         "kind = \"bhop\"\n[bhop]\npreset = \"quake4\"\n",
     )
     .unwrap();
+    std::fs::write(
+        d.join("empty.toml"),
+        "kind = \"arrival\"\n[arrival]\ntargets = []\n",
+    )
+    .unwrap();
+    std::fs::write(
+        d.join("far.toml"),
+        "kind = \"arrival\"\n[arrival]\nstart = [1e30, 0]\n",
+    )
+    .unwrap();
+    std::fs::write(d.join("old.ghost"), hopkit::ghost::DEMO_RECORDING).unwrap();
     std::fs::write(d.join("short.ghost"), b"HKGH, too short").unwrap();
     let mut damaged = hopkit::ghost::DEMO_RECORDING.to_vec();
     let last = damaged.len() - 1;
