@@ -197,18 +197,20 @@ pub fn hash(args: &HashArgs) -> Result<()> {
 /// The demo's state hash after one tick per byte of the gamepad file at `path`
 /// ([`hopkit::demo::gamepad_hash`], the code the WASM-4 and wasm32 carts run).
 pub fn gamepad_hash_file(path: &std::path::Path) -> Result<u64> {
-    let bytes = std::fs::read(path)
-        .map_err(|e| UserError(format!("cannot read gamepad file {}: {e}", path.display())))?;
-    let max = max_ticks(hopkit::demo::TICK_HZ) as usize;
-    if bytes.len() > max {
-        return Err(UserError(format!(
-            "gamepad file {} has {} bytes (ticks), more than {MAX_SECONDS} s of simulated time ({max} ticks at {} Hz)",
-            path.display(),
-            bytes.len(),
-            hopkit::demo::TICK_HZ
-        ))
-        .into());
-    }
+    let max = max_ticks(hopkit::demo::TICK_HZ);
+    let shown = path.display();
+    let bytes = crate::infile::read_limited(path, u64::from(max), 0, |_| Ok(())).map_err(|e| {
+        use crate::infile::ReadError;
+        match e {
+            ReadError::TooLarge { size, .. } => UserError(format!(
+                "gamepad file {shown} has {} bytes (ticks), more than {MAX_SECONDS} s of simulated \
+                 time ({max} ticks at {} Hz)",
+                size.map_or_else(|| format!("more than {max}"), |s| s.to_string()),
+                hopkit::demo::TICK_HZ
+            )),
+            e => UserError(format!("cannot read gamepad file {shown}: {e}")),
+        }
+    })?;
     Ok(hopkit::demo::gamepad_hash(&bytes))
 }
 

@@ -17,10 +17,17 @@ pub const MAX_SECONDS: f64 = 600.0;
 macro_rules! limits_and_exit_codes {
     () => {
         "Limits: a run is at most 600 s of simulated time (--seconds, a scenario file's `seconds`, \
-record, hash --ticks at the scene's tick rate). Progress bars show on a terminal only.\n\n\
+record, hash --ticks at the scene's tick rate). Files read are refused when larger than: a \
+recording 42000024 bytes (600 s at 10000 Hz, the format's highest rate), a gamepad file 36000 \
+bytes, a scenario file 1048576 bytes. Progress bars show on a terminal only.\n\n\
+Outputs: each is written to a hidden .NAME.hopkit-tmp next to it and renamed into place when \
+complete (frames: a hidden .hopkit-sim-run-* folder). record --out replaces an existing file only \
+with --force.\n\n\
 Exit codes: 0 done; 1 the run failed while working (an I/O error writing an output; no partial \
 file is left); 2 bad input or usage (an argument, scenario file, recording or output path is \
-wrong; nothing was run)."
+wrong; nothing was run); 130 interrupted by Ctrl-C, SIGTERM or SIGHUP (the unfinished outputs are \
+removed, existing files are unchanged; a run killed with SIGKILL leaves its hidden temporary \
+file, which the next run writing that file replaces)."
     };
 }
 
@@ -146,7 +153,8 @@ pub struct ScenarioArgs {
     /// Write the per-tick trace of the main actor as CSV.
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
-    /// Write a plot as PNG (bhop: speed over time; others: top-down trajectory).
+    /// Write a plot as PNG (bhop: speed over time against the ground max; slope: body tilt and
+    /// ground slope over time; others: top-down trajectory).
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
     /// Override the scenario's simulated duration, 0 < S ≤ 600 seconds.
@@ -160,9 +168,12 @@ pub struct ScenarioArgs {
 /// `record` options.
 #[derive(Args, Debug)]
 pub struct RecordArgs {
-    /// Output file.
+    /// Output file (an existing file is replaced only with --force).
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
+    /// Replace --out if it exists.
+    #[arg(long)]
+    pub force: bool,
     /// Seconds to record, 0 < S ≤ 600 (headless: length of the scripted flight; window: the most
     /// kept).
     #[arg(long, default_value_t = 10.0, value_name = "S", value_parser = parse_seconds,

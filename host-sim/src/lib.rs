@@ -10,7 +10,9 @@
 //! - [`EXIT_FAILURE`] (1): the run failed while working (an I/O error writing an output, a window
 //!   that broke down); no partial output file is left behind;
 //! - [`EXIT_BAD_INPUT`] (2): bad input or usage — an argument, a scenario file, a recording or an
-//!   output path is wrong ([`UserError`], and clap's usage errors); nothing was run.
+//!   output path is wrong ([`UserError`], and clap's usage errors); nothing was run;
+//! - [`EXIT_INTERRUPTED`] (130): interrupted by Ctrl-C (SIGINT), SIGTERM or SIGHUP; the
+//!   unfinished outputs were removed ([`output`]'s registry), existing files are unchanged.
 
 pub mod app;
 pub mod canvas;
@@ -18,6 +20,7 @@ pub mod cli;
 pub mod desktop;
 pub mod gamepad;
 pub mod headless;
+pub mod infile;
 pub mod input;
 pub mod lcd;
 pub mod output;
@@ -36,6 +39,9 @@ pub const EXIT_OK: u8 = 0;
 pub const EXIT_FAILURE: u8 = 1;
 /// Exit code of bad input or usage (nothing was run). clap uses it for usage errors too.
 pub const EXIT_BAD_INPUT: u8 = 2;
+/// Exit code of a run interrupted by Ctrl-C (SIGINT), SIGTERM or SIGHUP (128 + SIGINT's number,
+/// the shell's convention for Ctrl-C), after its unfinished outputs were removed.
+pub const EXIT_INTERRUPTED: u8 = 130;
 
 /// An error in the user's input (bad argument, scenario file, recording, output path): exit
 /// code [`EXIT_BAD_INPUT`].

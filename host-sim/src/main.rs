@@ -4,9 +4,11 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use hopkit_sim::cli::{Cli, Command};
-use hopkit_sim::{app, error_message, exit_code};
+use hopkit_sim::{app, error_message, exit_code, output};
 
 fn main() -> ExitCode {
+    // Ctrl-C, SIGTERM, SIGHUP: remove unfinished outputs and exit with `EXIT_INTERRUPTED` (130).
+    output::install_interrupt_handler();
     // clap prints usage errors itself and exits with code 2 (`EXIT_BAD_INPUT`), help with 0.
     let cli = Cli::parse();
     let result = match cli.command {
@@ -17,6 +19,8 @@ fn main() -> ExitCode {
         Some(Command::Hash(args)) => app::hash(&args),
         Some(Command::Sticks(args)) => app::sticks(&args),
     };
+    // Every output is complete or removed by now: a late signal changes nothing.
+    output::finish();
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

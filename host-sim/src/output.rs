@@ -11,10 +11,28 @@
 //!   [`FrameDir::commit`] replaces the previous run's `frame-*.png` and `summary.txt` with them
 //!   (other files in the folder are left alone). A failed run removes the staging folder (and the
 //!   frame folder itself if the run created it).
+//!
+//! ## Interruption (Ctrl-C, SIGTERM, SIGHUP)
+//! Every temporary path a run creates — an output's temporary file, a staging folder, a frame
+//! folder the run created — is entered in one registry ([`Owned`]) *before* it is created, under
+//! the registry's lock, and leaves it when it is renamed into place or removed.
+//! [`install_interrupt_handler`] makes the signals run [`interrupted`] on ctrlc's handler thread:
+//! it takes the lock (so no path is being created or renamed into place at that moment, and none
+//! will be afterwards), removes every registered path, newest first, prints
+//! `error: interrupted; …` and exits with [`crate::EXIT_INTERRUPTED`] (130). A target is therefore
+//! either untouched (old file or none) or complete, never partial.
+//!
+//! A run killed outright (SIGKILL, power loss) cannot clean up. Its leftovers are found by name:
+//! an output's temporary file is always `.NAME.hopkit-tmp` next to `NAME`
+//! ([`temp_path_for`]), so the next run writing `NAME` (even one that only passes
+//! [`OutFile::check`], whose probe uses the same name) replaces and removes it; staging folders
+//! (`.hopkit-sim-run-*`) are removed by the next headless run into the same frame folder. (So two
+//! runs writing the same file at the same time are not supported: they share the temporary file.)
 
 use std::fs;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use anyhow::{Context, Result};
 
@@ -22,6 +40,215 @@ use crate::UserError;
 
 /// Prefix of the staging folders [`FrameDir`] creates inside the frame folder.
 pub const STAGING_PREFIX: &str = ".hopkit-sim-run-";
+
+/// Suffix of an output's temporary file, `.NAME.hopkit-tmp` next to `NAME`.
+pub const TEMP_SUFFIX: &str = ".hopkit-tmp";
+
+/// A path the running process created and removes unless the run completes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Owned {
+    /// A temporary file.
+    File(PathBuf),
+    /// A staging folder and everything in it.
+    Tree(PathBuf),
+    /// A folder the run created: removed if empty (after what was created in it).
+    EmptyDir(PathBuf),
+}
+
+impl Owned {
+    /// Remove it; true if something was removed.
+    fn remove(&self) -> bool {
+        match self {
+            Owned::File(p) => fs::remove_file(p).is_ok(),
+            Owned::Tree(p) => {
+                // A file may be appearing in it while it is removed: try again.
+                (0..3).any(|_| fs::remove_dir_all(p).is_ok()) && !p.exists()
+            }
+            Owned::EmptyDir(p) => fs::remove_dir(p).is_ok(),
+        }
+    }
+}
+
+/// The registry of [`Owned`] paths (see the module docs).
+#[derive(Debug, Default)]
+pub struct Registry {
+    next: u64,
+    entries: Vec<(u64, Owned)>,
+    /// The process is exiting normally: an interruption no longer removes anything.
+    done: bool,
+    /// An interruption is removing the entries and exiting: nothing may be created any more.
+    interrupted: bool,
+}
+
+impl Registry {
+    fn add(&mut self, what: Owned) -> u64 {
+        self.next += 1;
+        self.entries.push((self.next, what));
+        self.next
+    }
+
+    fn forget(&mut self, id: u64) {
+        self.entries.retain(|(i, _)| *i != id);
+    }
+
+    /// Remove every registered path, newest first (a staging folder before the folder the run
+    /// created for it); returns how many were there to remove.
+    pub fn remove_all(&mut self) -> usize {
+        let mut removed = 0;
+        while let Some((_, what)) = self.entries.pop() {
+            removed += usize::from(what.remove());
+        }
+        removed
+    }
+}
+
+static REGISTRY: Mutex<Registry> = Mutex::new(Registry {
+    next: 0,
+    entries: Vec::new(),
+    done: false,
+    interrupted: false,
+});
+
+fn registry() -> MutexGuard<'static, Registry> {
+    REGISTRY.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// A registered [`Owned`] path. Dropping it removes the path (if it is still there) and
+/// unregisters it; [`Claim::keep`] unregisters it without removing it.
+#[derive(Debug)]
+pub struct Claim {
+    id: u64,
+    what: Owned,
+    armed: bool,
+}
+
+/// Register `what`, then run `create` (which creates it), both under the registry's lock: an
+/// interruption sees either nothing or the registered path. If `create` fails the entry is
+/// dropped again (and whatever `create` left of `what` removed).
+pub fn own<T>(
+    what: Owned,
+    create: impl FnOnce() -> std::io::Result<T>,
+) -> std::io::Result<(T, Claim)> {
+    let mut r = registry();
+    if r.interrupted {
+        return Err(std::io::Error::other("interrupted"));
+    }
+    let id = r.add(what.clone());
+    match create() {
+        Ok(v) => Ok((
+            v,
+            Claim {
+                id,
+                what,
+                armed: true,
+            },
+        )),
+        Err(e) => {
+            r.forget(id);
+            if !matches!(what, Owned::EmptyDir(_)) {
+                what.remove();
+            }
+            Err(e)
+        }
+    }
+}
+
+impl Claim {
+    /// The path.
+    pub fn path(&self) -> &Path {
+        match &self.what {
+            Owned::File(p) | Owned::Tree(p) | Owned::EmptyDir(p) => p,
+        }
+    }
+
+    /// Run `finish` (e.g. the rename into place) under the registry's lock, then unregister the
+    /// path without removing it if `finish` succeeded. An interruption waits for `finish`.
+    pub fn keep_after<T, E>(mut self, finish: impl FnOnce(&Path) -> Result<T, E>) -> Result<T, E> {
+        let mut r = registry();
+        match finish(self.path()) {
+            Ok(v) => {
+                r.forget(self.id);
+                self.armed = false;
+                Ok(v)
+            }
+            Err(e) => {
+                // Dropping `self` removes the path; it needs the lock.
+                drop(r);
+                Err(e)
+            }
+        }
+    }
+
+    /// Unregister the path and leave it where it is.
+    pub fn keep(self) {
+        let _ = self.keep_after(|_| Ok::<(), std::convert::Infallible>(()));
+    }
+}
+
+impl Drop for Claim {
+    fn drop(&mut self) {
+        if self.armed {
+            let mut r = registry();
+            r.forget(self.id);
+            self.what.remove();
+        }
+    }
+}
+
+/// The process is about to exit normally: a signal arriving from now on changes nothing (the
+/// outputs are complete). Call this last in `main`.
+pub fn finish() {
+    registry().done = true;
+}
+
+/// What an interruption does (on ctrlc's handler thread): unless the process is already exiting
+/// normally, remove every registered path, say so, and exit with [`crate::EXIT_INTERRUPTED`]. The
+/// registry's lock is held until the exit, so nothing new is created or renamed into place.
+pub fn interrupted() {
+    let mut r = registry();
+    if r.done {
+        return;
+    }
+    r.interrupted = true;
+    let removed = r.remove_all();
+    let clear = if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        "\r\x1b[2K" // over a progress bar
+    } else {
+        ""
+    };
+    let what = match removed {
+        0 => "nothing was written".to_string(),
+        1 => "removed 1 unfinished output".to_string(),
+        n => format!("removed {n} unfinished outputs"),
+    };
+    eprintln!("{clear}error: interrupted; {what}, existing files are unchanged");
+    std::process::exit(i32::from(crate::EXIT_INTERRUPTED));
+}
+
+/// Make Ctrl-C (SIGINT), SIGTERM and SIGHUP run [`interrupted`]. Without a handler (if one cannot
+/// be installed) the signals kill the process as usual and the next run cleans up by name.
+pub fn install_interrupt_handler() {
+    let _ = ctrlc::set_handler(interrupted);
+}
+
+/// The temporary file of output `path`: `.NAME.hopkit-tmp` in the same folder.
+pub fn temp_path_for(path: &Path) -> PathBuf {
+    let name = path
+        .file_name()
+        .map(|n| format!(".{}{TEMP_SUFFIX}", n.to_string_lossy()))
+        .unwrap_or_else(|| format!(".hopkit-sim-out{TEMP_SUFFIX}"));
+    folder_of(path).join(name)
+}
+
+/// Create (or truncate: a leftover of a killed run) the temporary file `p` for writing, mode
+/// 0666 minus umask like any ordinary output.
+fn create_temp(p: &Path) -> std::io::Result<fs::File> {
+    fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .open(p)
+}
 
 /// The folder holding `path` (`.` for a bare file name).
 fn folder_of(path: &Path) -> PathBuf {
@@ -46,19 +273,6 @@ fn check_folder(what: &str, shown: &Path, folder: &Path) -> Result<(), UserError
             folder.display()
         ))),
     }
-}
-
-/// A temporary-file builder for files that end up as ordinary outputs (mode 0666 minus umask,
-/// not tempfile's 0600).
-fn builder<'a>(prefix: &'a str, suffix: &'a str) -> tempfile::Builder<'a, 'a> {
-    let mut b = tempfile::Builder::new();
-    b.prefix(prefix).suffix(suffix);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        b.permissions(fs::Permissions::from_mode(0o666));
-    }
-    b
 }
 
 /// An output file that passed [`OutFile::check`].
@@ -91,15 +305,16 @@ impl OutFile {
         }
         let folder = folder_of(path);
         check_folder(what, path, &folder)?;
-        builder(".hopkit-sim-check-", "")
-            .tempfile_in(&folder)
-            .map_err(|e| {
-                UserError(format!(
-                    "{what} {}: cannot write in {}: {e}",
-                    path.display(),
-                    folder.display()
-                ))
-            })?;
+        // The probe is the temporary file the write will use: creating it also replaces a
+        // leftover of a killed run, and dropping the claim removes it.
+        let tmp = temp_path_for(path);
+        own(Owned::File(tmp.clone()), || create_temp(&tmp)).map_err(|e| {
+            UserError(format!(
+                "{what} {}: cannot write in {}: {e}",
+                path.display(),
+                folder.display()
+            ))
+        })?;
         Ok(OutFile {
             path: path.to_path_buf(),
             special: false,
@@ -111,8 +326,9 @@ impl OutFile {
         &self.path
     }
 
-    /// Write the file through `fill`: into a temporary file next to it, renamed over the target
-    /// when `fill` and the flush succeeded (the temporary file is removed otherwise).
+    /// Write the file through `fill`: into its temporary file ([`temp_path_for`]), renamed over
+    /// the target when `fill` and the flush succeeded (the temporary file is removed otherwise,
+    /// and on an interruption).
     pub fn write(&self, fill: impl FnOnce(&mut dyn Write) -> Result<()>) -> Result<()> {
         let shown = self.path.display();
         if self.special {
@@ -124,22 +340,16 @@ impl OutFile {
             fill(&mut w).with_context(|| format!("writing {shown}"))?;
             return w.flush().with_context(|| format!("writing {shown}"));
         }
-        let name = self
-            .path
-            .file_name()
-            .map(|n| format!(".{}.", n.to_string_lossy()))
-            .unwrap_or_else(|| ".hopkit-sim-out.".into());
-        let folder = folder_of(&self.path);
-        let mut tmp = builder(&name, ".tmp")
-            .tempfile_in(&folder)
-            .with_context(|| format!("creating a temporary file in {}", folder.display()))?;
+        let tmp = temp_path_for(&self.path);
+        let (file, claim) = own(Owned::File(tmp.clone()), || create_temp(&tmp))
+            .with_context(|| format!("creating the temporary file {}", tmp.display()))?;
         {
-            let mut w = BufWriter::new(tmp.as_file_mut());
+            let mut w = BufWriter::new(file);
             fill(&mut w).with_context(|| format!("writing {shown}"))?;
             w.flush().with_context(|| format!("writing {shown}"))?;
         }
-        tmp.persist(&self.path)
-            .map_err(|e| e.error)
+        claim
+            .keep_after(|tmp| fs::rename(tmp, &self.path))
             .with_context(|| format!("writing {shown}"))?;
         Ok(())
     }
@@ -164,18 +374,18 @@ pub fn is_run_file(name: &str) -> bool {
 #[derive(Debug)]
 pub struct FrameDir {
     dir: PathBuf,
-    staging: Option<tempfile::TempDir>,
-    created: bool,
-    committed: bool,
+    /// The staging folder (dropped first: removed before the folder it is in).
+    staging: Claim,
+    /// The frame folder, when this run created it (removed if the run does not complete).
+    created: Option<Claim>,
 }
 
 impl FrameDir {
     /// Check (and create if missing) the frame folder `dir`, given as option `what`, and open a
     /// staging folder in it. Its parent must exist.
     pub fn check(what: &str, dir: &Path) -> Result<FrameDir, UserError> {
-        let mut created = false;
-        match fs::metadata(dir) {
-            Ok(m) if m.is_dir() => {}
+        let created = match fs::metadata(dir) {
+            Ok(m) if m.is_dir() => None,
             Ok(_) => {
                 return Err(UserError(format!(
                     "{what} {}: is a file, not a folder",
@@ -184,13 +394,14 @@ impl FrameDir {
             }
             Err(_) => {
                 check_folder(what, dir, &folder_of(dir))?;
-                fs::create_dir(dir).map_err(|e| {
-                    UserError(format!("{what} {}: cannot create it: {e}", dir.display()))
-                })?;
-                created = true;
+                let (_, claim) = own(Owned::EmptyDir(dir.to_path_buf()), || fs::create_dir(dir))
+                    .map_err(|e| {
+                        UserError(format!("{what} {}: cannot create it: {e}", dir.display()))
+                    })?;
+                Some(claim)
             }
-        }
-        // Staging folders of runs that were killed (Ctrl-C) before they could clean up.
+        };
+        // Staging folders of runs that were killed before they could clean up.
         if let Ok(entries) = fs::read_dir(dir) {
             for e in entries.flatten() {
                 if e.file_name().to_string_lossy().starts_with(STAGING_PREFIX) {
@@ -198,32 +409,21 @@ impl FrameDir {
                 }
             }
         }
-        let staging = match tempfile::Builder::new()
-            .prefix(STAGING_PREFIX)
-            .tempdir_in(dir)
-        {
-            Ok(s) => s,
-            Err(e) => {
-                if created {
-                    let _ = fs::remove_dir(dir);
-                }
-                return Err(UserError(format!(
-                    "{what} {}: cannot write in it: {e}",
-                    dir.display()
-                )));
-            }
-        };
+        static RUNS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+        let n = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let staging = dir.join(format!("{STAGING_PREFIX}{}-{n}", std::process::id()));
+        let (_, staging) = own(Owned::Tree(staging.clone()), || fs::create_dir(&staging))
+            .map_err(|e| UserError(format!("{what} {}: cannot write in it: {e}", dir.display())))?;
         Ok(FrameDir {
             dir: dir.to_path_buf(),
-            staging: Some(staging),
+            staging,
             created,
-            committed: false,
         })
     }
 
     /// Where files of this run are written while it runs.
     pub fn staging(&self) -> &Path {
-        self.staging.as_ref().map_or(&self.dir, |s| s.path())
+        self.staging.path()
     }
 
     /// Where a file of this run named `name` ends up after [`FrameDir::commit`].
@@ -236,41 +436,35 @@ impl FrameDir {
         &self.dir
     }
 
-    /// The run succeeded: remove the previous run's files from the folder and move this run's in.
-    pub fn commit(mut self) -> Result<()> {
-        let shown = self.dir.display().to_string();
-        for e in fs::read_dir(&self.dir).with_context(|| format!("reading {shown}"))? {
-            let e = e.with_context(|| format!("reading {shown}"))?;
-            if is_run_file(&e.file_name().to_string_lossy()) && e.path().is_file() {
-                fs::remove_file(e.path())
-                    .with_context(|| format!("removing the old {}", e.path().display()))?;
+    /// The run succeeded: remove the previous run's files from the folder and move this run's in
+    /// (under the registry's lock: an interruption waits until the folder holds the new run).
+    pub fn commit(self) -> Result<()> {
+        let FrameDir {
+            dir,
+            staging,
+            created,
+        } = self;
+        let shown = dir.display().to_string();
+        staging.keep_after(|from| -> Result<()> {
+            for e in fs::read_dir(&dir).with_context(|| format!("reading {shown}"))? {
+                let e = e.with_context(|| format!("reading {shown}"))?;
+                if is_run_file(&e.file_name().to_string_lossy()) && e.path().is_file() {
+                    fs::remove_file(e.path())
+                        .with_context(|| format!("removing the old {}", e.path().display()))?;
+                }
             }
-        }
-        if let Some(staging) = self.staging.take() {
-            let from = staging.path().to_path_buf();
-            for e in fs::read_dir(&from).with_context(|| format!("reading {}", from.display()))? {
+            for e in fs::read_dir(from).with_context(|| format!("reading {}", from.display()))? {
                 let e = e.with_context(|| format!("reading {}", from.display()))?;
-                let to = self.dir.join(e.file_name());
+                let to = dir.join(e.file_name());
                 fs::rename(e.path(), &to)
                     .with_context(|| format!("moving the new {} in place", to.display()))?;
             }
-            staging
-                .close()
-                .with_context(|| format!("removing {}", from.display()))?;
+            fs::remove_dir(from).with_context(|| format!("removing {}", from.display()))
+        })?;
+        if let Some(c) = created {
+            c.keep();
         }
-        self.committed = true;
         Ok(())
-    }
-}
-
-impl Drop for FrameDir {
-    fn drop(&mut self) {
-        if let Some(s) = self.staging.take() {
-            let _ = s.close();
-        }
-        if self.created && !self.committed {
-            let _ = fs::remove_dir(&self.dir);
-        }
     }
 }
 
@@ -351,6 +545,57 @@ mod tests {
         fs::write(&file, b"").unwrap();
         assert!(FrameDir::check("--out-dir", &file).is_err());
         assert!(FrameDir::check("--out-dir", &dir.path().join("a/b")).is_err());
+    }
+
+    #[test]
+    fn claims_remove_what_they_own_unless_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = dir.path().join("a");
+        let (_, claim) = own(Owned::File(a.clone()), || fs::write(&a, b"x")).unwrap();
+        drop(claim);
+        assert!(!a.exists(), "a dropped claim removes its file");
+        let (_, claim) = own(Owned::File(a.clone()), || fs::write(&a, b"x")).unwrap();
+        let b = dir.path().join("b");
+        claim.keep_after(|p| fs::rename(p, &b)).unwrap();
+        assert_eq!(fs::read(&b).unwrap(), b"x", "renamed into place and kept");
+        // A failed creation is not registered and leaves nothing.
+        let c = dir.path().join("no/such/c");
+        assert!(own(Owned::File(c.clone()), || fs::write(&c, b"x")).is_err());
+        assert!(!registry()
+            .entries
+            .iter()
+            .any(|(_, o)| *o == Owned::File(c.clone())));
+
+        // An interruption removes newest first: a staging tree before the folder holding it.
+        let mut r = Registry::default();
+        let made = dir.path().join("made");
+        let staging = made.join(".hopkit-sim-run-1");
+        fs::create_dir_all(&staging).unwrap();
+        fs::write(staging.join("frame-00001.png"), b"x").unwrap();
+        let tmp = dir.path().join(".out.csv.hopkit-tmp");
+        fs::write(&tmp, b"half").unwrap();
+        r.add(Owned::EmptyDir(made.clone()));
+        r.add(Owned::Tree(staging));
+        r.add(Owned::File(tmp));
+        r.add(Owned::File(dir.path().join("never-created")));
+        assert_eq!(r.remove_all(), 3);
+        assert_eq!(
+            fs::read_dir(dir.path()).unwrap().count(),
+            1,
+            "only b is left"
+        );
+    }
+
+    #[test]
+    fn temp_names_are_fixed_per_target() {
+        assert_eq!(
+            temp_path_for(Path::new("out/big.csv")),
+            Path::new("out/.big.csv.hopkit-tmp")
+        );
+        assert_eq!(
+            temp_path_for(Path::new("big.csv")),
+            Path::new("./.big.csv.hopkit-tmp")
+        );
     }
 
     #[test]

@@ -24,6 +24,7 @@ use hopkit::math::{Vec2, Vec3};
 use crate::app::{check_ticks, drive_fixed, max_ticks, seconds_to_ticks};
 use crate::cli::{PlayArgs, RecordArgs, MAX_SECONDS};
 use crate::headless::{describe, run_headless, HeadlessOpts};
+use crate::infile::{self, ReadError};
 use crate::input::{mouse_look_deflection, HostInput};
 use crate::output::{FrameDir, OutFile};
 use crate::readout::{num, FighterReadout, Readout, RunStats};
@@ -37,6 +38,14 @@ pub const MAX_FRAMES: usize = MAX_SECONDS as usize * demo_pilot::INFO.tick_hz as
 /// Recorder capacity in bytes for [`MAX_FRAMES`] at the demo's settings.
 pub const RECORDER_BYTES: usize =
     hopkit::ghost::recording_size(MAX_FRAMES, demo_pilot::INFO.checksum_interval);
+/// Largest recording file any command reads, 42,000,024 bytes: the longest recording a run can
+/// replay in full — [`MAX_SECONDS`] at the format's highest tick rate
+/// ([`hopkit::ghost::format::MAX_TICK_HZ`], 10000 Hz) with a state checksum before every frame
+/// (the format's densest layout, 7 bytes a frame). Larger files are refused before they are read.
+pub const MAX_RECORDING_BYTES: usize = hopkit::ghost::recording_size(
+    MAX_SECONDS as usize * hopkit::ghost::format::MAX_TICK_HZ as usize,
+    1,
+);
 
 /// Why a recording is unusable, in words: the core's one-line `Display` (CRCs in hex), shared
 /// with every front end.
@@ -44,10 +53,34 @@ pub fn decode_error_message(e: &DecodeError) -> String {
     e.to_string()
 }
 
+/// Read a recording file's bytes: at most [`MAX_RECORDING_BYTES`], and its first four bytes
+/// must be the magic `HKGH` (checked before the rest is read). Problems are [`UserError`]s.
+pub fn read_recording(path: &Path) -> Result<Vec<u8>, UserError> {
+    let shown = path.display();
+    let magic = |head: &[u8]| {
+        if head == hopkit::ghost::format::MAGIC {
+            Ok(())
+        } else {
+            Err(decode_error_message(&DecodeError::BadMagic))
+        }
+    };
+    let limit = MAX_RECORDING_BYTES as u64;
+    infile::read_limited(path, limit, hopkit::ghost::format::MAGIC.len(), magic).map_err(
+        |e| match e {
+            ReadError::Io(e) => UserError(format!("cannot read recording {shown}: {e}")),
+            ReadError::Head(why) => UserError(format!("recording {shown} is unusable: {why}")),
+            ReadError::TooLarge { .. } => UserError(format!(
+                "recording {shown} is too large: {e} (the longest recording a run can use, \
+                 {MAX_SECONDS} s at {} Hz)",
+                hopkit::ghost::format::MAX_TICK_HZ
+            )),
+        },
+    )
+}
+
 /// Read and validate a recording file; problems are the user's ([`UserError`], exit 2).
 pub fn load(path: &Path) -> Result<&'static [u8]> {
-    let bytes = std::fs::read(path)
-        .map_err(|e| UserError(format!("cannot read recording {}: {e}", path.display())))?;
+    let bytes = read_recording(path)?;
     if let Err(e) = Recording::parse(&bytes) {
         return Err(UserError(format!(
             "recording {} is unusable: {}",
@@ -343,6 +376,13 @@ pub fn record(args: &RecordArgs) -> Result<()> {
     let limit = seconds_to_ticks(args.seconds, hz)?.min(MAX_FRAMES as u32);
     // Before anyone flies for minutes: can the recording be saved there?
     let out = OutFile::check("--out", &args.out)?;
+    if !args.force && std::fs::metadata(&args.out).is_ok_and(|m| m.is_file()) {
+        return Err(UserError(format!(
+            "--out {}: the file exists; add --force to replace it",
+            args.out.display()
+        ))
+        .into());
+    }
     let mut driver = None;
     if !args.headless {
         let mut live = RecordDriver::new(limit, PilotSource::Live)?;

@@ -783,6 +783,15 @@ fn walk(dir: &Path) -> Vec<String> {
 fn help_lists_the_exit_codes_and_limits_like_the_docs() {
     let rule = hopkit_sim::cli::LIMITS_AND_EXIT_CODES;
     assert!(rule.contains(&format!("{} s", hopkit_sim::cli::MAX_SECONDS)));
+    // The byte limits quoted are the ones enforced.
+    for limit in [
+        hopkit_sim::replay::MAX_RECORDING_BYTES as u64,
+        u64::from(hopkit_sim::app::max_ticks(hopkit::demo::TICK_HZ)),
+        hopkit_sim::scenario::MAX_SCENARIO_BYTES,
+    ] {
+        assert!(rule.contains(&format!("{limit} bytes")), "{limit}: {rule}");
+    }
+    assert!(rule.contains(&format!("{} interrupted", hopkit_sim::EXIT_INTERRUPTED)));
     for sub in [
         &[][..],
         &["scenario"],
@@ -905,6 +914,16 @@ fn bad_input_table_in_the_docs_matches_the_binary() {
             code: 2,
         },
         Case {
+            what: "empty arrival targets",
+            args: &["scenario", "empty.toml"],
+            code: 2,
+        },
+        Case {
+            what: "number out of range in a vector",
+            args: &["scenario", "far.toml"],
+            code: 2,
+        },
+        Case {
             what: "output folder missing",
             args: &["scenario", "bhop", "--csv", "missing/bhop.csv"],
             code: 2,
@@ -920,6 +939,11 @@ fn bad_input_table_in_the_docs_matches_the_binary() {
             code: 2,
         },
         Case {
+            what: "existing recording without --force",
+            args: &["record", "--headless", "--out", "old.ghost"],
+            code: 2,
+        },
+        Case {
             what: "frame folder is a file",
             args: &["--headless", "--out-dir", "notes.txt"],
             code: 2,
@@ -932,6 +956,11 @@ fn bad_input_table_in_the_docs_matches_the_binary() {
         Case {
             what: "not a recording",
             args: &["hash", "notes.md"],
+            code: 2,
+        },
+        Case {
+            what: "endless input",
+            args: &["hash", "/dev/zero"],
             code: 2,
         },
         Case {
@@ -992,6 +1021,17 @@ fn bad_input_table_in_the_docs_matches_the_binary() {
         "kind = \"bhop\"\n[bhop]\npreset = \"quake4\"\n",
     )
     .unwrap();
+    std::fs::write(
+        d.join("empty.toml"),
+        "kind = \"arrival\"\n[arrival]\ntargets = []\n",
+    )
+    .unwrap();
+    std::fs::write(
+        d.join("far.toml"),
+        "kind = \"arrival\"\n[arrival]\nstart = [1e30, 0]\n",
+    )
+    .unwrap();
+    std::fs::write(d.join("old.ghost"), hopkit::ghost::DEMO_RECORDING).unwrap();
     std::fs::write(d.join("short.ghost"), b"HKGH, too short").unwrap();
     let mut damaged = hopkit::ghost::DEMO_RECORDING.to_vec();
     let last = damaged.len() - 1;
@@ -1076,4 +1116,407 @@ fn sample_headless_run_in_the_docs_is_real() {
         String::from_utf8(out.stdout).unwrap().trim_end()
     );
     check_docs_section("headless-sample", &text);
+}
+
+/// The binary as a plain `std::process::Command` (for spawning and signalling), headless.
+#[cfg(unix)]
+fn sim_process() -> std::process::Command {
+    let mut c = std::process::Command::new(assert_cmd::cargo::cargo_bin("hopkit-sim"));
+    c.env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped());
+    c
+}
+
+/// Wait (at most 120 s) until `ready` holds, polling every 5 ms; false on timeout or if the
+/// child has exited.
+#[cfg(unix)]
+fn wait_until(child: &mut std::process::Child, mut ready: impl FnMut() -> bool) -> bool {
+    let start = std::time::Instant::now();
+    while start.elapsed() < std::time::Duration::from_secs(120) {
+        if ready() {
+            return true;
+        }
+        if child.try_wait().unwrap().is_some() {
+            return false;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    false
+}
+
+/// Send `signal` (`INT`, `TERM`, `KILL`) to `child` and wait for it: exit code and stderr.
+#[cfg(unix)]
+fn signal_and_wait(child: std::process::Child, signal: &str) -> (Option<i32>, String) {
+    let ok = std::process::Command::new("kill")
+        .arg(format!("-{signal}"))
+        .arg(child.id().to_string())
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok, "kill -{signal} failed");
+    let out = child.wait_with_output().unwrap();
+    (out.status.code(), String::from_utf8(out.stderr).unwrap())
+}
+
+/// A scenario file whose CSV is tens of megabytes: 600 s at 1000 Hz.
+#[cfg(unix)]
+fn big_scenario(dir: &Path) -> PathBuf {
+    let file = dir.join("big.toml");
+    std::fs::write(&file, "kind = \"bhop\"\nseconds = 600\ntick_hz = 1000\n").unwrap();
+    file
+}
+
+#[test]
+#[cfg(unix)]
+fn ctrl_c_during_a_scenario_leaves_no_file() {
+    let src = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let csv = out.path().join("big.csv");
+    let tmp = out.path().join(".big.csv.hopkit-tmp");
+    let mut child = sim_process()
+        .arg("scenario")
+        .arg(big_scenario(src.path()))
+        .arg("--csv")
+        .arg(&csv)
+        .spawn()
+        .unwrap();
+    // The probe of the output check is empty; the CSV's first buffer is not.
+    let writing = wait_until(&mut child, || {
+        std::fs::metadata(&tmp).is_ok_and(|m| m.len() > 0)
+    });
+    assert!(writing, "the CSV was never being written");
+    let (code, stderr) = signal_and_wait(child, "INT");
+    assert_eq!(
+        code,
+        Some(i32::from(hopkit_sim::EXIT_INTERRUPTED)),
+        "{stderr}"
+    );
+    assert!(stderr.starts_with("error: interrupted"), "{stderr}");
+    assert_eq!(
+        walk(out.path()),
+        Vec::<String>::new(),
+        "no temporary, no partial file"
+    );
+}
+
+#[test]
+#[cfg(unix)]
+fn interrupted_headless_runs_leave_no_frames() {
+    let dir = tempfile::tempdir().unwrap();
+    let frames = dir.path().join("frames");
+    let staged_pngs = |frames: &Path| -> usize {
+        std::fs::read_dir(frames)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+            .filter_map(|e| std::fs::read_dir(e.path()).ok())
+            .map(|d| d.count())
+            .sum()
+    };
+    // The demo headless (as without a display), Ctrl-C.
+    let mut child = sim_process()
+        .args([
+            "--headless",
+            "--seconds",
+            "600",
+            "--frame-every",
+            "1",
+            "--out-dir",
+        ])
+        .arg(&frames)
+        .spawn()
+        .unwrap();
+    assert!(wait_until(&mut child, || staged_pngs(&frames) >= 5));
+    let (code, stderr) = signal_and_wait(child, "INT");
+    assert_eq!(code, Some(130), "{stderr}");
+    assert_eq!(walk(dir.path()), Vec::<String>::new());
+    assert!(
+        !frames.exists(),
+        "the frame folder this run created is removed too"
+    );
+
+    // `play --headless` into an existing folder of an earlier run, SIGTERM: the earlier run's
+    // files stay as they were.
+    let rec = tempfile::tempdir().unwrap();
+    let ghost = rec.path().join("long.ghost");
+    sim()
+        .args(["record", "--headless", "--seconds", "600", "--out"])
+        .arg(&ghost)
+        .assert()
+        .success();
+    std::fs::create_dir(&frames).unwrap();
+    std::fs::write(frames.join("frame-00030.png"), b"earlier run").unwrap();
+    std::fs::write(frames.join("summary.txt"), b"earlier run").unwrap();
+    let before = {
+        let mut v = walk(dir.path());
+        v.sort();
+        v
+    };
+    let mut child = sim_process()
+        .args(["play", "--headless", "--frame-every", "1", "--out-dir"])
+        .arg(&frames)
+        .arg(&ghost)
+        .spawn()
+        .unwrap();
+    assert!(wait_until(&mut child, || staged_pngs(&frames) >= 5));
+    let (code, stderr) = signal_and_wait(child, "TERM");
+    assert_eq!(code, Some(130), "{stderr}");
+    let mut after = walk(dir.path());
+    after.sort();
+    assert_eq!(after, before);
+    assert_eq!(
+        std::fs::read(frames.join("summary.txt")).unwrap(),
+        b"earlier run"
+    );
+}
+
+#[test]
+#[cfg(unix)]
+fn a_killed_runs_temporary_file_is_removed_by_the_next_run() {
+    let src = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let csv = out.path().join("big.csv");
+    let tmp = out.path().join(".big.csv.hopkit-tmp");
+    let mut child = sim_process()
+        .arg("scenario")
+        .arg(big_scenario(src.path()))
+        .arg("--csv")
+        .arg(&csv)
+        .spawn()
+        .unwrap();
+    assert!(wait_until(&mut child, || {
+        std::fs::metadata(&tmp).is_ok_and(|m| m.len() > 0)
+    }));
+    // SIGKILL cannot be handled: the temporary file stays (under its fixed name) ...
+    let (code, _) = signal_and_wait(child, "KILL");
+    assert_eq!(code, None);
+    assert_eq!(walk(out.path()), [".big.csv.hopkit-tmp"]);
+    // ... until the next run writing big.csv replaces it.
+    sim()
+        .args(["scenario", "bhop", "--seconds", "1", "--csv"])
+        .arg(&csv)
+        .assert()
+        .success();
+    assert_eq!(walk(out.path()), ["big.csv"]);
+}
+
+/// Run the binary with `args`, expect exit code 2 within 2 s and a one-line error containing
+/// `needle`; returns the time taken.
+fn refused_quickly(args: &[&str], needle: &str) -> std::time::Duration {
+    let start = std::time::Instant::now();
+    let out = sim().args(args).output().unwrap();
+    let took = start.elapsed();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+    assert!(
+        stderr.starts_with("error: ") && stderr.contains(needle),
+        "{args:?}: {stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+    assert!(
+        took < std::time::Duration::from_secs(2),
+        "{args:?} took {took:?}"
+    );
+    eprintln!("{args:?}: refused in {} ms", took.as_millis());
+    took
+}
+
+#[test]
+#[cfg(unix)]
+fn endless_inputs_are_refused_at_once() {
+    refused_quickly(&["hash", "/dev/zero"], "not a hopkit ghost recording");
+    refused_quickly(&["hash", "/dev/urandom"], "not a hopkit ghost recording");
+    refused_quickly(
+        &["play", "--headless", "/dev/zero"],
+        "not a hopkit ghost recording",
+    );
+    refused_quickly(&["hash", "--gamepad", "/dev/zero"], "more than 36000 bytes");
+    refused_quickly(
+        &["hash", "--gamepad", "/dev/urandom"],
+        "more than 36000 bytes",
+    );
+    refused_quickly(&["scenario", "/dev/zero"], "too large");
+    refused_quickly(&["scenario", "/dev/urandom"], "too large");
+}
+
+#[test]
+fn recordings_over_the_size_limit_are_refused_and_the_largest_loads() {
+    use hopkit::ghost::format::{encode, RecordingInfo, MAX_TICK_HZ};
+    use hopkit::ghost::Frame;
+    let max = hopkit_sim::replay::MAX_RECORDING_BYTES;
+    assert_eq!(max, 42_000_024);
+    // The largest recording a run can replay: 600 s at 10000 Hz, a checksum before every frame.
+    let frames = vec![Frame::default(); 600 * usize::from(MAX_TICK_HZ)];
+    let checksums = vec![0u32; frames.len()];
+    let info = RecordingInfo {
+        tick_hz: MAX_TICK_HZ,
+        checksum_interval: 1,
+        condition_unit: 0.5,
+    };
+    let mut bytes = vec![0u8; max];
+    assert_eq!(encode(&info, &frames, &checksums, &mut bytes).unwrap(), max);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("largest.ghost");
+    std::fs::write(&file, &bytes).unwrap();
+    let out = sim()
+        .args(["hash", "--ticks", "10"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    hash_line(&out.stdout);
+    // One byte more: refused on its size, before it is read.
+    bytes.push(0);
+    let over = dir.path().join("over.ghost");
+    std::fs::write(&over, &bytes).unwrap();
+    drop(bytes);
+    refused_quickly(
+        &["hash", over.to_str().unwrap()],
+        "has 42000025 bytes, more than the 42000024 allowed",
+    );
+    // 100 MB that start like a recording: refused without reading them.
+    let huge = dir.path().join("huge.ghost");
+    let f = std::fs::File::create(&huge).unwrap();
+    use std::io::Write;
+    (&f).write_all(b"HKGH").unwrap();
+    f.set_len(100_000_000).unwrap();
+    refused_quickly(&["hash", huge.to_str().unwrap()], "too large");
+    // 100 MB that do not: that is said first.
+    let f = std::fs::File::create(&huge).unwrap();
+    f.set_len(100_000_000).unwrap();
+    refused_quickly(
+        &["hash", huge.to_str().unwrap()],
+        "not a hopkit ghost recording",
+    );
+}
+
+#[test]
+fn scenario_files_over_the_size_limit_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let limit = hopkit_sim::scenario::MAX_SCENARIO_BYTES as usize;
+    // A valid file padded with a comment to exactly the limit runs; one byte more is refused.
+    let head = "kind = \"bhop\"\nseconds = 1\n#";
+    let mut text = head.to_string() + &"x".repeat(limit - head.len() - 1) + "\n";
+    assert_eq!(text.len(), limit);
+    let file = dir.path().join("padded.toml");
+    std::fs::write(&file, &text).unwrap();
+    sim().arg("scenario").arg(&file).assert().success();
+    text.insert(head.len(), 'x');
+    std::fs::write(&file, &text).unwrap();
+    refused_quickly(
+        &["scenario", file.to_str().unwrap()],
+        "too large: 1048577 bytes, more than the 1048576 bytes",
+    );
+}
+
+#[test]
+fn scenario_numbers_are_finite_and_in_range_in_vectors_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        (
+            "kind = \"arrival\"\n[arrival]\ntargets = []\n",
+            "arrival.targets",
+            "targets must not be empty",
+            "3 | targets = []\n  |           ^^",
+        ),
+        (
+            "kind = \"arrival\"\n[arrival]\nstart = [nan, 0]\n",
+            "arrival.start[0]",
+            "got NaN",
+            "3 | start = [nan, 0]\n  |          ^^^",
+        ),
+        (
+            "kind = \"arrival\"\n[arrival]\nstart = [1e30, 0]\n",
+            "arrival.start[0]",
+            "between -10000 and 10000, got 1e30",
+            "3 | start = [1e30, 0]\n  |          ^^^^",
+        ),
+        (
+            "kind = \"arrival\"\n[arrival]\ntargets = [[0, 0], [5, -inf]]\n",
+            "arrival.targets[1][1]",
+            "got -inf",
+            "  |                        ^^^^",
+        ),
+        (
+            "kind = \"follower\"\n[follower]\nstart_offset = [0, 1e5]\n",
+            "follower.start_offset[1]",
+            "got 100000",
+            "^^^",
+        ),
+        (
+            "kind = \"slope\"\n[slope]\nstart = [0, nan]\n",
+            "slope.start[1]",
+            "got NaN",
+            "^^^",
+        ),
+        (
+            "kind = \"arrival\"\n[arrival]\nmax_speed = nan\n",
+            "arrival.max_speed",
+            "got NaN",
+            "^^^",
+        ),
+    ];
+    for (i, (text, field, message, caret)) in cases.iter().enumerate() {
+        let path = dir.path().join(format!("s{i}.toml"));
+        std::fs::write(&path, text).unwrap();
+        let out = sim().arg("scenario").arg(&path).output().unwrap();
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(2), "{text}: {stderr}");
+        assert!(stderr.starts_with("error: bad scenario file"), "{stderr}");
+        assert!(stderr.contains(&format!("in field `{field}`")), "{stderr}");
+        assert!(stderr.contains(message), "{stderr}");
+        assert!(stderr.contains(caret), "{stderr}");
+        assert!(out.stdout.is_empty(), "{text}: ran");
+    }
+    // The limits themselves are accepted; the run reports n of n targets.
+    let path = dir.path().join("edge.toml");
+    std::fs::write(
+        &path,
+        "kind = \"arrival\"\nseconds = 1\n[arrival]\nstart = [-10000, 10000]\ntargets = [[-10000, 10000]]\n",
+    )
+    .unwrap();
+    sim()
+        .arg("scenario")
+        .arg(&path)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("reached 1 of 1 targets"));
+}
+
+#[test]
+fn record_replaces_an_existing_file_only_with_force() {
+    let dir = tempfile::tempdir().unwrap();
+    let rec = dir.path().join("mine.ghost");
+    std::fs::write(&rec, b"precious").unwrap();
+    let out = sim()
+        .args(["record", "--headless", "--seconds", "1", "--out"])
+        .arg(&rec)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("exists") && stderr.contains("add --force"),
+        "{stderr}"
+    );
+    assert!(out.stdout.is_empty());
+    assert_eq!(std::fs::read(&rec).unwrap(), b"precious");
+    assert_eq!(walk(dir.path()), ["mine.ghost"]);
+    sim()
+        .args(["record", "--headless", "--seconds", "1", "--force", "--out"])
+        .arg(&rec)
+        .assert()
+        .success();
+    let bytes = std::fs::read(&rec).unwrap();
+    assert!(bytes.starts_with(b"HKGH"));
+    // A new file needs no --force.
+    sim()
+        .args(["record", "--headless", "--seconds", "1", "--out"])
+        .arg(dir.path().join("new.ghost"))
+        .assert()
+        .success();
 }

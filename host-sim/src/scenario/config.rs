@@ -13,6 +13,13 @@
 //!
 //! Every section's fields are optional and documented on the structs below; unknown fields are
 //! errors (typos do not pass silently).
+//!
+//! Numbers follow one rule, checked in one place ([`ranged`]) for plain fields and every element
+//! of a vector alike: finite (no `nan`, no `inf`) and within the field's range — coordinates of
+//! positions and offsets within ±[`COORD_LIMIT`] (10,000 world units), `path_size` in
+//! `(0, 10000]`, speeds, accelerations and other magnitudes in `[1e-6, 1e6]` (or `[0, 1e6]` where
+//! 0 is meaningful), angles in `[-360, 360]` degrees; `seconds` in `(0, 600]`, `tick_hz` in
+//! `1..=1000`. An arrival's `targets` list must not be empty.
 
 use serde::de::{self, Deserializer};
 use serde::Deserialize;
@@ -106,14 +113,31 @@ fn opt_seconds<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error>
     }
 }
 
-/// A finite number in `[lo, hi]`, for `deserialize_with` helpers.
+/// Largest coordinate of a position or offset (`start`, `targets`, `start_offset`) and largest
+/// `path_size`, world units: 10,000, two hundred times the demo arena's half extent
+/// ([`hopkit::demo::level::ARENA_HALF_EXTENT`], 48) and still resolved to a thousandth of a unit
+/// by `f32`.
+pub const COORD_LIMIT: f32 = 10_000.0;
+
+/// A number for a message: plain when short, in exponent form when huge or tiny (`1e30`).
+fn shown(v: f64) -> String {
+    if v == 0.0 || !v.is_finite() || (1e-6..1e9).contains(&v.abs()) {
+        format!("{v}")
+    } else {
+        format!("{v:e}")
+    }
+}
+
+/// The one rule for numbers in scenario files, plain fields and every element of a vector
+/// alike: finite and within `[lo, hi]` (the field's documented range).
 fn ranged<'de, D: Deserializer<'de>>(d: D, lo: f32, hi: f32, what: &str) -> Result<f32, D::Error> {
     let v = f64::deserialize(d)?;
     if v.is_finite() && v >= f64::from(lo) && v <= f64::from(hi) {
         Ok(v as f32)
     } else {
         Err(de::Error::custom(format!(
-            "{what} must be between {lo} and {hi}, got {v}"
+            "{what} must be a finite number between {lo} and {hi}, got {}",
+            shown(v)
         )))
     }
 }
@@ -133,8 +157,49 @@ macro_rules! ranged_fn {
 
 ranged_fn!(positive, opt_positive, 1.0e-6, 1.0e6, "this value");
 ranged_fn!(non_negative, opt_non_negative, 0.0, 1.0e6, "this value");
-ranged_fn!(coord, opt_coord, -1.0e5, 1.0e5, "a coordinate");
+ranged_fn!(size, opt_size, 1.0e-6, COORD_LIMIT, "a size in world units");
 ranged_fn!(degrees, opt_degrees, -360.0, 360.0, "an angle in degrees");
+
+/// One coordinate of a point, `±COORD_LIMIT` (deserialized element by element, so an error
+/// points at the bad number and names its index, e.g. `arrival.targets[1][0]`).
+struct Coord(f32);
+
+impl<'de> Deserialize<'de> for Coord {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        ranged(d, -COORD_LIMIT, COORD_LIMIT, "a coordinate (world units)").map(Coord)
+    }
+}
+
+/// A point `[x, z]`: exactly two coordinates, each within `±COORD_LIMIT`.
+struct Point([f32; 2]);
+
+impl<'de> Deserialize<'de> for Point {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        match Vec::<Coord>::deserialize(d)?.as_slice() {
+            [x, z] => Ok(Point([x.0, z.0])),
+            other => Err(de::Error::custom(format!(
+                "a point is [x, z], two numbers; got {}",
+                other.len()
+            ))),
+        }
+    }
+}
+
+fn point<'de, D: Deserializer<'de>>(d: D) -> Result<[f32; 2], D::Error> {
+    Point::deserialize(d).map(|p| p.0)
+}
+
+/// A non-empty list of points `[[x, z], …]`.
+fn targets<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<[f32; 2]>, D::Error> {
+    let v = Vec::<Point>::deserialize(d)?;
+    if v.is_empty() {
+        return Err(de::Error::custom(
+            "targets must not be empty: give at least one [x, z] (or leave `targets` out for the \
+             default three)",
+        ));
+    }
+    Ok(v.into_iter().map(|p| p.0).collect())
+}
 
 /// Movement preset names (`hopkit::movement::MoveParams` constructors).
 #[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
@@ -235,10 +300,13 @@ impl Default for Bhop {
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
 pub struct Arrival {
-    /// Start position `[x, z]`. Default `[0, 0]`.
+    /// Start position `[x, z]`, each within ±[`COORD_LIMIT`]. Default `[0, 0]`.
+    #[serde(deserialize_with = "point")]
     pub start: [f32; 2],
-    /// Targets `[[x, z], …]`, visited in order; the next one is taken when the agent has arrived.
-    /// Default: three points around the arena.
+    /// Targets `[[x, z], …]` (at least one, each coordinate within ±[`COORD_LIMIT`]), visited in
+    /// order; the next one is taken when the agent has arrived. Default: three points around the
+    /// arena.
+    #[serde(deserialize_with = "targets")]
     pub targets: Vec<[f32; 2]>,
     /// Seconds to wait on arrival before taking the next target. Default 0.5.
     #[serde(deserialize_with = "non_negative")]
@@ -287,10 +355,12 @@ pub struct Follower {
     /// Leader speed, units/s. Default 5.
     #[serde(deserialize_with = "positive")]
     pub leader_speed: f32,
-    /// Size of the path, units. Default 16.
-    #[serde(deserialize_with = "positive")]
+    /// Size of the path, units, up to [`COORD_LIMIT`]. Default 16.
+    #[serde(deserialize_with = "size")]
     pub path_size: f32,
-    /// Follower start offset from the leader `[x, z]`. Default `[0, 3]`.
+    /// Follower start offset from the leader `[x, z]`, each within ±[`COORD_LIMIT`]. Default
+    /// `[0, 3]`.
+    #[serde(deserialize_with = "point")]
     pub start_offset: [f32; 2],
 }
 
@@ -309,7 +379,9 @@ impl Default for Follower {
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
 pub struct Slope {
-    /// Start `[x, z]`. Default `[0, -24]` (runs over the 20° ramp along +X).
+    /// Start `[x, z]`, each within ±[`COORD_LIMIT`]. Default `[0, -24]` (runs over the 20° ramp
+    /// along +X).
+    #[serde(deserialize_with = "point")]
     pub start: [f32; 2],
     /// Walking direction in degrees, yaw convention (0 = −Z, 90 = −X). Default −90 (towards +X).
     #[serde(deserialize_with = "degrees")]

@@ -104,8 +104,97 @@ pub fn parse_toml<T: DeserializeOwned>(path: &Path, src: &str) -> Result<T, File
     serde_path_to_error::deserialize(de).map_err(|e| {
         let field = e.path().to_string();
         let inner = e.into_inner();
-        error_at(path, src, inner.span(), &field, inner.message())
+        let span = inner.span().map(|s| element_span(src, s, &field));
+        error_at(path, src, span, &field, inner.message())
     })
+}
+
+/// The trailing `[i]` indices of a field path (`arrival.targets[1][0]` → `[1, 0]`).
+fn trailing_indices(field: &str) -> Vec<usize> {
+    let mut out = vec![];
+    let mut rest = field;
+    while let Some(r) = rest.strip_suffix(']') {
+        let Some(open) = r.rfind('[') else { break };
+        let Ok(i) = r[open + 1..].parse() else { break };
+        out.push(i);
+        rest = &r[..open];
+    }
+    out.reverse();
+    out
+}
+
+/// `toml` reports an error inside an array with the span of the whole array; narrow `span` to
+/// the element the field path's trailing indices name, so the caret sits under the bad number.
+/// Returns `span` unchanged when the text is not such an array.
+pub fn element_span(
+    src: &str,
+    span: std::ops::Range<usize>,
+    field: &str,
+) -> std::ops::Range<usize> {
+    let mut span = span;
+    for i in trailing_indices(field) {
+        match array_elements(src, span.clone()).and_then(|els| els.into_iter().nth(i)) {
+            Some(el) => span = el,
+            None => break,
+        }
+    }
+    span
+}
+
+/// Byte ranges of the elements of the TOML array at `span` in `src` (`None` if it is not one).
+fn array_elements(src: &str, span: std::ops::Range<usize>) -> Option<Vec<std::ops::Range<usize>>> {
+    let text = src.get(span.clone())?;
+    if !text.starts_with('[') {
+        return None;
+    }
+    let bytes = text.as_bytes();
+    let (mut depth, mut i, mut start) = (0usize, 0usize, None::<usize>);
+    let mut out = vec![];
+    let close = |start: &mut Option<usize>, end: usize, out: &mut Vec<_>| {
+        if let Some(s) = start.take() {
+            let el = text[s..end].trim_end();
+            out.push(span.start + s..span.start + s + el.len());
+        }
+    };
+    while i < bytes.len() {
+        let c = bytes[i];
+        match c {
+            b'"' | b'\'' => {
+                if depth == 1 && start.is_none() {
+                    start = Some(i);
+                }
+                // Skip the string (basic strings may escape the quote).
+                i += 1;
+                while i < bytes.len() && bytes[i] != c {
+                    i += if c == b'"' && bytes[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'#' => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'[' | b'{' => {
+                if depth == 1 && start.is_none() {
+                    start = Some(i);
+                }
+                depth += 1;
+            }
+            b']' | b'}' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    close(&mut start, i, &mut out);
+                    return Some(out);
+                }
+            }
+            b',' if depth == 1 => close(&mut start, i, &mut out),
+            c if depth == 1 && start.is_none() && !c.is_ascii_whitespace() => start = Some(i),
+            _ => {}
+        }
+        i += 1;
+    }
+    None
 }
 
 #[cfg(test)]
@@ -157,6 +246,21 @@ mod tests {
 
         let e = parse_toml::<Outer>(Path::new("x.toml"), "seconds = = 3\n").unwrap_err();
         assert_eq!(e.line, 1);
+    }
+
+    #[test]
+    fn element_spans_inside_arrays() {
+        let src = "t = [[1, 2], [ 3 , \"a,]\" ], # c, ]\n  {x = 1}]\n";
+        let all = 4..src.trim_end().len();
+        let at = |field: &str| &src[element_span(src, all.clone(), field)];
+        assert_eq!(at("t[0]"), "[1, 2]");
+        assert_eq!(at("t[0][1]"), "2");
+        assert_eq!(at("t[1][0]"), "3");
+        assert_eq!(at("t[1][1]"), "\"a,]\"");
+        assert_eq!(at("t[2]"), "{x = 1}");
+        assert_eq!(at("t[7]"), &src[all.clone()], "no such element: unchanged");
+        assert_eq!(at("t"), &src[all.clone()]);
+        assert_eq!(element_span("x = 5", 4..5, "x[0]"), 4..5, "not an array");
     }
 
     #[test]

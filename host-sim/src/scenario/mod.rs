@@ -11,6 +11,10 @@ use std::path::{Path, PathBuf};
 pub use config::{Kind, ScenarioFile, BUILTINS};
 pub use error::FileError;
 
+/// Largest scenario file read, bytes (1 MiB; the built-ins are under 2 KiB). Larger files, and
+/// endless ones such as `/dev/zero`, are refused after at most this many bytes plus one.
+pub const MAX_SCENARIO_BYTES: u64 = 1 << 20;
+
 /// A loaded scenario: its settings, and where it came from.
 #[derive(Clone, Debug)]
 pub struct Loaded {
@@ -29,6 +33,8 @@ pub enum LoadError {
     NotFound(String),
     /// The file could not be read.
     Io(PathBuf, std::io::Error),
+    /// The file is larger than [`MAX_SCENARIO_BYTES`] (its size, if known).
+    TooLarge(PathBuf, Option<u64>),
     /// The file is not a valid scenario.
     Bad(FileError),
 }
@@ -45,6 +51,15 @@ impl std::fmt::Display for LoadError {
                 )
             }
             LoadError::Io(p, e) => write!(f, "cannot read {}: {e}", p.display()),
+            LoadError::TooLarge(p, size) => {
+                write!(
+                f,
+                "scenario file {} is too large: {}, more than the {MAX_SCENARIO_BYTES} bytes a \
+                 scenario file may have",
+                p.display(),
+                size.map_or_else(|| "endless or growing".to_string(), |s| format!("{s} bytes"))
+            )
+            }
             LoadError::Bad(e) => write!(f, "{e}"),
         }
     }
@@ -67,7 +82,24 @@ pub fn load(name_or_path: &str) -> Result<Loaded, LoadError> {
     if !path.exists() {
         return Err(LoadError::NotFound(name_or_path.to_string()));
     }
-    let text = std::fs::read_to_string(path).map_err(|e| LoadError::Io(path.to_path_buf(), e))?;
+    let bytes = crate::infile::read_limited(path, MAX_SCENARIO_BYTES, 0, |_| Ok(())).map_err(
+        |e| match e {
+            crate::infile::ReadError::TooLarge { size, .. } => {
+                LoadError::TooLarge(path.to_path_buf(), size)
+            }
+            crate::infile::ReadError::Io(e) => LoadError::Io(path.to_path_buf(), e),
+            e => LoadError::Io(path.to_path_buf(), std::io::Error::other(e.to_string())),
+        },
+    )?;
+    let text = String::from_utf8(bytes).map_err(|_| {
+        LoadError::Io(
+            path.to_path_buf(),
+            std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                "it is not UTF-8 text (a scenario file is TOML)",
+            ),
+        )
+    })?;
     let file = parse(path, &text).map_err(LoadError::Bad)?;
     Ok(Loaded {
         file,
@@ -162,5 +194,55 @@ mod tests {
         assert!(e.message.contains("missing field `kind`"), "{}", e.message);
         assert!(matches!(load("no-such-thing"), Err(LoadError::NotFound(_))));
     }
+
+    #[test]
+    fn every_number_is_checked_in_vectors_too() {
+        let p = Path::new("s.toml");
+        let bad = |text: &str| parse(p, text).unwrap_err();
+        let e = bad("kind = \"arrival\"\n[arrival]\ntargets = []\n");
+        assert_eq!((e.line, e.field.as_str()), (3, "arrival.targets"));
+        assert!(
+            e.message.contains("targets must not be empty"),
+            "{}",
+            e.message
+        );
+        let e = bad("kind = \"arrival\"\n[arrival]\nstart = [nan, 0]\n");
+        assert_eq!((e.line, e.column), (3, 10), "{e}");
+        assert_eq!(e.field, "arrival.start[0]");
+        assert!(e.message.contains("got NaN"), "{}", e.message);
+        let e = bad("kind = \"arrival\"\n[arrival]\nstart = [1e30, 0]\n");
+        assert_eq!(e.field, "arrival.start[0]");
+        assert!(
+            e.message.contains("between -10000 and 10000"),
+            "{}",
+            e.message
+        );
+        assert!(e.message.contains("got 1e30"), "{}", e.message);
+        let e = bad("kind = \"arrival\"\n[arrival]\ntargets = [[1, 2], [3, inf]]\n");
+        assert_eq!(e.field, "arrival.targets[1][1]");
+        assert_eq!((e.line, e.column), (3, 24), "{e}");
+        let e = bad("kind = \"arrival\"\n[arrival]\nmax_speed = nan\n");
+        assert_eq!(e.field, "arrival.max_speed");
+        let e = bad("kind = \"follower\"\n[follower]\nstart_offset = [0, -1e5]\n");
+        assert_eq!(e.field, "follower.start_offset[1]");
+        let e = bad("kind = \"follower\"\n[follower]\npath_size = 20000\n");
+        assert_eq!(e.field, "follower.path_size");
+        let e = bad("kind = \"slope\"\n[slope]\nstart = [-inf, 0]\n");
+        assert_eq!(e.field, "slope.start[0]");
+        let e = bad("kind = \"slope\"\n[slope]\nstart = [1, 2, 3]\n");
+        assert_eq!(e.field, "slope.start");
+        assert!(e.message.contains("two numbers; got 3"), "{}", e.message);
+        let e = bad("kind = \"arrival\"\n[arrival]\ntargets = [[1, 2], [3]]\n");
+        assert_eq!(e.field, "arrival.targets[1]");
+        assert_eq!((e.line, e.column, e.span_len), (3, 20, 3), "{e}");
+        // The limits themselves are fine.
+        let f = parse(
+            p,
+            "kind = \"arrival\"\n[arrival]\nstart = [-10000, 10000]\ntargets = [[1, 2]]\n",
+        )
+        .unwrap();
+        assert_eq!(f.arrival.unwrap().start, [-10000.0, 10000.0]);
+    }
 }
+
 pub mod run;

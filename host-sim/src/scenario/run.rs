@@ -398,8 +398,7 @@ fn ghost_recording(file: &ScenarioFile, base_dir: &Path) -> Result<(Vec<u8>, u32
     let (bytes, shown) = match &g.recording {
         Some(p) => {
             let path = base_dir.join(p);
-            let bytes = std::fs::read(&path)
-                .map_err(|e| UserError(format!("cannot read recording {}: {e}", path.display())))?;
+            let bytes = crate::replay::read_recording(&path)?;
             (bytes, path.display().to_string())
         }
         None => (
