@@ -9,7 +9,8 @@
 #   + .data (its load image), static RAM = .data + .bss (+ .uninit); the board and QEMU apps keep
 #   their whole state in statics, so static RAM includes the scene and the frame buffer;
 # - instruction counts from the qemu-bench image under `qemu-system-arm -icount shift=0` on
-#   mps2-an386 (Cortex-M4F) and microbit (Cortex-M0), see docs/firmware.md.
+#   mps2-an386 (Cortex-M4F) and microbit (Cortex-M0), see docs/firmware.md;
+# - the RP2040 board image's cycles and sleep share in rp2040js (scripts/ci-rp2040.sh --measure).
 # A value fails if it is over its hard limit, or more than `tolerance-percent` over its baseline
 # (a regression: update the baseline in the commit that knowingly causes it).
 set -euo pipefail
@@ -81,6 +82,10 @@ for arch in thumbv7em thumbv6m; do
     out="$("$REPO/scripts/qemu.sh" "$arch" demo)" || { echo "$out"; echo "budgets: qemu-demo $arch failed" >&2; exit 1; }
     echo "$out" | sed -n "s/^\(stack-high-water\|ram-peak\): \([0-9][0-9]*\)$/qemu-demo.$arch.\1 \2/p" >>"$measured"
 done
+
+# The RP2040 board image in rp2040js (issue 22): sizes, cycles per phase from its phase pins, and
+# the time it sleeps (scripts/ci-rp2040.sh proves the same image against the host).
+"$REPO/scripts/ci-rp2040.sh" --measure "$measured" >/dev/null
 
 python3 - "$REPO/firmware/budgets.txt" "$measured" "$update" <<'EOF'
 import sys

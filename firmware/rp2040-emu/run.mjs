@@ -173,6 +173,7 @@ class Ssd1306 {
     this.commands = []; // every command, with its arguments
     this.on = false;
     this.pending = null; // command waiting for arguments
+    this.onFrameStart = () => {}; // a page window starting at page 0 was set
   }
   command(b) {
     if (this.pending) {
@@ -189,7 +190,10 @@ class Ssd1306 {
     this.commands.push([op, ...args]);
     if (op === 0x20) this.mode = args[0] & 3;
     else if (op === 0x21) [this.colStart, this.colEnd, this.col] = [args[0] & 127, args[1] & 127, args[0] & 127];
-    else if (op === 0x22) [this.pageStart, this.pageEnd, this.page] = [args[0] & 7, args[1] & 7, args[0] & 7];
+    else if (op === 0x22) {
+      [this.pageStart, this.pageEnd, this.page] = [args[0] & 7, args[1] & 7, args[0] & 7];
+      if (this.page === 0) this.onFrameStart();
+    }
     else if (op === 0xaf) this.on = true;
     else if (op === 0xae) this.on = false;
     else if (op >= 0xb0 && op <= 0xb7) this.page = op & 7;
@@ -255,8 +259,9 @@ const i2c = mcu.i2c[0];
 const panel = new Ssd1306();
 const bitNs = () => (i2c.fsClockHighPeriod + i2c.fsClockLowPeriod) * NS_PER_CYCLE;
 const later = (ns, fn) => clock.createAlarm(fn).schedule(ns);
-let txn = null; // { control, first }
-let frameTick = -1;
+let txn = null; // { control }
+let frameTick = -1; // ticks started when the frame being received began (its page-0 window)
+panel.onFrameStart = () => (frameTick = tick);
 const frames = []; // { tick, bytes }
 let busBytes = 0;
 let nacks = 0;
@@ -272,16 +277,11 @@ i2c.onWriteByte = (b) => {
   if (txn.control === null) {
     txn.control = b; // 0x00: commands follow; 0x40: display data follows
   } else if (txn.control & 0x40) {
-    if (frameTick < 0) frameTick = tick;
     if (panel.data(b)) {
-      const bytes = Uint8Array.from(panel.gddram);
-      frames.push({ tick: frameTick, bytes });
+      frames.push({ tick: frameTick, bytes: Uint8Array.from(panel.gddram) });
       frameTick = -1;
     }
   } else {
-    // A page's window command opens a frame when it selects page 0.
-    if (panel.pending === null && b === 0x22) frameTick = -2;
-    else if (frameTick === -2 && panel.pending && panel.pending.op === 0x22 && panel.pending.args.length === 0) frameTick = b === 0 ? tick : -1;
     panel.command(b);
   }
   later(9 * bitNs(), () => i2c.completeWrite(true));
@@ -311,16 +311,28 @@ mcu.onBreak = (code) => {
   fail(`breakpoint (bkpt ${code}) at 0x${mcu.core.PC.toString(16)}`);
 };
 
-// The phase pins.
-const phaseNs = { ticks: [], sticks: [], draw: [], flush: [] };
+// The phase pins: per poll that ran a tick, its ticks phase (sticks included) and the draw after it.
+const durations = { sticks: [], ticks: [], draw: [], flush: [], frameWork: [] };
 const risen = {};
+let poll = null; // { ticked, ticks, draw } of the latest poll that ran a tick
+const closePoll = () => {
+  if (poll && poll.ticked) durations.frameWork.push(poll.ticks + poll.draw);
+  poll = null;
+};
 for (const [name, pin] of Object.entries(MARKERS)) {
   mcu.gpio[pin].addListener((state) => {
-    if (state === 1) risen[name] = nowNs();
-    else if (state === 0 && risen[name] !== undefined) {
-      phaseNs[name].push([risen[name], nowNs() - risen[name]]);
-      risen[name] = undefined;
+    if (state === 1) {
+      risen[name] = nowNs();
+      if (name === 'ticks') closePoll(), (poll = { ticked: false, ticks: 0, draw: 0 });
+      return;
     }
+    if (state !== 0 || risen[name] === undefined) return;
+    const dur = Math.round((nowNs() - risen[name]) / NS_PER_CYCLE);
+    risen[name] = undefined;
+    if (name === 'sticks' && poll) poll.ticked = true;
+    if (name === 'ticks' && poll) poll.ticks = dur;
+    if (name === 'draw' && poll) poll.draw = dur;
+    if (name !== 'ticks' || (poll && poll.ticked)) durations[name].push(dur);
   });
 }
 
@@ -358,38 +370,39 @@ for (const t of [600, 3600].filter((t) => t <= want)) {
   if (hashes.has(t)) console.log(`emulator tick ${t}: state-hash: ${hashes.get(t)}`);
   else fail(`no state-hash line for tick ${t}`);
 }
-const cycles = (ns) => Math.round(ns / NS_PER_CYCLE);
-// Per poll that ran a tick: its ticks phase (sticks included) and the draw that followed it.
-const work = [];
-let di = 0;
-for (const [start, dur] of phaseNs.ticks) {
-  const hasSticks = phaseNs.sticks.some(([s]) => s >= start && s < start + dur);
-  if (!hasSticks) continue;
-  while (di < phaseNs.draw.length && phaseNs.draw[di][0] < start) di++;
-  const draw = di < phaseNs.draw.length && phaseNs.draw[di][0] < start + dur + 100_000 ? phaseNs.draw[di][1] : 0;
-  work.push(cycles(dur + draw));
-}
-const stat = (xs) => (xs.length ? { mean: Math.round(xs.reduce((a, b) => a + b, 0) / xs.length), max: Math.max(...xs) } : { mean: 0, max: 0 });
-const sticksC = stat(phaseNs.sticks.map(([, d]) => cycles(d)));
-const ticksC = stat(phaseNs.ticks.filter(([s, d]) => phaseNs.sticks.some(([t]) => t >= s && t < s + d)).map(([, d]) => cycles(d)));
-const drawC = stat(phaseNs.draw.map(([, d]) => cycles(d)));
-const flushC = stat(phaseNs.flush.map(([, d]) => cycles(d)));
-const workC = stat(work);
+closePoll();
+const stat = (xs) => {
+  let sum = 0;
+  let max = 0;
+  for (const x of xs) (sum += x), (max = Math.max(max, x));
+  return { mean: xs.length ? Math.round(sum / xs.length) : 0, max, count: xs.length };
+};
+const sticksC = stat(durations.sticks);
+const ticksC = stat(durations.ticks);
+const drawC = stat(durations.draw);
+const flushC = stat(durations.flush);
+const workC = stat(durations.frameWork);
 const asleep = asleepNs / boardNs;
 console.log(`board-time: ${(boardNs / 1e9).toFixed(3)} s, ${instructions} instructions executed`);
 console.log(`i2c: ${(1e9 / (9 * bitNs()) * 9 / 1000).toFixed(0)} kHz SCL, ${busBytes} bytes to 0x3c, ${nacks} unanswered addresses, ${frames.length} frames`);
 console.log(`cycles-sticks: mean ${sticksC.mean} max ${sticksC.max}`);
 console.log(`cycles-ticks (sticks + buttons + tick): mean ${ticksC.mean} max ${ticksC.max}`);
 console.log(`cycles-draw: mean ${drawC.mean} max ${drawC.max}`);
-console.log(`cycles-flush-pass: mean ${flushC.mean} max ${flushC.max} (${phaseNs.flush.length} passes)`);
-console.log(`cycles-frame-work (sticks + tick + draw): mean ${workC.mean} max ${workC.max} (${work.length} polls)`);
+console.log(`cycles-flush-pass: mean ${flushC.mean} max ${flushC.max} (${flushC.count} passes)`);
+console.log(`cycles-frame-work (sticks + tick + draw): mean ${workC.mean} max ${workC.max} (${workC.count} polls)`);
 console.log(`asleep: ${(asleep * 100).toFixed(1)} %`);
 
 // Frames: pictures, and the comparison with the host's rendering.
-const pngTicks = new Set(opts.pngTicks);
-if (opts.pngDir) fs.mkdirSync(opts.pngDir, { recursive: true });
-for (const f of frames) {
-  if (opts.pngDir && pngTicks.has(f.tick)) fs.writeFileSync(path.join(opts.pngDir, `oled-tick-${f.tick}.png`), framePng(f.bytes));
+// For each --png-ticks T: the first frame drawn at or after tick T.
+if (opts.pngDir) {
+  fs.mkdirSync(opts.pngDir, { recursive: true });
+  for (const t of opts.pngTicks) {
+    const f = frames.find((f) => f.tick >= t);
+    if (!f) continue;
+    const file = path.join(opts.pngDir, `oled-tick-${f.tick}.png`);
+    fs.writeFileSync(file, framePng(f.bytes));
+    console.log(`png: ${file}`);
+  }
 }
 if (opts.hostFrames) {
   if (opts.flipByte >= 0 && frames.length > 0) {
@@ -406,6 +419,11 @@ if (opts.hostFrames) {
     compared++;
     if (!h.equals(Buffer.from(f.bytes))) {
       differ++;
+      // Say whether it is a neighbouring tick's picture (a timing mix-up, not a drawing error).
+      if (differ <= 3)
+        for (let k = Math.max(1, f.tick - 3); k <= f.tick + 3 && k * 1024 <= host.length; k++)
+          if (k !== f.tick && host.subarray((k - 1) * 1024, k * 1024).equals(Buffer.from(f.bytes)))
+            console.log(`  (the frame of tick ${f.tick} equals the host's frame after tick ${k})`);
       if (differ <= 3) {
         let px = 0;
         for (let i = 0; i < 1024; i++) for (let b = h[i] ^ f.bytes[i]; b; b &= b - 1) px++;

@@ -151,6 +151,11 @@ impl<I> Oled<I> {
         &self.i2c
     }
 
+    /// The I2C bus, mutably (e.g. to service a controller between passes).
+    pub fn bus_mut(&mut self) -> &mut I {
+        &mut self.i2c
+    }
+
     /// Give the I2C bus back.
     pub fn release(self) -> I {
         self.i2c

@@ -243,3 +243,203 @@ fn a_blocking_flush_would_hold_ticks_back_by_a_whole_frame() {
         "a whole frame (≈ 24.8 ms) blocks: {worst_late} ns"
     );
 }
+
+/// A FIFO-fed controller as the RP2040's: `depth` entries; `drain` takes bytes off the front as
+/// the bus would; `abort_after` bytes on the bus, the panel stops acknowledging (once).
+struct Fifo {
+    depth: usize,
+    queue: std::collections::VecDeque<(u8, bool)>,
+    /// What left the FIFO, split into transactions at each STOP.
+    sent: Vec<Vec<u8>>,
+    open: Vec<u8>,
+    abort_after: Option<usize>,
+    aborted: bool,
+}
+
+impl Fifo {
+    fn new(depth: usize) -> Self {
+        Fifo {
+            depth,
+            queue: Default::default(),
+            sent: Vec::new(),
+            open: Vec::new(),
+            abort_after: None,
+            aborted: false,
+        }
+    }
+
+    fn drain(&mut self, n: usize) {
+        for _ in 0..n {
+            let Some((b, stop)) = self.queue.pop_front() else {
+                return;
+            };
+            if let Some(left) = self.abort_after.as_mut() {
+                if *left == 0 {
+                    // NACK: the controller flushes its FIFO and reports the abort.
+                    self.abort_after = None;
+                    self.queue.clear();
+                    self.open.clear();
+                    self.aborted = true;
+                    return;
+                }
+                *left -= 1;
+            }
+            self.open.push(b);
+            if stop {
+                self.sent.push(std::mem::take(&mut self.open));
+            }
+        }
+    }
+}
+
+impl oled::TxFifo for Fifo {
+    fn room(&mut self) -> usize {
+        self.depth - self.queue.len()
+    }
+    fn push(&mut self, byte: u8, stop: bool) {
+        assert!(self.queue.len() < self.depth, "pushed into a full FIFO");
+        self.queue.push_back((byte, stop));
+    }
+    fn take_abort(&mut self) -> bool {
+        std::mem::take(&mut self.aborted)
+    }
+}
+
+/// Some pixels in every page, so that a misplaced byte shows.
+fn scribble<
+    D: embedded_graphics::prelude::DrawTarget<Color = embedded_graphics::pixelcolor::BinaryColor>,
+>(
+    d: &mut D,
+) {
+    use embedded_graphics::pixelcolor::BinaryColor;
+    use embedded_graphics::prelude::*;
+    for i in 0..64 {
+        let _ = Pixel(Point::new((i * 37) % 128, i), BinaryColor::On).draw(d);
+    }
+}
+
+#[test]
+fn fed_frames_are_the_paged_frames_byte_for_byte() {
+    let mut paged = Oled::new(Recorder::default(), ADDRESS);
+    scribble(&mut paged);
+    paged.flush().unwrap();
+    let want: Vec<Vec<u8>> = paged.release().0.into_iter().map(|(_, b)| b).collect();
+    assert_eq!(want.len(), 16);
+
+    for depth in [1, 3, 16] {
+        let mut fed = Oled::new(Fifo::new(depth), ADDRESS);
+        scribble(&mut fed);
+        fed.start_flush();
+        let mut passes = 0;
+        while !fed.feed().unwrap() {
+            assert!(fed.flushing());
+            // Between passes the bus takes some of the queue.
+            fed.bus_mut().drain(depth.div_ceil(2));
+            passes += 1;
+        }
+        assert!(passes >= 1088 / depth - 1, "depth {depth}: {passes} passes");
+        assert!(!fed.flushing());
+        assert!(fed.feed().unwrap(), "nothing in flight: done at once");
+        fed.bus_mut().drain(usize::MAX);
+        assert_eq!(fed.release().sent, want, "FIFO depth {depth}");
+    }
+}
+
+#[test]
+fn an_abort_abandons_the_frame_and_the_next_one_goes_out_whole() {
+    let mut paged = Oled::new(Recorder::default(), ADDRESS);
+    scribble(&mut paged);
+    paged.flush().unwrap();
+    let want: Vec<Vec<u8>> = paged.release().0.into_iter().map(|(_, b)| b).collect();
+
+    let mut fed = Oled::new(Fifo::new(16), ADDRESS);
+    scribble(&mut fed);
+    fed.bus_mut().abort_after = Some(300); // the panel stops answering inside page 2
+    fed.start_flush();
+    let mut result = fed.feed();
+    while result == Ok(false) {
+        fed.bus_mut().drain(8);
+        result = fed.feed();
+    }
+    assert_eq!(result, Err(oled::Aborted));
+    assert!(!fed.flushing(), "the frame is abandoned");
+    // The panel answers again: a new frame is sent from page 0, whole.
+    fed.bus_mut().sent.clear();
+    fed.start_flush();
+    while !fed.feed().unwrap() {
+        fed.bus_mut().drain(8);
+    }
+    fed.bus_mut().drain(usize::MAX);
+    assert_eq!(fed.release().sent, want);
+}
+
+/// A clock the test sets.
+struct SetClock(Rc<Cell<u64>>);
+
+impl TickClock for SetClock {
+    fn now_ns(&mut self) -> u64 {
+        self.0.get()
+    }
+}
+
+#[test]
+fn streamed_polls_run_every_tick_on_time_and_mark_their_phases() {
+    // The RP2040 board's loop (src/bin/rp2040.rs) on a 400 kHz bus: after each pass, sleep until
+    // the next tick is due or until the 16-entry FIFO has drained to 4 bytes.
+    let now = Rc::new(Cell::new(0u64));
+    let mut app = App::new(
+        Scripted,
+        Scripted,
+        Oled::new(Fifo::new(16), ADDRESS),
+        SetClock(now.clone()),
+    );
+    let mut phases = Vec::new();
+    let (mut frames, mut passes, mut bus_ns) = (0u32, 0u32, 0u64);
+    while app.rig().tick_count() < 600 {
+        let due = app.next_tick_due_ns();
+        phases.clear();
+        let poll = oled::poll_streamed(&mut app, |p| phases.push(p)).unwrap();
+        passes += 1;
+        // A pass at a tick's due time runs exactly that tick; one between ticks runs none.
+        let want_ticks = match due {
+            Some(due) => u32::from(now.get() >= due),
+            None => 0,
+        };
+        assert_eq!(poll.ticks, want_ticks, "pass {passes}");
+        frames += u32::from(poll.drew);
+        let want: &[oled::Phase] = if poll.drew {
+            &[
+                oled::Phase::Ticks,
+                oled::Phase::Draw,
+                oled::Phase::Flush,
+                oled::Phase::Idle,
+            ]
+        } else {
+            &[oled::Phase::Ticks, oled::Phase::Flush, oled::Phase::Idle]
+        };
+        assert_eq!(phases, want, "pass {passes}");
+        // Sleep, while the bus shifts bytes out.
+        let mut wake = app.next_tick_due_ns().unwrap();
+        let queued = app.display_mut().bus_mut().queue.len() as u64;
+        if app.display().flushing() {
+            wake = wake.min(now.get() + queued.saturating_sub(4) * BYTE_NS);
+        }
+        bus_ns += wake - now.get();
+        let bytes = bus_ns / BYTE_NS;
+        bus_ns %= BYTE_NS;
+        app.display_mut().bus_mut().drain(bytes as usize);
+        now.set(wake);
+    }
+    assert_eq!(app.state_hash(), hopkit_firmware::demo::scripted_hash(600));
+    assert_eq!(
+        app.stats().max_ticks_per_poll,
+        1,
+        "no tick ever waited for another"
+    );
+    // 1,088 bytes a frame take 24.5 ms: a frame every second tick, as with the paged flush.
+    assert_eq!(frames, 300);
+    assert!(app.display_mut().bus_mut().sent.len() >= 299 * 16);
+    // About one pass per 12 bytes on the bus (top-up at 4 of 16 queued) and one per tick: the loop
+    // sleeps between top-ups rather than spinning.
+    assert!((600 * 44..600 * 47).contains(&passes), "{passes} passes");
+}
