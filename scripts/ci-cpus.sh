@@ -5,7 +5,7 @@
 #   riscv32imac (RISC-V soft float, virt) riscv32imafc (RISC-V F, virt)     aarch64 (Cortex-A53, virt)
 # and with the micromath backend, the micromath golden hashes on x86_64, thumbv7em, thumbv6m and
 # wasm32 (tests/tests/micromath_golden.rs; the cores built with --features micromath).
-# Prints one line per platform and the table the README shows.
+# Prints one line per platform and the table docs/determinism.md shows.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"

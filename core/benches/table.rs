@@ -1,4 +1,4 @@
-//! The README's benchmark table, measured honestly: every row times hopkit and its baseline
+//! The benchmark table of docs/benchmarks.md, measured honestly: every row times hopkit and its baseline
 //! **interleaved in one run** (rounds alternate A, B, A, B… so machine noise hits both alike) and
 //! every timed pass starts from the **same fresh inputs** (outputs go to a separate buffer or the
 //! state is reset untimed: nothing drifts into subnormals between passes). Reports the median time
