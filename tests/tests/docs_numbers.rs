@@ -43,7 +43,9 @@ fn markers(text: &str) -> Vec<(String, String)> {
     while let Some(at) = rest.find("<!--b ") {
         rest = &rest[at + 6..];
         let (name, after) = rest.split_once("-->").expect("a `<!--b NAME-->` marker");
-        let (shown, after) = after.split_once("<!--/b-->").expect("a closing `<!--/b-->`");
+        let (shown, after) = after
+            .split_once("<!--/b-->")
+            .expect("a closing `<!--/b-->`");
         out.push((name.to_string(), shown.to_string()));
         rest = after;
     }
@@ -81,7 +83,10 @@ fn marked_figures_equal_the_budget_baselines() {
         "stale figures (scripts/docs-numbers.sh --write):\n{}",
         stale.join("\n")
     );
-    assert!(checked >= 10, "only {checked} marked figures: the markers went missing?");
+    assert!(
+        checked >= 10,
+        "only {checked} marked figures: the markers went missing?"
+    );
 }
 
 #[test]
@@ -91,5 +96,8 @@ fn grouping_and_parsing() {
     assert_eq!(grouped(332_966), "332,966");
     assert_eq!(grouped(1_234_567), "1,234,567");
     let m = markers("a <!--b x.y-->1,000<!--/b--> b <!--b z-->2<!--/b-->");
-    assert_eq!(m, [("x.y".into(), "1,000".into()), ("z".into(), "2".into())]);
+    assert_eq!(
+        m,
+        [("x.y".into(), "1,000".into()), ("z".into(), "2".into())]
+    );
 }
