@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The benchmark table of docs/benchmarks.md from one run (core/benches/table.rs): hopkit and each
-# baseline timed interleaved, every pass from the same fresh inputs. Prints the machine and its
-# load first: host timings move with load, the ratios much less.
+# The benchmark table of docs/benchmarks.md from one run (benches/benches/table.rs, package
+# hopkit-benches): hopkit and each baseline timed interleaved, every pass from the same fresh
+# inputs. Prints the machine and its load first: host timings move with load, the ratios much less.
 #   scripts/bench-table.sh            # full run (≈ 1 minute), printed
 #   scripts/bench-table.sh --quick    # short run, printed
 #   scripts/bench-table.sh --write    # full run, written between the bench-table markers of
@@ -15,7 +15,7 @@ if [ "${1:-}" = "--write" ]; then
 fi
 cpu="$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -1)"
 machine="machine: ${cpu:-unknown CPU}, $(nproc) cores; load average before: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
-table="$(cargo bench -q -p hopkit --bench table -- "$@" 2>/dev/null | grep '^|')"
+table="$(cargo bench -q -p hopkit-benches --bench table -- "$@" 2>/dev/null | grep '^|')"
 if [ "$write" = 0 ]; then
     printf '%s\n%s\n' "$machine" "$table"
     echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"

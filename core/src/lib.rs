@@ -92,7 +92,8 @@ pub mod steering;
 pub mod stick;
 pub mod timestep;
 
-/// The README's Rust code blocks, compiled and run as doctests so they never rot.
+/// The crate README's (crates.io page's) Rust code blocks, compiled and run as doctests so they
+/// never rot. (The repository README's are run by `hopkit-tests`.)
 #[cfg(doctest)]
-#[doc = include_str!("../../README.md")]
+#[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;

@@ -21,8 +21,27 @@
 
 pub mod quat;
 pub mod scalar;
-pub mod sqrt32;
-pub mod sqrt_fpu;
+// Backends of `scalar::sqrt` on some Arm targets: implementation details, compiled where
+// `scalar::sqrt` uses them (and for their tests).
+#[cfg(any(
+    test,
+    all(
+        not(feature = "micromath"),
+        target_arch = "arm",
+        not(target_has_atomic = "32")
+    )
+))]
+mod sqrt32;
+#[cfg(any(
+    test,
+    all(
+        not(feature = "micromath"),
+        target_arch = "arm",
+        target_has_atomic = "32",
+        target_abi = "eabihf"
+    )
+))]
+mod sqrt_fpu;
 pub mod trig;
 pub mod vec2;
 pub mod vec3;

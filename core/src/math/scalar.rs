@@ -31,9 +31,9 @@ pub const BACKEND: &str = if cfg!(feature = "micromath") {
 mod backend {
     /// `libm`'s correctly rounded `sqrtf`; on ARMv6-M (no 32×32→64 multiply, recognised as an Arm
     /// target without 32-bit compare-and-swap) hopkit's own 32-bit one, which gives the same bits
-    /// ([`crate::math::sqrt32`]) in about a third of the instructions there; on Arm with the
+    /// (`math/sqrt32.rs`, internal) in about a third of the instructions there; on Arm with the
     /// hard-float ABI (Cortex-M4F, M33) the one refined in hardware `f32` arithmetic, the same bits
-    /// again ([`crate::math::sqrt_fpu`]) in about half of `libm`'s instructions.
+    /// again (`math/sqrt_fpu.rs`, internal) in about half of `libm`'s instructions.
     #[inline]
     pub fn sqrt(x: f32) -> f32 {
         #[cfg(all(target_arch = "arm", not(target_has_atomic = "32")))]

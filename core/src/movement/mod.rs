@@ -86,8 +86,6 @@ pub mod kernels;
 pub mod mover;
 pub mod params;
 pub mod prepared;
-#[cfg(test)]
-mod reference;
 pub mod seed;
 
 pub use batch::{planar_velocity_tick_batch, WishBatch};

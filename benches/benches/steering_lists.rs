@@ -4,7 +4,7 @@
 //! them in place. Checks (untimed) that all three give the same bits.
 //!
 //! Run briefly:
-//! `cargo bench -p hopkit --bench steering_lists -- --warm-up-time 1 --measurement-time 3`.
+//! `cargo bench -p hopkit-benches --bench steering_lists -- --warm-up-time 1 --measurement-time 3`.
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 

@@ -6,7 +6,7 @@
 //! list per agent) are timed in `steering_lists`: a second loop in this binary calling the same
 //! functions would leave the inliner several call sites, and so change what is measured here.
 //!
-//! Run briefly: `cargo bench -p hopkit --bench steering -- --warm-up-time 1 --measurement-time 3`.
+//! Run briefly: `cargo bench -p hopkit-benches --bench steering -- --warm-up-time 1 --measurement-time 3`.
 //! Criterion reports elements/s with one element = one agent update.
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};

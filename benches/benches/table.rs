@@ -10,7 +10,7 @@
 //! stopping schedule), so the price of the better arrival shows too.
 //!
 //! `scripts/bench-table.sh` runs it and prints the machine's load with the table:
-//! `cargo bench -p hopkit --bench table` (add `-- --quick` for a short run).
+//! `cargo bench -p hopkit-benches --bench table` (add `-- --quick` for a short run).
 
 use hopkit::ground::FlatGround;
 use hopkit::math::{Vec2, Vec3};

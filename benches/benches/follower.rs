@@ -1,7 +1,7 @@
 //! Follower ticks per second: hopkit's follower and party against a straightforward std/glam port of
 //! the seed (`Queue<Vector3>` → `VecDeque<Vec3>`, `f32` std maths, glam quaternions).
 //!
-//! Run briefly: `cargo bench -p hopkit --bench follower -- --warm-up-time 1 --measurement-time 3`.
+//! Run briefly: `cargo bench -p hopkit-benches --bench follower -- --warm-up-time 1 --measurement-time 3`.
 
 use std::hint::black_box;
 

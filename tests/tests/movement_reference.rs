@@ -1,16 +1,20 @@
-//! Test oracle: the character step exactly as it was written before the instruction-count work
-//! (issue 14), every rule in its plain form — float compares, `t.min(f32::MAX)`, the contacts added
-//! to the events one by one, the velocity clamp on every tick, `is_walkable` with its finiteness
-//! test, the planar kernel per model and style. [`step_wish`] here must give the same bits as
-//! [`super::step_wish`] for every state, parameter set, probe, wish and `dt`
+//! Test oracle (moved here from `core/src/movement/reference.rs`: it is not part of the library):
+//! the character step exactly as it was written before the instruction-count work (issue 14),
+//! every rule in its plain form — float compares, `t.min(f32::MAX)`, the contacts added to the
+//! events one by one, the velocity clamp on every tick, `is_walkable` with its finiteness test, the
+//! planar kernel per model and style. `step_wish` here must give the same bits as
+//! `hopkit::movement::step_wish` for every state, parameter set, probe, wish and `dt`
 //! (`same_bits_as_the_reference_step` below drives both over random and special inputs).
 
-use super::kernels::WishDir;
-use super::mover::{MoverState, StepEvents};
-use super::params::{AccelBudget, AccelStyle, FrictionModel, MoveParams};
-use crate::ground::{GroundHit, GroundProbe};
-use crate::math::{scalar, Vec2, Vec3, NORMALIZE_EPSILON_SQ};
-use crate::timestep::SubSteps;
+// `!(x > y)` on purpose, as in the library: also true when either is NaN.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
+
+use hopkit::ground::{GroundHit, GroundProbe};
+use hopkit::math::{scalar, Vec2, Vec3, NORMALIZE_EPSILON_SQ};
+use hopkit::movement::kernels::WishDir;
+use hopkit::movement::mover::{MoverState, StepEvents};
+use hopkit::movement::params::{AccelBudget, AccelStyle, FrictionModel, MoveParams};
+use hopkit::timestep::SubSteps;
 
 #[derive(Clone, Copy, Default)]
 struct Contact {
@@ -49,12 +53,12 @@ fn sanitized(w: WishDir) -> WishDir {
     }
     WishDir {
         dir: w.dir,
-        scale: crate::math::clamp(w.scale, 0.0, 1.0),
+        scale: hopkit::math::clamp(w.scale, 0.0, 1.0),
     }
 }
 
 /// The step as it was.
-pub(super) fn step_wish(
+fn step_wish(
     state: &mut MoverState,
     params: &MoveParams,
     wish: WishDir,
@@ -86,7 +90,7 @@ pub(super) fn step_wish(
 }
 
 /// One tick as it was.
-pub(super) fn tick(
+fn tick(
     state: &mut MoverState,
     params: &MoveParams,
     wish: WishDir,
@@ -187,8 +191,8 @@ fn repair_state(state: &mut MoverState) {
     if !state.ground_normal.is_finite() {
         state.ground_normal = Vec3::UP;
     }
-    state.coyote_timer = crate::math::finite_or(state.coyote_timer, 0.0);
-    state.jump_buffer_timer = crate::math::finite_or(state.jump_buffer_timer, 0.0);
+    state.coyote_timer = hopkit::math::finite_or(state.coyote_timer, 0.0);
+    state.jump_buffer_timer = hopkit::math::finite_or(state.jump_buffer_timer, 0.0);
 }
 
 // --- contact ---
@@ -437,7 +441,7 @@ fn count_down(t: f32, dt: f32) -> f32 {
 // --- the planar kernel ---
 
 /// `planar_velocity_tick` as it was.
-pub(super) fn planar_velocity_tick(
+fn planar_velocity_tick(
     v: Vec2,
     wish: WishDir,
     params: &MoveParams,
@@ -526,7 +530,7 @@ fn accelerate_styled(v: Vec2, wish: WishDir, cap: f32, budget: f32, style: Accel
 }
 
 /// `WishDir::from_world` as it was (the tests build wishes with it).
-pub(super) fn wish_from_world(w: Vec2) -> WishDir {
+fn wish_from_world(w: Vec2) -> WishDir {
     let l2 = w.length_squared();
     if !(l2 > NORMALIZE_EPSILON_SQ) || !(l2 <= f32::MAX) {
         return WishDir::NONE;
@@ -542,8 +546,8 @@ pub(super) fn wish_from_world(w: Vec2) -> WishDir {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ground::{FlatGround, NoGround, PlaneGround};
-    use crate::rng::Pcg32;
+    use hopkit::ground::{FlatGround, NoGround, PlaneGround};
+    use hopkit::rng::Pcg32;
 
     /// Terrain with everything a height field can throw at the step: terraces (steps and walls),
     /// steep faces, pits, a second level above a ceiling, and (when `wild`) non-finite and
@@ -823,7 +827,7 @@ mod tests {
                 r = s;
             }
             let d = dt(&mut rng, base);
-            let got = super::super::step_wish(&mut s, &p, w, jump, probe, d);
+            let got = hopkit::movement::step_wish(&mut s, &p, w, jump, probe, d);
             let want = step_wish(&mut r, &p, w, jump, probe, d);
             assert_eq!(
                 (bits(&s), event_bits(&got)),
@@ -894,7 +898,7 @@ mod tests {
             } else {
                 1.0 / 60.0
             };
-            let got = super::super::planar_velocity_tick(v, w, &p, grounded, d);
+            let got = hopkit::movement::planar_velocity_tick(v, w, &p, grounded, d);
             let want = planar_velocity_tick(v, w, &p, grounded, d);
             assert_eq!(
                 (got.x.to_bits(), got.y.to_bits()),

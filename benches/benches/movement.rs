@@ -4,7 +4,7 @@
 //! Both sides receive the same raw inputs per character: planar velocity, an un-normalised world
 //! wish vector, dt and the grounded flag, and return the next planar velocity.
 //!
-//! Run: `cargo bench -p hopkit --bench movement -- --warm-up-time 1 --measurement-time 3`
+//! Run: `cargo bench -p hopkit-benches --bench movement -- --warm-up-time 1 --measurement-time 3`
 //! The ratios are hopkit / baseline of the reported times.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};

@@ -1,6 +1,6 @@
 //! Ghost benchmarks: ghost ticks per second (1 and 256 ghosts) and decoder throughput.
 //!
-//! Short runs: `cargo bench -p hopkit --bench ghost -- --warm-up-time 1 --measurement-time 3`.
+//! Short runs: `cargo bench -p hopkit-benches --bench ghost -- --warm-up-time 1 --measurement-time 3`.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use hopkit::demo::level::DemoGround;

@@ -1,0 +1,8 @@
+//! hopkit's benchmarks (no library code: a package needs a target besides its benches).
+//!
+//! - `benches/table.rs`: the README's benchmark table, hopkit and each baseline timed
+//!   interleaved (`scripts/bench-table.sh`, or `cargo bench -p hopkit-benches --bench table`).
+//! - `benches/{movement,steering,steering_lists,follower,ghost}.rs`: criterion benches
+//!   (`cargo bench -p hopkit-benches --bench <name> -- --warm-up-time 1 --measurement-time 3`).
+//! - `benches/shared/`: the glam baselines and the steering scene, shared by both.
+#![forbid(unsafe_code)]
