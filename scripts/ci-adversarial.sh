@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 HOPKIT_ADVERSARIAL_CASES="${HOPKIT_ADVERSARIAL_CASES:-1000000}" \
-    cargo test -q -p hopkit-tests --test adversarial -- --nocapture 2>&1 | grep -E '^adversarial:|test result'
+    cargo test -q -p hopkit-tests --test integration adversarial:: -- --nocapture 2>&1 | grep -E '^adversarial:|test result'
 HOPKIT_ARRIVAL_CASES="${HOPKIT_ARRIVAL_CASES:-20000}" \
-    cargo test -q --release -p hopkit-tests --test steering_arrival every_start -- --nocapture 2>&1 |
+    cargo test -q --release -p hopkit-tests --test integration steering_arrival::every_start -- --nocapture 2>&1 |
     grep -E 'random arrivals|test result'

@@ -4,7 +4,7 @@
 #   thumbv7em (Cortex-M4F, mps2-an386)    thumbv6m (Cortex-M0, microbit)    thumbv8m (Cortex-M33, mps2-an505)
 #   riscv32imac (RISC-V soft float, virt) riscv32imafc (RISC-V F, virt)     aarch64 (Cortex-A53, virt)
 # and with the micromath backend, the micromath golden hashes on x86_64, thumbv7em, thumbv6m and
-# wasm32 (tests/tests/micromath_golden.rs; the cores built with --features micromath).
+# wasm32 (tests/tests/integration/micromath_golden.rs; the cores built with --features micromath).
 # Prints one line per platform and the table docs/determinism.md shows.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -76,8 +76,8 @@ fi
 # them) must get the same golden hashes. Rust never contracts a*b+c into an FMA on its own.
 feat="$(grep -o -m1 -w 'avx512f\|fma' /proc/cpuinfo 2>/dev/null | sort -u | tr '\n' ' ')"
 if RUSTFLAGS="${RUSTFLAGS:-} -C target-cpu=native" CARGO_TARGET_DIR="$PWD/target/native" \
-    cargo test -q -p hopkit-tests --release --test demo_golden --test ghost_golden \
-    --test steering_determinism >"$log/native.txt" 2>&1; then
+    cargo test -q -p hopkit-tests --release --test integration -- demo_golden:: ghost_golden:: \
+    steering_determinism:: >"$log/native.txt" 2>&1; then
     echo "ok    x86_64 -C target-cpu=native (${feat:-no FMA/AVX-512 here}): golden hashes unchanged"
 else
     echo "FAIL  -C target-cpu=native changed the golden hashes"; tail -8 "$log/native.txt"; fail=1

@@ -10,7 +10,7 @@
 #   scripts/docs-numbers.sh --write   rewrite every marked figure from budgets.txt
 #                                     (scripts/budgets.sh --update calls this)
 #
-# The same check runs in `cargo test` (tests/tests/docs_numbers.rs).
+# The same check runs in `cargo test` (tests/tests/integration/docs_numbers.rs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 - "${1:-}" README.md docs/*.md <<'EOF'

@@ -1,5 +1,5 @@
 //! Golden state hashes of the scripted demo for the scalar backend this build uses. The `libm`
-//! build's are the cross-platform reference (tests/tests/demo_golden.rs holds them too); the
+//! build's are the cross-platform reference (tests/tests/integration/demo_golden.rs holds them too); the
 //! `micromath` build computes different bits but must compute the *same* bits everywhere:
 //! scripts/ci-cpus.sh compares these values on x86_64 (this test, `cargo test -p hopkit
 //! --no-default-features --features micromath --test backend_golden`), Cortex-M4F and Cortex-M0

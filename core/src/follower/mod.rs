@@ -53,11 +53,11 @@
 //! per-tick factors (×0.9, ±0.02, lerp 0.15) assume that rate; turning and the head use
 //! `Time.deltaTime` and are already rates. Here every per-tick factor is converted with
 //! `n = dt · reference_hz` reference ticks (see [`body`]), so 50 Hz reproduces the seed's numbers
-//! exactly and 60/120/144 Hz give the same motion over time: in `tests/tests/follower_rate.rs` a
+//! exactly and 60/120/144 Hz give the same motion over time: in `tests/tests/integration/follower_rate.rs` a
 //! 12 s walk differs from the 50 Hz run by < 0.75 units while moving (when a discrete decision —
 //! reach a crumb, stop — lands one tick apart) and < 0.1 at rest. With
 //! [`FollowerParams::seed_exact`] a 50 Hz run retraces a line-by-line port of the seed's C# within
-//! 0.01 units over 14 s (`tests/tests/follower_oracle.rs`).
+//! 0.01 units over 14 s (`tests/tests/integration/follower_oracle.rs`).
 //!
 //! # Deliberate differences from the seed (each documented where it lives)
 //! - The last-crumb reference starts at the leader's start position (the seed's `_prevPlayerPos`

@@ -196,7 +196,7 @@ impl FollowerParams {
     }
 
     /// The seed's numbers *and* quirks (`seed_exact = true`): at 50 Hz this retraces a straight
-    /// port of the seed's C# (see the oracle test in `tests/tests/follower_oracle.rs`), at the price
+    /// port of the seed's C# (see the oracle test in `tests/tests/integration/follower_oracle.rs`), at the price
     /// of tick-rate dependent crumbs and a dithering speed factor.
     pub const fn seed_exact() -> Self {
         let mut p = Self::seed();

@@ -228,7 +228,7 @@ pub fn stopping_speed(distance: f32, max_accel: f32, dt: f32) -> f32 {
 /// with `V = max_speed`, `a = max_accel`, `b = brake_distance`, `d = distance` and
 /// `c = max(min_speed_fraction·V, rounding floor)` (the rounding floor is
 /// `1e-5·(1 + |target|)/dt`, see [`ArrivalParams::tolerance`]). Checked over random parameters and
-/// starts by `tests/tests/steering_arrival.rs` (worst measured ratio 0.995 of this bound, over
+/// starts by `tests/tests/integration/steering_arrival.rs` (worst measured ratio 0.995 of this bound, over
 /// 20,000 cases). Returns `f32::INFINITY` when the parameters allow no arrival (zero speed or
 /// acceleration) or `dt` is invalid. With `min_speed_fraction` 0 only the rounding floor bounds
 /// the ramp, so the bound is very loose there (the seed's ramp approaches exponentially).
