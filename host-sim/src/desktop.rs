@@ -458,7 +458,11 @@ fn draw_panel(
     };
     draw_speed_strip(readout, overlay, gmax, (gx, gy, gw, gh), canvas);
     if let Some(st) = &overlay.strafe {
-        draw_strafe_meter(st, (gx, gy + gh + 8, gw, meter_h), canvas);
+        // The measured trend over the last second, steadier than one tick's gain.
+        let hz = overlay.tick_hz.max(1) as usize;
+        let n = overlay.speed.len();
+        let trend = (n > hz).then(|| overlay.speed[n - 1] - overlay.speed[n - 1 - hz]);
+        draw_strafe_meter(st, trend, (gx, gy + gh + 8, gw, meter_h), canvas);
     }
 }
 
@@ -561,7 +565,12 @@ pub fn strafe_advice(st: &StrafeReadout) -> (String, Rgb888) {
 /// The strafe meter: a bar of angles between the wish direction and the velocity
 /// ([`METER_MIN_DEG`]..[`METER_MAX_DEG`]), the gain window in green, the optimal angle as a white
 /// tick, the current angle as an orange needle, and a line saying whether this air tick gains.
-fn draw_strafe_meter(st: &StrafeReadout, (x, y, w, h): (i64, i64, i64, i64), canvas: &mut Canvas) {
+fn draw_strafe_meter(
+    st: &StrafeReadout,
+    trend: Option<f32>,
+    (x, y, w, h): (i64, i64, i64, i64),
+    canvas: &mut Canvas,
+) {
     canvas.fill_rect(x, y, w, h, palette::LCD_OFF);
     let small = |c| MonoTextStyle::new(&FONT_6X10, c);
     let title = match st.angle_deg {
@@ -639,9 +648,18 @@ fn draw_strafe_meter(st: &StrafeReadout, (x, y, w, h): (i64, i64, i64, i64), can
         y + h - 24,
         small(color),
     );
+    let legend = "green: gains  |: best  orange: you";
+    let trend = match trend {
+        Some(t) => format!(
+            "last 1 s {}{} u/s  ",
+            if t >= 0.0 { "+" } else { "" },
+            num(t, 2)
+        ),
+        None => String::new(),
+    };
     text(
         canvas,
-        "green: gains speed  |: best  orange: you",
+        &fit(&format!("{trend}{legend}"), ((w - 8) / 6) as usize),
         x + 4,
         y + h - 12,
         small(palette::DIM),
