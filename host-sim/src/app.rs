@@ -54,11 +54,15 @@ pub fn demo(args: &DemoArgs) -> Result<()> {
             fps: usize::from(args.fps),
             speed: 1.0,
             interactive: true,
-            hint: "WASD move  mouse or Q/E look  Space jump\nF or click fire  R reset  P pause  Esc quit"
+            hint: "WASD move  Q/E or arrows turn  mouse look  Space hop\nF fire  H guide  R reset  P pause  Esc quit"
                 .into(),
+            guide: crate::window::demo_guide(),
         };
         match run_window(&mut live, &opts)? {
-            WindowEnd::Closed => return Ok(()),
+            WindowEnd::Closed(summary) => {
+                println!("{summary}");
+                return Ok(());
+            }
             WindowEnd::Unavailable(why) => eprintln!(
                 "hopkit-sim: {why}; running the scripted demo headless instead \
                  (--headless skips this check)"

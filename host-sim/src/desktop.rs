@@ -4,6 +4,12 @@
 //! a speed-over-time strip and the controls. The panel shows what applies to the scene
 //! ([`Readout`]): speed against the ground max, tilt and grounded for the demo's player; speed,
 //! altitude and gun for the followed ghost fighter of a replay or recording.
+//!
+//! For the demo's player the panel also has a **strafe meter** (the angle between the wish
+//! direction and the velocity against the gain window and the optimal angle, like Defrag's CGaz
+//! or Xonotic's strafehud) and a **legend** whose icons are drawn by the firmware renderer itself
+//! ([`legend_icons`]); the picture gets name tags on the player and the companion, a clear pause
+//! state and the start guide. None of this touches the simulation or the 128×64 picture.
 
 use std::collections::VecDeque;
 
@@ -12,18 +18,19 @@ use embedded_graphics::mono_font::MonoTextStyle;
 use embedded_graphics::pixelcolor::Rgb888;
 use embedded_graphics::prelude::*;
 use embedded_graphics::text::{Baseline, Text};
+use hopkit::demo::view::BodyView;
 use hopkit::demo::DemoView;
 use hopkit::math::Vec2;
 use hopkit_firmware::render::{draw_frame, Viewport};
 
 use crate::canvas::{mix, Canvas};
 use crate::lcd::{Lcd, H, W};
-use crate::readout::{num, Readout};
+use crate::readout::{num, Readout, StrafeReadout};
 
 /// Default zoom of the display in the window (pixels per display pixel).
 pub const DEFAULT_ZOOM: usize = 6;
 /// Height of the panel under the display, pixels.
-pub const PANEL_HEIGHT: usize = 120;
+pub const PANEL_HEIGHT: usize = 236;
 /// How many ticks of trail and speed history are kept (6 s at 60 Hz).
 pub const HISTORY: usize = 360;
 
@@ -48,6 +55,14 @@ pub mod palette {
     pub const GHOST: Rgb888 = Rgb888::new(240, 80, 90);
     /// Ground max line.
     pub const GROUND_MAX: Rgb888 = Rgb888::new(90, 170, 255);
+    /// Strafe meter: the angles that gain speed; "gaining" text.
+    pub const GAIN: Rgb888 = Rgb888::new(80, 200, 110);
+    /// Strafe meter: "losing" text.
+    pub const LOSS: Rgb888 = Rgb888::new(240, 90, 80);
+    /// Companion name tag.
+    pub const COMPANION: Rgb888 = Rgb888::new(120, 230, 160);
+    /// Pause banner and guide frame.
+    pub const BANNER: Rgb888 = Rgb888::new(255, 214, 90);
 }
 
 /// History the overlays draw from; feed it every tick with [`Overlay::record`].
@@ -64,6 +79,14 @@ pub struct Overlay {
     pub status: String,
     /// Tick rate of the scene, Hz (for the time read-out).
     pub tick_hz: u32,
+    /// The simulation is paused: the picture is dimmed under a PAUSED banner.
+    pub paused: bool,
+    /// The guide's lines (empty: the scene has none).
+    pub guide: Vec<String>,
+    /// The guide is shown over the picture.
+    pub guide_shown: bool,
+    /// The strafe meter's numbers (scenes with a strafing player).
+    pub strafe: Option<StrafeReadout>,
 }
 
 impl Overlay {
@@ -146,7 +169,121 @@ pub fn compose(
         1.0,
         canvas,
     );
+    if matches!(readout, Readout::Player(_)) {
+        draw_tags(view, &vp, zoom, canvas);
+    }
     draw_panel(view, readout, overlay, zoom, canvas);
+    if overlay.paused {
+        draw_paused(zoom, canvas);
+    }
+    if overlay.guide_shown {
+        draw_guide(&overlay.guide, zoom, canvas);
+    }
+}
+
+/// `s` cut to at most `max` characters, ending in `...` when cut (the built-in fonts are ASCII).
+pub fn fit(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        return s.to_string();
+    }
+    let keep = max.saturating_sub(3);
+    let mut out: String = s.chars().take(keep).collect();
+    out.push_str(&"..."[..max.min(3)]);
+    out
+}
+
+/// Name tags on the picture: "you" on the player, "companion" on the companion (who looks like
+/// a critter otherwise). Drawn at window resolution next to the sprite, inside the playfield.
+fn draw_tags(view: &DemoView, vp: &Viewport, zoom: usize, canvas: &mut Canvas) {
+    let z = zoom as f32;
+    let field_top = (hopkit_firmware::render::HUD_HEIGHT as usize * zoom) as i64;
+    let (w, h) = ((W * zoom) as i64, (H * zoom) as i64);
+    let tags = [
+        (view.player.position.planar(), "you", palette::PLAYER),
+        (
+            view.companion.position.planar(),
+            "companion",
+            palette::COMPANION,
+        ),
+    ];
+    for (p, label, color) in tags {
+        let Some((x, y)) = vp.to_display(p) else {
+            continue;
+        };
+        let (x, y) = (
+            (x * z) as i64 + 5 * zoom as i64,
+            (y * z) as i64 - 4 * zoom as i64 - 10,
+        );
+        let tw = 6 * label.len() as i64 + 4;
+        if x < 0 || x + tw > w || y < field_top || y + 12 > h {
+            continue;
+        }
+        canvas.fill_rect(x, y, tw, 12, palette::LCD_OFF);
+        text(
+            canvas,
+            label,
+            x + 2,
+            y + 1,
+            MonoTextStyle::new(&FONT_6X10, color),
+        );
+    }
+}
+
+/// Dim the picture and put a PAUSED banner in its middle.
+fn draw_paused(zoom: usize, canvas: &mut Canvas) {
+    let (w, h) = (W * zoom, H * zoom);
+    dim_rect(canvas, 0, 0, w, h, 0.6);
+    let (bw, bh) = (300i64, 64i64);
+    let (x, y) = ((w as i64 - bw) / 2, (h as i64 - bh) / 2);
+    canvas.fill_rect(x, y, bw, bh, palette::BANNER);
+    canvas.fill_rect(x + 3, y + 3, bw - 6, bh - 6, palette::PANEL);
+    let big = MonoTextStyle::new(&FONT_10X20, palette::BANNER);
+    text(canvas, "PAUSED", x + (bw - 60) / 2, y + 12, big);
+    let small = MonoTextStyle::new(&FONT_6X10, palette::TEXT);
+    let line = "P resume  R reset  Esc quit";
+    text(
+        canvas,
+        line,
+        x + (bw - 6 * line.len() as i64) / 2,
+        y + 40,
+        small,
+    );
+}
+
+/// The start guide in a framed box over the picture.
+fn draw_guide(lines: &[String], zoom: usize, canvas: &mut Canvas) {
+    let (w, h) = ((W * zoom) as i64, (H * zoom) as i64);
+    let longest = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0) as i64;
+    let bw = (6 * longest + 28).min(w - 8);
+    let bh = (12 * lines.len() as i64 + 24).min(h - 8);
+    let (x, y) = ((w - bw) / 2, (h - bh) / 2);
+    canvas.fill_rect(x, y, bw, bh, palette::BANNER);
+    canvas.fill_rect(x + 2, y + 2, bw - 4, bh - 4, palette::PANEL);
+    let max = ((bw - 28) / 6).max(1) as usize;
+    for (i, line) in lines.iter().enumerate() {
+        let color = if i == 0 {
+            palette::BANNER
+        } else {
+            palette::TEXT
+        };
+        text(
+            canvas,
+            &fit(line, max),
+            x + 14,
+            y + 12 + 12 * i as i64,
+            MonoTextStyle::new(&FONT_6X10, color),
+        );
+    }
+}
+
+/// Mix a rectangle of the canvas towards black by `t`.
+fn dim_rect(canvas: &mut Canvas, x0: usize, y0: usize, w: usize, h: usize, t: f32) {
+    for y in y0..(y0 + h).min(canvas.height) {
+        for x in x0..(x0 + w).min(canvas.width) {
+            let c = canvas.get(x, y);
+            canvas.put(x as i64, y as i64, mix(c, Rgb888::new(0, 0, 0), t));
+        }
+    }
 }
 
 fn draw_lcd(lcd: &Lcd, zoom: usize, canvas: &mut Canvas) {
@@ -241,6 +378,9 @@ fn draw_panel(
     let big = MonoTextStyle::new(&FONT_10X20, palette::TEXT);
     let small = MonoTextStyle::new(&FONT_6X10, palette::TEXT);
     let dim = MonoTextStyle::new(&FONT_6X10, palette::DIM);
+    // Left column: read-outs, status, legend, controls. Right column: speed strip, strafe meter.
+    let gx = w / 2 + 40;
+    let col_chars = ((gx - 24) / 6).max(8) as usize;
     let speed = readout.speed();
     let y = top + 8;
     text(
@@ -285,35 +425,54 @@ fn draw_panel(
         ),
     };
     text(canvas, &second, 12, y + 24, big);
-    text(canvas, &details, 12, y + 50, small);
+    text(canvas, &fit(&details, col_chars), 12, y + 50, small);
     let progress = match readout {
         Readout::Fighters(f) if f.frames > 0 => format!("  frame {}/{}", f.tick, f.frames),
         _ => String::new(),
     };
-    text(
-        canvas,
-        &format!(
-            "tick {}  t={}s{progress}  {}",
-            view.tick,
-            num(f64::from(view.tick) / f64::from(overlay.tick_hz.max(1)), 2),
-            overlay.status
-        ),
-        12,
-        y + 64,
-        dim,
+    let status = format!(
+        "t={}s{progress}  {}",
+        num(f64::from(view.tick) / f64::from(overlay.tick_hz.max(1)), 2),
+        overlay.status
     );
-    text(
-        canvas,
-        &overlay.hint,
-        12,
-        top + PANEL_HEIGHT as i64 - 26,
-        dim,
-    );
-    // Speed strip on the right half.
-    let gx = w / 2 + 40;
+    text(canvas, &fit(&status, col_chars), 12, y + 64, dim);
+    if matches!(readout, Readout::Player(_)) {
+        draw_legend(12, y + 82, gx - 24, canvas);
+    }
+    for (i, line) in overlay.hint.lines().enumerate() {
+        text(
+            canvas,
+            &fit(line, col_chars),
+            12,
+            top + PANEL_HEIGHT as i64 - 30 + 12 * i as i64,
+            dim,
+        );
+    }
+    // Right column: the speed strip, and the strafe meter under it when there is one.
     let gw = w - gx - 12;
+    let meter_h = 96;
     let gy = top + 10;
-    let gh = PANEL_HEIGHT as i64 - 20;
+    let gh = match overlay.strafe {
+        Some(_) => PANEL_HEIGHT as i64 - 20 - meter_h - 8,
+        None => PANEL_HEIGHT as i64 - 20,
+    };
+    draw_speed_strip(readout, overlay, gmax, (gx, gy, gw, gh), canvas);
+    if let Some(st) = &overlay.strafe {
+        // The measured trend over the last second, steadier than one tick's gain.
+        let hz = overlay.tick_hz.max(1) as usize;
+        let n = overlay.speed.len();
+        let trend = (n > hz).then(|| overlay.speed[n - 1] - overlay.speed[n - 1 - hz]);
+        draw_strafe_meter(st, trend, (gx, gy + gh + 8, gw, meter_h), canvas);
+    }
+}
+
+fn draw_speed_strip(
+    readout: &Readout,
+    overlay: &Overlay,
+    gmax: Option<f32>,
+    (gx, gy, gw, gh): (i64, i64, i64, i64),
+    canvas: &mut Canvas,
+) {
     canvas.fill_rect(gx, gy, gw, gh, palette::LCD_OFF);
     let full = (gmax.unwrap_or(0.0) * 3.0)
         .max(overlay.top_speed * 1.1)
@@ -367,10 +526,289 @@ fn draw_panel(
     }
 }
 
+/// The strafe meter's scale: angles between wish direction and velocity from this ...
+pub const METER_MIN_DEG: f32 = 60.0;
+/// ... to this, degrees (90° is the middle).
+pub const METER_MAX_DEG: f32 = 120.0;
+
+/// What the strafe meter says under its bar, and in which colour.
+pub fn strafe_advice(st: &StrafeReadout) -> (String, Rgb888) {
+    match st.angle_deg {
+        _ if st.speed < 0.5 && !st.grounded => (
+            "too slow to strafe: land and run first (W)".into(),
+            palette::DIM,
+        ),
+        _ if st.speed < 0.5 => (
+            "standing: hold W + D + E to run a circle".into(),
+            palette::DIM,
+        ),
+        None => ("no wish: hold D (or A) while you turn".into(), palette::DIM),
+        Some(_) if st.grounded => (
+            "on the ground (friction): hold Space to hop".into(),
+            palette::DIM,
+        ),
+        Some(_) if st.gain_per_s > 0.0 => (
+            format!("GAINING +{} u/s per s", num(st.gain_per_s, 2)),
+            palette::GAIN,
+        ),
+        Some(_) if st.gain_per_s == 0.0 => (
+            "no gain this hop tick: angle outside the green".into(),
+            palette::DIM,
+        ),
+        Some(_) => (
+            format!("LOSING {} u/s per s", num(st.gain_per_s, 2)),
+            palette::LOSS,
+        ),
+    }
+}
+
+/// The strafe meter: a bar of angles between the wish direction and the velocity
+/// ([`METER_MIN_DEG`]..[`METER_MAX_DEG`]), the gain window in green, the optimal angle as a white
+/// tick, the current angle as an orange needle, and a line saying whether this air tick gains.
+fn draw_strafe_meter(
+    st: &StrafeReadout,
+    trend: Option<f32>,
+    (x, y, w, h): (i64, i64, i64, i64),
+    canvas: &mut Canvas,
+) {
+    canvas.fill_rect(x, y, w, h, palette::LCD_OFF);
+    let small = |c| MonoTextStyle::new(&FONT_6X10, c);
+    let title = match st.angle_deg {
+        Some(a) => format!(
+            "strafe: wish-velocity {} deg, best {} deg",
+            num(a, 1),
+            num(st.optimal_deg, 1)
+        ),
+        None => format!("strafe: best angle {} deg", num(st.optimal_deg, 1)),
+    };
+    text(
+        canvas,
+        &fit(&title, ((w - 8) / 6) as usize),
+        x + 4,
+        y + 3,
+        small(palette::TEXT),
+    );
+    let (bx, by, bw, bh) = (x + 8, y + 20, w - 16, 22);
+    let to_x = |deg: f32| {
+        let t = ((deg - METER_MIN_DEG) / (METER_MAX_DEG - METER_MIN_DEG)).clamp(0.0, 1.0);
+        bx + (t * (bw - 1) as f32).round() as i64
+    };
+    canvas.fill_rect(bx, by, bw, bh, palette::PANEL);
+    if let Some((lo, hi)) = st.gain_window_deg {
+        if hi >= METER_MIN_DEG && lo <= METER_MAX_DEG {
+            let (a, b) = (to_x(lo), to_x(hi));
+            let c = if st.grounded {
+                mix(palette::GAIN, palette::PANEL, 0.6)
+            } else {
+                palette::GAIN
+            };
+            canvas.fill_rect(a, by, (b - a + 1).max(2), bh, c);
+        }
+    }
+    // Scale: ticks every 10°, labels at the ends and the middle.
+    for k in 0..=6 {
+        let deg = METER_MIN_DEG + 10.0 * k as f32;
+        let tx = to_x(deg);
+        canvas.fill_rect(tx, by + bh, 1, 4, palette::DIM);
+        if k % 3 == 0 {
+            let label = format!("{}", deg as i32);
+            text(
+                canvas,
+                &label,
+                tx - 3 * label.len() as i64,
+                by + bh + 5,
+                small(palette::DIM),
+            );
+        }
+    }
+    let ox = to_x(st.optimal_deg);
+    canvas.fill_rect(ox, by - 3, 1, bh + 6, palette::TEXT);
+    if let Some(a) = st.angle_deg {
+        let nx = to_x(a);
+        canvas.fill_rect(nx - 1, by - 4, 3, bh + 8, palette::PLAYER);
+        // A notch at the end the needle is pinned to when the angle is off the scale.
+        if !(METER_MIN_DEG..=METER_MAX_DEG).contains(&a) {
+            let dir = if a < METER_MIN_DEG { 1 } else { -1 };
+            for i in 0..5 {
+                canvas.fill_rect(
+                    nx + dir * (2 + i),
+                    by + bh / 2 - (4 - i),
+                    1,
+                    2 * (4 - i) + 1,
+                    palette::PLAYER,
+                );
+            }
+        }
+    }
+    let (advice, color) = strafe_advice(st);
+    text(
+        canvas,
+        &fit(&advice, ((w - 8) / 6) as usize),
+        x + 4,
+        y + h - 24,
+        small(color),
+    );
+    let legend = "green: gains  |: best  orange: you";
+    let trend = match trend {
+        Some(t) => format!(
+            "last 1 s {}{} u/s  ",
+            if t >= 0.0 { "+" } else { "" },
+            num(t, 2)
+        ),
+        None => String::new(),
+    };
+    text(
+        canvas,
+        &fit(&format!("{trend}{legend}"), ((w - 8) / 6) as usize),
+        x + 4,
+        y + h - 12,
+        small(palette::DIM),
+    );
+}
+
+/// One entry of the picture's legend: the sprite as the firmware draws it, and what it is.
+#[derive(Clone, Debug)]
+pub struct LegendIcon {
+    /// What the sprite is.
+    pub label: &'static str,
+    /// Lit display pixels of the sprite, relative to its world position's pixel.
+    pub pixels: Vec<(i32, i32)>,
+}
+
+/// The legend's icons, drawn by [`draw_frame`] itself: each is the difference between a frame
+/// with the one sprite at the camera point and a frame without it, so the icon is exactly what
+/// the 128×64 picture shows.
+pub fn legend_icons() -> &'static [LegendIcon] {
+    static ICONS: std::sync::OnceLock<Vec<LegendIcon>> = std::sync::OnceLock::new();
+    ICONS.get_or_init(|| {
+        use hopkit::demo::view::{CritterView, GhostView, RampView};
+        use hopkit::math::Vec3;
+        let far = Vec3::new(400.0, 0.0, 400.0);
+        let up = Vec2::new(0.0, -1.0);
+        let mut base = DemoView {
+            arena_half_extent: Vec2::new(48.0, 48.0),
+            ..DemoView::default()
+        };
+        base.player.position = far;
+        base.player.heading = up;
+        base.companion.position = far;
+        base.companion.heading = up;
+        let at = Vec3::new(0.0, 0.0, 0.0);
+        let mut you = base.clone();
+        you.player.position = at;
+        you.player_grounded = true;
+        let mut companion = base.clone();
+        companion.companion.position = at;
+        let mut critter = base.clone();
+        let _ = critter.critters.push(CritterView {
+            body: BodyView {
+                position: at,
+                heading: Vec2::new(1.0, 0.0),
+                speed: 0.0,
+            },
+            target: Vec2::new(6.0, 0.0),
+            arrived: false,
+        });
+        let mut ghost = base.clone();
+        let _ = ghost.ghosts.push(GhostView {
+            body: BodyView {
+                position: Vec3::new(0.0, 3.0, 0.0),
+                heading: up,
+                speed: 0.0,
+            },
+            firing: false,
+        });
+        let mut crumbs = base.clone();
+        for i in -2..=2 {
+            let _ = crumbs.crumbs.push(Vec2::new(i as f32 * 2.0, 0.0));
+        }
+        let mut ramp = base.clone();
+        let _ = ramp.ramps.push(RampView {
+            min: Vec2::new(-5.0, -3.0),
+            max: Vec2::new(5.0, 3.0),
+            uphill: Vec2::new(1.0, 0.0),
+            angle_deg: 20.0,
+        });
+        let base_lcd = render_lcd(&base);
+        let centre = Viewport::for_view(&base).to_display(Vec2::ZERO);
+        let (cx, cy) = centre.map_or((64, 36), |(x, y)| (x.round() as i32, y.round() as i32));
+        let icon = |v: &DemoView, label: &'static str| {
+            let lcd = render_lcd(v);
+            let mut pixels = vec![];
+            for dy in -10..=10 {
+                for dx in -12..=12 {
+                    let (x, y) = (cx + dx, cy + dy);
+                    if x < 0 || y < 0 {
+                        continue;
+                    }
+                    let (x, y) = (x as usize, y as usize);
+                    if lcd.get(x, y) != base_lcd.get(x, y) {
+                        pixels.push((dx, dy));
+                    }
+                }
+            }
+            LegendIcon { label, pixels }
+        };
+        vec![
+            icon(&you, "you (ring: in the air)"),
+            icon(&companion, "companion (follows you)"),
+            icon(&critter, "critter, x its target"),
+            icon(&ghost, "ghost fighter (replay)"),
+            icon(&crumbs, "breadcrumbs"),
+            icon(&ramp, "ramp (tilts you)"),
+        ]
+    })
+}
+
+/// The legend: the sprites in two columns, and the trail colours.
+fn draw_legend(x: i64, y: i64, w: i64, canvas: &mut Canvas) {
+    let icons = legend_icons();
+    let col_w = w / 2;
+    let row_h = 30;
+    let scale = 2;
+    for (i, icon) in icons.iter().enumerate() {
+        let (cx, cy) = (x + (i as i64 % 2) * col_w, y + (i as i64 / 2) * row_h);
+        let (sw, sh) = (52, 26);
+        canvas.fill_rect(cx, cy, sw, sh, palette::LCD_OFF);
+        let (mx, my) = (cx + sw / 2, cy + sh / 2);
+        for &(dx, dy) in &icon.pixels {
+            let (px, py) = (mx + i64::from(dx) * scale, my + i64::from(dy) * scale);
+            if px >= cx && py >= cy && px + scale <= cx + sw && py + scale <= cy + sh {
+                canvas.fill_rect(px, py, scale, scale, palette::LCD_ON);
+            }
+        }
+        let max = ((col_w - sw - 10) / 6).max(4) as usize;
+        text(
+            canvas,
+            &fit(icon.label, max),
+            cx + sw + 6,
+            cy + 8,
+            MonoTextStyle::new(&FONT_6X10, palette::TEXT),
+        );
+    }
+    let ty = y + row_h * icons.len().div_ceil(2) as i64;
+    canvas.fill_rect(x, ty + 4, 14, 2, palette::PLAYER);
+    text(
+        canvas,
+        "your last 6 s",
+        x + 18,
+        ty,
+        MonoTextStyle::new(&FONT_6X10, palette::PLAYER),
+    );
+    canvas.fill_rect(x + col_w, ty + 4, 14, 2, palette::GHOST);
+    text(
+        canvas,
+        "ghost trails",
+        x + col_w + 18,
+        ty,
+        MonoTextStyle::new(&FONT_6X10, palette::GHOST),
+    );
+}
+
 /// A hand-made view of the demo scene (fixed numbers, independent of the simulation): used by
 /// the golden rendering test, and handy to look at the renderer alone.
 pub fn sample_view() -> DemoView {
-    use hopkit::demo::view::{BodyView, CritterView, GhostView, RampView};
+    use hopkit::demo::view::{CritterView, GhostView, RampView};
     use hopkit::math::Vec3;
     let mut v = DemoView {
         tick: 600,

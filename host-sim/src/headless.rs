@@ -78,6 +78,7 @@ pub fn run_headless(
         let last = t == opts.ticks || driver.finished();
         let due = opts.frame_every > 0 && t % opts.frame_every == 0;
         if due || last {
+            overlay.strafe = driver.strafe();
             compose(&view, &readout, &overlay, DEFAULT_ZOOM, &mut canvas);
             let name = format!("frame-{t:05}.png");
             canvas.save_png(&out.staging().join(&name))?;

@@ -2,6 +2,19 @@
 //!
 //! Nothing here simulates: [`HostInput`] is turned into the handheld's raw stick samples by
 //! [`crate::rig`], which feeds them through the core's stick pipeline like the firmware does.
+//!
+//! The window's whole input path is [`Controls::frame`]: it takes what the window delivers in one
+//! frame ([`DeviceState`]: the keys held, the pointer position, the mouse buttons) and returns the
+//! frame's [`HostInput`] and window commands. It needs no display, so tests feed it synthetic key
+//! and mouse states ([`DeviceState::keys`]) exactly as `minifb` would.
+//!
+//! **Turning.** Q/E and ←/→ turn the view continuously at the fastest look rate for as long as they
+//! are held: they are the primary turning control. The mouse is a secondary one: `minifb` can
+//! neither capture (grab) nor warp the pointer, so mouse look follows the pointer's motion
+//! ([`minifb::MouseMode::Pass`]: also outside the window) and stops when the pointer reaches the edge of
+//! the screen. Move the pointer back and keep turning with the keys.
+
+use minifb::Key;
 
 /// One tick of desktop input, before the stick pipeline.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -68,6 +81,115 @@ pub struct PadButtons {
     pub toward: bool,
     /// Left shoulder: Away.
     pub away: bool,
+}
+
+/// What the window delivers in one frame: the keys held, the pointer position in window pixels
+/// (`None` when unknown), the mouse buttons, and whether the window has the focus.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DeviceState {
+    /// Keys held this frame (`minifb::Window::get_keys`).
+    pub keys: Vec<Key>,
+    /// Pointer position relative to the window (`MouseMode::Pass`: may lie outside it).
+    pub mouse: Option<(f32, f32)>,
+    /// Left mouse button held.
+    pub mouse_left: bool,
+    /// Right mouse button held.
+    pub mouse_right: bool,
+    /// The window has the keyboard focus (mouse motion is ignored otherwise).
+    pub active: bool,
+}
+
+impl DeviceState {
+    /// A focused window with these keys held and the pointer at `mouse`.
+    pub fn keys(keys: &[Key], mouse: Option<(f32, f32)>) -> Self {
+        DeviceState {
+            keys: keys.to_vec(),
+            mouse,
+            active: true,
+            ..DeviceState::default()
+        }
+    }
+
+    fn down(&self, keys: &[Key]) -> bool {
+        keys.iter().any(|k| self.keys.contains(k))
+    }
+}
+
+/// One frame of window input: the [`HostInput`] for this frame's ticks and the window commands
+/// (each command is an edge: true on the frame its key went down).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct FrameControls {
+    /// Input for every tick of this frame (`mouse_dx` is the whole frame's motion).
+    pub input: HostInput,
+    /// R: start over.
+    pub reset: bool,
+    /// P: pause or resume.
+    pub pause: bool,
+    /// Esc: quit.
+    pub quit: bool,
+    /// H or F1: show the guide again.
+    pub help: bool,
+    /// Some key went down this frame (dismisses the guide).
+    pub any_key: bool,
+}
+
+/// A pointer jump larger than this in one frame (window pixels) is not mouse look: the pointer
+/// came back from another screen, or the window moved. It is ignored.
+pub const MOUSE_JUMP_PX: f32 = 400.0;
+
+/// The window's input mapping: keys and mouse → [`FrameControls`]. Keeps the previous frame's
+/// keys (for edges) and pointer position (for mouse look deltas).
+#[derive(Clone, Debug, Default)]
+pub struct Controls {
+    prev_keys: Vec<Key>,
+    last_mouse_x: Option<f32>,
+}
+
+impl Controls {
+    /// No keys held before, no pointer seen.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Map one frame of device state. `interactive` false (replays) keeps only the window
+    /// commands.
+    pub fn frame(&mut self, dev: &DeviceState, interactive: bool) -> FrameControls {
+        let pressed = |k: Key| dev.keys.contains(&k) && !self.prev_keys.contains(&k);
+        let mut out = FrameControls {
+            reset: pressed(Key::R),
+            pause: pressed(Key::P),
+            quit: dev.keys.contains(&Key::Escape),
+            help: pressed(Key::H) || pressed(Key::F1),
+            any_key: dev.keys.iter().any(|k| !self.prev_keys.contains(k)),
+            ..FrameControls::default()
+        };
+        let mouse_x = dev.mouse.map(|(x, _)| x).filter(|x| x.is_finite());
+        if interactive {
+            let input = &mut out.input;
+            input.keys = Keys {
+                forward: dev.down(&[Key::W, Key::Up]),
+                back: dev.down(&[Key::S, Key::Down]),
+                left: dev.down(&[Key::A]),
+                right: dev.down(&[Key::D]),
+                turn_left: dev.down(&[Key::Q, Key::Left]),
+                turn_right: dev.down(&[Key::E, Key::Right]),
+            };
+            input.jump = dev.down(&[Key::Space]);
+            input.fire = dev.down(&[Key::F]) || dev.mouse_left;
+            input.missile = dev.down(&[Key::M]) || dev.mouse_right;
+            input.toward = dev.down(&[Key::T]);
+            input.away = dev.down(&[Key::G]);
+            if let (Some(x), Some(px), true) = (mouse_x, self.last_mouse_x, dev.active) {
+                let dx = x - px;
+                if dx.abs() <= MOUSE_JUMP_PX {
+                    input.mouse_dx = dx;
+                }
+            }
+        }
+        self.last_mouse_x = if dev.active { mouse_x } else { None };
+        self.prev_keys.clone_from(&dev.keys);
+        out
+    }
 }
 
 /// Mouse pixels per tick that count as a full turn (the demo's fastest view turn).

@@ -394,9 +394,10 @@ pub fn record(args: &RecordArgs) -> Result<()> {
             interactive: true,
             hint: "W/S pitch  A/D/mouse yaw  F fire  M missile\nT toward  G away  R restart  Esc save+quit"
                 .into(),
+            guide: Vec::new(),
         };
         match run_window(&mut live, &opts)? {
-            WindowEnd::Closed => driver = Some(live),
+            WindowEnd::Closed(_) => driver = Some(live),
             WindowEnd::Unavailable(why) => {
                 eprintln!("hopkit-sim: {why}; recording the scripted demo pilot instead")
             }
@@ -445,9 +446,13 @@ pub fn play(args: &PlayArgs) -> Result<()> {
             speed: 1.0,
             interactive: false,
             hint: "R restart  P pause  Esc quit".into(),
+            guide: Vec::new(),
         };
         match run_window(&mut driver, &opts)? {
-            WindowEnd::Closed => return Ok(()),
+            WindowEnd::Closed(summary) => {
+                println!("{summary}");
+                return Ok(());
+            }
             WindowEnd::Unavailable(why) => {
                 eprintln!("hopkit-sim: {why}; playing headless instead")
             }

@@ -12,10 +12,14 @@
 
 use hopkit::demo::{buttons, scripted_raw, DemoRig, DemoView, ADC_MAX, TICK_HZ};
 use hopkit::math::Vec2;
+use hopkit::movement::{
+    air_cap_and_budget, optimal_strafe_cos, planar_velocity_tick, world_wish, WishDir,
+};
 use hopkit::stick::digital::{dpad_direction, DPad};
 use hopkit::stick::RawSticks;
 
 use crate::input::{mouse_look_deflection, HostInput};
+use crate::readout::StrafeReadout;
 use crate::window::Driver;
 
 /// Stick deflection below which a gamepad stick counts as untouched (the keyboard is used then).
@@ -46,9 +50,72 @@ pub fn host_to_raw(input: &HostInput) -> RawSticks {
     RawSticks::from_positions(left, right, b, ADC_MAX)
 }
 
+/// The strafe HUD's numbers for `rig` after a tick fed with `raw`.
+///
+/// Only reads: the left stick is re-shaped on a *copy* of the rig's stick pipeline (its shaping is
+/// stateless; the copy's debouncer is thrown away), and the gains are evaluated with the core's
+/// kernels on copies of the velocity. The simulation and its state hash are untouched.
+pub fn strafe_readout(rig: &DemoRig, raw: &RawSticks) -> StrafeReadout {
+    let mut pipeline = rig.pipeline;
+    let left = pipeline.process(raw).left;
+    let scene = &rig.scene;
+    let params = &scene.params().movement;
+    let player = &scene.player;
+    let dt = 1.0 / TICK_HZ as f32;
+    let v = player.mover.velocity.planar();
+    let speed = v.length();
+    // The scene's own conversion: stick x right, y forward → the seed's (front, right).
+    let wish = world_wish(Vec2::new(left.y, left.x), player.facing);
+    let scale = if wish.scale > 0.0 { wish.scale } else { 1.0 };
+    let (cap, budget) = air_cap_and_budget(params, scale, dt);
+    let optimal_deg = optimal_strafe_cos(speed, cap, budget)
+        .clamp(-1.0, 1.0)
+        .acos()
+        .to_degrees();
+    let gain_at = |deg: f32| -> f32 {
+        if speed.is_nan() || speed <= 1e-3 {
+            return 0.0;
+        }
+        let u = v / speed;
+        let (s, c) = deg.to_radians().sin_cos();
+        let dir = Vec2::new(u.x * c - u.y * s, u.x * s + u.y * c);
+        let w = WishDir { dir, scale };
+        let next = planar_velocity_tick(v, w, params, false, dt);
+        (next.length() - speed) * TICK_HZ as f32
+    };
+    let angle_deg = if wish.scale > 0.0 && speed > 1e-3 {
+        let c = (wish.dir.dot(v) / speed).clamp(-1.0, 1.0);
+        Some(c.acos().to_degrees())
+    } else {
+        None
+    };
+    // The gain window: scan 0..180° in 0.05° steps (the window is a few degrees wide at speed).
+    let mut window: Option<(f32, f32)> = None;
+    if speed > 1e-3 {
+        for i in 0..=3600 {
+            let deg = i as f32 * 0.05;
+            if gain_at(deg) > 0.0 {
+                window = Some(match window {
+                    None => (deg, deg),
+                    Some((lo, _)) => (lo, deg),
+                });
+            }
+        }
+    }
+    StrafeReadout {
+        grounded: player.mover.grounded,
+        speed,
+        angle_deg,
+        optimal_deg,
+        gain_window_deg: window,
+        gain_per_s: angle_deg.map_or(0.0, gain_at),
+    }
+}
+
 /// The demo driven by desktop input.
 pub struct LiveDemo {
     rig: DemoRig,
+    last_raw: RawSticks,
 }
 
 impl LiveDemo {
@@ -56,7 +123,13 @@ impl LiveDemo {
     pub fn new() -> Self {
         LiveDemo {
             rig: DemoRig::new(),
+            last_raw: host_to_raw(&HostInput::default()),
         }
+    }
+
+    /// The rig (read only).
+    pub fn rig(&self) -> &DemoRig {
+        &self.rig
     }
 }
 
@@ -68,19 +141,23 @@ impl Default for LiveDemo {
 
 impl Driver for LiveDemo {
     fn tick(&mut self, input: &HostInput) {
-        self.rig.tick(&host_to_raw(input));
+        self.last_raw = host_to_raw(input);
+        self.rig.tick(&self.last_raw);
     }
     fn view(&self) -> DemoView {
         self.rig.view()
     }
     fn reset(&mut self) {
-        self.rig = DemoRig::new();
+        *self = LiveDemo::new();
     }
     fn tick_hz(&self) -> u32 {
         TICK_HZ
     }
     fn state_hash(&self) -> u64 {
         self.rig.state_hash()
+    }
+    fn strafe(&self) -> Option<StrafeReadout> {
+        Some(strafe_readout(&self.rig, &self.last_raw))
     }
 }
 
@@ -124,6 +201,10 @@ impl Driver for ScriptedDemo {
     }
     fn state_hash(&self) -> u64 {
         self.rig.state_hash()
+    }
+    fn strafe(&self) -> Option<StrafeReadout> {
+        let t = self.rig.tick_count();
+        (t > 0).then(|| strafe_readout(&self.rig, &scripted_raw(t - 1)))
     }
 }
 

@@ -3,19 +3,25 @@
 //! Wall-clock frames are turned into fixed simulation ticks by the core's
 //! [`hopkit::timestep::FixedStep`], so the simulation runs at its tick rate whatever the display's
 //! refresh rate is.
+//!
+//! The window itself only reads the devices ([`read_devices`]) and shows pictures; everything a
+//! frame does — input mapping ([`crate::input::Controls`]), guide, pause, reset, ticks, overlays,
+//! the quit summary — is [`Session::frame`], which needs no display: the tests drive it with
+//! synthetic key and mouse states.
 
+use std::fmt;
 use std::time::Instant;
 
 use anyhow::Result;
 use hopkit::demo::DemoView;
 use hopkit::timestep::FixedStep;
-use minifb::{Key, KeyRepeat, MouseButton, MouseMode, Window, WindowOptions};
+use minifb::{Key, MouseButton, MouseMode, Window, WindowOptions};
 
 use crate::canvas::Canvas;
 use crate::desktop::{compose, palette, picture_size, Overlay};
 use crate::gamepad::{Gamepads, PadState};
-use crate::input::{HostInput, Keys};
-use crate::readout::Readout;
+use crate::input::{Controls, DeviceState, HostInput};
+use crate::readout::{num, Readout, StrafeReadout};
 
 /// Something the window can run: a scene advanced in fixed ticks by desktop input.
 pub trait Driver {
@@ -37,13 +43,45 @@ pub trait Driver {
     fn readout(&self) -> Readout {
         Readout::from_player_view(&self.view())
     }
+    /// The strafe HUD's numbers after the last tick (scenes with a strafing player only).
+    fn strafe(&self) -> Option<StrafeReadout> {
+        None
+    }
+}
+
+/// What a window session did, printed as one line when it ends.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SessionSummary {
+    /// Simulated seconds played (paused time not counted; across resets).
+    pub played_s: f64,
+    /// Highest speed of the scene's main body over the session, world units/s.
+    pub top_speed: f32,
+    /// The player's ground max speed, when the scene has one.
+    pub ground_max: Option<f32>,
+    /// State hash of the scene when the window closed.
+    pub state_hash: u64,
+}
+
+impl fmt::Display for SessionSummary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "hopkit-sim: played {} s, top speed {} u/s",
+            num(self.played_s, 1),
+            num(self.top_speed, 2)
+        )?;
+        if let Some(g) = self.ground_max {
+            write!(f, " (x{} ground max)", num(self.top_speed / g, 2))?;
+        }
+        write!(f, ", state-hash 0x{:016x}", self.state_hash)
+    }
 }
 
 /// Why a window session ended.
 #[derive(Debug)]
 pub enum WindowEnd {
     /// The user closed the window or pressed Escape.
-    Closed,
+    Closed(SessionSummary),
     /// No window could be opened (no display); the message says why.
     Unavailable(String),
 }
@@ -61,7 +99,7 @@ pub fn display_available() -> Result<(), String> {
 }
 
 /// Options of a window session.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct WindowOpts {
     /// Window title.
     pub title: String,
@@ -75,6 +113,199 @@ pub struct WindowOpts {
     pub interactive: bool,
     /// Controls line shown under the display.
     pub hint: String,
+    /// The guide shown over the picture on start (empty: none); H or F1 shows it again.
+    pub guide: Vec<String>,
+}
+
+/// How long the start guide stays up unless a key dismisses it, wall-clock seconds.
+pub const GUIDE_SECONDS: f64 = 20.0;
+
+/// The guide of the handheld demo: what the picture shows and the recipe that gains speed from a
+/// standstill (checked by `tests/window_recipe.rs` through [`Session::frame`]).
+pub fn demo_guide() -> Vec<String> {
+    [
+        "HOW TO STRAFE-JUMP (bunny-hop past the ground max)",
+        "",
+        "1. Hold W + D + E: you run a small circle to the right.",
+        "2. Keep them held and also hold Space: you hop round",
+        "   and round, faster every hop (x1.5 in about 10 s).",
+        "   Mirror: W + A + Q circles left.",
+        "",
+        "Strafe meter (panel): keep the needle in the green",
+        "gain window. E/Q (or arrows) turn for as long as held;",
+        "the mouse turns too, until the pointer hits the",
+        "screen edge (the window cannot capture it).",
+        "",
+        "any key: close   H: this guide   P: pause   Esc: quit",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect()
+}
+
+/// The recipe's run-up: seconds of W + D + E before Space joins them.
+pub const RECIPE_RUN_UP_S: f64 = 1.0;
+
+/// The keys the guide's recipe holds `elapsed_s` seconds after the first key went down: W + D + E
+/// (run a circle to the right), then also Space (hop), all four held from then on.
+pub fn recipe_keys(elapsed_s: f64) -> &'static [Key] {
+    if elapsed_s < RECIPE_RUN_UP_S {
+        &[Key::W, Key::D, Key::E]
+    } else {
+        &[Key::W, Key::D, Key::E, Key::Space]
+    }
+}
+
+/// Everything a window frame does, without the window: map the devices' state to input, handle
+/// the window commands, run this frame's fixed ticks, keep the overlays and the session's totals.
+pub struct Session {
+    stepper: FixedStep,
+    controls: Controls,
+    interactive: bool,
+    /// What the picture shows besides the scene (trails, panel text, guide, pause, strafe HUD).
+    pub overlay: Overlay,
+    guide_left_s: f64,
+    played_ticks: u64,
+    top_speed: f32,
+    ground_max: Option<f32>,
+}
+
+impl Session {
+    /// A session for `driver` with `opts` (the guide, if any, is up).
+    pub fn new(driver: &dyn Driver, opts: &WindowOpts) -> Self {
+        let mut overlay = Overlay::new();
+        overlay.tick_hz = driver.tick_hz();
+        overlay.hint = opts.hint.clone();
+        overlay.guide = opts.guide.clone();
+        overlay.guide_shown = !opts.guide.is_empty();
+        overlay.strafe = driver.strafe();
+        Session {
+            stepper: FixedStep::new(driver.tick_hz()),
+            controls: Controls::new(),
+            interactive: opts.interactive,
+            overlay,
+            guide_left_s: if opts.guide.is_empty() {
+                0.0
+            } else {
+                GUIDE_SECONDS
+            },
+            played_ticks: 0,
+            top_speed: 0.0,
+            ground_max: None,
+        }
+    }
+
+    /// Is the simulation paused (P)?
+    pub fn paused(&self) -> bool {
+        self.overlay.paused
+    }
+
+    /// Is the guide up?
+    pub fn guide_shown(&self) -> bool {
+        self.overlay.guide_shown
+    }
+
+    /// One frame: `dev` is what the window delivered, `pad` the gamepad's state if one was used
+    /// (`pad_unavailable` says why there is none, if known), `frame_ns` the wall-clock time since
+    /// the last frame. Returns false when the session should end (Esc).
+    pub fn frame(
+        &mut self,
+        driver: &mut dyn Driver,
+        dev: &DeviceState,
+        pad: Option<PadState>,
+        pad_unavailable: Option<&str>,
+        frame_ns: u64,
+    ) -> bool {
+        let c = self.controls.frame(dev, self.interactive);
+        if c.quit {
+            return false;
+        }
+        if self.overlay.guide_shown {
+            self.guide_left_s -= frame_ns as f64 * 1e-9;
+            if c.any_key || self.guide_left_s <= 0.0 {
+                self.overlay.guide_shown = false;
+            }
+        } else if c.help && !self.overlay.guide.is_empty() {
+            self.overlay.guide_shown = true;
+            self.guide_left_s = GUIDE_SECONDS;
+        }
+        if c.reset {
+            driver.reset();
+            self.overlay.clear();
+        }
+        if c.pause {
+            self.overlay.paused = !self.overlay.paused;
+        }
+        let mut input = c.input;
+        if self.interactive {
+            match pad {
+                Some(PadState {
+                    axes,
+                    buttons: b,
+                    name,
+                }) => {
+                    input.pad = Some(axes);
+                    input.jump |= b.jump;
+                    input.fire |= b.fire;
+                    input.missile |= b.missile;
+                    input.toward |= b.toward;
+                    input.away |= b.away;
+                    self.overlay.status = format!("gamepad: {name}");
+                }
+                None => {
+                    self.overlay.status = match pad_unavailable {
+                        Some(why) => format!("keys+mouse (no gamepad: {why})"),
+                        None => "keys+mouse (no gamepad yet)".into(),
+                    }
+                }
+            }
+        }
+        let adv = self.stepper.advance_nanos(frame_ns);
+        if !self.overlay.paused && !driver.finished() {
+            // Mouse motion is spread over this frame's ticks.
+            let n = adv.ticks.max(1) as f32;
+            let mut tick_input = input;
+            tick_input.mouse_dx = input.mouse_dx / n;
+            for _ in 0..adv.ticks {
+                driver.tick(&tick_input);
+                let readout = driver.readout();
+                self.overlay.record(&driver.view(), &readout);
+                self.played_ticks += 1;
+                self.top_speed = self.top_speed.max(readout.speed());
+                self.ground_max = match readout {
+                    Readout::Player(p) if p.ground_max.is_finite() && p.ground_max > 0.0 => {
+                        Some(p.ground_max)
+                    }
+                    _ => None,
+                };
+            }
+            if adv.ticks > 0 {
+                self.overlay.strafe = driver.strafe();
+            }
+        }
+        true
+    }
+
+    /// The session's totals now.
+    pub fn summary(&self, driver: &dyn Driver) -> SessionSummary {
+        SessionSummary {
+            played_s: self.played_ticks as f64 / f64::from(driver.tick_hz().max(1)),
+            top_speed: self.top_speed,
+            ground_max: self.ground_max,
+            state_hash: driver.state_hash(),
+        }
+    }
+}
+
+/// What the window delivers this frame.
+fn read_devices(window: &Window) -> DeviceState {
+    DeviceState {
+        keys: window.get_keys(),
+        mouse: window.get_mouse_pos(MouseMode::Pass),
+        mouse_left: window.get_mouse_down(MouseButton::Left),
+        mouse_right: window.get_mouse_down(MouseButton::Right),
+        active: window.is_active(),
+    }
 }
 
 /// Run `driver` in a window until it is closed. Falls back (returns [`WindowEnd::Unavailable`])
@@ -95,89 +326,26 @@ pub fn run_window(driver: &mut dyn Driver, opts: &WindowOpts) -> Result<WindowEn
         Gamepads::none("replay")
     };
     let mut canvas = Canvas::new(w, h, palette::PANEL);
-    let mut overlay = Overlay::new();
-    overlay.tick_hz = driver.tick_hz();
-    overlay.hint = opts.hint.clone();
-    let mut stepper = FixedStep::new(driver.tick_hz());
+    let mut session = Session::new(driver, opts);
     let mut last = Instant::now();
-    let mut last_mouse: Option<f32> = None;
-    let mut paused = false;
-    while window.is_open() && !window.is_key_down(Key::Escape) {
+    while window.is_open() {
         let now = Instant::now();
         let frame_ns = (now.duration_since(last).as_nanos() as f64 * opts.speed) as u64;
         last = now;
-        if window.is_key_pressed(Key::R, KeyRepeat::No) {
-            driver.reset();
-            overlay.clear();
-        }
-        if window.is_key_pressed(Key::P, KeyRepeat::No) {
-            paused = !paused;
-        }
-        let mut input = HostInput::default();
-        let mouse_x = window.get_mouse_pos(MouseMode::Discard).map(|(x, _)| x);
-        if opts.interactive {
-            let down = |k: &[Key]| k.iter().any(|k| window.is_key_down(*k));
-            input.keys = Keys {
-                forward: down(&[Key::W, Key::Up]),
-                back: down(&[Key::S, Key::Down]),
-                left: down(&[Key::A]),
-                right: down(&[Key::D]),
-                turn_left: down(&[Key::Q, Key::Left]),
-                turn_right: down(&[Key::E, Key::Right]),
-            };
-            input.jump = down(&[Key::Space]);
-            input.fire = down(&[Key::F]) || window.get_mouse_down(MouseButton::Left);
-            input.missile = down(&[Key::M]) || window.get_mouse_down(MouseButton::Right);
-            input.toward = down(&[Key::T]);
-            input.away = down(&[Key::G]);
-            if let (Some(x), Some(px)) = (mouse_x, last_mouse) {
-                input.mouse_dx = x - px;
-            }
-            match pads.poll() {
-                Some(PadState {
-                    axes,
-                    buttons: b,
-                    name,
-                }) => {
-                    input.pad = Some(axes);
-                    input.jump |= b.jump;
-                    input.fire |= b.fire;
-                    input.missile |= b.missile;
-                    input.toward |= b.toward;
-                    input.away |= b.away;
-                    overlay.status = format!("gamepad: {name}");
-                }
-                None => {
-                    overlay.status = match &pads.unavailable {
-                        Some(why) => format!("keyboard+mouse (no gamepads: {why})"),
-                        None => "keyboard+mouse (no gamepad yet)".into(),
-                    }
-                }
-            }
-        }
-        last_mouse = mouse_x;
-        let adv = stepper.advance_nanos(frame_ns);
-        if !paused && !driver.finished() {
-            // Mouse motion is spread over this frame's ticks.
-            let n = adv.ticks.max(1) as f32;
-            let mut tick_input = input;
-            tick_input.mouse_dx = input.mouse_dx / n;
-            for _ in 0..adv.ticks {
-                driver.tick(&tick_input);
-                overlay.record(&driver.view(), &driver.readout());
-            }
-        }
-        if paused {
-            overlay.status = format!("PAUSED (P)  {}", overlay.status);
+        let dev = read_devices(&window);
+        let pad = if opts.interactive { pads.poll() } else { None };
+        let why = pads.unavailable.clone();
+        if !session.frame(driver, &dev, pad, why.as_deref(), frame_ns) {
+            break;
         }
         compose(
             &driver.view(),
             &driver.readout(),
-            &overlay,
+            &session.overlay,
             opts.zoom,
             &mut canvas,
         );
         window.update_with_buffer(&canvas.pixels, w, h)?;
     }
-    Ok(WindowEnd::Closed)
+    Ok(WindowEnd::Closed(session.summary(driver)))
 }
