@@ -126,22 +126,8 @@ if [ "$mode" = update ]; then
     cp "$png" docs/rp2040-oled.png
     echo "updated docs/rp2040-oled.png"
 else
-    python3 - "$png" docs/rp2040-oled.png <<'EOF' || fail "docs/rp2040-oled.png is stale: run scripts/ci-rp2040.sh --update-docs"
-import struct, sys, zlib
-def pixels(path):
-    d = open(path, "rb").read()
-    pos, idat, head = 8, b"", None
-    while pos < len(d):
-        n, = struct.unpack_from(">I", d, pos)
-        kind, body = d[pos + 4:pos + 8], d[pos + 8:pos + 8 + n]
-        if kind == b"IHDR":
-            head = body
-        if kind == b"IDAT":
-            idat += body
-        pos += 12 + n
-    return head, zlib.decompress(idat)
-sys.exit(0 if pixels(sys.argv[1]) == pixels(sys.argv[2]) else 1)
-EOF
+    scripts/png-same.py "$png" docs/rp2040-oled.png ||
+        fail "docs/rp2040-oled.png is stale: run scripts/ci-rp2040.sh --update-docs"
     echo "docs/rp2040-oled.png shows what this run drew"
 fi
 echo "ci-rp2040: ok"
