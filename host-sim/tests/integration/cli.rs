@@ -2,7 +2,7 @@
 //!
 //! Two sections of docs/host-sim.md are checked against the real binary here: the bad-input table
 //! (case → exit code → message) and the sample headless run. After an intended change regenerate
-//! them with `UPDATE_DOCS=1 cargo test -p hopkit-sim --test cli` and review the diff.
+//! them with `UPDATE_DOCS=1 cargo test -p hopkit-sim --test integration cli::` and review the diff.
 
 use std::path::{Path, PathBuf};
 
@@ -844,7 +844,7 @@ fn check_docs_section(name: &str, body: &str) {
     }
     panic!(
         "section {name} of docs/host-sim.md is out of date. Expected:\n{body}\nFound:\n{}\n\
-         Regenerate with UPDATE_DOCS=1 cargo test -p hopkit-sim --test cli",
+         Regenerate with UPDATE_DOCS=1 cargo test -p hopkit-sim --test integration cli::",
         &docs[a..b]
     );
 }

@@ -5,7 +5,7 @@
 //! every input as well, not only on the ones the fast paths hand them.
 //!
 //! The default tests take well under a second; the long random run is
-//! `cargo test --release -p hopkit-firmware --test softfloat -- --ignored`
+//! `cargo test --release -p hopkit-firmware --test integration softfloat:: -- --ignored`
 //! (`SOFTFLOAT_CASES` per operation, default 2^30, over two threads).
 
 use hopkit_firmware::softfloat as sf;
@@ -270,7 +270,7 @@ fn random_pairs() {
 /// The long run: `SOFTFLOAT_CASES` (default 2^30) pairs per thread-half, each pair checked through
 /// add, sub, mul (fast and general paths) and the six comparisons.
 #[test]
-#[ignore = "long: cargo test --release -p hopkit-firmware --test softfloat -- --ignored"]
+#[ignore = "long: cargo test --release -p hopkit-firmware --test integration softfloat:: -- --ignored"]
 fn random_pairs_long() {
     let cases: u64 = std::env::var("SOFTFLOAT_CASES")
         .ok()

@@ -4,7 +4,7 @@
 //! change to the drawing, regenerate them with
 //!
 //! ```sh
-//! UPDATE_GOLDEN=1 cargo test -p hopkit-sim --test render_golden
+//! UPDATE_GOLDEN=1 cargo test -p hopkit-sim --test integration render_golden
 //! ```
 //!
 //! and look at the new files (any image viewer opens PBM) before committing. On a mismatch the
@@ -60,7 +60,7 @@ fn check_golden(name: &str, view: &DemoView) {
         panic!(
             "{diff} pixels differ from {} (green = new, red = missing).\nactual: {}\ndiff: {}\n\
              actual frame:\n{lcd:?}\nIf the change is intended: UPDATE_GOLDEN=1 cargo test -p \
-             hopkit-sim --test render_golden",
+             hopkit-sim --test integration render_golden",
             path.display(),
             actual.display(),
             diff_png.display()

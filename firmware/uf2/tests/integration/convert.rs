@@ -459,8 +459,8 @@ fn reader_checks_the_blocks() {
 #[test]
 fn a_real_gcc_arm_elf_matches_objcopys_binary() {
     // tests/data/README.md says how these were made.
-    let elf = include_bytes!("data/tiny.elf");
-    let bin = include_bytes!("data/tiny.bin");
+    let elf = include_bytes!("../data/tiny.elf");
+    let bin = include_bytes!("../data/tiny.bin");
     let uf2 = rp2040(elf).unwrap();
     let blocks = check_blocks(&uf2, RP2040_FAMILY_ID);
     assert_eq!(blocks.len(), 3);

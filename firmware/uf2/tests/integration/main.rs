@@ -1,0 +1,5 @@
+//! The integration tests of this crate as one test binary (`--test integration`), one module
+//! per topic; run one with a filter, e.g. `cargo test --test integration -- cli::`.
+
+mod cli;
+mod convert;

@@ -1,0 +1,6 @@
+//! The integration tests of this crate as one test binary (`--test integration`), one module
+//! per topic; run one with a filter, e.g. `cargo test --test integration -- cli::`.
+
+mod cli;
+mod render_golden;
+mod window_recipe;
