@@ -154,7 +154,7 @@ fn main() -> ! {
         [lx, ly, rx, ry],
         pins.gpio19.into_push_pull_output().into_dyn_pin(),
     );
-    let markers = Markers::new(
+    let mut markers = Markers::new(
         pins.gpio18.into_push_pull_output().into_dyn_pin(),
         pins.gpio20.into_push_pull_output().into_dyn_pin(),
         pins.gpio21.into_push_pull_output().into_dyn_pin(),
@@ -211,7 +211,6 @@ fn main() -> ! {
     else {
         panic!("app already created");
     };
-    let mut markers = markers;
     let mut next_report = REPORT_EVERY;
     let mut display_aborts = 0u32;
     loop {
@@ -243,6 +242,9 @@ fn main() -> ! {
             wake = wake.min(now + queued.saturating_sub(FIFO_LOW_WATER as u64) * I2C_BYTE_US);
         }
         if wake > now {
+            // A time already past fires the alarm at once (the HAL forces its interrupt). The
+            // interrupt that ends a sleep also leaves the event register set, so the pass after a
+            // wake-up runs twice; the second finds nothing to do and sleeps (a few hundred cycles).
             let _ = alarm.schedule_at(Instant::from_ticks(wake));
             cortex_m::asm::wfe();
         }
