@@ -193,9 +193,9 @@ fn movement(rows: &mut Vec<Row>, rounds: usize) {
     rows.push(Row {
         what: "movement: planar step of 1,024 characters (half airborne), raw wish, per character"
             .into(),
-        baseline: "the same movement with glam + std in the style of Quake's `PM_Friction` / \
-                   `PM_Accelerate` / `PM_AirAccelerate`: one sqrt and one divide for the \
-                   friction, one of each to normalise the wish"
+        baseline: "the same movement with glam + std, unguarded, in the style of Quake's \
+                   `PM_Friction` / `PM_Accelerate` / `PM_AirAccelerate`: one sqrt and one \
+                   divide for the ground friction, one of each to normalise the wish"
             .into(),
         hopkit_ns: a,
         baseline_ns: Some(b),
