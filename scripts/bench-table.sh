@@ -6,12 +6,63 @@
 #   scripts/bench-table.sh --quick    # short run, printed
 #   scripts/bench-table.sh --write    # full run, written between the bench-table markers of
 #                                     # docs/benchmarks.md (the one place its figures live)
+#   scripts/bench-table.sh --instructions [--write]
+#       # the movement rows' instructions per character under valgrind's callgrind (noise-free;
+#       # benches/examples/movement_instructions.rs), printed or written between the
+#       # bench-instructions markers of docs/benchmarks.md
 set -euo pipefail
 cd "$(dirname "$0")/.."
+instructions=0
+if [ "${1:-}" = "--instructions" ]; then
+    instructions=1
+    shift
+fi
 write=0
 if [ "${1:-}" = "--write" ]; then
     write=1
     shift
+fi
+if [ "$instructions" = 1 ]; then
+    command -v valgrind >/dev/null || { echo "bench-table: needs valgrind" >&2; exit 1; }
+    cargo build -q --release -p hopkit-benches --example movement_instructions
+    bin=target/release/examples/movement_instructions
+    # Instructions per character of one side over the grounded or the airborne half (512 each).
+    count() {
+        local ir
+        ir="$(valgrind --tool=callgrind --callgrind-out-file=/dev/null --toggle-collect='*pass_*' \
+            "$bin" "$1" "$2" 2>&1 | sed -n 's/.*Collected : //p')"
+        python3 -c "print(f'{$ir / (1000 * 512):.1f}')"
+    }
+    table="| bench (as the table's row) | hopkit ground | hopkit air | baseline ground | baseline air | ratio (hopkit / baseline, half airborne) |
+|---|---|---|---|---|---|"
+    while IFS='|' read -r what side base; do
+        hg="$(count "$side" ground)"; ha="$(count "$side" air)"
+        bg="$(count "$base" ground)"; ba="$(count "$base" air)"
+        ratio="$(python3 -c "print(f'{($hg + $ha) / ($bg + $ba):.2f}')")"
+        table="$table
+| $what | $hg | $ha | $bg | $ba | **${ratio}×** |"
+    done <<'ROWS'
+raw wish, against the lean step|hopkit|lean
+raw wish, against the seed's literal step|hopkit|literal
+cached wish, against the lean step with its wish cached|hopkit_cached|lean_cached
+`TickKernel`, cached wish, against the lean step with its wish cached|kernel|lean_cached
+`planar_velocity_tick_batch` (start copy included), against the lean step with its wish cached|batch|lean_cached
+ROWS
+    if [ "$write" = 0 ]; then
+        printf '%s\n' "$table"
+        exit 0
+    fi
+    python3 - docs/benchmarks.md "$table" <<'EOF2'
+import sys
+path, table = sys.argv[1:]
+s = open(path).read()
+begin = s.index("\n", s.index("<!-- begin bench-instructions")) + 1
+end = s.index("<!-- end bench-instructions -->")
+open(path + ".tmp", "w").write(s[:begin] + table + "\n" + s[end:])
+EOF2
+    mv docs/benchmarks.md.tmp docs/benchmarks.md
+    echo "bench-table: wrote the instruction counts to docs/benchmarks.md"
+    exit 0
 fi
 cpu="$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -1)"
 machine="machine: ${cpu:-unknown CPU}, $(nproc) cores; load average before: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"

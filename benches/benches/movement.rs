@@ -1,5 +1,8 @@
-//! Movement step cost: hopkit's kernels against the seed's algorithm written the straightforward
-//! desktop way (`glam::Vec2`, `length()`, `normalize_or_zero()`, std `f32` methods).
+//! Movement step cost: hopkit's kernels against two glam + std baselines (`shared/glam_movement.rs`):
+//! `baseline_lean`, the same movement written in the style of Quake's `PM_Friction` /
+//! `PM_Accelerate` / `PM_AirAccelerate` (one sqrt for the speed, one to normalise the wish;
+//! `baseline_lean_cached_wish` with the wish normalised once, as hopkit's cached-wish rows), and
+//! `baseline_glam`, the seed's algorithm ported literally (`length()`, `normalize_or_zero()`).
 //!
 //! Both sides receive the same raw inputs per character: planar velocity, an un-normalised world
 //! wish vector, dt and the grounded flag, and return the next planar velocity.
@@ -21,7 +24,7 @@ const DT: f32 = 1.0 / 60.0;
 
 #[path = "shared/glam_movement.rs"]
 mod glam_movement;
-use glam_movement::baseline_next;
+use glam_movement::{baseline_next, lean_next, lean_next_wish, lean_wish, LeanWish};
 
 /// hopkit: convert the wish (1 sqrt) and run the kernels (1 sqrt on the ground, 0 in the air).
 #[inline]
@@ -36,6 +39,7 @@ struct Data {
     grounded: Vec<bool>,
     gv: Vec<glam::Vec2>,
     ginput: Vec<glam::Vec2>,
+    gwish: Vec<LeanWish>,
 }
 
 fn data() -> Data {
@@ -47,6 +51,7 @@ fn data() -> Data {
         grounded: Vec::new(),
         gv: Vec::new(),
         ginput: Vec::new(),
+        gwish: Vec::new(),
     };
     for i in 0..BATCH {
         let v = Vec2::new(rng.range_f32(-15.0, 15.0), rng.range_f32(-15.0, 15.0));
@@ -63,6 +68,7 @@ fn data() -> Data {
         d.grounded.push(i % 2 == 0);
         d.gv.push(glam::Vec2::new(v.x, v.y));
         d.ginput.push(glam::Vec2::new(input.x, input.y));
+        d.gwish.push(lean_wish(glam::Vec2::new(input.x, input.y)));
     }
     d
 }
@@ -79,6 +85,13 @@ fn per_step(c: &mut Criterion) {
     let (gv, gi) = (glam::Vec2::new(v.x, v.y), glam::Vec2::new(input.x, input.y));
     g.bench_function("baseline_glam", |b| {
         b.iter(|| baseline_next(black_box(gv), black_box(gi), black_box(DT), black_box(true)))
+    });
+    g.bench_function("baseline_lean", |b| {
+        b.iter(|| lean_next(black_box(gv), black_box(gi), black_box(DT), black_box(true)))
+    });
+    let gw = lean_wish(gi);
+    g.bench_function("baseline_lean_cached_wish", |b| {
+        b.iter(|| lean_next_wish(black_box(gv), black_box(gw), black_box(DT), black_box(true)))
     });
     g.bench_function("hopkit", |b| {
         b.iter(|| {
@@ -123,6 +136,22 @@ fn batch(c: &mut Criterion) {
         b.iter(|| {
             for (((o, v), i), g) in gout.iter_mut().zip(&d.gv).zip(&d.ginput).zip(&d.grounded) {
                 *o = baseline_next(*v, *i, black_box(DT), *g);
+            }
+            black_box(&gout);
+        })
+    });
+    g.bench_function("baseline_lean", |b| {
+        b.iter(|| {
+            for (((o, v), i), g) in gout.iter_mut().zip(&d.gv).zip(&d.ginput).zip(&d.grounded) {
+                *o = lean_next(*v, *i, black_box(DT), *g);
+            }
+            black_box(&gout);
+        })
+    });
+    g.bench_function("baseline_lean_cached_wish", |b| {
+        b.iter(|| {
+            for (((o, v), w), g) in gout.iter_mut().zip(&d.gv).zip(&d.gwish).zip(&d.grounded) {
+                *o = lean_next_wish(*v, *w, black_box(DT), *g);
             }
             black_box(&gout);
         })
@@ -175,10 +204,14 @@ fn check_agreement() {
     for i in 0..BATCH {
         let a = baseline_next(d.gv[i], d.ginput[i], DT, d.grounded[i]);
         let b = hopkit_next(&p, d.v[i], d.input[i], DT, d.grounded[i]);
-        assert!(
-            (a.x - b.x).abs() < 1e-4 && (a.y - b.y).abs() < 1e-4,
-            "{a:?} vs {b:?}"
-        );
+        let c = lean_next(d.gv[i], d.ginput[i], DT, d.grounded[i]);
+        let e = lean_next_wish(d.gv[i], d.gwish[i], DT, d.grounded[i]);
+        for a in [a, c, e] {
+            assert!(
+                (a.x - b.x).abs() < 1e-4 && (a.y - b.y).abs() < 1e-4,
+                "{a:?} vs {b:?}"
+            );
+        }
     }
 }
 

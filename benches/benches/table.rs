@@ -4,6 +4,11 @@
 //! state is reset untimed: nothing drifts into subnormals between passes). Reports the median time
 //! per item of each side and the median of the per-round ratios.
 //!
+//! Movement has two baselines (`shared/glam_movement.rs`): the same movement written lean with
+//! glam + std in the style of Quake's `PM_Friction` / `PM_Accelerate` / `PM_AirAccelerate` (the
+//! main one, checked to agree with hopkit over one tick and over 120 ticks before timing), and the
+//! seed's `GetNextPlayerVector` ported literally (three sqrts, three divides).
+//!
 //! Steering has two baselines (`shared/glam_steering.rs`): the same behaviours with the same
 //! arrival maths (stopping schedule), checked to agree with hopkit before timing, so the ratio is
 //! the price of hopkit's guards and API; and gdx-ai's cheaper arrival (a linear ramp, no
@@ -93,8 +98,58 @@ const CHARACTERS: usize = 1024;
 
 #[path = "shared/glam_movement.rs"]
 mod glam_movement;
-/// Baseline: the seed's step with glam (shared with the criterion `movement` bench).
-use glam_movement::baseline_next as glam_next;
+/// Baselines (shared with the criterion `movement` bench): the lean Quake-style step (main) and
+/// the seed's literal step (second).
+use glam_movement::{baseline_next as literal_next, lean_next, lean_next_wish, lean_wish};
+
+/// The lean baseline computes what hopkit computes: check one tick of every character for every
+/// form timed below, then 120 ticks of planar motion (velocity and an integrated position) of
+/// hopkit's raw-wish step against the lean step, before timing anything. Prints the largest
+/// differences to stderr (the table is on stdout).
+fn check_movement(p: &MoveParams, v: &[Vec2], input: &[Vec2], grounded: &[bool]) {
+    let g = |v: Vec2| glam::vec2(v.x, v.y);
+    let diff = |a: Vec2, b: glam::Vec2| (a.x - b.x).abs().max((a.y - b.y).abs());
+    let mut one_tick = 0.0f32;
+    for i in 0..v.len() {
+        let w = WishDir::from_world(input[i]);
+        let a = planar_velocity_tick(v[i], w, p, grounded[i], DT);
+        let k = TickKernel::new(p, DT).tick(v[i], w, grounded[i]);
+        let lean = lean_next(g(v[i]), g(input[i]), DT, grounded[i]);
+        let lean_cached = lean_next_wish(g(v[i]), lean_wish(g(input[i])), DT, grounded[i]);
+        let literal = literal_next(g(v[i]), g(input[i]), DT, grounded[i]);
+        for b in [lean, lean_cached, literal] {
+            let d = diff(a, b).max(diff(k, b));
+            assert!(
+                d < 1e-4,
+                "character {i}: hopkit {a:?} / {k:?} vs baseline {b:?}"
+            );
+            one_tick = one_tick.max(d);
+        }
+    }
+    // 120 ticks (2 s): velocities and positions stay together (relative to their size).
+    let (mut dv, mut dp) = (0.0f32, 0.0f32);
+    for i in 0..v.len() {
+        let (mut hv, mut hp) = (v[i], Vec2::ZERO);
+        let (mut lv, mut lp) = (g(v[i]), glam::Vec2::ZERO);
+        for _ in 0..120 {
+            hv = planar_velocity_tick(hv, WishDir::from_world(input[i]), p, grounded[i], DT);
+            lv = lean_next(lv, g(input[i]), DT, grounded[i]);
+            hp += hv * DT;
+            lp += lv * DT;
+            let rel = |a: Vec2, b: glam::Vec2| diff(a, b) / (1.0 + b.length());
+            dv = dv.max(rel(hv, lv));
+            dp = dp.max(rel(hp, lp));
+        }
+    }
+    assert!(
+        dv < 1e-5 && dp < 1e-5,
+        "120 ticks: velocity {dv:e}, position {dp:e}"
+    );
+    eprintln!(
+        "movement check: 1 tick, largest |hopkit − baseline| component {one_tick:e}; 120 ticks, \
+         largest relative difference: velocity {dv:e}, position {dp:e}"
+    );
+}
 
 fn movement(rows: &mut Vec<Row>, rounds: usize) {
     let mut rng = Pcg32::seeded(1);
@@ -117,32 +172,48 @@ fn movement(rows: &mut Vec<Row>, rounds: usize) {
     let wish: Vec<WishDir> = input.iter().map(|&w| WishDir::from_world(w)).collect();
     let gv: Vec<glam::Vec2> = v.iter().map(|v| glam::vec2(v.x, v.y)).collect();
     let gi: Vec<glam::Vec2> = input.iter().map(|v| glam::vec2(v.x, v.y)).collect();
+    let gw: Vec<_> = gi.iter().map(|&w| lean_wish(w)).collect();
     let p = black_box(MoveParams::seed());
+    check_movement(&p, &v, &input, &grounded);
     let mut out = vec![Vec2::ZERO; CHARACTERS];
     let mut gout = vec![glam::Vec2::ZERO; CHARACTERS];
-    // Same results (to float rounding) before timing anything.
-    for i in 0..CHARACTERS {
-        let a = planar_velocity_tick(v[i], WishDir::from_world(input[i]), &p, grounded[i], DT);
-        let b = glam_next(gv[i], gi[i], DT, grounded[i]);
-        assert!((a.x - b.x).abs() < 1e-4 && (a.y - b.y).abs() < 1e-4);
-    }
     let mut raw = || {
         for i in 0..CHARACTERS {
             out[i] = planar_velocity_tick(v[i], WishDir::from_world(input[i]), &p, grounded[i], DT);
         }
         black_box(&out);
     };
-    let mut base = || {
+    let mut lean = || {
         for i in 0..CHARACTERS {
-            gout[i] = glam_next(gv[i], gi[i], black_box(DT), grounded[i]);
+            gout[i] = lean_next(gv[i], gi[i], black_box(DT), grounded[i]);
         }
         black_box(&gout);
     };
-    let (a, b, r) = interleaved(rounds, 200, CHARACTERS, &mut raw, &mut base);
+    let (a, b, r) = interleaved(rounds, 200, CHARACTERS, &mut raw, &mut lean);
     rows.push(Row {
         what: "movement: planar step of 1,024 characters (half airborne), raw wish, per character"
             .into(),
-        baseline: "the seed's step with glam (`normalize_or_zero`, std `sqrt`)".into(),
+        baseline: "the same movement with glam + std, unguarded, in the style of Quake's \
+                   `PM_Friction` / `PM_Accelerate` / `PM_AirAccelerate`: one sqrt and one \
+                   divide for the ground friction, one of each to normalise the wish"
+            .into(),
+        hopkit_ns: a,
+        baseline_ns: Some(b),
+        ratio: Some(r),
+    });
+    let mut lout = vec![glam::Vec2::ZERO; CHARACTERS];
+    let mut literal = || {
+        for i in 0..CHARACTERS {
+            lout[i] = literal_next(gv[i], gi[i], black_box(DT), grounded[i]);
+        }
+        black_box(&lout);
+    };
+    let (a, b, r) = interleaved(rounds, 200, CHARACTERS, &mut raw, &mut literal);
+    rows.push(Row {
+        what: "movement: the same, raw wish, against the seed's literal step".into(),
+        baseline: "the seed's `GetNextPlayerVector` ported literally to glam \
+                   (`normalize_or_zero`, std `sqrt`: three sqrts, three divides)"
+            .into(),
         hopkit_ns: a,
         baseline_ns: Some(b),
         ratio: Some(r),
@@ -154,11 +225,17 @@ fn movement(rows: &mut Vec<Row>, rounds: usize) {
         }
         black_box(&out2);
     };
-    let (a, b, r) = interleaved(rounds, 200, CHARACTERS, &mut cached, &mut base);
+    let mut lean_cached = || {
+        for i in 0..CHARACTERS {
+            gout[i] = lean_next_wish(gv[i], gw[i], black_box(DT), grounded[i]);
+        }
+        black_box(&gout);
+    };
+    let (a, b, r) = interleaved(rounds, 200, CHARACTERS, &mut cached, &mut lean_cached);
     rows.push(Row {
         what: "movement: the same with the wish direction cached (as `step_wish` callers do)"
             .into(),
-        baseline: "same glam step (converts its wish every call)".into(),
+        baseline: "the same lean glam step, its wish normalised once too".into(),
         hopkit_ns: a,
         baseline_ns: Some(b),
         ratio: Some(r),
@@ -172,10 +249,10 @@ fn movement(rows: &mut Vec<Row>, rounds: usize) {
         }
         black_box(&out3);
     };
-    let (a, b, r) = interleaved(rounds, 200, CHARACTERS, &mut prepared, &mut base);
+    let (a, b, r) = interleaved(rounds, 200, CHARACTERS, &mut prepared, &mut lean_cached);
     rows.push(Row {
         what: "movement: `TickKernel` (constants folded once per tick length), cached wish".into(),
-        baseline: "same glam step".into(),
+        baseline: "the same lean glam step, cached wish".into(),
         hopkit_ns: a,
         baseline_ns: Some(b),
         ratio: Some(r),
@@ -210,14 +287,14 @@ fn movement(rows: &mut Vec<Row>, rounds: usize) {
         planar_velocity_tick_batch(&mut bx, &mut bz, w, &grounded, &p, DT);
         black_box((&bx, &bz));
     };
-    let (a, b, r) = interleaved(rounds, 400, CHARACTERS, &mut batch, &mut base);
+    let (a, b, r) = interleaved(rounds, 400, CHARACTERS, &mut batch, &mut lean_cached);
     rows.push(Row {
         what: format!(
             "movement: `planar_velocity_tick_batch`, 1,024 characters as slices, one core \
              ({:.0} M agent-steps/s)",
             1e3 / a
         ),
-        baseline: "same glam step, one character at a time".into(),
+        baseline: "the same lean glam step, cached wish, one character at a time".into(),
         hopkit_ns: a,
         baseline_ns: Some(b),
         ratio: Some(r),
