@@ -326,8 +326,8 @@ mod tests {
                 for &z in vs.iter() {
                     let p = Vec3::new(x, y, z);
                     assert_eq!(finite3(p), p.is_finite(), "{p:?}");
-                    assert_eq!(bits::all_finite_by_bits([x, y, z]), p.is_finite(), "{p:?}");
-                    assert_eq!(bits::all_finite_by_sum([x, y, z]), p.is_finite(), "{p:?}");
+                    assert_eq!(bits::all_finite_by_bits!(x, y, z), p.is_finite(), "{p:?}");
+                    assert_eq!(bits::all_finite_by_sum!(x, y, z), p.is_finite(), "{p:?}");
                 }
             }
         }

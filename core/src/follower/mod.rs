@@ -670,8 +670,8 @@ mod tests {
                     let v = Vec3::new(x, y, z);
                     assert_eq!(finite(v), v.is_finite(), "{v:?}");
                     let want = v.is_finite();
-                    assert_eq!(bits::all_finite_by_sum([x, y, z]), want, "{v:?}");
-                    assert_eq!(bits::all_finite_by_bits([x, y, z]), want, "{v:?}");
+                    assert_eq!(bits::all_finite_by_sum!(x, y, z), want, "{v:?}");
+                    assert_eq!(bits::all_finite_by_bits!(x, y, z), want, "{v:?}");
                 }
             }
         }

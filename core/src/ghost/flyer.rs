@@ -208,14 +208,22 @@ impl FlyerState {
     /// True if every field is finite.
     #[inline]
     pub fn is_finite(&self) -> bool {
-        bits::all_finite(self.fields())
+        let (p, q, w) = (self.position, self.orientation, self.angular_velocity);
+        bits::all_finite!(p.x, p.y, p.z, q.x, q.y, q.z, q.w, w.x, w.y, w.z, self.speed)
     }
 
-    /// Every field, in a fixed order (for the finiteness tests).
-    #[inline(always)]
-    fn fields(&self) -> [f32; 11] {
+    /// [`FlyerState::is_finite`] on the bits (its form on soft-float targets).
+    #[cfg(test)]
+    fn is_finite_by_bits(&self) -> bool {
         let (p, q, w) = (self.position, self.orientation, self.angular_velocity);
-        [p.x, p.y, p.z, q.x, q.y, q.z, q.w, w.x, w.y, w.z, self.speed]
+        bits::all_finite_by_bits!(p.x, p.y, p.z, q.x, q.y, q.z, q.w, w.x, w.y, w.z, self.speed)
+    }
+
+    /// [`FlyerState::is_finite`] as a float sum (its form where floats are hardware).
+    #[cfg(test)]
+    fn is_finite_by_sum(&self) -> bool {
+        let (p, q, w) = (self.position, self.orientation, self.angular_velocity);
+        bits::all_finite_by_sum!(p.x, p.y, p.z, q.x, q.y, q.z, q.w, w.x, w.y, w.z, self.speed)
     }
 
     /// Repair a state a host corrupted: non-finite position components → 0, a non-finite or
@@ -634,7 +642,7 @@ pub(crate) fn step_at_speed_axes(
     // not finite) are finite by construction: only position and speed can overflow (absurd
     // params), so only they are checked — the same outcome as `!state.is_finite()`.
     let p = state.position;
-    if !(bits::all_finite([p.x, p.y]) && bits::all_finite([p.z, state.speed])) {
+    if !(bits::all_finite!(p.x, p.y) && bits::all_finite!(p.z, state.speed)) {
         *state = before;
         state.angular_velocity = Vec3::ZERO;
     }
@@ -863,11 +871,11 @@ mod tests {
                     9 => t.angular_velocity.z = v,
                     _ => t.speed = v,
                 }
-                let by_bits = bits::all_finite_by_bits(t.fields());
+                let by_bits = t.is_finite_by_bits();
                 assert_eq!(products(&t), by_bits, "{i} {v}");
-                assert_eq!(bits::all_finite_by_sum(t.fields()), by_bits, "{i} {v}");
-                assert_eq!(bits::all_finite([v, 1.0]), v.is_finite(), "{v}");
-                assert_eq!(bits::all_finite([1.0, v]), v.is_finite(), "{v}");
+                assert_eq!(t.is_finite_by_sum(), by_bits, "{i} {v}");
+                assert_eq!(bits::all_finite!(v, 1.0), v.is_finite(), "{v}");
+                assert_eq!(bits::all_finite!(1.0, v), v.is_finite(), "{v}");
                 assert_eq!(t.is_finite(), by_bits, "{i} {v}");
             }
         }
@@ -877,7 +885,7 @@ mod tests {
             t.position.y = f32::from_bits(rng.next_u32());
             t.speed = f32::from_bits(rng.next_u32());
             t.orientation.w = f32::from_bits(rng.next_u32());
-            assert_eq!(products(&t), bits::all_finite_by_bits(t.fields()));
+            assert_eq!(products(&t), t.is_finite_by_bits());
         }
     }
 

@@ -26,44 +26,45 @@ pub(crate) fn abs_bits(x: f32) -> u32 {
     x.to_bits() & ABS
 }
 
-/// `xs` all finite, on the bits: the largest magnitude pattern is at most [`MAX_FINITE`].
+/// The values all finite, on the bits: the largest magnitude pattern is at most [`MAX_FINITE`].
 /// Branch-free integer work, no float operation (each is a library call on soft-float targets).
-#[inline(always)]
-pub(crate) fn all_finite_by_bits<const N: usize>(xs: [f32; N]) -> bool {
-    let mut m = 0;
-    for x in xs {
-        m = abs_bits(x).max(m);
-    }
-    m <= MAX_FINITE
+/// A macro, not a function of an array: straight-line code at every optimisation level (a loop
+/// over an array is not unrolled in the size-optimised firmware images).
+macro_rules! all_finite_by_bits {
+    ($first:expr $(, $x:expr)* $(,)?) => {
+        $crate::math::bits::abs_bits($first) $(.max($crate::math::bits::abs_bits($x)))*
+            <= $crate::math::bits::MAX_FINITE
+    };
 }
+pub(crate) use all_finite_by_bits;
 
-/// `xs` all finite, as a float sum: `x·0` is ±0 for a finite `x` and NaN for ±∞ or NaN, so
-/// `x₀·0 + x₁·0 + …` is zero exactly when every `xᵢ` is finite. Keeps the values in the float
+/// The values all finite, as a float sum: `x·0` is ±0 for a finite `x` and NaN for ±∞ or NaN,
+/// so `x₀·0 + x₁·0 + …` is zero exactly when every `xᵢ` is finite. Keeps the values in the float
 /// registers (one multiply-add each with an FPU).
-#[inline(always)]
-pub(crate) fn all_finite_by_sum<const N: usize>(xs: [f32; N]) -> bool {
-    let mut s = -0.0; // `-0 + y` is `y`: folds away
-    for x in xs {
-        s += x * 0.0;
-    }
-    s == 0.0
+macro_rules! all_finite_by_sum {
+    ($first:expr $(, $x:expr)* $(,)?) => {
+        ($first * 0.0 $(+ $x * 0.0)*) == 0.0
+    };
 }
+pub(crate) use all_finite_by_sum;
 
-/// `xs` all finite, in this target's cheaper form (see
+/// The values all finite, in this target's cheaper form (see
 /// [`FLOAT_SUMS_BEAT_BIT_TESTS`](super::target::FLOAT_SUMS_BEAT_BIT_TESTS)).
-#[inline(always)]
-pub(crate) fn all_finite<const N: usize>(xs: [f32; N]) -> bool {
-    if FLOAT_SUMS_BEAT_BIT_TESTS {
-        all_finite_by_sum(xs)
-    } else {
-        all_finite_by_bits(xs)
-    }
+macro_rules! all_finite {
+    ($($x:expr),+ $(,)?) => {
+        if $crate::math::target::FLOAT_SUMS_BEAT_BIT_TESTS {
+            $crate::math::bits::all_finite_by_sum!($($x),+)
+        } else {
+            $crate::math::bits::all_finite_by_bits!($($x),+)
+        }
+    };
 }
+pub(crate) use all_finite;
 
 /// [`Vec3::is_finite`] in this target's cheaper form ([`all_finite`]).
 #[inline(always)]
 pub(crate) fn finite3(v: Vec3) -> bool {
-    all_finite([v.x, v.y, v.z])
+    all_finite!(v.x, v.y, v.z)
 }
 
 /// `x + 0.0`: `x`, except that `−0.0` becomes `+0.0`. Where floats are software, on the bits (a
@@ -187,18 +188,18 @@ mod tests {
     fn finiteness_forms_agree() {
         let s = specials();
         for &a in &s {
-            assert_eq!(all_finite_by_bits([a]), a.is_finite(), "{a:?}");
-            assert_eq!(all_finite_by_sum([a]), a.is_finite(), "{a:?}");
+            assert_eq!(all_finite_by_bits!(a), a.is_finite(), "{a:?}");
+            assert_eq!(all_finite_by_sum!(a), a.is_finite(), "{a:?}");
             for &b in &s {
                 for &c in &s {
                     let want = a.is_finite() && b.is_finite() && c.is_finite();
-                    assert_eq!(all_finite_by_bits([a, b, c]), want, "{a:?} {b:?} {c:?}");
-                    assert_eq!(all_finite_by_sum([a, b, c]), want, "{a:?} {b:?} {c:?}");
+                    assert_eq!(all_finite_by_bits!(a, b, c), want, "{a:?} {b:?} {c:?}");
+                    assert_eq!(all_finite_by_sum!(a, b, c), want, "{a:?} {b:?} {c:?}");
                     assert_eq!(finite3(Vec3::new(a, b, c)), want, "{a:?} {b:?} {c:?}");
                 }
                 let want = a.is_finite() && b.is_finite();
-                assert_eq!(all_finite([a, b]), want);
-                assert_eq!(all_finite([a, 1.0, 2.0, b, 0.0, 3.0, 4.0, -5.0, 6.0]), want);
+                assert_eq!(all_finite!(a, b), want);
+                assert_eq!(all_finite!(a, 1.0, 2.0, b, 0.0, 3.0, 4.0, -5.0, 6.0), want);
             }
         }
     }

@@ -10,8 +10,8 @@
 //! | --- | --- | --- |
 //! | [`SOFT_FLOAT`] | ARMv6-M (Cortex-M0/M0+: thumbv6m) | everything else |
 //! | [`HARD_FLOAT_ARM`] | Arm hard-float ABI (Cortex-M4F/M7/M33: thumbv7em-eabihf, thumbv8m.main-eabihf) | everything else |
-//! | [`HARDWARE_FLOAT`] | every target but Arm without the hard-float ABI | thumbv6m, thumbv7m, thumbv7em-eabi |
-//! | [`FLOAT_SUMS_BEAT_BIT_TESTS`] | = [`HARDWARE_FLOAT`]: Arm hard-float, wasm32, x86_64, aarch64 | Arm without the hard-float ABI |
+//! | [`HARDWARE_FLOAT`] | Arm hard-float, RISC-V with F, wasm32, x86, x86_64, aarch64 | thumbv6m, thumbv7m, thumbv7em-eabi, riscv32imac, others |
+//! | [`FLOAT_SUMS_BEAT_BIT_TESTS`] | = [`HARDWARE_FLOAT`] | the soft-float targets |
 //! | [`DISTANCE_BY_ROOT`] | wasm32 | everything else |
 //! | [`SPEED_OVER_SIZE`] | 64-bit hosts (x86_64, aarch64) | 32-bit targets (MCUs, wasm32) |
 //!
@@ -29,15 +29,22 @@ pub(crate) const SOFT_FLOAT: bool = cfg!(all(target_arch = "arm", not(target_has
 /// same test (the values would first have to move from the float registers to the integer ones).
 pub(crate) const HARD_FLOAT_ARM: bool = cfg!(all(target_arch = "arm", target_abi = "eabihf"));
 
-/// False exactly on Arm targets without the hard-float ABI (Cortex-M0/M0+, M3, M4 without FPU),
-/// where a float add, multiply or compare is a library call; true on every target whose float
-/// arithmetic is instructions (Arm hard-float, wasm32, x86_64, aarch64 …).
-pub(crate) const HARDWARE_FLOAT: bool = !cfg!(all(target_arch = "arm", not(target_abi = "eabihf")));
+/// True on targets whose `f32` arithmetic is instructions: Arm with the hard-float ABI, RISC-V
+/// with the F extension, wasm32, x86, x86_64, aarch64. False elsewhere (Cortex-M0/M0+, M3, M4
+/// without FPU, riscv32imac …), where a float add, multiply or compare is a library call.
+pub(crate) const HARDWARE_FLOAT: bool = cfg!(any(
+    target_abi = "eabihf",
+    target_feature = "f",
+    target_arch = "wasm32",
+    target_arch = "x86",
+    target_arch = "x86_64",
+    target_arch = "aarch64"
+));
 
 /// True where a finiteness test, a `+ 0.0` or an `x + x` is cheaper as float arithmetic than as
 /// integer tests on the bits: wherever floats are hardware ([`HARDWARE_FLOAT`]).
 ///
-/// The float forms ([`super::bits::all_finite`]: `x·0 + y·0 + … == 0`) keep the values in the
+/// The float forms ([`super::bits::all_finite!`]: `x·0 + y·0 + … == 0`) keep the values in the
 /// float registers; the bit forms move each value to an integer register first. Measured
 /// (issue 27 §2) with the same workload built both ways: on wasm32 the float sums gave the
 /// smaller cart and fewer executed instructions, on x86_64 fewer instructions (callgrind), on the

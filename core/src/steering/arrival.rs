@@ -565,10 +565,10 @@ fn integrate_with(
     agent.yaw = scalar::flush_subnormal(super::add_yaw(yaw, rate * dt));
 }
 
-/// `finite3(a) && finite3(b) && finite3(c)`, in the target's cheaper form ([`bits::all_finite`]).
+/// `finite3(a) && finite3(b) && finite3(c)`, in the target's cheaper form ([`bits::all_finite!`]).
 #[inline(always)]
 fn finite9(a: Vec3, b: Vec3, c: Vec3) -> bool {
-    bits::all_finite([a.x, a.y, a.z, b.x, b.y, b.z, c.x, c.y, c.z])
+    bits::all_finite!(a.x, a.y, a.z, b.x, b.y, b.z, c.x, c.y, c.z)
 }
 
 /// `orient::look_where_going(agent, params, dt).angular` for a sanitised `dt`, bit for bit, with
@@ -633,8 +633,17 @@ mod tests {
                     let c = Vec3::new(w[6], w[7], w[8]);
                     let want = finite3(a) && finite3(b) && finite3(c);
                     assert_eq!(finite9(a, b, c), want, "{w:?}");
-                    assert_eq!(bits::all_finite_by_sum(w), want, "{w:?}");
-                    assert_eq!(bits::all_finite_by_bits(w), want, "{w:?}");
+                    let [w0, w1, w2, w3, w4, w5, w6, w7, w8] = w;
+                    assert_eq!(
+                        bits::all_finite_by_sum!(w0, w1, w2, w3, w4, w5, w6, w7, w8),
+                        want,
+                        "{w:?}"
+                    );
+                    assert_eq!(
+                        bits::all_finite_by_bits!(w0, w1, w2, w3, w4, w5, w6, w7, w8),
+                        want,
+                        "{w:?}"
+                    );
                 }
             }
         }

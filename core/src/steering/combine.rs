@@ -174,16 +174,16 @@ fn blend_term(item: &Steering, w: f32, max_accel: f32, max_sq: f32) -> Option<Ve
     };
     let l2 = s.linear.length_squared();
     // One test for the usual item: a squared length in the fast range proves the linear part
-    // finite (and is the one `clamp_len` computes), `bits::all_finite` that the yaw rate and the
+    // finite (and is the one `clamp_len` computes), `bits::all_finite!` that the yaw rate and the
     // weight are. Anything else takes the general checks.
-    if fast_range(l2) && bits::all_finite([s.angular, w]) {
+    if fast_range(l2) && bits::all_finite!(s.angular, w) {
         let clamped = if l2 <= max_sq {
             s.linear
         } else {
             s.linear * (max_accel / scalar::sqrt(l2))
         };
         Some(clamped * w)
-    } else if SPEED_OVER_SIZE && is_zero(s.linear) && bits::all_finite([s.angular, w]) {
+    } else if SPEED_OVER_SIZE && is_zero(s.linear) && bits::all_finite!(s.angular, w) {
         // A behaviour with nothing to do (separation with no one close, cohesion of a centred
         // agent) returns an exact zero: the careful path's result, without the call (a shortcut
         // only where code size is free).

@@ -387,10 +387,10 @@ pub(crate) fn non_negative(x: f32) -> f32 {
 }
 
 /// True if every component of `v` is finite: [`Vec3::is_finite`] on the bits
-/// ([`bits::all_finite_by_bits`]) on every target, not only where floats are software.
+/// ([`bits::all_finite_by_bits!`]) on every target, not only where floats are software.
 #[inline]
 pub(crate) fn finite3(v: Vec3) -> bool {
-    bits::all_finite_by_bits([v.x, v.y, v.z])
+    bits::all_finite_by_bits!(v.x, v.y, v.z)
 }
 
 /// Squared lengths inside `(FAST_MIN_SQ, FAST_MAX_SQ)` prove that every component is finite and
