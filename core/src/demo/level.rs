@@ -5,6 +5,8 @@
 //! probe), so probing costs a handful of multiplies.
 
 use crate::ground::{GroundHit, GroundProbe};
+use crate::math::bits::{self, finite3};
+use crate::math::target::inline_policy;
 use crate::math::{Vec2, Vec3};
 
 use super::view::{RampView, MAX_RAMPS};
@@ -92,7 +94,7 @@ impl GroundProbe for DemoGround {
     /// `None` for a non-finite point; the first of [`RAMPS`] that contains the point's `(x, z)`;
     /// else the floor (height 0, normal +Y).
     fn probe(&self, point: Vec3) -> Option<GroundHit> {
-        if !finite(point) {
+        if !finite3(point) {
             return None;
         }
         // The ramps one by one with their constants (a loop over `RAMPS` reads them from memory).
@@ -111,85 +113,30 @@ impl GroundProbe for DemoGround {
         Some(hit)
     }
 
-    /// [`DemoGround::probe`]'s height, without the normal (and without a hit written to memory).
-    // Inline where floats are hardware (its callers then fold the finiteness of the always
-    // finite height); soft-float targets keep one copy (no gain there, more stack).
-    #[cfg_attr(target_abi = "eabihf", inline)]
-    fn height(&self, point: Vec3) -> Option<f32> {
-        if !finite(point) {
-            return None;
+    inline_policy! { fpu_hint:
+        /// [`DemoGround::probe`]'s height, without the normal (and without a hit written to memory).
+        fn height(&self, point: Vec3) -> Option<f32> {
+            if !finite3(point) {
+                return None;
+            }
+            let p = point.planar();
+            let [r0, r1] = RAMPS;
+            let h = if over(&r0, p) {
+                r0.hit(p).height
+            } else if over(&r1, p) {
+                r1.hit(p).height
+            } else {
+                0.0
+            };
+            Some(h)
         }
-        let p = point.planar();
-        let [r0, r1] = RAMPS;
-        let h = if over(&r0, p) {
-            r0.hit(p).height
-        } else if over(&r1, p) {
-            r1.hit(p).height
-        } else {
-            0.0
-        };
-        Some(h)
     }
 }
 
-/// `p.is_finite()`. With a hardware FPU as a float sum: `x·0` is ±0 for a finite `x` and NaN for
-/// ±∞ or NaN, so the sum is zero exactly when all three are finite; elsewhere on the bits (the
-/// largest magnitude is below infinity's), without the library calls of soft float.
-#[inline(always)]
-fn finite(p: Vec3) -> bool {
-    #[cfg(any(target_abi = "eabihf", target_arch = "wasm32"))]
-    {
-        p.x * 0.0 + p.y * 0.0 + p.z * 0.0 == 0.0
-    }
-    #[cfg(not(any(target_abi = "eabihf", target_arch = "wasm32")))]
-    {
-        finite_by_bits(p)
-    }
-}
-
-/// `p.is_finite()` on the bits.
-#[cfg(any(test, not(any(target_abi = "eabihf", target_arch = "wasm32"))))]
-#[inline(always)]
-fn finite_by_bits(p: Vec3) -> bool {
-    const ABS: u32 = 0x7fff_ffff;
-    let m = (p.x.to_bits() & ABS)
-        .max(p.y.to_bits() & ABS)
-        .max(p.z.to_bits() & ABS);
-    m <= f32::MAX.to_bits()
-}
-
-/// [`Ramp::contains`] for a finite `p`; on soft-float Arm its float compares are made on keys of
-/// the bits (the same answers without the library calls).
+/// [`Ramp::contains`] for a finite `p` (the ramps' bounds are non-zero: see [`bits::within`]).
 #[inline(always)]
 fn over(r: &Ramp, p: Vec2) -> bool {
-    #[cfg(all(target_arch = "arm", not(target_abi = "eabihf")))]
-    {
-        contains_by_keys(r, p)
-    }
-    #[cfg(not(all(target_arch = "arm", not(target_abi = "eabihf"))))]
-    {
-        r.contains(p)
-    }
-}
-
-/// [`Ramp::contains`] for a finite `p` and non-zero bounds, on [`order_key`]s.
-#[cfg(any(test, all(target_arch = "arm", not(target_abi = "eabihf"))))]
-#[inline(always)]
-fn contains_by_keys(r: &Ramp, p: Vec2) -> bool {
-    let (x, z) = (order_key(p.x.to_bits()), order_key(p.y.to_bits()));
-    let within =
-        |k: i32, lo: f32, hi: f32| k >= order_key(lo.to_bits()) && k <= order_key(hi.to_bits());
-    within(x, r.min.x, r.max.x) && within(z, r.min.y, r.max.y)
-}
-
-/// A key of the bits of a non-NaN float that orders like the float, except that `−0.0` comes just
-/// below `+0.0` (so bounds must not be zero).
-#[cfg(any(test, all(target_arch = "arm", not(target_abi = "eabihf"))))]
-#[inline(always)]
-const fn order_key(bits: u32) -> i32 {
-    let i = bits as i32;
-    // Negative floats order like their magnitude reversed: flip every bit but the sign.
-    i ^ (((i >> 31) as u32) >> 1) as i32
+    bits::within(p.x, r.min.x, r.max.x) && bits::within(p.y, r.min.y, r.max.y)
 }
 
 /// The ramps as drawable views.
@@ -378,11 +325,9 @@ mod tests {
             for &y in vs.iter() {
                 for &z in vs.iter() {
                     let p = Vec3::new(x, y, z);
-                    assert_eq!(finite(p), p.is_finite(), "{p:?}");
-                    assert_eq!(finite_by_bits(p), p.is_finite(), "{p:?}");
-                    // The float form, whichever form this target compiles.
-                    let sum = x * 0.0 + y * 0.0 + z * 0.0 == 0.0;
-                    assert_eq!(sum, p.is_finite(), "{p:?}");
+                    assert_eq!(finite3(p), p.is_finite(), "{p:?}");
+                    assert_eq!(bits::all_finite_by_bits!(x, y, z), p.is_finite(), "{p:?}");
+                    assert_eq!(bits::all_finite_by_sum!(x, y, z), p.is_finite(), "{p:?}");
                 }
             }
         }
@@ -390,7 +335,7 @@ mod tests {
 
     #[test]
     fn key_compares_are_the_float_compares() {
-        // Every ramp bound is non-zero, as `order_key` needs.
+        // Every ramp bound is non-zero, as `bits::order_key` needs.
         for r in RAMPS.iter() {
             for b in [r.min.x, r.max.x, r.min.y, r.max.y] {
                 assert_ne!(b, 0.0);
@@ -401,7 +346,10 @@ mod tests {
             let p = Vec2::new(x, z);
             if p.is_finite() {
                 for r in RAMPS.iter() {
-                    assert_eq!(contains_by_keys(r, p), r.contains(p), "{p:?}");
+                    let by_keys = bits::within_by_keys(p.x, r.min.x, r.max.x)
+                        && bits::within_by_keys(p.y, r.min.y, r.max.y);
+                    assert_eq!(by_keys, r.contains(p), "{p:?}");
+                    assert_eq!(over(r, p), r.contains(p), "{p:?}");
                 }
             }
         };

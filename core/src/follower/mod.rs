@@ -91,6 +91,8 @@ pub use trail::{Trail, TrailIter, DEFAULT_TRAIL_CAPACITY};
 
 use crate::ground::GroundProbe;
 use crate::hash::{StateHash, StateHasher};
+use crate::math::bits;
+use crate::math::target::DISTANCE_BY_ROOT;
 use crate::math::{Vec2, Vec3};
 use body::yaw_of;
 use params::{clamp_coords, sanitize_dt, sanitize_leader};
@@ -177,19 +179,10 @@ impl<const N: usize> FollowerState<N> {
     }
 }
 
-/// `v.is_finite()`. With an Arm FPU as a float sum: `x·0` is ±0 for a finite `x` and NaN for ±∞
-/// or NaN, so the sum is zero exactly when all three are finite (the bit tests need the values
-/// moved out of the float registers; on wasm the bit tests are the smaller code).
+/// `v.is_finite()`, in the target's cheaper form ([`bits::finite3`]).
 #[inline(always)]
 fn finite(v: Vec3) -> bool {
-    #[cfg(target_abi = "eabihf")]
-    {
-        v.x * 0.0 + v.y * 0.0 + v.z * 0.0 == 0.0
-    }
-    #[cfg(not(target_abi = "eabihf"))]
-    {
-        v.is_finite()
-    }
+    bits::finite3(v)
 }
 
 impl<const N: usize> StateHash for FollowerState<N> {
@@ -453,20 +446,18 @@ fn drive<const N: usize>(
 
 /// A distance the follower only compares with thresholds (sane parameters, `≥ 0`): the same
 /// answers as comparing `a.distance(b)`. Kept as its square, the root taken only when the squares
-/// are too close to tell ([`root_side`]) — except on wasm, where the root is one instruction.
+/// are too close to tell ([`root_side`]), except where a root is one instruction
+/// ([`DISTANCE_BY_ROOT`]).
 #[derive(Clone, Copy)]
 struct Gap(f32);
 
 impl Gap {
-    /// The distance between `a` and `b` (on wasm: it; elsewhere: its square).
+    /// The distance between `a` and `b` (with [`DISTANCE_BY_ROOT`]: it; elsewhere: its square).
     #[inline(always)]
     fn between(a: Vec3, b: Vec3) -> Gap {
-        #[cfg(target_arch = "wasm32")]
-        {
+        if DISTANCE_BY_ROOT {
             Gap(a.distance(b))
-        }
-        #[cfg(not(target_arch = "wasm32"))]
-        {
+        } else {
             Gap((a - b).length_squared())
         }
     }
@@ -474,12 +465,9 @@ impl Gap {
     /// `a.distance(b) > t`.
     #[inline(always)]
     fn beyond(self, t: f32) -> bool {
-        #[cfg(target_arch = "wasm32")]
-        {
+        if DISTANCE_BY_ROOT {
             self.0 > t
-        }
-        #[cfg(not(target_arch = "wasm32"))]
-        {
+        } else {
             root_beyond(self.0, t)
         }
     }
@@ -487,19 +475,15 @@ impl Gap {
     /// `a.distance(b) < t`.
     #[inline(always)]
     fn below(self, t: f32) -> bool {
-        #[cfg(target_arch = "wasm32")]
-        {
+        if DISTANCE_BY_ROOT {
             self.0 < t
-        }
-        #[cfg(not(target_arch = "wasm32"))]
-        {
+        } else {
             root_below(self.0, t)
         }
     }
 }
 
 /// `scalar::sqrt(d2) > t` for `t ≥ 0`, [`root_side`] first.
-#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
 #[inline]
 fn root_beyond(d2: f32, t: f32) -> bool {
     match root_side(d2, t) {
@@ -509,7 +493,6 @@ fn root_beyond(d2: f32, t: f32) -> bool {
 }
 
 /// `scalar::sqrt(d2) < t` for `t ≥ 0`, [`root_side`] first.
-#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
 #[inline]
 fn root_below(d2: f32, t: f32) -> bool {
     match root_side(d2, t) {
@@ -530,7 +513,6 @@ fn root_below(d2: f32, t: f32) -> bool {
 /// by far less than that. A `d2` below 2⁻¹²⁶ has a root below 2⁻⁶² (micromath's Heron steps from
 /// its 2⁻⁶⁴ estimate too) while `t ≥ 2⁻⁵⁰`; `d2 = +∞` has root `+∞`; `d2` is never negative (a
 /// sum of squares; `−0.0` has root `−0.0`).
-#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
 #[inline(always)]
 fn root_side(d2: f32, t: f32) -> Option<bool> {
     const MARGIN: f32 = 1.0 + 1.0 / 512.0;
@@ -687,8 +669,9 @@ mod tests {
                 for &z in [-2.0f32, f32::NEG_INFINITY, 0.5].iter() {
                     let v = Vec3::new(x, y, z);
                     assert_eq!(finite(v), v.is_finite(), "{v:?}");
-                    // The float-sum form, whichever form this target compiles.
-                    assert_eq!(x * 0.0 + y * 0.0 + z * 0.0 == 0.0, v.is_finite(), "{v:?}");
+                    let want = v.is_finite();
+                    assert_eq!(bits::all_finite_by_sum!(x, y, z), want, "{v:?}");
+                    assert_eq!(bits::all_finite_by_bits!(x, y, z), want, "{v:?}");
                 }
             }
         }

@@ -8,7 +8,9 @@ pub const SEED_TICK_HZ: f32 = 50.0;
 /// ignored (state unchanged, no events).
 pub const MAX_STEP_DT: f32 = 0.25;
 
+use crate::math::bits;
 use crate::math::scalar::positive_bits;
+use crate::math::target::inline_policy;
 
 /// Largest absolute world coordinate the follower works with (units). Leader positions and the
 /// follower's own position are clamped to `±COORD_LIMIT` per axis, so distances never overflow.
@@ -401,9 +403,9 @@ impl Rule {
 // Field range rules of `sanitized` (and so of `is_sane`), as integer tests on the bits: the same
 // results as the float compares (NaN fails every rule, −0.0 counts as ≥ 0, positive floats
 // order like their bits), without the soft-float calls on FPU-less targets.
-const NEG_ZERO: u32 = 0x8000_0000;
-const INF: u32 = 0x7f80_0000;
-const MAX: u32 = 0x7f7f_ffff;
+const NEG_ZERO: u32 = bits::SIGN;
+const INF: u32 = bits::INF;
+const MAX: u32 = bits::MAX_FINITE;
 #[inline]
 pub(crate) fn nonneg(x: f32) -> bool {
     // finite && x ≥ 0
@@ -448,28 +450,26 @@ pub(crate) fn sanitize_dt(dt: f32) -> Option<f32> {
     }
 }
 
-/// Clamp every component to `±COORD_LIMIT`; NaN components become 0.
-// Out of line on the Arm FPU targets (the board image): one copy for its half-dozen callers, a
-// few compares per component. Elsewhere inline (on the Cortex-M0 a call here deepens the stack).
-#[cfg_attr(target_abi = "eabihf", inline(never))]
-#[cfg_attr(not(target_abi = "eabihf"), inline)]
-pub(crate) fn clamp_coords(p: crate::math::Vec3) -> crate::math::Vec3 {
-    // `clamp(x, −COORD_LIMIT, COORD_LIMIT)` (NaN → 0) on the bits: |x| ≤ limit keeps x (−0
-    // included), a NaN gives 0, anything else (±inf included) the limit with the sign of x.
-    let c = |x: f32| {
-        let b = x.to_bits();
-        let a = b & 0x7fff_ffff;
-        if a <= COORD_LIMIT.to_bits() {
-            x
-        } else if a > f32::INFINITY.to_bits() {
-            0.0
-        } else if b >> 31 != 0 {
-            -COORD_LIMIT
-        } else {
-            COORD_LIMIT
-        }
-    };
-    crate::math::Vec3::new(c(p.x), c(p.y), c(p.z)).flush_subnormal()
+inline_policy! { fpu_shared:
+    /// Clamp every component to `±COORD_LIMIT`; NaN components become 0.
+    pub(crate) fn clamp_coords(p: crate::math::Vec3) -> crate::math::Vec3 {
+        // `clamp(x, −COORD_LIMIT, COORD_LIMIT)` (NaN → 0) on the bits: |x| ≤ limit keeps x (−0
+        // included), a NaN gives 0, anything else (±inf included) the limit with the sign of x.
+        let c = |x: f32| {
+            let b = x.to_bits();
+            let a = b & bits::ABS;
+            if a <= COORD_LIMIT.to_bits() {
+                x
+            } else if a > f32::INFINITY.to_bits() {
+                0.0
+            } else if b >> 31 != 0 {
+                -COORD_LIMIT
+            } else {
+                COORD_LIMIT
+            }
+        };
+        crate::math::Vec3::new(c(p.x), c(p.y), c(p.z)).flush_subnormal()
+    }
 }
 
 /// A leader position made safe: non-finite input → `last` (the last good one), else clamped.

@@ -12,6 +12,7 @@
 
 use crate::ground::GroundProbe;
 use crate::hash::{StateHash, StateHasher};
+use crate::math::bits;
 use crate::math::scalar::positive_bits;
 use crate::math::{clamp, finite_or, Quat, Vec3};
 
@@ -207,50 +208,22 @@ impl FlyerState {
     /// True if every field is finite.
     #[inline]
     pub fn is_finite(&self) -> bool {
-        #[cfg(any(target_abi = "eabihf", target_arch = "wasm32"))]
-        {
-            // With a hardware FPU: `x·0` is ±0 for a finite `x` and NaN for ±∞ or NaN, so the sum
-            // of the products is zero exactly when every field is finite (integer tests need the
-            // values moved out of the float registers one by one).
-            let (p, q, w) = (self.position, self.orientation, self.angular_velocity);
-            let z = |v: f32| v * 0.0;
-            let sum = z(p.x)
-                + z(p.y)
-                + z(p.z)
-                + z(q.x)
-                + z(q.y)
-                + z(q.z)
-                + z(q.w)
-                + z(w.x)
-                + z(w.y)
-                + z(w.z)
-                + z(self.speed);
-            sum == 0.0
-        }
-        #[cfg(not(any(target_abi = "eabihf", target_arch = "wasm32")))]
-        {
-            self.is_finite_bits()
-        }
+        let (p, q, w) = (self.position, self.orientation, self.angular_velocity);
+        bits::all_finite!(p.x, p.y, p.z, q.x, q.y, q.z, q.w, w.x, w.y, w.z, self.speed)
     }
 
-    /// [`FlyerState::is_finite`] on the bits (no float arithmetic: soft-float targets).
-    #[cfg_attr(any(target_abi = "eabihf", target_arch = "wasm32"), allow(dead_code))]
-    fn is_finite_bits(&self) -> bool {
-        // Branch-free: the largest exponent-and-mantissa field is below infinity's.
-        let m = |v: f32| v.to_bits() & 0x7fff_ffff;
+    /// [`FlyerState::is_finite`] on the bits (its form on soft-float targets).
+    #[cfg(test)]
+    fn is_finite_by_bits(&self) -> bool {
         let (p, q, w) = (self.position, self.orientation, self.angular_velocity);
-        let largest = m(p.x)
-            .max(m(p.y))
-            .max(m(p.z))
-            .max(m(q.x))
-            .max(m(q.y))
-            .max(m(q.z))
-            .max(m(q.w))
-            .max(m(w.x))
-            .max(m(w.y))
-            .max(m(w.z))
-            .max(m(self.speed));
-        largest < 0x7f80_0000
+        bits::all_finite_by_bits!(p.x, p.y, p.z, q.x, q.y, q.z, q.w, w.x, w.y, w.z, self.speed)
+    }
+
+    /// [`FlyerState::is_finite`] as a float sum (its form where floats are hardware).
+    #[cfg(test)]
+    fn is_finite_by_sum(&self) -> bool {
+        let (p, q, w) = (self.position, self.orientation, self.angular_velocity);
+        bits::all_finite_by_sum!(p.x, p.y, p.z, q.x, q.y, q.z, q.w, w.x, w.y, w.z, self.speed)
     }
 
     /// Repair a state a host corrupted: non-finite position components → 0, a non-finite or
@@ -300,7 +273,7 @@ impl Basis {
     #[inline]
     pub fn from_quat(q: Quat) -> Basis {
         let (x, y, z, w) = (q.x, q.y, q.z, q.w);
-        let (x2, y2, z2) = (twice(x), twice(y), twice(z));
+        let (x2, y2, z2) = (bits::twice(x), bits::twice(y), bits::twice(z));
         let (xx, yy, zz) = (x * x2, y * y2, z * z2);
         let (xy, xz, yz) = (x * y2, x * z2, y * z2);
         let (wx, wy, wz) = (w * x2, w * y2, w * z2);
@@ -335,33 +308,6 @@ impl Basis {
             Vec3::X
         }
     }
-}
-
-/// `x + x`, exactly. Without an FPU (soft-float targets) a normal `x` whose double stays finite
-/// is doubled on the bits (exponent + 1, the same result) instead of by a library addition.
-#[inline]
-fn twice(x: f32) -> f32 {
-    #[cfg(not(target_abi = "eabihf"))]
-    {
-        let b = x.to_bits();
-        if ((b >> 23) & 0xff).wrapping_sub(1) < 253 {
-            return f32::from_bits(b.wrapping_add(0x0080_0000)); // exponent ≤ 253: no carry out
-        }
-        // Out of line: an inlined `x + x` is cheap enough in IR for LLVM to compute it
-        // unconditionally and select, which would bring the library call back.
-        sum_with_itself(x)
-    }
-    #[cfg(target_abi = "eabihf")]
-    {
-        x + x
-    }
-}
-
-/// `x + x`, never inlined (see [`twice`]).
-#[cfg(not(target_abi = "eabihf"))]
-#[inline(never)]
-fn sum_with_itself(x: f32) -> f32 {
-    x + x
 }
 
 /// Torque of a stick command (`pitch`, `yaw` in `[−1, 1]`): settles at `command · max_rate`.
@@ -483,19 +429,6 @@ pub fn avoid_torque(
         total += turn_torque(basis, away, strength);
     }
     total
-}
-
-/// True if `x` and `y` are finite ([`FlyerState::is_finite`]'s two forms for two values).
-#[inline(always)]
-fn finite_pair(x: f32, y: f32) -> bool {
-    #[cfg(any(target_abi = "eabihf", target_arch = "wasm32"))]
-    {
-        x * 0.0 + y * 0.0 == 0.0
-    }
-    #[cfg(not(any(target_abi = "eabihf", target_arch = "wasm32")))]
-    {
-        (x.to_bits() & 0x7fff_ffff).max(y.to_bits() & 0x7fff_ffff) < 0x7f80_0000
-    }
 }
 
 fn sane_dt(dt: f32, params: &FlyerParams) -> f32 {
@@ -709,7 +642,7 @@ pub(crate) fn step_at_speed_axes(
     // not finite) are finite by construction: only position and speed can overflow (absurd
     // params), so only they are checked — the same outcome as `!state.is_finite()`.
     let p = state.position;
-    if !(finite_pair(p.x, p.y) && finite_pair(p.z, state.speed)) {
+    if !(bits::all_finite!(p.x, p.y) && bits::all_finite!(p.z, state.speed)) {
         *state = before;
         state.angular_velocity = Vec3::ZERO;
     }
@@ -815,7 +748,7 @@ mod tests {
         let mut b = 0u32;
         loop {
             let x = f32::from_bits(b);
-            let (t, sum) = (twice(x), x + x);
+            let (t, sum) = (bits::twice_by_exponent(x), x + x);
             assert!(
                 t.to_bits() == sum.to_bits() || (t.is_nan() && sum.is_nan()),
                 "{b:#x}"
@@ -835,7 +768,8 @@ mod tests {
             f32::INFINITY,
             f32::NAN,
         ] {
-            assert!(twice(x).to_bits() == (x + x).to_bits() || x.is_nan(), "{x}");
+            let t = bits::twice_by_exponent(x);
+            assert!(t.to_bits() == (x + x).to_bits() || x.is_nan(), "{x}");
         }
     }
 
@@ -937,14 +871,12 @@ mod tests {
                     9 => t.angular_velocity.z = v,
                     _ => t.speed = v,
                 }
-                assert_eq!(products(&t), t.is_finite_bits(), "{i} {v}");
-                let finite = |x: f32| x.is_finite();
-                assert_eq!(finite_pair(v, 1.0), finite(v), "{v}");
-                assert_eq!(finite_pair(1.0, v), finite(v), "{v}");
-                // The float form of `finite_pair`, whichever form this target compiles.
-                assert_eq!(v * 0.0 + 1.0f32 * 0.0 == 0.0, finite(v), "{v}");
-                assert_eq!(2.0f32 * 0.0 + v * 0.0 == 0.0, finite(v), "{v}");
-                assert_eq!(t.is_finite(), t.is_finite_bits(), "{i} {v}");
+                let by_bits = t.is_finite_by_bits();
+                assert_eq!(products(&t), by_bits, "{i} {v}");
+                assert_eq!(t.is_finite_by_sum(), by_bits, "{i} {v}");
+                assert_eq!(bits::all_finite!(v, 1.0), v.is_finite(), "{v}");
+                assert_eq!(bits::all_finite!(1.0, v), v.is_finite(), "{v}");
+                assert_eq!(t.is_finite(), by_bits, "{i} {v}");
             }
         }
         let mut rng = crate::rng::Pcg32::seeded(11);
@@ -953,7 +885,7 @@ mod tests {
             t.position.y = f32::from_bits(rng.next_u32());
             t.speed = f32::from_bits(rng.next_u32());
             t.orientation.w = f32::from_bits(rng.next_u32());
-            assert_eq!(products(&t), t.is_finite_bits());
+            assert_eq!(products(&t), t.is_finite_by_bits());
         }
     }
 

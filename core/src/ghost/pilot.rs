@@ -7,6 +7,8 @@
 use super::flyer::{self, Basis, FlyerParams, FlyerState, StepConsts};
 use super::frame::Frame;
 use crate::ground::GroundProbe;
+use crate::math::bits;
+use crate::math::target::{inline_policy, FLOAT_SUMS_BEAT_BIT_TESTS};
 use crate::math::Vec3;
 
 /// The nearest target as seen from a flyer.
@@ -21,43 +23,42 @@ pub struct Nearest {
     pub direction: Vec3,
 }
 
-/// The nearest finite target to `position` (ties: lowest index), or `None` if there is none.
-// Inline where floats are hardware (two call sites in a scene step); soft-float targets keep one
-// copy (no gain there, more stack).
-#[cfg_attr(target_abi = "eabihf", inline)]
-pub fn nearest_target(position: Vec3, targets: &[Vec3]) -> Option<Nearest> {
-    // The best squared distance so far: +∞ until a finite one is seen (every finite square is
-    // below it; later ones must be strictly smaller, so ties keep the lowest index).
-    let mut best = f32::INFINITY;
-    let mut index = 0u32;
-    let mut offset = Vec3::ZERO;
-    // A manual index (not `enumerate`): no overflow check for the link-time panic check.
-    let mut i = 0u32;
-    for &t in targets {
-        let r = t - position;
-        let d2 = r.length_squared();
-        if d2 < best {
-            best = d2;
-            index = i;
-            offset = r;
+inline_policy! { fpu_hint:
+    /// The nearest finite target to `position` (ties: lowest index), or `None` if there is none.
+    pub fn nearest_target(position: Vec3, targets: &[Vec3]) -> Option<Nearest> {
+        // The best squared distance so far: +∞ until a finite one is seen (every finite square is
+        // below it; later ones must be strictly smaller, so ties keep the lowest index).
+        let mut best = f32::INFINITY;
+        let mut index = 0u32;
+        let mut offset = Vec3::ZERO;
+        // A manual index (not `enumerate`): no overflow check for the link-time panic check.
+        let mut i = 0u32;
+        for &t in targets {
+            let r = t - position;
+            let d2 = r.length_squared();
+            if d2 < best {
+                best = d2;
+                index = i;
+                offset = r;
+            }
+            i = i.wrapping_add(1);
         }
-        i = i.wrapping_add(1);
+        if best == f32::INFINITY {
+            return None;
+        }
+        let distance = crate::math::scalar::sqrt(best);
+        // `distance` is a square root of a finite sum of squares (≥ 0): compare the bits.
+        let direction = if distance.to_bits() > 1.0e-6f32.to_bits() {
+            offset * (1.0 / distance)
+        } else {
+            Vec3::ZERO
+        };
+        Some(Nearest {
+            index,
+            distance,
+            direction,
+        })
     }
-    if best == f32::INFINITY {
-        return None;
-    }
-    let distance = crate::math::scalar::sqrt(best);
-    // `distance` is a square root of a finite sum of squares (≥ 0): compare the bits.
-    let direction = if distance.to_bits() > 1.0e-6f32.to_bits() {
-        offset * (1.0 / distance)
-    } else {
-        Vec3::ZERO
-    };
-    Some(Nearest {
-        index,
-        distance,
-        direction,
-    })
 }
 
 /// Fire gate: the nose points at the nearest target within `fire_cos` and it is within
@@ -96,59 +97,33 @@ pub fn frame_torque(
     torque = add_torque(torque, flyer::avoid_torque(state, basis, params, targets));
     // The level torque is `(0, 0, z)`: only z needs an addition.
     let level = flyer::level_torque(basis, params);
-    Vec3::new(plus_zero(torque.x), plus_zero(torque.y), torque.z + level.z)
+    Vec3::new(
+        bits::plus_zero(torque.x),
+        bits::plus_zero(torque.y),
+        torque.z + level.z,
+    )
 }
 
-/// `x + 0.0`: `x`, except that `−0.0` becomes `+0.0`. With hardware floating point the addition
-/// itself; on soft-float targets without it, on the bits (a NaN then comes back unchanged where
-/// the addition might quiet it; torques are sanitised before use).
-#[inline]
-fn plus_zero(x: f32) -> f32 {
-    #[cfg(any(target_abi = "eabihf", target_arch = "wasm32"))]
-    {
-        x + 0.0
-    }
-    #[cfg(not(any(target_abi = "eabihf", target_arch = "wasm32")))]
-    {
-        plus_zero_bits(x)
-    }
-}
-
-/// [`plus_zero`] on the bits.
-#[cfg(any(test, not(any(target_abi = "eabihf", target_arch = "wasm32"))))]
-#[inline]
-fn plus_zero_bits(x: f32) -> f32 {
-    if x.to_bits() == 0x8000_0000 {
-        0.0
-    } else {
-        x
-    }
-}
-
-/// `acc + t`. On soft-float targets the three additions are skipped when `t` is exactly
-/// `(+0, +0, +0)` (terrain, avoidance and steering torques mostly are): the same bits as the sum
-/// (see [`plus_zero`]); with hardware floating point the additions are cheaper than the test.
+/// `acc + t`. Where float additions are library calls the three additions are skipped when `t`
+/// is exactly `(+0, +0, +0)` (terrain, avoidance and steering torques mostly are): the same bits
+/// as the sum (see [`bits::plus_zero`]).
 #[inline]
 fn add_torque(acc: Vec3, t: Vec3) -> Vec3 {
-    #[cfg(any(target_abi = "eabihf", target_arch = "wasm32"))]
-    {
+    if FLOAT_SUMS_BEAT_BIT_TESTS {
         acc + t
-    }
-    #[cfg(not(any(target_abi = "eabihf", target_arch = "wasm32")))]
-    {
-        add_torque_bits(acc, t)
+    } else {
+        add_torque_by_bits(acc, t)
     }
 }
 
 /// [`add_torque`] skipping the additions of an exact `(+0, +0, +0)`.
-#[cfg(any(test, not(any(target_abi = "eabihf", target_arch = "wasm32"))))]
 #[inline]
-fn add_torque_bits(acc: Vec3, t: Vec3) -> Vec3 {
-    if (t.x.to_bits() | t.y.to_bits() | t.z.to_bits()) == 0 {
+fn add_torque_by_bits(acc: Vec3, t: Vec3) -> Vec3 {
+    if bits::is_plus_zero3(t) {
         Vec3::new(
-            plus_zero_bits(acc.x),
-            plus_zero_bits(acc.y),
-            plus_zero_bits(acc.z),
+            bits::plus_zero_by_bits(acc.x),
+            bits::plus_zero_by_bits(acc.y),
+            bits::plus_zero_by_bits(acc.z),
         )
     } else {
         acc + t
@@ -268,13 +243,13 @@ mod tests {
     #[test]
     fn bit_forms_are_the_additions() {
         let same = |a: f32, b: f32| a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan());
-        let mut bits = 0u32;
+        let mut b = 0u32;
         loop {
-            let x = f32::from_bits(bits);
-            assert!(same(plus_zero_bits(x), x + 0.0), "{bits:#x}");
-            assert!(same(plus_zero(x), x + 0.0), "{bits:#x}");
-            match bits.checked_add(4_099) {
-                Some(n) => bits = n,
+            let x = f32::from_bits(b);
+            assert!(same(bits::plus_zero_by_bits(x), x + 0.0), "{b:#x}");
+            assert!(same(bits::plus_zero(x), x + 0.0), "{b:#x}");
+            match b.checked_add(4_099) {
+                Some(n) => b = n,
                 None => break,
             }
         }
@@ -293,7 +268,7 @@ mod tests {
                 for &c in vs.iter() {
                     let acc = Vec3::new(a, b, -c);
                     for t in [Vec3::ZERO, Vec3::new(0.0, -0.0, 0.0), Vec3::new(c, a, b)] {
-                        let (x, y) = (add_torque_bits(acc, t), acc + t);
+                        let (x, y) = (add_torque_by_bits(acc, t), acc + t);
                         assert!(same(x.x, y.x) && same(x.y, y.y) && same(x.z, y.z));
                         let z = add_torque(acc, t);
                         assert!(same(z.x, y.x) && same(z.y, y.y) && same(z.z, y.z));

@@ -19,6 +19,7 @@
 //! Every normalisation is guarded: `normalize_or_zero` returns the zero vector for zero, tiny,
 //! NaN or infinite input, and `try_normalize` returns `None` there. Nothing here panics.
 
+pub(crate) mod bits;
 pub mod quat;
 pub mod scalar;
 // Backends of `scalar::sqrt` on some Arm targets: implementation details, compiled where
@@ -42,6 +43,7 @@ mod sqrt32;
     )
 ))]
 mod sqrt_fpu;
+pub(crate) mod target;
 pub mod trig;
 pub mod vec2;
 pub mod vec3;

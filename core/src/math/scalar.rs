@@ -135,15 +135,8 @@ pub fn rsqrt_in_range(x: f32) -> f32 {
     y
 }
 
-/// True where every `f32` operation is a library call (ARMv6-M: Cortex-M0/M0+, recognised as an
-/// Arm target without 32-bit compare-and-swap). Hot paths then use integer operations that give
-/// exactly the same result as the float operation they replace (each pair is tested on the host).
-pub(crate) const SOFT_FLOAT: bool = cfg!(all(target_arch = "arm", not(target_has_atomic = "32")));
-
-/// True on Arm targets with hardware single precision (hard-float ABI: Cortex-M4F, M7, M33 …),
-/// where a float multiply-accumulate is one instruction and cheaper than the integer form of the
-/// same test.
-pub(crate) const HARD_FLOAT_ARM: bool = cfg!(all(target_arch = "arm", target_abi = "eabihf"));
+// The target classes of the float tricks here and in `movement` (defined in `super::target`).
+pub(crate) use super::target::{HARD_FLOAT_ARM, SOFT_FLOAT};
 
 /// `0.5 · x` for a normal `x` whose half is normal too (`x ≥ 2⁻¹²⁵`, as in
 /// [`rsqrt_in_range`]'s range), exactly. Where floats are software this is one integer subtraction

@@ -38,7 +38,7 @@ use crate::math::scalar::{positive, positive_bits};
 use crate::math::{scalar, Vec2};
 
 /// Bit pattern of `f32::MAX`: a non-negative float (or NaN) is finite iff its bits are at most this.
-pub(super) const MAX_BITS: u32 = 0x7f7f_ffff;
+pub(super) const MAX_BITS: u32 = crate::math::bits::MAX_FINITE;
 /// Bit pattern of `1e-30`, the smallest squared speed the fast reciprocal square root accepts.
 const RSQRT_MIN_BITS: u32 = 0x0da2_4260;
 

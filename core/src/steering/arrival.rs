@@ -48,7 +48,9 @@ use super::{
     sanitize_dt, velocity_change_checked, Agent, Steering, SteeringParams,
 };
 use crate::hash::{StateHash, StateHasher};
+use crate::math::bits;
 use crate::math::scalar::positive_bits;
+use crate::math::target::inline_policy;
 use crate::math::{clamp, finite_or, scalar, wrap_angle, Vec3};
 
 /// Fraction of `max_accel` the braking schedule of [`arrive`] plans with; the rest is a reserve
@@ -145,10 +147,9 @@ pub(crate) fn effective_tolerance(tolerance: f32, target: Vec3) -> f32 {
 /// soft-float targets. Always > 0.
 #[inline]
 fn tolerance_floor(target: Vec3) -> f32 {
-    const ABS: u32 = 0x7fff_ffff;
-    let m = (target.x.to_bits() & ABS)
-        .max(target.y.to_bits() & ABS)
-        .max(target.z.to_bits() & ABS);
+    let m = bits::abs_bits(target.x)
+        .max(bits::abs_bits(target.y))
+        .max(bits::abs_bits(target.z));
     1.0e-5 * (1.0 + f32::from_bits(m))
 }
 
@@ -261,36 +262,33 @@ pub fn arrival_time_bound(
     }
 }
 
-/// Arrival towards a (stationary) `target`: the desired acceleration for this step.
-///
-/// Desired speed `s = min(ramp, stopping_speed(d, BRAKE_PLAN_FRACTION·max_accel))` with
-/// `ramp = max_speed` outside the brake distance and
-/// `max(max_speed·d/brake_distance, max_speed·min_speed_fraction, rounding floor/dt)` inside it; the velocity change `s·û − v` is allocated along `û` first (clamped to
-/// `max_accel·dt`), the rest of the budget cancels lateral velocity. Within the tolerance the
-/// desired velocity is zero (brake to a stop). Returns [`Steering::ZERO`] for invalid `dt` or
-/// non-finite agent/target. Never NaN.
-// Always inlined on 64-bit hosts, with `arrive_checked` and `velocity_change_k`: a hint is only
-// followed where the loop has a single call site, and an out-of-line copy recomputes the per-call
-// constants for every agent (criterion `steering_lists`, three loops in one binary: 134 → 110 µs
-// per 1,024 agents, 96 with `blend` forced too). MCUs keep one copy for flash.
-#[cfg_attr(target_pointer_width = "64", inline(always))]
-pub fn arrive(
-    agent: &Agent,
-    target: Vec3,
-    params: &SteeringParams,
-    arrival: &ArrivalParams,
-    dt: f32,
-) -> Steering {
-    let Some(k) = ArrivalConsts::new(params, arrival, dt) else {
-        return Steering::ZERO;
-    };
-    if !finite3(target) || !finite3(agent.position) || !finite3(agent.velocity) {
-        return Steering::ZERO;
+inline_policy! { hot:
+    /// Arrival towards a (stationary) `target`: the desired acceleration for this step.
+    ///
+    /// Desired speed `s = min(ramp, stopping_speed(d, BRAKE_PLAN_FRACTION·max_accel))` with
+    /// `ramp = max_speed` outside the brake distance and
+    /// `max(max_speed·d/brake_distance, max_speed·min_speed_fraction, rounding floor/dt)` inside it; the velocity change `s·û − v` is allocated along `û` first (clamped to
+    /// `max_accel·dt`), the rest of the budget cancels lateral velocity. Within the tolerance the
+    /// desired velocity is zero (brake to a stop). Returns [`Steering::ZERO`] for invalid `dt` or
+    /// non-finite agent/target. Never NaN.
+    pub fn arrive(
+        agent: &Agent,
+        target: Vec3,
+        params: &SteeringParams,
+        arrival: &ArrivalParams,
+        dt: f32,
+    ) -> Steering {
+        let Some(k) = ArrivalConsts::new(params, arrival, dt) else {
+            return Steering::ZERO;
+        };
+        if !finite3(target) || !finite3(agent.position) || !finite3(agent.velocity) {
+            return Steering::ZERO;
+        }
+        let floor = tolerance_floor(target);
+        let tolerance = tolerance_with_floor(k.tolerance, floor);
+        let to_target = dir_len(target - agent.position, tolerance);
+        arrive_checked(agent, &k, floor, to_target).0
     }
-    let floor = tolerance_floor(target);
-    let tolerance = tolerance_with_floor(k.tolerance, floor);
-    let to_target = dir_len(target - agent.position, tolerance);
-    arrive_checked(agent, &k, floor, to_target).0
 }
 
 /// The quantities of an arrival step that depend only on the parameters and `dt` (each computed
@@ -350,64 +348,64 @@ impl ArrivalConsts {
     }
 }
 
-/// [`arrive`] after its checks: `dt` sanitised, agent and target finite, `floor` =
-/// [`tolerance_floor`] of the target and `to_target` = the target's direction and distance when it
-/// is farther than the tolerance (`None` within it). Also tells whether the linear part is a
-/// fixed point of the clamp to `max_accel` (see [`finish_checked`]).
-#[cfg_attr(target_pointer_width = "64", inline(always))]
-#[cfg_attr(not(target_pointer_width = "64"), inline)]
-fn arrive_checked(
-    agent: &Agent,
-    k: &ArrivalConsts,
-    floor: f32,
-    to_target: Option<(Vec3, f32)>,
-) -> (Steering, bool) {
-    let (max_accel, dt) = (k.max_accel, k.dt);
-    let v = agent.velocity;
+inline_policy! { hot_hint:
+    /// [`arrive`] after its checks: `dt` sanitised, agent and target finite, `floor` =
+    /// [`tolerance_floor`] of the target and `to_target` = the target's direction and distance when it
+    /// is farther than the tolerance (`None` within it). Also tells whether the linear part is a
+    /// fixed point of the clamp to `max_accel` (see [`finish_checked`]).
+    fn arrive_checked(
+        agent: &Agent,
+        k: &ArrivalConsts,
+        floor: f32,
+        to_target: Option<(Vec3, f32)>,
+    ) -> (Steering, bool) {
+        let (max_accel, dt) = (k.max_accel, k.dt);
+        let v = agent.velocity;
 
-    let Some((dir, distance)) = to_target else {
-        return finish_checked(velocity_change_checked(-v, max_accel, dt), max_accel);
-    };
-    let speed = desired_speed(distance, k, floor);
+        let Some((dir, distance)) = to_target else {
+            return finish_checked(velocity_change_checked(-v, max_accel, dt), max_accel);
+        };
+        let speed = desired_speed(distance, k, floor);
 
-    let budget = k.budget;
-    let v_along = v.dot(dir);
-    let demand = speed - v_along;
-    if positive_bits(demand) {
-        // Not braking: steer the whole velocity error `s·û − v` within the budget (the seed's
-        // clamp), so lateral and backward velocity shrink together with the approach — giving
-        // the approach priority here would let a full approach demand starve the lateral
-        // correction forever (an orbit).
-        return finish_checked(velocity_change_k(dir * speed - v, k), max_accel);
+        let budget = k.budget;
+        let v_along = v.dot(dir);
+        let demand = speed - v_along;
+        if positive_bits(demand) {
+            // Not braking: steer the whole velocity error `s·û − v` within the budget (the seed's
+            // clamp), so lateral and backward velocity shrink together with the approach — giving
+            // the approach priority here would let a full approach demand starve the lateral
+            // correction forever (an orbit).
+            return finish_checked(velocity_change_k(dir * speed - v, k), max_accel);
+        }
+        let v_lateral = v - dir * v_along;
+        let along = demand.max(-budget);
+        // Braking: the budget goes to braking first; what is left cancels lateral velocity:
+        // |lateral| ≤ √(budget² − along²).
+        let rest_sq = non_negative(budget * budget - along * along);
+        let lateral_sq = v_lateral.length_squared();
+        let lateral = if lateral_sq <= rest_sq {
+            -v_lateral
+        } else {
+            clamp_len(-v_lateral, scalar::sqrt(rest_sq))
+        };
+        let dv = dir * along + lateral;
+        finish_checked((dv * (1.0 / dt), false), max_accel)
     }
-    let v_lateral = v - dir * v_along;
-    let along = demand.max(-budget);
-    // Braking: the budget goes to braking first; what is left cancels lateral velocity:
-    // |lateral| ≤ √(budget² − along²).
-    let rest_sq = non_negative(budget * budget - along * along);
-    let lateral_sq = v_lateral.length_squared();
-    let lateral = if lateral_sq <= rest_sq {
-        -v_lateral
-    } else {
-        clamp_len(-v_lateral, scalar::sqrt(rest_sq))
-    };
-    let dv = dir * along + lateral;
-    finish_checked((dv * (1.0 / dt), false), max_accel)
 }
 
-/// `velocity_change_checked(dv, k.max_accel, k.dt)` with its common case here (a length in
-/// [`fast_range`]) and its budget from `k`: the same result.
-#[cfg_attr(target_pointer_width = "64", inline(always))]
-#[cfg_attr(not(target_pointer_width = "64"), inline)]
-fn velocity_change_k(dv: Vec3, k: &ArrivalConsts) -> (Vec3, bool) {
-    let l2 = dv.length_squared();
-    if !fast_range(l2) {
-        return velocity_change_checked(dv, k.max_accel, k.dt);
+inline_policy! { hot_hint:
+    /// `velocity_change_checked(dv, k.max_accel, k.dt)` with its common case here (a length in
+    /// [`fast_range`]) and its budget from `k`: the same result.
+    fn velocity_change_k(dv: Vec3, k: &ArrivalConsts) -> (Vec3, bool) {
+        let l2 = dv.length_squared();
+        if !fast_range(l2) {
+            return velocity_change_checked(dv, k.max_accel, k.dt);
+        }
+        if l2 <= k.budget * k.budget {
+            return clamp_len_checked(dv * (1.0 / k.dt), k.max_accel);
+        }
+        (dv * (k.max_accel / scalar::sqrt(l2)), false)
     }
-    if l2 <= k.budget * k.budget {
-        return clamp_len_checked(dv * (1.0 / k.dt), k.max_accel);
-    }
-    (dv * (k.max_accel / scalar::sqrt(l2)), false)
 }
 
 /// The desired approach speed at `distance` (see [`arrive`]).
@@ -567,20 +565,10 @@ fn integrate_with(
     agent.yaw = scalar::flush_subnormal(super::add_yaw(yaw, rate * dt));
 }
 
-/// `finite3(a) && finite3(b) && finite3(c)`. With a hardware FPU as a float sum: `x·0` is ±0 for a
-/// finite `x` and NaN for ±∞ or NaN, so the sum is zero exactly when all nine are finite (the bit
-/// tests need every value moved out of the float registers); elsewhere `finite3`.
+/// `finite3(a) && finite3(b) && finite3(c)`, in the target's cheaper form ([`bits::all_finite!`]).
 #[inline(always)]
 fn finite9(a: Vec3, b: Vec3, c: Vec3) -> bool {
-    #[cfg(any(target_abi = "eabihf", target_arch = "wasm32"))]
-    {
-        let z = |v: Vec3| v.x * 0.0 + v.y * 0.0 + v.z * 0.0;
-        z(a) + z(b) + z(c) == 0.0
-    }
-    #[cfg(not(any(target_abi = "eabihf", target_arch = "wasm32")))]
-    {
-        finite3(a) && finite3(b) && finite3(c)
-    }
+    bits::all_finite!(a.x, a.y, a.z, b.x, b.y, b.z, c.x, c.y, c.z)
 }
 
 /// `orient::look_where_going(agent, params, dt).angular` for a sanitised `dt`, bit for bit, with
@@ -609,7 +597,7 @@ fn face_velocity_rate(agent: &Agent, turn: f32, dt: f32) -> f32 {
         return 0.0;
     }
     let a = target_yaw - agent.yaw;
-    let error = if a.to_bits() & 0x7fff_ffff <= 3.0f32.to_bits() {
+    let error = if bits::abs_bits(a) <= 3.0f32.to_bits() {
         a
     } else {
         wrap_angle(a)
@@ -634,7 +622,6 @@ mod tests {
             f32::NEG_INFINITY,
             f32::NAN,
         ];
-        let sum = |v: Vec3| v.x * 0.0 + v.y * 0.0 + v.z * 0.0;
         for &x in vs.iter() {
             for &y in vs.iter() {
                 for slot in 0..9 {
@@ -646,8 +633,17 @@ mod tests {
                     let c = Vec3::new(w[6], w[7], w[8]);
                     let want = finite3(a) && finite3(b) && finite3(c);
                     assert_eq!(finite9(a, b, c), want, "{w:?}");
-                    // The float form, whichever form this target compiles.
-                    assert_eq!(sum(a) + sum(b) + sum(c) == 0.0, want, "{w:?}");
+                    let [w0, w1, w2, w3, w4, w5, w6, w7, w8] = w;
+                    assert_eq!(
+                        bits::all_finite_by_sum!(w0, w1, w2, w3, w4, w5, w6, w7, w8),
+                        want,
+                        "{w:?}"
+                    );
+                    assert_eq!(
+                        bits::all_finite_by_bits!(w0, w1, w2, w3, w4, w5, w6, w7, w8),
+                        want,
+                        "{w:?}"
+                    );
                 }
             }
         }

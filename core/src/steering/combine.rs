@@ -15,34 +15,33 @@
 //! zero is the intended equilibrium.
 
 use super::{clamp_len, dir_len, fast_range, is_zero, non_negative, Steering, SteeringParams};
+use crate::math::bits;
+use crate::math::target::{inline_policy, SPEED_OVER_SIZE};
 use crate::math::{clamp, scalar, Vec3};
 
 /// Relative threshold below which a blended sum counts as fully cancelled (see the module docs).
 pub const CANCEL_RATIO: f32 = 1.0e-5;
 
-/// Weighted blend: `Σ wᵢ·sᵢ`, linear part truncated to `max_accel`, yaw rate clamped to
-/// `max_turn_rate`. Each input is first limited to those same bounds (behaviours already are).
-/// Items with a non-finite weight or steering are skipped; negative weights are allowed (they
-/// invert a behaviour). Near-total cancellation gives exactly zero (module docs). Extreme weights
-/// or limits (beyond 10¹⁵) switch to a rescaled sum, so no finite input can overflow it.
-// Always inlined on 64-bit hosts, as `arrive` and `integrate`: its inline cost is far above
-// LLVM's threshold for a hint, so a loop calling it from more than one place got an out-of-line
-// copy (criterion `steering_lists`: 108 → 96 µs per 1,024 agents). MCUs keep one copy.
-#[cfg_attr(target_pointer_width = "64", inline(always))]
-#[cfg_attr(not(target_pointer_width = "64"), inline)]
-pub fn blend(items: &[(Steering, f32)], params: &SteeringParams) -> Steering {
-    let w_max = max_weight(items);
-    let max_accel = params.accel_limit();
-    let turn = params.turn_limit();
-    if w_max <= 0.0 {
-        return Steering::ZERO;
+inline_policy! { hot_hint:
+    /// Weighted blend: `Σ wᵢ·sᵢ`, linear part truncated to `max_accel`, yaw rate clamped to
+    /// `max_turn_rate`. Each input is first limited to those same bounds (behaviours already are).
+    /// Items with a non-finite weight or steering are skipped; negative weights are allowed (they
+    /// invert a behaviour). Near-total cancellation gives exactly zero (module docs). Extreme weights
+    /// or limits (beyond 10¹⁵) switch to a rescaled sum, so no finite input can overflow it.
+    pub fn blend(items: &[(Steering, f32)], params: &SteeringParams) -> Steering {
+        let w_max = max_weight(items);
+        let max_accel = params.accel_limit();
+        let turn = params.turn_limit();
+        if w_max <= 0.0 {
+            return Steering::ZERO;
+        }
+        // Ordinary magnitudes: every weighted term and its square stay far from overflow.
+        const SAFE: f32 = 1.0e15;
+        if w_max <= SAFE && max_accel <= SAFE && turn <= SAFE && w_max >= 1.0 / SAFE {
+            return blend_direct(items, w_max, max_accel, turn);
+        }
+        blend_scaled(items, w_max, max_accel, turn)
     }
-    // Ordinary magnitudes: every weighted term and its square stay far from overflow.
-    const SAFE: f32 = 1.0e15;
-    if w_max <= SAFE && max_accel <= SAFE && turn <= SAFE && w_max >= 1.0 / SAFE {
-        return blend_direct(items, w_max, max_accel, turn);
-    }
-    blend_scaled(items, w_max, max_accel, turn)
 }
 
 /// Largest finite `|weight|` of `items` (NaN/inf weights are skipped by the blends anyway).
@@ -64,41 +63,40 @@ fn cancelled(sum_sq: f32, mass: f32) -> bool {
     sum_sq <= CANCEL_RATIO * CANCEL_RATIO * mass
 }
 
-/// [`blend`] for ordinary magnitudes (`|w|·max_accel ≤ 10³⁰`): plain weighted sums.
-///
-/// The linear mass `Σ|wᵢ·sᵢ|²` of the cancellation rule is only summed when the blended sum is
-/// short enough that it could matter: every term is at most `|w|·max_accel` long, so
-/// [`mass_bound`] bounds the mass from above, and a sum with `|sum|² > R²·bound` is not cancelled
-/// whatever the exact mass (the float products are monotonic in the mass). Otherwise
-/// [`linear_mass`] sums it exactly as it always was summed, so the result is the same either way.
-// Always inlined on 64-bit hosts: with the items a literal array, the weights fold into the code
-// and the loop unrolls. MCUs keep one copy for flash.
-#[cfg_attr(target_pointer_width = "64", inline(always))]
-fn blend_direct(items: &[(Steering, f32)], w_max: f32, max_accel: f32, turn: f32) -> Steering {
-    let max_sq = max_accel * max_accel;
-    let mut sums = Sums::default();
-    for item in items {
-        sums.add(item, max_accel, max_sq, turn);
+inline_policy! { hot:
+    /// [`blend`] for ordinary magnitudes (`|w|·max_accel ≤ 10³⁰`): plain weighted sums.
+    ///
+    /// The linear mass `Σ|wᵢ·sᵢ|²` of the cancellation rule is only summed when the blended sum is
+    /// short enough that it could matter: every term is at most `|w|·max_accel` long, so
+    /// [`mass_bound`] bounds the mass from above, and a sum with `|sum|² > R²·bound` is not cancelled
+    /// whatever the exact mass (the float products are monotonic in the mass). Otherwise
+    /// [`linear_mass`] sums it exactly as it always was summed, so the result is the same either way.
+    fn blend_direct(items: &[(Steering, f32)], w_max: f32, max_accel: f32, turn: f32) -> Steering {
+        let max_sq = max_accel * max_accel;
+        let mut sums = Sums::default();
+        for item in items {
+            sums.add(item, max_accel, max_sq, turn);
+        }
+        let Sums {
+            linear,
+            angular,
+            angular_mass,
+        } = sums;
+        let sum_sq = linear.length_squared();
+        let keep = sum_sq > CANCEL_RATIO * CANCEL_RATIO * mass_bound(items.len(), w_max, max_sq)
+            || !cancelled(sum_sq, linear_mass(items, max_accel, max_sq));
+        let linear = if keep {
+            clamp_len(linear, max_accel)
+        } else {
+            Vec3::ZERO
+        };
+        let angular = if cancelled(angular * angular, angular_mass) {
+            0.0
+        } else {
+            clamp(angular, -turn, turn)
+        };
+        Steering { linear, angular }
     }
-    let Sums {
-        linear,
-        angular,
-        angular_mass,
-    } = sums;
-    let sum_sq = linear.length_squared();
-    let keep = sum_sq > CANCEL_RATIO * CANCEL_RATIO * mass_bound(items.len(), w_max, max_sq)
-        || !cancelled(sum_sq, linear_mass(items, max_accel, max_sq));
-    let linear = if keep {
-        clamp_len(linear, max_accel)
-    } else {
-        Vec3::ZERO
-    };
-    let angular = if cancelled(angular * angular, angular_mass) {
-        0.0
-    } else {
-        clamp(angular, -turn, turn)
-    };
-    Steering { linear, angular }
 }
 
 /// The running sums of [`blend_direct`].
@@ -148,19 +146,19 @@ fn mass_bound(n: usize, w_max: f32, max_sq: f32) -> f32 {
     }
 }
 
-/// `Σ|wᵢ·sᵢ|²` over the items [`blend_direct`] sums, term by term in the same order (the rule's
-/// mass, summed only when [`mass_bound`] cannot settle the cancellation test).
-#[cold]
-#[cfg_attr(target_pointer_width = "64", inline)]
-#[cfg_attr(not(target_pointer_width = "64"), inline(never))]
-fn linear_mass(items: &[(Steering, f32)], max_accel: f32, max_sq: f32) -> f32 {
-    let mut mass = 0.0f32;
-    for &(ref item, w) in items {
-        if let Some(l) = blend_term(item, w, max_accel, max_sq) {
-            mass += l.length_squared();
+inline_policy! { cold_shared:
+    /// `Σ|wᵢ·sᵢ|²` over the items [`blend_direct`] sums, term by term in the same order (the rule's
+    /// mass, summed only when [`mass_bound`] cannot settle the cancellation test).
+    #[cold]
+    fn linear_mass(items: &[(Steering, f32)], max_accel: f32, max_sq: f32) -> f32 {
+        let mut mass = 0.0f32;
+        for &(ref item, w) in items {
+            if let Some(l) = blend_term(item, w, max_accel, max_sq) {
+                mass += l.length_squared();
+            }
         }
+        mass
     }
-    mass
 }
 
 /// The weighted, clamped linear term `clamp_len(s.linear, max_accel)·w` of one item, `None` if
@@ -176,45 +174,41 @@ fn blend_term(item: &Steering, w: f32, max_accel: f32, max_sq: f32) -> Option<Ve
     };
     let l2 = s.linear.length_squared();
     // One test for the usual item: a squared length in the fast range proves the linear part
-    // finite (and is the one `clamp_len` computes), `angular·0 + w·0 == 0` that the yaw rate
-    // and the weight are. Anything else takes the general checks.
-    if fast_range(l2) && s.angular * 0.0 + w * 0.0 == 0.0 {
+    // finite (and is the one `clamp_len` computes), `bits::all_finite!` that the yaw rate and the
+    // weight are. Anything else takes the general checks.
+    if fast_range(l2) && bits::all_finite!(s.angular, w) {
         let clamped = if l2 <= max_sq {
             s.linear
         } else {
             s.linear * (max_accel / scalar::sqrt(l2))
         };
         Some(clamped * w)
-    } else if cfg!(target_pointer_width = "64")
-        && is_zero(s.linear)
-        && s.angular * 0.0 + w * 0.0 == 0.0
-    {
+    } else if SPEED_OVER_SIZE && is_zero(s.linear) && bits::all_finite!(s.angular, w) {
         // A behaviour with nothing to do (separation with no one close, cohesion of a centred
-        // agent) returns an exact zero: the careful path's result, without the call. 64-bit
-        // hosts only (32-bit targets keep the one careful path for flash).
+        // agent) returns an exact zero: the careful path's result, without the call (a shortcut
+        // only where code size is free).
         Some(Vec3::ZERO * w)
-    } else if cfg!(target_pointer_width = "64") {
-        // `+ 0`: a fresh value. Returned as is, the careful call's result slot (it returns
-        // through memory) became the fast path's too, and once `blend` was inlined every term
-        // went through the stack (+20 instructions per agent). It turns a −0 component into +0,
-        // which the sums cannot see (they start at +0 and a round-to-nearest sum that starts at
-        // +0 is never −0), nor can `linear_mass` (it squares).
+    } else if SPEED_OVER_SIZE {
+        // `+ 0`: a fresh value, so that the careful call's result slot (it returns through
+        // memory) does not become the fast path's too. It turns a −0 component into +0, which
+        // the sums cannot see (they start at +0 and a round-to-nearest sum that starts at +0 is
+        // never −0), nor can `linear_mass` (it squares).
         blend_term_careful(s, w, max_accel).map(|v| v + Vec3::ZERO)
     } else {
         blend_term_careful(s, w, max_accel)
     }
 }
 
-/// The weighted, clamped linear term of one [`blend_direct`] item outside the fast test (zero,
-/// tiny or huge linear part, non-finite anything); `None` if the item is skipped.
-#[cold]
-#[cfg_attr(target_pointer_width = "64", inline)]
-#[cfg_attr(not(target_pointer_width = "64"), inline(never))]
-fn blend_term_careful(s: Steering, w: f32, max_accel: f32) -> Option<Vec3> {
-    if s.is_finite() && w.is_finite() {
-        Some(clamp_len(s.linear, max_accel) * w)
-    } else {
-        None
+inline_policy! { cold_shared:
+    /// The weighted, clamped linear term of one [`blend_direct`] item outside the fast test (zero,
+    /// tiny or huge linear part, non-finite anything); `None` if the item is skipped.
+    #[cold]
+    fn blend_term_careful(s: Steering, w: f32, max_accel: f32) -> Option<Vec3> {
+        if s.is_finite() && w.is_finite() {
+            Some(clamp_len(s.linear, max_accel) * w)
+        } else {
+            None
+        }
     }
 }
 

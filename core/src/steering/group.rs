@@ -34,6 +34,7 @@ use super::{
     clamp_len, dir_len, finish, finite3, non_negative, sanitize_dt, velocity_change, Agent,
     Steering, SteeringParams,
 };
+use crate::math::target::SPEED_OVER_SIZE;
 use crate::math::{scalar, Vec3};
 
 /// Below this distance (units) two agents are treated as coincident by [`separation`].
@@ -521,12 +522,12 @@ fn flock_pass(
     out
 }
 
-/// `1.0 / count as f32`. On 64-bit hosts small counts read the same value from a table (a load
-/// instead of a division on the critical path); elsewhere (flash-bound targets) it divides.
+/// `1.0 / count as f32`. Where code size is free ([`SPEED_OVER_SIZE`]) small counts read the
+/// same value from a table (a load instead of a division on the critical path); elsewhere it
+/// divides.
 #[inline(always)]
 fn reciprocal(count: u32) -> f32 {
-    #[cfg(target_pointer_width = "64")]
-    {
+    if SPEED_OVER_SIZE {
         const N: usize = 64;
         const TABLE: [f32; N] = {
             let mut t = [0.0f32; N];

@@ -86,6 +86,8 @@ pub use seed::{arrival_seed_dt, arrival_seed_frame, SeedArrivalParams};
 pub use wander::{wander, WanderParams, WanderState};
 
 use crate::hash::{StateHash, StateHasher};
+use crate::math::bits;
+use crate::math::target::inline_policy;
 use crate::math::{finite_or, scalar, wrap_angle, yaw_forward, Vec2, Vec3};
 
 /// Longest step accepted by [`integrate`] and the behaviours, seconds. Longer steps are clamped.
@@ -284,7 +286,7 @@ pub fn sanitize_dt(dt: f32) -> Option<f32> {
     // patterns 1..=0x7f7f_ffff), and `min` without the NaN handling `dt` no longer needs: the
     // same results as float compares, without the soft-float calls on FPU-less targets.
     let b = dt.to_bits();
-    if b.wrapping_sub(1) < F32_MAX_BITS {
+    if b.wrapping_sub(1) < bits::MAX_FINITE {
         // Positive floats order like their bits.
         Some(if b > MAX_DT.to_bits() { MAX_DT } else { dt })
     } else {
@@ -292,61 +294,60 @@ pub fn sanitize_dt(dt: f32) -> Option<f32> {
     }
 }
 
-/// Advance `agent` by one step of `dt` seconds under `steering`.
-///
-/// Order (semi-implicit Euler, as the seed): `a = truncate(steering.linear, max_accel)`,
-/// `v = truncate(v + a·dt, max_speed)`, `p += v·dt`, `yaw += clamp(angular, ±max_turn_rate)·dt`
-/// (wrapped into `(−π, π]`).
-///
-/// Bad input: invalid `dt` (see [`sanitize_dt`]) → nothing changes. Non-finite steering
-/// components → treated as zero acceleration / zero turn (the agent coasts). Non-finite components
-/// of the stored position, velocity or yaw are replaced by 0 first. If the new position would
-/// overflow `f32`, the agent stops where it is (velocity zero) instead of storing inf.
-// Always inlined on 64-bit hosts (a steering loop then reads the limits once per loop, not once per
-// agent, and the step reuses the checks of the behaviours before it; a mere hint is dropped where
-// a loop has several call sites, see `arrive`); MCUs keep one copy.
-#[cfg_attr(target_pointer_width = "64", inline(always))]
-pub fn integrate(agent: &mut Agent, params: &SteeringParams, steering: Steering, dt: f32) {
-    integrate_checked(agent, params, steering, dt, false);
+inline_policy! { hot:
+    /// Advance `agent` by one step of `dt` seconds under `steering`.
+    ///
+    /// Order (semi-implicit Euler, as the seed): `a = truncate(steering.linear, max_accel)`,
+    /// `v = truncate(v + a·dt, max_speed)`, `p += v·dt`, `yaw += clamp(angular, ±max_turn_rate)·dt`
+    /// (wrapped into `(−π, π]`).
+    ///
+    /// Bad input: invalid `dt` (see [`sanitize_dt`]) → nothing changes. Non-finite steering
+    /// components → treated as zero acceleration / zero turn (the agent coasts). Non-finite components
+    /// of the stored position, velocity or yaw are replaced by 0 first. If the new position would
+    /// overflow `f32`, the agent stops where it is (velocity zero) instead of storing inf.
+    pub fn integrate(agent: &mut Agent, params: &SteeringParams, steering: Steering, dt: f32) {
+        integrate_checked(agent, params, steering, dt, false);
+    }
 }
 
-/// [`integrate`]; `linear_within` vouches that `clamp_len(steering.linear, accel_limit)` would
-/// return `steering.linear` unchanged (see [`clamp_len_checked`]), so that clamp is skipped.
-#[cfg_attr(target_pointer_width = "64", inline(always))]
-pub(crate) fn integrate_checked(
-    agent: &mut Agent,
-    params: &SteeringParams,
-    steering: Steering,
-    dt: f32,
-    linear_within: bool,
-) {
-    let Some(dt) = sanitize_dt(dt) else {
-        return;
-    };
-    let position = sanitized(agent.position);
-    let velocity = sanitized(agent.velocity);
-    let yaw = finite_or(agent.yaw, 0.0);
+inline_policy! { hot:
+    /// [`integrate`]; `linear_within` vouches that `clamp_len(steering.linear, accel_limit)` would
+    /// return `steering.linear` unchanged (see [`clamp_len_checked`]), so that clamp is skipped.
+    pub(crate) fn integrate_checked(
+        agent: &mut Agent,
+        params: &SteeringParams,
+        steering: Steering,
+        dt: f32,
+        linear_within: bool,
+    ) {
+        let Some(dt) = sanitize_dt(dt) else {
+            return;
+        };
+        let position = sanitized(agent.position);
+        let velocity = sanitized(agent.velocity);
+        let yaw = finite_or(agent.yaw, 0.0);
 
-    let accel = if linear_within {
-        steering.linear
-    } else {
-        clamp_len(steering.linear, params.accel_limit())
-    };
-    let velocity = clamp_len(velocity + accel * dt, params.speed_limit());
-    let moved = position + velocity * dt;
-    let (position, velocity) = if finite3(moved) {
-        (moved, velocity)
-    } else {
-        (position, Vec3::ZERO)
-    };
+        let accel = if linear_within {
+            steering.linear
+        } else {
+            clamp_len(steering.linear, params.accel_limit())
+        };
+        let velocity = clamp_len(velocity + accel * dt, params.speed_limit());
+        let moved = position + velocity * dt;
+        let (position, velocity) = if finite3(moved) {
+            (moved, velocity)
+        } else {
+            (position, Vec3::ZERO)
+        };
 
-    let turn = params.turn_limit();
-    let rate = crate::math::clamp(finite_or(steering.angular, 0.0), -turn, turn);
-    // Flushed in registers and stored once (the same values as storing, then
-    // `Agent::flush_subnormals`; re-reading just-stored fields stalls store forwarding).
-    agent.position = position.flush_subnormal();
-    agent.velocity = velocity.flush_subnormal();
-    agent.yaw = scalar::flush_subnormal(add_yaw(yaw, rate * dt));
+        let turn = params.turn_limit();
+        let rate = crate::math::clamp(finite_or(steering.angular, 0.0), -turn, turn);
+        // Flushed in registers and stored once (the same values as storing, then
+        // `Agent::flush_subnormals`; re-reading just-stored fields stalls store forwarding).
+        agent.position = position.flush_subnormal();
+        agent.velocity = velocity.flush_subnormal();
+        agent.yaw = scalar::flush_subnormal(add_yaw(yaw, rate * dt));
+    }
 }
 
 /// `v` with non-finite components replaced by 0 (checks the whole vector first, the common case).
@@ -378,30 +379,18 @@ pub(crate) fn non_negative(x: f32) -> f32 {
     // `0 ≤ x ≤ f32::MAX` (NaN and +inf fail, −0.0 passes) as integer tests on the bits: the same
     // result as float compares, which are library calls on soft-float targets.
     let b = x.to_bits();
-    if b <= F32_MAX_BITS || b == NEG_ZERO_BITS {
+    if b <= bits::MAX_FINITE || b == bits::SIGN {
         x
     } else {
         0.0
     }
 }
 
-/// Bits of `f32::MAX`: a float is finite iff its bits without the sign are at most this.
-const F32_MAX_BITS: u32 = 0x7f7f_ffff;
-/// Bits of `-0.0`.
-const NEG_ZERO_BITS: u32 = 0x8000_0000;
-/// The sign bit cleared.
-const ABS_MASK: u32 = 0x7fff_ffff;
-
-/// True if every component of `v` is finite. Same result as [`Vec3::is_finite`], computed on the
-/// bits: the largest exponent-and-mantissa field of the three is below infinity's. Branch-free
-/// integer work on every target (a float `x·0 + y·0 + z·0 == 0` costs five soft-float calls
-/// on FPU-less cores).
+/// True if every component of `v` is finite: [`Vec3::is_finite`] on the bits
+/// ([`bits::all_finite_by_bits!`]) on every target, not only where floats are software.
 #[inline]
 pub(crate) fn finite3(v: Vec3) -> bool {
-    let m = (v.x.to_bits() & ABS_MASK)
-        .max(v.y.to_bits() & ABS_MASK)
-        .max(v.z.to_bits() & ABS_MASK);
-    m <= F32_MAX_BITS
+    bits::all_finite_by_bits!(v.x, v.y, v.z)
 }
 
 /// Squared lengths inside `(FAST_MIN_SQ, FAST_MAX_SQ)` prove that every component is finite and
@@ -447,29 +436,24 @@ pub(crate) fn is_zero(v: Vec3) -> bool {
     v.x == 0.0 && v.y == 0.0 && v.z == 0.0
 }
 
-/// [`dir_len`] for zero, tiny, huge or non-finite `v`.
-// The careful paths are always inlined on 64-bit targets: out of line (or `#[cold]`, which LLVM
-// then does not inline) the merged result of the fast and careful paths is kept in a stack slot,
-// written as 8 + 4 bytes and read back as 4 + 8, and the split read stalls store forwarding on the
-// critical path of every steering tick (table steering rows at 8/32/128 neighbours ≈ −11/−9/−4 %,
-// ≈ 57 instructions less per agent at 8). 32-bit targets keep one out-of-line copy (flash).
-#[cfg_attr(target_pointer_width = "64", inline(always))]
-#[cfg_attr(not(target_pointer_width = "64"), inline(never))]
-fn dir_len_careful(v: Vec3, min_len: f32) -> Option<(Vec3, f32)> {
-    if !finite3(v) {
-        return None;
+inline_policy! { hot_shared:
+    /// [`dir_len`] for zero, tiny, huge or non-finite `v`.
+    fn dir_len_careful(v: Vec3, min_len: f32) -> Option<(Vec3, f32)> {
+        if !finite3(v) {
+            return None;
+        }
+        let m = v.x.abs().max(v.y.abs()).max(v.z.abs());
+        if m <= 0.0 {
+            return None;
+        }
+        let s = Vec3::new(v.x / m, v.y / m, v.z / m);
+        let ls = scalar::sqrt(s.length_squared());
+        let l = m * ls;
+        if l <= min_len {
+            return None;
+        }
+        Some((s * (1.0 / ls), l))
     }
-    let m = v.x.abs().max(v.y.abs()).max(v.z.abs());
-    if m <= 0.0 {
-        return None;
-    }
-    let s = Vec3::new(v.x / m, v.y / m, v.z / m);
-    let ls = scalar::sqrt(s.length_squared());
-    let l = m * ls;
-    if l <= min_len {
-        return None;
-    }
-    Some((s * (1.0 / ls), l))
 }
 
 /// Length of `v`, robust to overflow (may be `+inf` for lengths beyond `f32::MAX`); 0 for
@@ -522,82 +506,75 @@ pub(crate) fn clamp_len_checked(v: Vec3, max: f32) -> (Vec3, bool) {
     }
 }
 
-/// [`clamp_len`] for zero, tiny, huge or non-finite `v`.
-// Always inlined on 64-bit targets, as `dir_len_careful` (see there).
-#[cfg_attr(target_pointer_width = "64", inline(always))]
-#[cfg_attr(not(target_pointer_width = "64"), inline(never))]
-fn clamp_len_careful(v: Vec3, max: f32) -> Vec3 {
-    match dir_len_careful(v, 0.0) {
-        Some((d, l)) if l > max => d * max,
-        Some(_) => v,
-        None => Vec3::ZERO,
-    }
-}
-
-/// The acceleration that changes the velocity by `dv` within one step of `dt`, limited to
-/// `max_accel`: `dv/dt` if `|dv| ≤ max_accel·dt`, else `dir(dv)·max_accel`.
-// Always inlined on 64-bit hosts: out of line, the result makes a memory round trip on the
-// critical path of every steering tick (≈ 5 % of the table's steering rows). 32-bit targets keep
-// one copy for flash. Same bits either way.
-#[cfg_attr(target_pointer_width = "64", inline(always))]
-#[cfg_attr(not(target_pointer_width = "64"), inline)]
-pub(crate) fn velocity_change(dv: Vec3, max_accel: f32, dt: f32) -> Vec3 {
-    let budget = max_accel * dt;
-    let l2 = dv.length_squared();
-    if fast_range(l2) {
-        if l2 <= budget * budget {
-            return clamp_len(dv * (1.0 / dt), max_accel);
+inline_policy! { hot_shared:
+    /// [`clamp_len`] for zero, tiny, huge or non-finite `v`.
+    fn clamp_len_careful(v: Vec3, max: f32) -> Vec3 {
+        match dir_len_careful(v, 0.0) {
+            Some((d, l)) if l > max => d * max,
+            Some(_) => v,
+            None => Vec3::ZERO,
         }
-        return dv * (max_accel / scalar::sqrt(l2));
     }
-    if is_zero(dv) {
-        return Vec3::ZERO;
-    }
-    velocity_change_careful(dv, max_accel, dt)
 }
 
-/// [`velocity_change`] for zero, tiny, huge or non-finite `dv`.
-// Always inlined on 64-bit targets, as `dir_len_careful` (see there).
-#[cfg_attr(target_pointer_width = "64", inline(always))]
-#[cfg_attr(not(target_pointer_width = "64"), inline(never))]
-fn velocity_change_careful(dv: Vec3, max_accel: f32, dt: f32) -> Vec3 {
-    let budget = max_accel * dt;
-    match dir_len_careful(dv, 0.0) {
-        Some((d, l)) => {
-            if l <= budget {
-                clamp_len(dv * (1.0 / dt), max_accel)
-            } else {
-                d * max_accel
+inline_policy! { hot_hint:
+    /// The acceleration that changes the velocity by `dv` within one step of `dt`, limited to
+    /// `max_accel`: `dv/dt` if `|dv| ≤ max_accel·dt`, else `dir(dv)·max_accel`.
+    pub(crate) fn velocity_change(dv: Vec3, max_accel: f32, dt: f32) -> Vec3 {
+        let budget = max_accel * dt;
+        let l2 = dv.length_squared();
+        if fast_range(l2) {
+            if l2 <= budget * budget {
+                return clamp_len(dv * (1.0 / dt), max_accel);
             }
+            return dv * (max_accel / scalar::sqrt(l2));
         }
-        None => Vec3::ZERO,
+        if is_zero(dv) {
+            return Vec3::ZERO;
+        }
+        velocity_change_careful(dv, max_accel, dt)
     }
 }
 
-/// [`velocity_change`], also telling (as [`clamp_len_checked`]) whether the result is a fixed
-/// point of `clamp_len(·, max_accel)`.
-// Always inlined on 64-bit hosts, as `velocity_change` (arrival's result would otherwise make a
-// memory round trip on the critical path); 32-bit targets keep one copy for flash.
-#[cfg_attr(target_pointer_width = "64", inline(always))]
-#[cfg_attr(not(target_pointer_width = "64"), inline)]
-pub(crate) fn velocity_change_checked(dv: Vec3, max_accel: f32, dt: f32) -> (Vec3, bool) {
-    let budget = max_accel * dt;
-    let l2 = dv.length_squared();
-    if fast_range(l2) {
-        if l2 <= budget * budget {
-            return clamp_len_checked(dv * (1.0 / dt), max_accel);
-        }
-        return (dv * (max_accel / scalar::sqrt(l2)), false);
-    }
-    match dir_len_careful(dv, 0.0) {
-        Some((d, l)) => {
-            if l <= budget {
-                clamp_len_checked(dv * (1.0 / dt), max_accel)
-            } else {
-                (d * max_accel, false)
+inline_policy! { hot_shared:
+    /// [`velocity_change`] for zero, tiny, huge or non-finite `dv`.
+    fn velocity_change_careful(dv: Vec3, max_accel: f32, dt: f32) -> Vec3 {
+        let budget = max_accel * dt;
+        match dir_len_careful(dv, 0.0) {
+            Some((d, l)) => {
+                if l <= budget {
+                    clamp_len(dv * (1.0 / dt), max_accel)
+                } else {
+                    d * max_accel
+                }
             }
+            None => Vec3::ZERO,
         }
-        None => (Vec3::ZERO, true),
+    }
+}
+
+inline_policy! { hot_hint:
+    /// [`velocity_change`], also telling (as [`clamp_len_checked`]) whether the result is a fixed
+    /// point of `clamp_len(·, max_accel)`.
+    pub(crate) fn velocity_change_checked(dv: Vec3, max_accel: f32, dt: f32) -> (Vec3, bool) {
+        let budget = max_accel * dt;
+        let l2 = dv.length_squared();
+        if fast_range(l2) {
+            if l2 <= budget * budget {
+                return clamp_len_checked(dv * (1.0 / dt), max_accel);
+            }
+            return (dv * (max_accel / scalar::sqrt(l2)), false);
+        }
+        match dir_len_careful(dv, 0.0) {
+            Some((d, l)) => {
+                if l <= budget {
+                    clamp_len_checked(dv * (1.0 / dt), max_accel)
+                } else {
+                    (d * max_accel, false)
+                }
+            }
+            None => (Vec3::ZERO, true),
+        }
     }
 }
 

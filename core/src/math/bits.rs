@@ -1,0 +1,265 @@
+//! Float tricks on the IEEE-754 bit patterns, each named once with the reason it exists.
+//!
+//! Two kinds live here: exact integer forms of float operations (named masks, finiteness tests,
+//! sign and order on the bits), which give the same answers as the float operations without the
+//! library calls of soft-float targets; and the helpers that pick, per target, between such a
+//! form and the float arithmetic it replaces (the choice is made in [`super::target`]). Every
+//! pair gives the same result (tested below), so the choice never changes a state hash.
+
+use super::target::{FLOAT_SUMS_BEAT_BIT_TESTS, HARDWARE_FLOAT};
+use super::Vec3;
+
+/// The sign bit; also the bits of `-0.0`.
+pub(crate) const SIGN: u32 = 0x8000_0000;
+/// Every bit but the sign: `bits & ABS` is the magnitude's pattern (`|x|`'s bits).
+pub(crate) const ABS: u32 = 0x7fff_ffff;
+/// Bits of `+∞`. A magnitude pattern above it is a NaN.
+pub(crate) const INF: u32 = 0x7f80_0000;
+/// Bits of `f32::MAX`, the largest finite value: a float is finite exactly when its magnitude
+/// pattern is at most this.
+pub(crate) const MAX_FINITE: u32 = 0x7f7f_ffff;
+
+/// The magnitude pattern of `x` (`|x|`'s bits). Non-NaN magnitudes order like these integers, and
+/// NaNs lie above `+∞`.
+#[inline(always)]
+pub(crate) fn abs_bits(x: f32) -> u32 {
+    x.to_bits() & ABS
+}
+
+/// The values all finite, on the bits: the largest magnitude pattern is at most [`MAX_FINITE`].
+/// Branch-free integer work, no float operation (each is a library call on soft-float targets).
+/// A macro, not a function of an array: straight-line code at every optimisation level (a loop
+/// over an array is not unrolled in the size-optimised firmware images).
+macro_rules! all_finite_by_bits {
+    ($first:expr $(, $x:expr)* $(,)?) => {
+        $crate::math::bits::abs_bits($first) $(.max($crate::math::bits::abs_bits($x)))*
+            <= $crate::math::bits::MAX_FINITE
+    };
+}
+pub(crate) use all_finite_by_bits;
+
+/// The values all finite, as a float sum: `x·0` is ±0 for a finite `x` and NaN for ±∞ or NaN,
+/// so `x₀·0 + x₁·0 + …` is zero exactly when every `xᵢ` is finite. Keeps the values in the float
+/// registers (one multiply-add each with an FPU).
+macro_rules! all_finite_by_sum {
+    ($first:expr $(, $x:expr)* $(,)?) => {
+        ($first * 0.0 $(+ $x * 0.0)*) == 0.0
+    };
+}
+pub(crate) use all_finite_by_sum;
+
+/// The values all finite, in this target's cheaper form (see
+/// [`FLOAT_SUMS_BEAT_BIT_TESTS`](super::target::FLOAT_SUMS_BEAT_BIT_TESTS)).
+macro_rules! all_finite {
+    ($($x:expr),+ $(,)?) => {
+        if $crate::math::target::FLOAT_SUMS_BEAT_BIT_TESTS {
+            $crate::math::bits::all_finite_by_sum!($($x),+)
+        } else {
+            $crate::math::bits::all_finite_by_bits!($($x),+)
+        }
+    };
+}
+pub(crate) use all_finite;
+
+/// [`Vec3::is_finite`] in this target's cheaper form ([`all_finite`]).
+#[inline(always)]
+pub(crate) fn finite3(v: Vec3) -> bool {
+    all_finite!(v.x, v.y, v.z)
+}
+
+/// `x + 0.0`: `x`, except that `−0.0` becomes `+0.0`. Where floats are software, on the bits (a
+/// NaN then comes back unchanged where the addition might quiet it: callers must not hash a NaN).
+#[inline(always)]
+pub(crate) fn plus_zero(x: f32) -> f32 {
+    if FLOAT_SUMS_BEAT_BIT_TESTS {
+        x + 0.0
+    } else {
+        plus_zero_by_bits(x)
+    }
+}
+
+/// [`plus_zero`] on the bits.
+#[inline(always)]
+pub(crate) fn plus_zero_by_bits(x: f32) -> f32 {
+    if x.to_bits() == SIGN {
+        0.0
+    } else {
+        x
+    }
+}
+
+/// True when every component of `v` is exactly `+0.0` (not `-0.0`): adding such a `v` changes a
+/// value at most by [`plus_zero`].
+#[inline(always)]
+pub(crate) fn is_plus_zero3(v: Vec3) -> bool {
+    (v.x.to_bits() | v.y.to_bits() | v.z.to_bits()) == 0
+}
+
+/// `x + x`, exactly. Where floats are software, a normal `x` whose double stays finite is doubled
+/// on the bits (exponent + 1: the same result) instead of by a library addition.
+#[inline]
+pub(crate) fn twice(x: f32) -> f32 {
+    if FLOAT_SUMS_BEAT_BIT_TESTS {
+        x + x
+    } else {
+        twice_by_exponent(x)
+    }
+}
+
+/// [`twice`] on the bits where the exponent allows, else the addition.
+#[inline]
+pub(crate) fn twice_by_exponent(x: f32) -> f32 {
+    let b = x.to_bits();
+    if ((b >> 23) & 0xff).wrapping_sub(1) < 253 {
+        return f32::from_bits(b.wrapping_add(0x0080_0000)); // exponent ≤ 253: no carry out
+    }
+    // Out of line: an inlined `x + x` is cheap enough in IR for LLVM to compute it
+    // unconditionally and select, which would bring the library call back.
+    sum_with_itself(x)
+}
+
+/// `x + x`, never inlined (see [`twice_by_exponent`]).
+#[inline(never)]
+fn sum_with_itself(x: f32) -> f32 {
+    x + x
+}
+
+/// A key of the bits of a non-NaN float that orders like the float, except that `−0.0` comes just
+/// below `+0.0` (so compared bounds must not be zero): negative floats order like their
+/// magnitude reversed, so every bit but the sign is flipped for them.
+#[inline(always)]
+pub(crate) const fn order_key(x: f32) -> i32 {
+    let i = x.to_bits() as i32;
+    i ^ (((i >> 31) as u32) >> 1) as i32
+}
+
+/// `lo ≤ x ≤ hi` for a finite `x` and non-zero bounds, in this target's cheaper form: the float
+/// compares with an FPU, else on [`order_key`]s (the same answers without the library calls).
+#[inline(always)]
+pub(crate) fn within(x: f32, lo: f32, hi: f32) -> bool {
+    if HARDWARE_FLOAT {
+        x >= lo && x <= hi
+    } else {
+        within_by_keys(x, lo, hi)
+    }
+}
+
+/// [`within`] on [`order_key`]s.
+#[inline(always)]
+pub(crate) fn within_by_keys(x: f32, lo: f32, hi: f32) -> bool {
+    let k = order_key(x);
+    k >= order_key(lo) && k <= order_key(hi)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn specials() -> [f32; 16] {
+        [
+            0.0,
+            -0.0,
+            f32::from_bits(1),
+            -f32::from_bits(1),
+            f32::MIN_POSITIVE,
+            1.0,
+            -2.5,
+            3.0e38,
+            f32::MAX,
+            f32::MIN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+            -f32::NAN,
+            f32::from_bits(0x7f80_0001),
+            f32::from_bits(0xffff_ffff),
+        ]
+    }
+
+    #[test]
+    fn masks_are_what_they_name() {
+        assert_eq!(MAX_FINITE, f32::MAX.to_bits());
+        assert_eq!(INF, f32::INFINITY.to_bits());
+        assert_eq!(SIGN, (-0.0f32).to_bits());
+        assert_eq!(ABS, !SIGN);
+    }
+
+    #[test]
+    fn finiteness_forms_agree() {
+        let s = specials();
+        for &a in &s {
+            assert_eq!(all_finite_by_bits!(a), a.is_finite(), "{a:?}");
+            assert_eq!(all_finite_by_sum!(a), a.is_finite(), "{a:?}");
+            for &b in &s {
+                for &c in &s {
+                    let want = a.is_finite() && b.is_finite() && c.is_finite();
+                    assert_eq!(all_finite_by_bits!(a, b, c), want, "{a:?} {b:?} {c:?}");
+                    assert_eq!(all_finite_by_sum!(a, b, c), want, "{a:?} {b:?} {c:?}");
+                    assert_eq!(finite3(Vec3::new(a, b, c)), want, "{a:?} {b:?} {c:?}");
+                }
+                let want = a.is_finite() && b.is_finite();
+                assert_eq!(all_finite!(a, b), want);
+                assert_eq!(all_finite!(a, 1.0, 2.0, b, 0.0, 3.0, 4.0, -5.0, 6.0), want);
+            }
+        }
+    }
+
+    #[test]
+    fn plus_zero_forms_agree() {
+        for x in specials() {
+            let want = x + 0.0;
+            if x.is_nan() {
+                assert!(plus_zero_by_bits(x).is_nan() && plus_zero(x).is_nan());
+                continue;
+            }
+            assert_eq!(plus_zero_by_bits(x).to_bits(), want.to_bits(), "{x:?}");
+            assert_eq!(plus_zero(x).to_bits(), want.to_bits(), "{x:?}");
+        }
+        assert!(is_plus_zero3(Vec3::ZERO));
+        assert!(!is_plus_zero3(Vec3::new(0.0, -0.0, 0.0)));
+        assert!(!is_plus_zero3(Vec3::new(0.0, 0.0, 1.0e-45)));
+    }
+
+    #[test]
+    fn twice_is_the_sum() {
+        let mut b = 0u32;
+        loop {
+            let x = f32::from_bits(b);
+            let want = x + x;
+            for got in [twice(x), twice_by_exponent(x)] {
+                if want.is_nan() {
+                    assert!(got.is_nan(), "{b:#x}");
+                } else {
+                    assert_eq!(got.to_bits(), want.to_bits(), "{b:#x}");
+                }
+            }
+            match b.checked_add(4_099) {
+                Some(n) => b = n,
+                None => break,
+            }
+        }
+    }
+
+    #[test]
+    fn within_forms_agree() {
+        let xs = [
+            -7.5f32,
+            -1.0,
+            -1.0e-30,
+            -0.0,
+            0.0,
+            1.0e-30,
+            0.5,
+            2.0,
+            9.0,
+            f32::MAX,
+        ];
+        for &x in &xs {
+            for (lo, hi) in [(-2.0f32, 3.0f32), (1.0, 2.0), (-9.0, -1.0), (0.5, 0.5)] {
+                let want = x >= lo && x <= hi;
+                assert_eq!(within_by_keys(x, lo, hi), want, "{x} in [{lo}, {hi}]");
+                assert_eq!(within(x, lo, hi), want, "{x} in [{lo}, {hi}]");
+            }
+        }
+    }
+}
