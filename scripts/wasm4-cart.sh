@@ -8,9 +8,10 @@
 #    firmware's plain `f32` renderer (feature `f32-render`: the same pixels as the fixed-point one,
 #    in less code; wasm has hardware float).
 # 2. `wasm-opt -Oz` from the npm `binaryen` package (WASM-4 refuses carts over 64 KiB; this step
-#    takes the cart from ≈ 72 KB to ≈ 61 KB).
+#    takes the cart from ≈ 72 KB to ≈ 63 KB).
 # 3. The size check: at most 65,536 bytes (HOPKIT_WASM4_MAX_BYTES).
-# 4. `w4 bundle --html` from the npm `wasm4` package: one self-contained page with WASM-4's runtime.
+# 4. The memory layout check: stack, data and statics above the console's 6,560 B, inside 64 KiB.
+# 5. `w4 bundle --html` from the npm `wasm4` package: one self-contained page with WASM-4's runtime.
 # npm packages come from bindings/wasm4/web/package-lock.json (`npm ci`, offline-safe from the
 # registry; nothing is downloaded at run time).
 set -euo pipefail
@@ -34,11 +35,111 @@ mkdir -p "$OUT"
 # near-identical functions, gains ≈ 500 B over plain -Oz. Not used: `--low-memory-unused` (≈ 470 B
 # less) — its premise, that the low 1 KiB of memory is unused, is false on WASM-4 (its registers
 # live there), and the cart has the margin without it.
+# `--skip-pass=inlining-optimizing` (+ ≈ 2.5 KB): with binaryen's inlining, WASM-4's native runtime
+# (`w4 run-native`, the wasm3 interpreter) crashes on the cart — a segfault at boot or on the first
+# frames, and a plain `-Oz` build as well; `-O1` (no inlining) and the unoptimised build run. With
+# inlining skipped the cart runs there and hashes the same as the host (docs/bindings.md).
 "$WEB/node_modules/.bin/wasm-opt" --flatten --rereloop -Oz --merge-similar-functions -Oz --converge \
-    --enable-bulk-memory --enable-sign-ext \
+    --skip-pass=inlining-optimizing --enable-bulk-memory --enable-sign-ext \
     --enable-mutable-globals --enable-nontrapping-float-to-int "$raw" -o "$OUT/hopkit.wasm"
 size=$(stat -c %s "$OUT/hopkit.wasm")
 echo "wasm4 cart: $(stat -c %s "$raw") bytes from cargo, $size bytes after wasm-opt -Oz (limit $MAX)"
 [ "$size" -le "$MAX" ] || { echo "wasm4-cart: FAIL: $size bytes > $MAX (WASM-4 refuses carts over 64 KiB)" >&2; exit 1; }
+# 4. The linked memory layout (parsed from the binaries, both before and after wasm-opt): the
+#    console owns bytes 0..0x19a0 (registers, framebuffer) of the one 64 KiB page, so the stack's
+#    HOPKIT_WASM4_STACK bytes below its top, every data segment and the statics up to __heap_base
+#    must lie in [0x19a0, 65536), the data above the stack. A dependency's link flags overriding
+#    the cart's (rust-lang/cargo#9562) once put the stack top at 16384, inside the framebuffer's
+#    reach; this step fails on that.
+for wasm in "$raw" "$OUT/hopkit.wasm"; do
+    python3 - "$wasm" "${HOPKIT_WASM4_STACK:-16384}" <<'PY' || { echo "wasm4-cart: FAIL: memory layout of $wasm" >&2; exit 1; }
+import sys
+
+CONSOLE_END, PAGE = 0x19A0, 65536
+path, stack = sys.argv[1], int(sys.argv[2])
+b = open(path, "rb").read()
+assert b[:8] == b"\0asm\1\0\0\0", "not a wasm module"
+
+def leb(i, signed=False):
+    r = s = 0
+    while True:
+        x = b[i]; i += 1; r |= (x & 0x7F) << s; s += 7
+        if not x & 0x80:
+            return (r - (1 << s) if signed and x & 0x40 else r), i
+
+def name(i):
+    n, i = leb(i)
+    return b[i:i + n].decode(), i + n
+
+def const_i32(i):  # an init expression: i32.const N; end
+    assert b[i] == 0x41, "non-constant init expression"
+    v, i = leb(i + 1, True)
+    assert b[i] == 0x0B
+    return v, i + 1
+
+memory, globals_, exports, data = None, [], {}, []
+i = 8
+while i < len(b):
+    sid = b[i]; size, i = leb(i + 1); end = i + size
+    if sid == 2:  # imports
+        n, j = leb(i)
+        for _ in range(n):
+            m, j = name(j); f, j = name(j); kind = b[j]; j += 1
+            if kind == 0: _, j = leb(j)
+            elif kind == 1: j += 1; fl, j = leb(j); _, j = leb(j); j = leb(j)[1] if fl & 1 else j
+            elif kind == 2:
+                fl, j = leb(j); lo, j = leb(j); hi = None
+                if fl & 1: hi, j = leb(j)
+                memory = (m, f, lo, hi)
+            elif kind == 3: j += 2
+    elif sid == 6:  # globals
+        n, j = leb(i)
+        for _ in range(n):
+            ty, mut = b[j], b[j + 1]
+            v, j = const_i32(j + 2) if ty == 0x7F else (None, end)
+            globals_.append((ty, mut, v))
+    elif sid == 7:  # exports
+        n, j = leb(i)
+        for _ in range(n):
+            nm, j = name(j); kind = b[j]; idx, j = leb(j + 1)
+            if kind == 3: exports[nm] = idx
+    elif sid == 11:  # data
+        n, j = leb(i)
+        for _ in range(n):
+            fl, j = leb(j)
+            if fl == 1:  # passive: not placed in memory
+                ln, j = leb(j); j += ln; continue
+            if fl == 2: _, j = leb(j)
+            off, j = const_i32(j); ln, j = leb(j); j += ln
+            data.append((off, off + ln))
+    i = end
+
+sps = [v for ty, mut, v in globals_ if ty == 0x7F and mut]
+assert len(sps) == 1, f"expected one mutable i32 global (__stack_pointer), found {len(sps)}"
+top = sps[0]
+data_end = globals_[exports["__data_end"]][2]
+heap_base = globals_[exports["__heap_base"]][2]
+lo = top - stack
+print(f"wasm4 layout ({path.rsplit('/', 1)[-1]}): console 0x0000..0x{CONSOLE_END:04x}, "
+      f"stack 0x{lo:04x}..0x{top:04x} ({stack} B below the top {top}), "
+      f"data {', '.join(f'0x{a:04x}..0x{z:04x}' for a, z in data) or 'none'}, "
+      f"__data_end {data_end}, __heap_base {heap_base} ({PAGE - heap_base} B of the page free)")
+bad = []
+if memory != ("env", "memory", 1, 1):
+    bad.append(f"memory import {memory}, want env.memory of exactly one page")
+if not (CONSOLE_END <= lo and top <= PAGE):
+    bad.append(f"stack 0x{lo:04x}..0x{top:04x} not inside 0x{CONSOLE_END:04x}..0x{PAGE:x}")
+for a, z in data:
+    if not (CONSOLE_END <= a and z <= PAGE):
+        bad.append(f"data 0x{a:04x}..0x{z:04x} not inside 0x{CONSOLE_END:04x}..0x{PAGE:x}")
+    if a < top and z > lo:
+        bad.append(f"data 0x{a:04x}..0x{z:04x} overlaps the stack")
+if not (max([top] + [z for _, z in data]) <= data_end <= heap_base <= PAGE):
+    bad.append("statics (__data_end/__heap_base) below the data or beyond the page")
+for m in bad:
+    print("  FAIL:", m)
+sys.exit(1 if bad else 0)
+PY
+done
 (cd "$WEB" && node_modules/.bin/w4 bundle out/hopkit.wasm --html out/hopkit.html \
     --title "hopkit handheld" --description "strafe-jumping, a follower, critters and ghost pilots")

@@ -287,6 +287,12 @@
 #define HK_W4_DOWN 128
 
 /**
+ * Look-stick deflection `hk_wasm4_to_raw` adds while LEFT or RIGHT is held
+ * (`hopkit::demo::gamepad::TURN_WITH_STRAFE`).
+ */
+#define HK_W4_TURN_WITH_STRAFE 0.85
+
+/**
  * Result of every `hk_*` call that can fail. `HK_OK` (0) is success; every other value names the
  * first problem found, and the call then changed nothing (out-parameters are left untouched).
  *
@@ -2481,7 +2487,13 @@ HkStatus hk_wasm4_to_stick(uint8_t gamepad, struct HkVec2 *out_stick);
 uint8_t hk_wasm4_buttons(uint8_t gamepad);
 
 /**
- * A WASM-4 gamepad byte as `HkRawSticks` (`adc_max` = 2, right stick centred).
+ * A WASM-4 gamepad byte as the raw samples the WASM-4 and wasm32 carts feed their demo rig —
+ * the same function (`hopkit::demo::gamepad_raw`), so `hk_demo_tick` over the bytes a cart traced
+ * reproduces that cart's state hash. 12-bit counts (`adc_max` = 4095, like `hk_demo_scripted_raw`):
+ * left stick from the d-pad (seed diagonal rule: UP forward, DOWN back, LEFT/RIGHT strafe), right
+ * (look) stick `HK_W4_TURN_WITH_STRAFE` × the left stick's x (LEFT/RIGHT also turn), buttons
+ * `BUTTON_1` → bit 0 (jump), `BUTTON_2` → bit 1 (fire). Every byte is valid (unused bits
+ * ignored). For the d-pad alone as 0 / 1 / 2 counts use `hk_dpad_to_raw`.
  *
  * # Safety
  * `out_raw` NULL or writable.

@@ -725,6 +725,11 @@ pub const HK_W4_UP: u8 = 64;
 /// WASM-4 `BUTTON_DOWN` bit.
 pub const HK_W4_DOWN: u8 = 128;
 
+/// Look-stick deflection `hk_wasm4_to_raw` adds while LEFT or RIGHT is held
+/// (`hopkit::demo::gamepad::TURN_WITH_STRAFE`).
+pub const HK_W4_TURN_WITH_STRAFE: f32 = 0.85;
+const _: () = assert!(HK_W4_TURN_WITH_STRAFE == hopkit::demo::gamepad::TURN_WITH_STRAFE);
+
 /// Left-stick vector of a WASM-4 gamepad byte (full magnitude, seed diagonal rule). Every byte is
 /// valid (unused bits ignored).
 ///
@@ -745,7 +750,13 @@ pub extern "C" fn hk_wasm4_buttons(gamepad: u8) -> u8 {
     digital::wasm4_buttons(gamepad)
 }
 
-/// A WASM-4 gamepad byte as [`HkRawSticks`] (`adc_max` = 2, right stick centred).
+/// A WASM-4 gamepad byte as the raw samples the WASM-4 and wasm32 carts feed their demo rig —
+/// the same function (`hopkit::demo::gamepad_raw`), so `hk_demo_tick` over the bytes a cart traced
+/// reproduces that cart's state hash. 12-bit counts (`adc_max` = 4095, like `hk_demo_scripted_raw`):
+/// left stick from the d-pad (seed diagonal rule: UP forward, DOWN back, LEFT/RIGHT strafe), right
+/// (look) stick `HK_W4_TURN_WITH_STRAFE` × the left stick's x (LEFT/RIGHT also turn), buttons
+/// `BUTTON_1` → bit 0 (jump), `BUTTON_2` → bit 1 (fire). Every byte is valid (unused bits
+/// ignored). For the d-pad alone as 0 / 1 / 2 counts use `hk_dpad_to_raw`.
 ///
 /// # Safety
 /// `out_raw` NULL or writable.
@@ -753,7 +764,7 @@ pub extern "C" fn hk_wasm4_buttons(gamepad: u8) -> u8 {
 pub unsafe extern "C" fn hk_wasm4_to_raw(gamepad: u8, out_raw: *mut HkRawSticks) -> HkStatus {
     status((|| {
         let o = out(out_raw)?;
-        unsafe { put(o, digital::wasm4_to_raw(gamepad).into()) };
+        unsafe { put(o, hopkit::demo::gamepad_raw(gamepad).into()) };
         Ok(())
     })())
 }

@@ -686,13 +686,22 @@ fn stick_pipeline_and_digital_adapters() {
         );
         let mut raw = HkRawSticks::default();
         assert_eq!(unsafe { hk_wasm4_to_raw(g, &mut raw) }, HK_OK);
+        // The carts' mapping, not a second one.
+        assert_eq!(raw, demo::gamepad_raw(g).into(), "gamepad {g:#010b}");
         assert_eq!(
             unsafe { hk_stick_pipeline_process(&mut pipe, &raw, &mut f) },
             HK_OK
         );
         let mut direct = HkVec2::default();
         assert_eq!(unsafe { hk_wasm4_to_stick(g, &mut direct) }, HK_OK);
-        assert_eq!(f.left, direct, "gamepad {g:#010b}");
+        // 12-bit counts read back within a count of the d-pad's direction.
+        let count = 2.0 / 4095.0;
+        assert!(
+            (f.left.x - direct.x).abs() <= count && (f.left.y - direct.y).abs() <= count,
+            "gamepad {g:#010b}: {:?} vs {direct:?}",
+            f.left
+        );
+        assert!((f.right.x - HK_W4_TURN_WITH_STRAFE * direct.x).abs() <= count);
         assert_eq!(f.buttons.held, hk_wasm4_buttons(g));
     }
     let mut yaw = 0.0;
@@ -1302,4 +1311,56 @@ fn scripted_hash_ticks_are_bounded() {
     );
     assert_eq!(unsafe { hk_demo_scripted_hash(3, &mut h) }, HK_OK);
     assert_eq!(h, hopkit::demo::scripted_hash(3));
+}
+
+/// Gamepad bytes from a cart's trace (`pad 0xNN xCOUNT` runs, as the WASM-4 cart prints them).
+fn pad_trace(lines: &str) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    for l in lines.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        let (b, n) = l.strip_prefix("pad 0x").unwrap().split_once(" x").unwrap();
+        let (b, n) = (u8::from_str_radix(b, 16).unwrap(), n.parse().unwrap());
+        bytes.extend(std::iter::repeat_n(b, n));
+    }
+    bytes
+}
+
+/// The C ABI replays a cart's gamepad bytes to the cart's hash: `hk_wasm4_to_raw` +
+/// `hk_demo_tick` is exactly `hopkit::demo::gamepad_hash`, the code the WASM-4 and wasm32 carts run.
+#[test]
+fn wasm4_gamepad_bytes_replay_to_the_carts_hash() {
+    let c_hash = |bytes: &[u8]| {
+        let mut rig = HkDemoRig {
+            _opaque: [MaybeUninit::new(0); HK_DEMO_RIG_SIZE],
+        };
+        assert_eq!(unsafe { hk_demo_init(&mut rig) }, HK_OK);
+        for &b in bytes {
+            let mut raw = HkRawSticks::default();
+            assert_eq!(unsafe { hk_wasm4_to_raw(b, &mut raw) }, HK_OK);
+            assert_eq!(unsafe { hk_demo_tick(&mut rig, &raw) }, HK_OK);
+        }
+        let mut h = 0;
+        assert_eq!(unsafe { hk_demo_state_hash(&rig, &mut h) }, HK_OK);
+        h
+    };
+    // Traced by the WASM-4 cart in WASM-4's native runtime (`w4 run-native`, RIGHT + X held),
+    // which printed `state-hash: 0xbd22fcb927f22eca tick 600` after these runs.
+    let native = pad_trace(
+        "pad 0x00 x125
+         pad 0x20 x1
+         pad 0x21 x474",
+    );
+    assert_eq!(native.len(), 600);
+    assert_eq!(demo::gamepad_hash(&native), 0xbd22_fcb9_27f2_2eca);
+    assert_eq!(c_hash(&native), 0xbd22_fcb9_27f2_2eca);
+    // Every d-pad and button combination, and the unused bits, in runs of varied length.
+    let mixed: Vec<u8> = (0..=255u8)
+        .flat_map(|b| std::iter::repeat_n(b.rotate_left(3), 1 + (b as usize % 5)))
+        .collect();
+    for n in [0, 1, 60, mixed.len()] {
+        assert_eq!(
+            c_hash(&mixed[..n]),
+            demo::gamepad_hash(&mixed[..n]),
+            "{n} bytes"
+        );
+    }
 }
