@@ -233,16 +233,8 @@ impl StepEvents {
 
     /// The result of a rejected `dt`.
     pub const REJECTED: StepEvents = StepEvents {
-        jumped: false,
-        coyote_jump: false,
-        landed: false,
-        left_ground: false,
-        sliding: false,
-        hit_wall: false,
-        impact_speed: 0.0,
-        substeps: 0,
-        dropped_time: 0.0,
         rejected: true,
+        ..StepEvents::NONE
     };
 }
 
@@ -392,7 +384,8 @@ fn run_tick(
     probe: &impl GroundProbe,
     dt: f32,
 ) -> TickEvents {
-    if cfg!(target_arch = "arm") {
+    use crate::math::scalar::{HARD_FLOAT_ARM, SOFT_FLOAT};
+    if SOFT_FLOAT || HARD_FLOAT_ARM {
         return run_tick_two_pass(state, params, wish, jump, probe, dt);
     }
     let mut out = TickEvents::NONE;
@@ -404,10 +397,11 @@ fn run_tick(
     end_tick(state, params, jump, dt, start_position, out)
 }
 
-/// [`run_tick`] for the Cortex-M targets, the same bits (`two_pass_tick_is_the_tick`): the two
-/// ground checks are one [`ground_check`] run by a loop of two passes, so the categorisation is in
-/// the binary once. There the plain form, with the categorisation inlined twice, costs
-/// instructions on the demo's tick and flash (docs/performance.md, "movement").
+/// [`run_tick`] for the Cortex-M targets (soft float or hard-float Arm), the same bits
+/// (`two_pass_tick_is_the_tick`): the two ground checks are one [`ground_check`] run by a loop of
+/// two passes, so the categorisation is in the binary once. There the plain form, with the
+/// categorisation inlined twice, costs instructions on the demo's tick and flash
+/// (docs/performance.md, "movement").
 fn run_tick_two_pass(
     state: &mut MoverState,
     params: &MoveParams,
@@ -494,7 +488,8 @@ fn ground_check(
 }
 
 /// The middle of a tick: the jump rules, the planar kernel and the move. Returns the
-/// [`TickEvents`] flags of a jump.
+/// [`TickEvents`] flags of a jump. Out of line: inlined into the two-pass loop, its params loads
+/// would be hoisted out of the loop and kept in registers across the categorisation, or spilled.
 #[inline(never)]
 fn jump_and_move(
     state: &mut MoverState,
