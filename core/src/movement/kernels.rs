@@ -5,15 +5,15 @@
 //!
 //! | kernel | sqrt | div | mul/add/cmp |
 //! |---|---|---|---|
-//! | [`friction`] | 1 (skipped when stopped) | 1 | ≈ 8 |
+//! | [`friction`] | 0: one `scalar::rsqrt` (skipped when stopped) | 0 | ≈ 8 |
 //! | [`accelerate`] (projection) | 0 | 0 | ≈ 8 |
 //! | [`accelerate_clamped`] | 1 | 1 | ≈ 10 |
 //! | [`WishDir::from_world`] / [`world_wish`] (cacheable) | 1 | 1 | ≈ 8 |
 //! | [`world_wish_unit`] (already-unit stick wish) | 0 | 0 | ≈ 6 |
 //!
-//! So a ground tick is one sqrt and one divide, an air tick none; the wish conversion adds one
-//! more of each once per `step` call (or never, if the caller caches a [`WishDir`]). The seed's
-//! `GetNextPlayerVector` needs three sqrts and four divides for the same result.
+//! So a ground tick is one reciprocal square root, an air tick none; the wish conversion adds one
+//! sqrt and one divide once per `step` call (or never, if the caller caches a [`WishDir`]). The
+//! seed's `GetNextPlayerVector` needs three sqrts and four divides for the same result.
 
 use super::params::{AccelBudget, AccelStyle, FrictionModel, MoveParams};
 use crate::math::{scalar, Vec2, NORMALIZE_EPSILON_SQ};
