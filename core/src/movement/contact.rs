@@ -245,7 +245,8 @@ fn max_rise_per_run(params: &MoveParams) -> f32 {
 /// sliding along axis-aligned walls. Height-field worlds have no wall normals, so this is the
 /// simple, always-safe choice. `from` must be a non-wall position (the tick's start, which the
 /// start-of-tick categorisation has already pushed out of the ground). Returns the probe result for
-/// the final position and whether a wall was hit. 1 probe when nothing is hit, up to 4 when one is.
+/// the final position and whether a wall was hit. 1 probe when nothing is hit, up to 5 when one is
+/// (the blocking tries two positions, then the ground where the move was put back to is probed).
 pub fn resolve_walls(
     state: &mut MoverState,
     params: &MoveParams,
@@ -253,28 +254,12 @@ pub fn resolve_walls(
     from: Vec3,
 ) -> (Option<GroundHit>, bool) {
     let hit = probe_ground(probe, state.position, params);
-    if !is_wall(params, hit, state.position, from) {
-        return (hit, false);
+    match hit {
+        Some(h) if block_walls(state, params, probe, from, h) => {
+            (probe_ground(probe, state.position, params), true)
+        }
+        _ => (hit, false),
     }
-    let p = state.position;
-    let x_only = Vec3::new(p.x, p.y, from.z);
-    let h = probe_ground(probe, x_only, params);
-    if !is_wall(params, h, x_only, from) {
-        state.position = x_only;
-        state.velocity.z = 0.0;
-        return (h, true);
-    }
-    let z_only = Vec3::new(from.x, p.y, p.z);
-    let h = probe_ground(probe, z_only, params);
-    if !is_wall(params, h, z_only, from) {
-        state.position = z_only;
-        state.velocity.x = 0.0;
-        return (h, true);
-    }
-    state.position = Vec3::new(from.x, p.y, from.z);
-    state.velocity.x = 0.0;
-    state.velocity.z = 0.0;
-    (probe_ground(probe, state.position, params), true)
 }
 
 /// [`is_wall`]'s first test (ground more than `step_up` above `from`), which the common case
@@ -285,11 +270,10 @@ pub(super) fn may_be_wall(params: &MoveParams, hit: GroundHit, from: Vec3) -> bo
     hit.height - from.y > params.step_up
 }
 
-/// [`resolve_walls`] for the step, once [`may_be_wall`] is true for `hit` (the ground under
-/// `state.position`; the rare path, out of line): the whole [`is_wall`] test, then the blocking.
-/// Returns whether a wall was hit; the caller then probes the ground where the move was put back
-/// to (where `resolve_walls` reuses the probe of its last test: a probe more per wall, the same
-/// result).
+/// The blocking of [`resolve_walls`], given `hit`, the ground under `state.position` (the step
+/// calls it once [`may_be_wall`] is true for `hit`: the rare path, out of line): the whole
+/// [`is_wall`] test, then the blocking. Returns whether a wall was hit; the caller then probes the
+/// ground where the move was put back to.
 #[inline(never)]
 pub(super) fn block_walls(
     state: &mut MoverState,
@@ -318,4 +302,93 @@ pub(super) fn block_walls(
     state.velocity.x = 0.0;
     state.velocity.z = 0.0;
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ground::FlatGround;
+    use crate::hash::StateHash;
+    use crate::math::Vec2;
+
+    /// Walls (cells 1.5 higher), holes and steep ground in 2-unit cells.
+    struct Cells;
+
+    impl GroundProbe for Cells {
+        fn probe(&self, p: Vec3) -> Option<GroundHit> {
+            let cell = ((p.x * 0.5) as i32).wrapping_add(((p.z * 0.5) as i32).wrapping_mul(7));
+            let up = Vec3::UP;
+            match cell.rem_euclid(6) {
+                0 => None,
+                1 | 2 => Some(GroundHit {
+                    height: 1.5,
+                    normal: up,
+                }),
+                3 => Some(GroundHit {
+                    height: 0.2,
+                    normal: Vec3::new(0.8, 0.6, 0.0),
+                }),
+                _ => Some(GroundHit {
+                    height: 0.0,
+                    normal: up,
+                }),
+            }
+        }
+    }
+
+    /// `resolve_walls` as it was written before it called `block_walls`: every test's probe kept.
+    fn resolve_walls_as_written(
+        state: &mut MoverState,
+        params: &MoveParams,
+        probe: &impl GroundProbe,
+        from: Vec3,
+    ) -> (Option<GroundHit>, bool) {
+        let hit = probe_ground(probe, state.position, params);
+        if !is_wall(params, hit, state.position, from) {
+            return (hit, false);
+        }
+        let p = state.position;
+        for (q, keep_x) in [
+            (Vec3::new(p.x, p.y, from.z), true),
+            (Vec3::new(from.x, p.y, p.z), false),
+        ] {
+            let h = probe_ground(probe, q, params);
+            if !is_wall(params, h, q, from) {
+                state.position = q;
+                if keep_x {
+                    state.velocity.z = 0.0;
+                } else {
+                    state.velocity.x = 0.0;
+                }
+                return (h, true);
+            }
+        }
+        state.position = Vec3::new(from.x, p.y, from.z);
+        state.velocity.x = 0.0;
+        state.velocity.z = 0.0;
+        (probe_ground(probe, state.position, params), true)
+    }
+
+    #[test]
+    fn resolve_walls_is_as_written() {
+        let mut rng = crate::rng::Pcg32::seeded(31);
+        let mut walls = 0;
+        for i in 0..20_000 {
+            let params = [MoveParams::seed(), MoveParams::quake3()][i % 2];
+            let from = Vec3::new(rng.range_f32(-9.0, 9.0), 0.0, rng.range_f32(-9.0, 9.0));
+            let d = Vec2::new(rng.range_f32(-3.0, 3.0), rng.range_f32(-3.0, 3.0));
+            let mut s = MoverState::new(Vec3::new(from.x + d.x, 0.1, from.z + d.y));
+            s.velocity = Vec3::new(d.x * 60.0, -1.0, d.y * 60.0);
+            let mut t = s;
+            let got = resolve_walls(&mut s, &params, &Cells, from);
+            let want = resolve_walls_as_written(&mut t, &params, &Cells, from);
+            assert_eq!(got, want, "from {from:?} to {:?}", t.position);
+            assert_eq!(s.state_hash(), t.state_hash());
+            walls += got.1 as u32;
+        }
+        assert!(walls > 100, "{walls}");
+        let mut s = MoverState::new(Vec3::ZERO);
+        let flat = FlatGround::new(0.0);
+        assert!(!resolve_walls(&mut s, &MoveParams::seed(), &flat, Vec3::ZERO).1);
+    }
 }

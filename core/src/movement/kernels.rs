@@ -5,15 +5,15 @@
 //!
 //! | kernel | sqrt | div | mul/add/cmp |
 //! |---|---|---|---|
-//! | [`friction`] | 1 (skipped when stopped) | 1 | ≈ 8 |
+//! | [`friction`] | 0: one `scalar::rsqrt` (skipped when stopped) | 0 | ≈ 8 |
 //! | [`accelerate`] (projection) | 0 | 0 | ≈ 8 |
 //! | [`accelerate_clamped`] | 1 | 1 | ≈ 10 |
 //! | [`WishDir::from_world`] / [`world_wish`] (cacheable) | 1 | 1 | ≈ 8 |
 //! | [`world_wish_unit`] (already-unit stick wish) | 0 | 0 | ≈ 6 |
 //!
-//! So a ground tick is one sqrt and one divide, an air tick none; the wish conversion adds one
-//! more of each once per `step` call (or never, if the caller caches a [`WishDir`]). The seed's
-//! `GetNextPlayerVector` needs three sqrts and four divides for the same result.
+//! So a ground tick is one reciprocal square root, an air tick none; the wish conversion adds one
+//! sqrt and one divide once per `step` call (or never, if the caller caches a [`WishDir`]). The
+//! seed's `GetNextPlayerVector` needs three sqrts and four divides for the same result.
 
 use super::params::{AccelBudget, AccelStyle, FrictionModel, MoveParams};
 use crate::math::{scalar, Vec2, NORMALIZE_EPSILON_SQ};
@@ -202,11 +202,27 @@ pub fn friction_constant(v: Vec2, decel: f32, stop_threshold: f32, dt: f32) -> V
     apply_drop(v, inv, decel * dt)
 }
 
-/// Ground friction with the model and constants of `params` ([`friction_stopspeed`] or
-/// [`friction_constant`]: the moving test and the reciprocal speed are shared, only the drop
-/// depends on the model).
+/// Ground friction with the model and constants of `params`: [`friction_stopspeed`] or
+/// [`friction_constant`].
 #[inline]
 pub fn friction(v: Vec2, params: &MoveParams, dt: f32) -> Vec2 {
+    match params.friction_model {
+        FrictionModel::StopSpeed => friction_stopspeed(
+            v,
+            params.friction,
+            params.stop_speed,
+            params.stop_threshold,
+            dt,
+        ),
+        FrictionModel::Constant => friction_constant(v, params.friction, params.stop_threshold, dt),
+    }
+}
+
+/// [`friction`] with the moving test and the reciprocal speed computed once, before the model is
+/// picked: the same bits (`friction_speed_first_is_friction`), fewer instructions, so the tick
+/// ([`planar_velocity_tick`]) calls this one.
+#[inline]
+fn friction_speed_first(v: Vec2, params: &MoveParams, dt: f32) -> Vec2 {
     let Some((speed, inv)) = moving_speed(v, params.stop_threshold) else {
         return Vec2::ZERO;
     };
@@ -306,9 +322,7 @@ pub fn air_accelerate(v: Vec2, wish: WishDir, params: &MoveParams, dt: f32) -> V
 }
 
 /// One tick of planar velocity — the seed's `GetNextPlayerVector` generalised by `params`:
-/// on the ground friction then ground acceleration ([`ground_accelerate`]), in the air
-/// air-acceleration only ([`air_accelerate`]). Both accelerations are the same code with the
-/// ground's or the air's wish speed, cap and budget.
+/// on the ground [`friction`] then [`ground_accelerate`], in the air [`air_accelerate`] only.
 #[inline]
 pub fn planar_velocity_tick(
     v: Vec2,
@@ -317,20 +331,11 @@ pub fn planar_velocity_tick(
     grounded: bool,
     dt: f32,
 ) -> Vec2 {
-    let (v, w, cap, accel) = if grounded {
-        let w = params.max_speed * wish.scale;
-        (friction(v, params, dt), w, w, params.accel)
+    if grounded {
+        ground_accelerate(friction_speed_first(v, params, dt), wish, params, dt)
     } else {
-        let w = params.air_max_speed * wish.scale;
-        let cap = if w < params.air_wish_cap {
-            w
-        } else {
-            params.air_wish_cap
-        };
-        (v, w, cap, params.air_accel)
-    };
-    let a = accel_budget(accel, w, params.accel_budget, dt);
-    accelerate_styled(v, wish, cap, a, params.accel_style)
+        air_accelerate(v, wish, params, dt)
+    }
 }
 
 /// Cosine of the optimal strafe angle θ* between velocity and wish direction for speed `v`, air cap
@@ -358,6 +363,64 @@ mod tests {
     } else {
         1e-6
     };
+
+    #[test]
+    fn friction_speed_first_is_friction() {
+        let specials = [
+            0.0,
+            -0.0,
+            f32::from_bits(1),
+            1e-20,
+            0.5,
+            1.0,
+            3.0,
+            -7.5,
+            100.0,
+            1e19,
+            f32::MAX,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+        ];
+        let mut rng = crate::rng::Pcg32::seeded(5);
+        let pick = |rng: &mut crate::rng::Pcg32, r: f32| {
+            if rng.below(5) == 0 {
+                specials[rng.below(specials.len() as u32) as usize]
+            } else {
+                rng.range_f32(-r, r)
+            }
+        };
+        for preset in [
+            MoveParams::seed(),
+            MoveParams::seed_figure(),
+            MoveParams::quakeworld(),
+            MoveParams::quake3(),
+            MoveParams::source(),
+        ] {
+            for i in 0..20_000 {
+                let mut p = preset;
+                if i % 4 == 0 {
+                    p.friction = pick(&mut rng, 10.0);
+                    p.stop_speed = pick(&mut rng, 200.0);
+                    p.stop_threshold = pick(&mut rng, 2.0);
+                }
+                let dt = if i % 7 == 0 {
+                    pick(&mut rng, 0.1)
+                } else {
+                    1.0 / 60.0
+                };
+                let r = [1.0, 30.0, 400.0][i % 3];
+                let v = Vec2::new(pick(&mut rng, r), pick(&mut rng, r));
+                let want = friction(v, &p, dt);
+                let got = friction_speed_first(v, &p, dt);
+                assert_eq!(
+                    (got.x.to_bits(), got.y.to_bits()),
+                    (want.x.to_bits(), want.y.to_bits()),
+                    "{p:?} v {v:?} dt {dt}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn sanitized_is_finite_and_clamp() {

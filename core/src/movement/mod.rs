@@ -60,11 +60,8 @@
 //!   more only on a tick that runs into a wall), the jump rules and the NaN guards; no trigonometry
 //!   anywhere in it.
 //!
-//! Measured on Cortex-M4F under QEMU (`scripts/qemu.sh thumbv7em bench`, see docs/firmware.md and
-//! `firmware/budgets.txt`): a ground kernel tick ([`planar_velocity_tick`] with a cached wish) is
-//! 82 instructions (68 through [`TickKernel`]), an air tick 21, a full [`step_wish`] 379; on the
-//! soft-float Cortex-M0 2,135 (1,972), 471 and 2,966. On x86_64, `libm` 0.2.16 compiles `sqrtf` to the `sqrtss` instruction, the same as
-//! `f32::sqrt`, so the desktop comparison is like for like.
+//! Measured instruction counts, and which fast forms stand beside the plain ones and why:
+//! docs/performance.md, "movement".
 //!
 //! ## Differences from the seed (all documented)
 //! - Friction is computed as `v·(1 − drop·rsqrt(|v|²))` (clamped at a stop) instead of

@@ -233,16 +233,8 @@ impl StepEvents {
 
     /// The result of a rejected `dt`.
     pub const REJECTED: StepEvents = StepEvents {
-        jumped: false,
-        coyote_jump: false,
-        landed: false,
-        left_ground: false,
-        sliding: false,
-        hit_wall: false,
-        impact_speed: 0.0,
-        substeps: 0,
-        dropped_time: 0.0,
         rejected: true,
+        ..StepEvents::NONE
     };
 }
 
@@ -336,6 +328,12 @@ struct TickEvents {
 }
 
 impl TickEvents {
+    /// No events.
+    const NONE: TickEvents = TickEvents {
+        flags: 0,
+        impact_speed: 0.0,
+    };
+
     /// Add a categorisation's result.
     #[inline]
     fn add_contact(&mut self, c: Contact) {
@@ -376,11 +374,8 @@ fn larger_impact(max: f32, new: f32) -> f32 {
     }
 }
 
-/// The tick itself. The ground is categorised twice, before the move (the state as handed in)
-/// and after it; both are the same code, run by a loop of two passes, so the categorisation is
-/// neither a call (its contact and probe result round-tripping through memory) nor in the binary
-/// twice. The move between them is a call ([`jump_and_move`]): inline, its params loads would be
-/// hoisted out of the loop and spilled.
+/// The tick itself, in Quake order: categorise the ground, jump and move ([`jump_and_move`]),
+/// categorise the ground again, then guard, count the timers down and flush.
 fn run_tick(
     state: &mut MoverState,
     params: &MoveParams,
@@ -389,39 +384,55 @@ fn run_tick(
     probe: &impl GroundProbe,
     dt: f32,
 ) -> TickEvents {
-    let mut out = TickEvents {
-        flags: 0,
-        impact_speed: 0.0,
-    };
-    let mut stick = state.grounded;
-    let mut start_position = Vec3::ZERO; // set by the first pass, used by the second
-    let mut moved = false;
-    loop {
-        let mut hit = probe_ground(probe, state.position, params);
-        if moved {
-            // `resolve_walls`, its common case inline; after blocking a wall, probe again where
-            // the move was put back to.
-            if let Some(h) = hit {
-                if may_be_wall(params, h, start_position)
-                    && block_walls(state, params, probe, start_position, h)
-                {
-                    out.flags |= HIT_WALL;
-                    hit = probe_ground(probe, state.position, params);
-                }
-            }
-        }
-        // Categorisation stores coyote time flushed, and the second pass the ground normal too,
-        // so the end of the tick need not flush them.
-        out.add_contact(categorize_probed(state, params, hit, stick, moved));
-        if moved {
-            break;
-        }
-        moved = true;
-        // Out of the ground after the first categorisation: a safe place to fall back to.
-        start_position = state.position;
-        out.flags |= jump_and_move(state, params, wish, jump, dt);
-        stick = state.grounded;
+    use crate::math::scalar::{HARD_FLOAT_ARM, SOFT_FLOAT};
+    if SOFT_FLOAT || HARD_FLOAT_ARM {
+        return run_tick_two_pass(state, params, wish, jump, probe, dt);
     }
+    let mut out = TickEvents::NONE;
+    ground_check(state, params, probe, None, &mut out);
+    // Out of the ground after the first categorisation: a safe place to fall back to.
+    let start_position = state.position;
+    out.flags |= jump_and_move(state, params, wish, jump, dt);
+    ground_check(state, params, probe, Some(start_position), &mut out);
+    end_tick(state, params, jump, dt, start_position, out)
+}
+
+/// [`run_tick`] for the Cortex-M targets (soft float or hard-float Arm), the same bits
+/// (`two_pass_tick_is_the_tick`): the two ground checks are one [`ground_check`] run by a loop of
+/// two passes, so the categorisation is in the binary once. There the plain form, with the
+/// categorisation inlined twice, costs instructions on the demo's tick and flash
+/// (docs/performance.md, "movement").
+fn run_tick_two_pass(
+    state: &mut MoverState,
+    params: &MoveParams,
+    wish: &WishDir,
+    jump: bool,
+    probe: &impl GroundProbe,
+    dt: f32,
+) -> TickEvents {
+    let mut out = TickEvents::NONE;
+    let mut moved_from = None;
+    loop {
+        ground_check(state, params, probe, moved_from, &mut out);
+        if let Some(start_position) = moved_from {
+            return end_tick(state, params, jump, dt, start_position, out);
+        }
+        moved_from = Some(state.position);
+        out.flags |= jump_and_move(state, params, wish, jump, dt);
+    }
+}
+
+/// The end of a tick: the guard (falling back to `start_position`), the jump timers and the
+/// subnormal flush.
+#[inline(always)]
+fn end_tick(
+    state: &mut MoverState,
+    params: &MoveParams,
+    jump: bool,
+    dt: f32,
+    start_position: Vec3,
+    out: TickEvents,
+) -> TickEvents {
     let repaired = guard_state(state, params, start_position);
     tick_jump_timers_flushed(state, dt);
     state.jump_held = jump;
@@ -441,8 +452,44 @@ fn run_tick(
     out
 }
 
+/// Probe the ground under the feet and categorise the position (Quake III's `PM_GroundTrace`);
+/// `stick` is whether the character is grounded now (jumping has cleared it). After the move
+/// (`moved_from` = the tick's start position) the same probe first serves the wall check
+/// ([`resolve_walls`](super::contact::resolve_walls), its common case inline): a wall blocks the
+/// move and the ground is probed again where the move was put back to. Categorisation stores
+/// coyote time flushed, and after the move the ground normal too, so the end of the tick need not
+/// flush them.
+///
+/// Inlined into both of its calls: a call would pass the contact and the probe result through
+/// memory.
+#[inline(always)]
+fn ground_check(
+    state: &mut MoverState,
+    params: &MoveParams,
+    probe: &impl GroundProbe,
+    moved_from: Option<Vec3>,
+    out: &mut TickEvents,
+) {
+    let stick = state.grounded;
+    let mut hit = probe_ground(probe, state.position, params);
+    if let (Some(from), Some(h)) = (moved_from, hit) {
+        if may_be_wall(params, h, from) && block_walls(state, params, probe, from, h) {
+            out.flags |= HIT_WALL;
+            hit = probe_ground(probe, state.position, params);
+        }
+    }
+    out.add_contact(categorize_probed(
+        state,
+        params,
+        hit,
+        stick,
+        moved_from.is_some(),
+    ));
+}
+
 /// The middle of a tick: the jump rules, the planar kernel and the move. Returns the
-/// [`TickEvents`] flags of a jump.
+/// [`TickEvents`] flags of a jump. Out of line: inlined into the two-pass loop, its params loads
+/// would be hoisted out of the loop and kept in registers across the categorisation, or spilled.
 #[inline(never)]
 fn jump_and_move(
     state: &mut MoverState,
@@ -640,6 +687,111 @@ mod tests {
                 assert!(!s.motion_is_finite_by_flags() && !s.motion_is_finite_by_products());
             }
         }
+    }
+
+    /// Heights in 2-unit cells: walls, ramps, steep ground, a platform, holes, and (with `wild`)
+    /// non-finite and subnormal hits.
+    struct Terrain {
+        wild: bool,
+    }
+
+    impl GroundProbe for Terrain {
+        fn probe(&self, p: Vec3) -> Option<crate::ground::GroundHit> {
+            use crate::ground::GroundHit;
+            if p.x.is_nan() || p.z.is_nan() {
+                return None;
+            }
+            let cell = ((p.x * 0.5) as i32).wrapping_add(((p.z * 0.5) as i32).wrapping_mul(7));
+            let level = cell.rem_euclid(5) as f32 * 0.2;
+            let hit = |height, normal| Some(GroundHit { height, normal });
+            match cell.rem_euclid(9) {
+                0 => None,
+                1 => hit(level + 1.5, Vec3::UP), // a wall
+                2 => hit(level + 0.25 * p.x.fract().abs(), Vec3::new(0.2, 0.98, 0.0)),
+                3 => hit(level, Vec3::new(0.8, 0.6, 0.0)), // too steep
+                4 if p.y > 3.0 => hit(3.0, Vec3::UP),
+                5 if self.wild => hit(f32::NAN, Vec3::UP),
+                6 if self.wild => hit(f32::from_bits(0x8000_0003), Vec3::UP),
+                7 if self.wild => hit(level, Vec3::new(f32::from_bits(5), 1.0, 0.0)),
+                _ => hit(level, Vec3::UP),
+            }
+        }
+    }
+
+    #[test]
+    fn two_pass_tick_is_the_tick() {
+        use crate::rng::Pcg32;
+        let specials = [
+            0.0,
+            -0.0,
+            f32::from_bits(1),
+            -1.0e-40,
+            f32::MAX,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+        ];
+        let mut rng = Pcg32::seeded(23);
+        let mut seen = [0u32; 7];
+        for run in 0..1500u32 {
+            let mut p = [
+                MoveParams::seed(),
+                MoveParams::quakeworld(),
+                MoveParams::quake3(),
+                MoveParams::source(),
+            ][(run % 4) as usize];
+            p.coyote_time = [0.0, 0.1, f32::INFINITY, f32::NAN][rng.below(4) as usize];
+            p.jump_buffer_time = [0.0, 0.15][rng.below(2) as usize];
+            p.auto_hop = rng.below(2) == 0;
+            if run % 10 == 0 {
+                let x = specials[rng.below(specials.len() as u32) as usize];
+                match rng.below(5) {
+                    0 => p.step_up = x,
+                    1 => p.ground_snap = x,
+                    2 => p.step_down = x,
+                    3 => p.max_velocity = x,
+                    _ => p.stop_threshold = x,
+                }
+            }
+            let terrain = Terrain { wild: run % 3 == 0 };
+            let mut s = MoverState::new(Vec3::new(
+                rng.range_f32(-20.0, 20.0),
+                rng.range_f32(-0.5, 4.0),
+                rng.range_f32(-20.0, 20.0),
+            ));
+            s.velocity = Vec3::new(
+                rng.range_f32(-400.0, 400.0),
+                rng.range_f32(-300.0, 300.0),
+                rng.range_f32(-400.0, 400.0),
+            );
+            s.grounded = rng.below(2) == 0;
+            if run % 7 == 0 {
+                s.velocity.x = specials[rng.below(specials.len() as u32) as usize];
+            }
+            let mut t = s;
+            let dt = [1.0 / 60.0, 0.01, 0.05, 1.0e-7][rng.below(4) as usize];
+            for _ in 0..60 {
+                let wish = if rng.below(6) == 0 {
+                    WishDir::NONE
+                } else {
+                    WishDir::from_world(Vec2::new(rng.signed_unit(), rng.signed_unit()))
+                };
+                let jump = rng.below(3) == 0;
+                let a = run_tick(&mut s, &p, &wish, jump, &terrain, dt);
+                let b = run_tick_two_pass(&mut t, &p, &wish, jump, &terrain, dt);
+                assert_eq!(
+                    (a.flags, a.impact_speed.to_bits()),
+                    (b.flags, b.impact_speed.to_bits())
+                );
+                assert_eq!(s.state_hash(), t.state_hash(), "run {run}: {s:?} != {t:?}");
+                for (k, n) in seen.iter_mut().enumerate().take(6) {
+                    *n += (a.flags >> k) & 1;
+                }
+                seen[6] += (a.impact_speed > 0.0) as u32;
+            }
+        }
+        // Every flag (jumped, coyote jump, landed, left ground, sliding, wall) and an impact.
+        assert!(seen.iter().all(|&n| n > 20), "{seen:?}");
     }
 
     #[test]
