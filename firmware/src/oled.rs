@@ -6,7 +6,7 @@
 //! whole frame takes ≈ 23.6 ms — longer than a 16.7 ms tick. Sent in one blocking call it would
 //! hold every tick back by up to 1.4 ticks; sent a page per main-loop pass ([`Oled::flush_step`],
 //! 131 bytes ≈ 2.95 ms) no tick waits more than one page. The board binary's loop
-//! (`src/bin/blackpill.rs`) and the host test `tests/oled.rs` show that no tick is skipped or
+//! (`src/bin/blackpill.rs`) and the host test `tests/integration/oled.rs` show that no tick is skipped or
 //! delayed by more than one page while a frame is in flight. (A DMA transfer would free the CPU
 //! during the transfer too; with page-wise flushing it is not needed for the tick, and the CPU has
 //! nothing else to do. An SPI SSD1306 at 10 MHz sends the frame in ≈ 0.8 ms.)
@@ -19,7 +19,7 @@
 //! The init sequence is the one the `ssd1306` crate (0.10) sends for a 128×64 panel in
 //! `DisplayRotation::Rotate0` with horizontal addressing, which follows the datasheet's
 //! "software initialization" flow (SSD1306 rev 1.1, §8.9 and the application note's flow chart);
-//! `tests/oled.rs` checks the bytes against that crate, command for command.
+//! `tests/integration/oled.rs` checks the bytes against that crate, command for command.
 
 use embedded_graphics::pixelcolor::BinaryColor;
 use embedded_graphics::prelude::*;

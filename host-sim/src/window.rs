@@ -121,7 +121,7 @@ pub struct WindowOpts {
 pub const GUIDE_SECONDS: f64 = 20.0;
 
 /// The guide of the handheld demo: what the picture shows and the recipe that gains speed from a
-/// standstill (checked by `tests/window_recipe.rs` through [`Session::frame`]).
+/// standstill (checked by `tests/integration/window_recipe.rs` through [`Session::frame`]).
 pub fn demo_guide() -> Vec<String> {
     [
         "HOW TO STRAFE-JUMP (bunny-hop past the ground max)",

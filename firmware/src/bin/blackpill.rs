@@ -28,7 +28,7 @@ use stm32f4xx_hal::prelude::*;
 use stm32f4xx_hal::rcc::Config;
 
 /// The SSD1306 through hopkit's own page-wise driver (`hopkit_firmware::oled`): the init bytes
-/// and the loop body are the ones `firmware/tests/oled.rs` checks on the host.
+/// and the loop body are the ones `firmware/tests/integration/oled.rs` checks on the host.
 type Display = Oled<I2c<pac::I2C1>>;
 type Buttons = ButtonPins<PB12<Input>, PB13<Input>, PB14<Input>, PB15<Input>>;
 /// The whole application state, kept in a static so that the size report's static RAM

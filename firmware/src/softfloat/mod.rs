@@ -9,7 +9,7 @@
 //! general path for everything else (zeros, subnormals, infinities, NaNs, overflow, underflow).
 //!
 //! They are plain functions on the bit patterns (`u32`), built and tested on every host: the tests
-//! (`firmware/tests/softfloat.rs`) compare them with the host's hardware float unit and with the
+//! (`firmware/tests/integration/softfloat.rs`) compare them with the host's hardware float unit and with the
 //! host's own `compiler_builtins` functions (`__addsf3`, `__subsf3`, `__mulsf3`), which are the same
 //! code the M0 would otherwise run. On ARMv6-M the `aeabi` module exports them under the AEABI
 //! names the compiler calls (`__aeabi_fadd`, `__aeabi_fmul`, `__aeabi_fcmplt`, …), replacing the
