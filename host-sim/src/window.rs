@@ -4,7 +4,7 @@
 //! [`hopkit::timestep::FixedStep`], so the simulation runs at its tick rate whatever the display's
 //! refresh rate is.
 //!
-//! The window itself only reads the devices ([`read_devices`]) and shows pictures; everything a
+//! The window itself only reads the devices (`read_devices`) and shows pictures; everything a
 //! frame does — input mapping ([`crate::input::Controls`]), guide, pause, reset, ticks, overlays,
 //! the quit summary — is [`Session::frame`], which needs no display: the tests drive it with
 //! synthetic key and mouse states.

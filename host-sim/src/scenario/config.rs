@@ -14,7 +14,7 @@
 //! Every section's fields are optional and documented on the structs below; unknown fields are
 //! errors (typos do not pass silently).
 //!
-//! Numbers follow one rule, checked in one place ([`ranged`]) for plain fields and every element
+//! Numbers follow one rule, checked in one place (`ranged`) for plain fields and every element
 //! of a vector alike: finite (no `nan`, no `inf`) and within the field's range — coordinates of
 //! positions and offsets within ±[`COORD_LIMIT`] (10,000 world units), `path_size` in
 //! `(0, 10000]`, speeds, accelerations and other magnitudes in `[1e-6, 1e6]` (or `[0, 1e6]` where
