@@ -1169,18 +1169,16 @@ fn big_scenario(dir: &Path) -> PathBuf {
     file
 }
 
-#[test]
+/// Starts a `scenario` writing the big CSV `out/big.csv` and waits until its temporary file
+/// (`out/.big.csv.hopkit-tmp`) holds data: the run is mid-write when this returns.
 #[cfg(unix)]
-fn ctrl_c_during_a_scenario_leaves_no_file() {
-    let src = tempfile::tempdir().unwrap();
-    let out = tempfile::tempdir().unwrap();
-    let csv = out.path().join("big.csv");
-    let tmp = out.path().join(".big.csv.hopkit-tmp");
+fn start_writing_big_csv(src: &Path, out: &Path) -> std::process::Child {
+    let tmp = out.join(".big.csv.hopkit-tmp");
     let mut child = sim_process()
         .arg("scenario")
-        .arg(big_scenario(src.path()))
+        .arg(big_scenario(src))
         .arg("--csv")
-        .arg(&csv)
+        .arg(out.join("big.csv"))
         .spawn()
         .unwrap();
     // The probe of the output check is empty; the CSV's first buffer is not.
@@ -1188,6 +1186,15 @@ fn ctrl_c_during_a_scenario_leaves_no_file() {
         std::fs::metadata(&tmp).is_ok_and(|m| m.len() > 0)
     });
     assert!(writing, "the CSV was never being written");
+    child
+}
+
+#[test]
+#[cfg(unix)]
+fn ctrl_c_during_a_scenario_leaves_no_file() {
+    let src = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let child = start_writing_big_csv(src.path(), out.path());
     let (code, stderr) = signal_and_wait(child, "INT");
     assert_eq!(
         code,
@@ -1280,17 +1287,7 @@ fn a_killed_runs_temporary_file_is_removed_by_the_next_run() {
     let src = tempfile::tempdir().unwrap();
     let out = tempfile::tempdir().unwrap();
     let csv = out.path().join("big.csv");
-    let tmp = out.path().join(".big.csv.hopkit-tmp");
-    let mut child = sim_process()
-        .arg("scenario")
-        .arg(big_scenario(src.path()))
-        .arg("--csv")
-        .arg(&csv)
-        .spawn()
-        .unwrap();
-    assert!(wait_until(&mut child, || {
-        std::fs::metadata(&tmp).is_ok_and(|m| m.len() > 0)
-    }));
+    let child = start_writing_big_csv(src.path(), out.path());
     // SIGKILL cannot be handled: the temporary file stays (under its fixed name) ...
     let (code, _) = signal_and_wait(child, "KILL");
     assert_eq!(code, None);
