@@ -4,7 +4,7 @@
 #  1. hopkit-ffi tests: the committed C header is fresh (bindings/c/tests/header.rs), ABI tests.
 #  2. The C examples build with gcc -std=c11 -Wall -Wextra -Werror -pedantic (and one with g++
 #     -std=c++17) against the static library and run; the `state-hash:` line they print must equal the Rust reference
-#     (`hopkit::demo::scripted_hash`) and `hopkit-sim hash --scene demo --ticks N`.
+#     (`hopkit_demo::scripted_hash`) and `hopkit-sim hash --scene demo --ticks N`.
 #  3. hopkit-ffi builds as a bare-metal staticlib for Cortex-M (thumbv7em-none-eabihf); minimal.c,
 #     cross-compiled with arm-none-eabi-gcc + newlib against it, runs under QEMU (mps2-an386) and
 #     prints exactly what the host build prints; an LTO build with a panic handler that cannot

@@ -26,7 +26,7 @@ total_crashes=0
 for t in recording_parse recording_corrupt ffi_recording_open; do
     corpus="$REPO/target/fuzz-corpus/$t"
     mkdir -p "$corpus"
-    [ "$t" = recording_corrupt ] || cp "$REPO/core/assets/demo.ghost" "$corpus/demo.ghost"
+    [ "$t" = recording_corrupt ] || cp "$REPO/demo/assets/demo.ghost" "$corpus/demo.ghost"
     log="$REPO/target/fuzz-corpus/$t.log"
     if cargo +nightly fuzz run -O "$t" "$corpus" -- -runs="$RUNS" -print_final_stats=1 >"$log" 2>&1; then
         crashes=0

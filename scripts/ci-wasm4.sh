@@ -5,13 +5,13 @@
 #  2. Open the `w4 bundle --html` page in headless Chromium (Debian's `chromium`, driven by
 #     puppeteer-core from npm; no browser download), play a fixed key script, and collect the
 #     gamepad bytes the cart says it read and the hash it printed at tick 600
-#     (bindings/wasm4/web/browser-test.mjs).
+#     (carts/wasm4/web/browser-test.mjs).
 #  3. `hopkit-sim hash --gamepad` over exactly those bytes must print the same hash.
 # Without a browser (not root, or apt cannot install chromium) step 2–3 print SKIP with the reason.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPO="$PWD"
-WEB="$REPO/bindings/wasm4/web"
+WEB="$REPO/carts/wasm4/web"
 RUN="$WEB/out/run"
 export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
 

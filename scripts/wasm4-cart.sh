@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build the WASM-4 cart and its one-page HTML bundle with WASM-4's own tools.
 #
-#   scripts/wasm4-cart.sh            → bindings/wasm4/web/out/hopkit.wasm and hopkit.html
+#   scripts/wasm4-cart.sh            → carts/wasm4/web/out/hopkit.wasm and hopkit.html
 #
 # 1. `cargo build` for wasm32-unknown-unknown (opt-level z, fat LTO, panic=abort, stripped), via
 #    scripts/cross-cargo.sh (rustup's target, added on demand, or the Debian fallback), with the
@@ -12,12 +12,12 @@
 # 3. The size check: at most 65,536 bytes (HOPKIT_WASM4_MAX_BYTES).
 # 4. The memory layout check: stack, data and statics above the console's 6,560 B, inside 64 KiB.
 # 5. `w4 bundle --html` from the npm `wasm4` package: one self-contained page with WASM-4's runtime.
-# npm packages come from bindings/wasm4/web/package-lock.json (`npm ci`, offline-safe from the
+# npm packages come from carts/wasm4/web/package-lock.json (`npm ci`, offline-safe from the
 # registry; nothing is downloaded at run time).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPO="$PWD"
-WEB="$REPO/bindings/wasm4/web"
+WEB="$REPO/carts/wasm4/web"
 OUT="$WEB/out"
 MAX="${HOPKIT_WASM4_MAX_BYTES:-65536}"
 command -v npm >/dev/null || { echo "wasm4-cart: npm is needed (Debian: apt-get install npm)" >&2; exit 1; }

@@ -4,6 +4,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/wasm4-cart.sh
-cd bindings/wasm4/web
+cd carts/wasm4/web
 node browser-test.mjs out/hopkit.html out/shot --screenshot ../../../docs/wasm4-browser.png
 echo "wrote docs/wasm4-browser.png"

@@ -3,8 +3,9 @@
 //! Short runs: `cargo bench -p hopkit-benches --bench ghost -- --warm-up-time 1 --measurement-time 3`.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use hopkit::demo::level::DemoGround;
-use hopkit::ghost::{decode, FrameVec, GhostScene, Recording, DEMO_RECORDING};
+use hopkit::ghost::{decode, FrameVec, GhostScene, Recording};
+use hopkit_demo::level::DemoGround;
+use hopkit_demo::DEMO_RECORDING;
 use std::hint::black_box;
 
 fn ghost_ticks(c: &mut Criterion) {
@@ -12,19 +13,19 @@ fn ghost_ticks(c: &mut Criterion) {
     let mut group = c.benchmark_group("ghost_tick");
 
     group.throughput(Throughput::Elements(1));
-    let mut one = GhostScene::<1>::demo(&rec);
+    let mut one = hopkit_demo::pilot::formation::<1>(&rec);
     group.bench_function("1_ghost", |b| {
         b.iter(|| black_box(one.step(black_box(&rec), &DemoGround)))
     });
 
     group.throughput(Throughput::Elements(4));
-    let mut four = GhostScene::<4>::demo(&rec);
+    let mut four = hopkit_demo::pilot::formation::<4>(&rec);
     group.bench_function("4_ghost_formation", |b| {
         b.iter(|| black_box(four.step(black_box(&rec), &DemoGround)))
     });
 
     group.throughput(Throughput::Elements(256));
-    let mut many = Box::new(GhostScene::<256>::fleet(&rec, 7));
+    let mut many = Box::new(hopkit_demo::pilot::fleet::<256>(&rec, 7));
     group.bench_function("256_ghosts", |b| {
         b.iter(|| black_box(many.step(black_box(&rec), &DemoGround)))
     });

@@ -69,7 +69,6 @@
 //! - [`follower`]: a companion following the leader's breadcrumb trail (seed 004).
 //! - [`slope`]: aligning a character to the ground normal (seed 003).
 //! - [`ghost`]: recorded input replayed as enemy AI, the recording format (seed 002).
-//! - [`demo`]: the demo scene and scripted input shared by every front end.
 #![cfg_attr(not(test), no_std)]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
@@ -79,7 +78,6 @@ compile_error!(
     "hopkit needs a scalar maths backend: enable feature `libm` (default) or `micromath`"
 );
 
-pub mod demo;
 pub mod follower;
 pub mod ghost;
 pub mod ground;

@@ -3,9 +3,9 @@
 //!
 //! `cargo run -p hopkit-firmware --example host-hash -- [TICKS]` (default 600).
 use hopkit::hash::{format_hash_line, HASH_LINE_LEN};
-use hopkit_firmware::app::App;
-use hopkit_firmware::counting::PixelCounter;
-use hopkit_firmware::seams::{Scripted, StepClock};
+use hopkit_demo::app::App;
+use hopkit_demo::counting::PixelCounter;
+use hopkit_demo::seams::{Scripted, StepClock};
 
 fn main() {
     let ticks: u32 = match std::env::args().nth(1) {

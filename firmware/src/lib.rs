@@ -1,30 +1,20 @@
-//! Board-independent hopkit handheld application and its drawing code.
+//! The hopkit handheld on microcontrollers: what is board- or chip-specific. The game itself —
+//! scene, renderer and the board-independent app every board's main loop runs — is the
+//! `hopkit-demo` crate.
 //!
-//! - [`app`]: the application (sticks + buttons → core stick pipeline → fixed 60 Hz tick → draw),
-//!   generic over the [`seams`]; every board's main loop is `app.poll()`.
-//! - [`seams`]: the stick-sample source, buttons (over `embedded-hal` 1.0 `InputPin`s), tick clock;
-//!   plus the scripted input and step clock the QEMU image uses.
-//! - [`counting`]: a drawing target that only counts and fingerprints pixels (QEMU, benches).
-//! - `render`: the shared drawing code (also used by `hopkit-sim`).
+//! - [`oled`]: hopkit's own SSD1306 driver (page-wise and FIFO-streamed, never busy-waiting).
 //! - [`softfloat`]: bit-exact `f32` add / multiply / compare for the Cortex-M0 (exported under the
 //!   AEABI names on ARMv6-M only).
+//! - `src/board/`: the board layers (STM32F411 "Black Pill", RP2040) implementing the demo's
+//!   seams (`hopkit_demo::seams`).
 //!
-//! The board binaries (`blackpill`, `qemu-demo`, `qemu-bench`, `panic-check`) live in `src/bin/`
-//! and build only for bare-metal targets with the `board` or `qemu` feature; see `docs/firmware.md`.
+//! The board binaries (`blackpill`, `rp2040`, `qemu-demo`, `qemu-bench`, `qemu-profile`,
+//! `panic-check`, `cpu-demo`) live in `src/bin/` and build only for bare-metal targets with the
+//! `board`, `rp2040`, `qemu` or `cpus` feature; see `docs/firmware.md`.
 #![cfg_attr(not(test), no_std)]
 // `deny`, not `forbid`: the one exception is `softfloat`'s ARMv6-M symbol exports (`no_mangle`).
 #![deny(unsafe_code)]
 #![deny(missing_docs)]
 
-pub mod app;
-pub mod counting;
 pub mod oled;
-pub mod render;
-pub mod seams;
 pub mod softfloat;
-
-/// The demo-contract items the firmware uses, in one place.
-pub mod demo {
-    pub use hopkit::demo::{buttons, scripted_hash, scripted_raw, DemoRig, ADC_MAX, TICK_HZ};
-    pub use hopkit::stick::RawSticks;
-}

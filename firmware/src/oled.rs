@@ -25,9 +25,9 @@ use embedded_graphics::pixelcolor::BinaryColor;
 use embedded_graphics::prelude::*;
 use embedded_hal::i2c::I2c;
 
-use crate::app::{App, Poll};
-use crate::counting::FrameBuffer;
-use crate::seams::{ButtonSource, StickSource, TickClock};
+use hopkit_demo::app::{App, Poll};
+use hopkit_demo::counting::FrameBuffer;
+use hopkit_demo::seams::{ButtonSource, StickSource, TickClock};
 
 /// The panel's 7-bit I2C address (SA0 low; 0x3D with SA0 high).
 pub const ADDRESS: u8 = 0x3C;
@@ -38,7 +38,7 @@ pub const HEIGHT: u32 = 64;
 /// Pages (8 pixel rows each).
 pub const PAGES: u8 = (HEIGHT / 8) as u8;
 /// Frame buffer size, bytes.
-pub const BUFFER_LEN: usize = crate::counting::FRAME_BYTES;
+pub const BUFFER_LEN: usize = hopkit_demo::counting::FRAME_BYTES;
 
 /// Control byte: the rest of the transaction is commands.
 pub const CONTROL_COMMANDS: u8 = 0x00;

@@ -2,7 +2,10 @@
 //! how to damage it. Never a panic; and every corruption CRC-32 is guaranteed to catch — any burst
 //! of at most 32 bits, i.e. changes confined to 4 consecutive bytes — is rejected.
 #![no_main]
-use hopkit::ghost::{Recording, DEMO_RECORDING};
+use hopkit::ghost::Recording;
+
+/// The demo's bundled recording (`hopkit_demo::DEMO_RECORDING`; the fuzz workspace links only the core).
+const DEMO_RECORDING: &[u8] = include_bytes!("../../demo/assets/demo.ghost");
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

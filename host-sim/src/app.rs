@@ -75,7 +75,7 @@ pub fn demo(args: &DemoArgs) -> Result<()> {
         ticks,
         frame_every: args.frame_every,
         quiet: args.quiet,
-        label: "scripted handheld demo (hopkit::demo::scripted_raw)".into(),
+        label: "scripted handheld demo (hopkit_demo::scripted_raw)".into(),
         status: "headless, scripted input".into(),
     };
     let report = run_headless(&mut scripted, &opts, out)?;
@@ -199,9 +199,9 @@ pub fn hash(args: &HashArgs) -> Result<()> {
 }
 
 /// The demo's state hash after one tick per byte of the gamepad file at `path`
-/// ([`hopkit::demo::gamepad_hash`], the code the WASM-4 and wasm32 carts run).
+/// ([`hopkit_demo::gamepad_hash`], the code the WASM-4 and wasm32 carts run).
 pub fn gamepad_hash_file(path: &std::path::Path) -> Result<u64> {
-    let max = max_ticks(hopkit::demo::TICK_HZ);
+    let max = max_ticks(hopkit_demo::TICK_HZ);
     let shown = path.display();
     let bytes = crate::infile::read_limited(path, u64::from(max), 0, |_| Ok(())).map_err(|e| {
         use crate::infile::ReadError;
@@ -210,16 +210,16 @@ pub fn gamepad_hash_file(path: &std::path::Path) -> Result<u64> {
                 "gamepad file {shown} has {} bytes (ticks), more than {MAX_SECONDS} s of simulated \
                  time ({max} ticks at {} Hz)",
                 size.map_or_else(|| format!("more than {max}"), |s| s.to_string()),
-                hopkit::demo::TICK_HZ
+                hopkit_demo::TICK_HZ
             )),
             e => UserError(format!("cannot read gamepad file {shown}: {e}")),
         }
     })?;
-    Ok(hopkit::demo::gamepad_hash(&bytes))
+    Ok(hopkit_demo::gamepad_hash(&bytes))
 }
 
 /// `hash --sticks FILE [--ticks N] [--frames OUT]`: the demo's state hash after one
-/// [`hopkit::demo::DemoRig::tick`] per line of the sticks file at `path` (the first `ticks` lines;
+/// [`hopkit_demo::DemoRig::tick`] per line of the sticks file at `path` (the first `ticks` lines;
 /// default all of them). With `frames`, also write the frame the firmware renderer draws after
 /// every tick (see [`write_frames`]). Everything is checked before the first tick.
 pub fn sticks_hash_file(
@@ -232,7 +232,7 @@ pub fn sticks_hash_file(
     let n = match ticks {
         None => samples.len(),
         Some(t) => {
-            let t = check_ticks(t, hopkit::demo::TICK_HZ)? as usize;
+            let t = check_ticks(t, hopkit_demo::TICK_HZ)? as usize;
             if t > samples.len() {
                 return Err(UserError(format!(
                     "--ticks {t} is more than the {} ticks of sticks file {}",
@@ -258,7 +258,7 @@ pub fn sticks_hash_file(
         }
         None => None,
     };
-    let mut rig = hopkit::demo::DemoRig::new();
+    let mut rig = hopkit_demo::DemoRig::new();
     let bar = crate::progress::ticks_bar(samples.len() as u64, "hashing", quiet);
     match out {
         Some(out) => out.write(|w| write_frames(&mut rig, samples, w, &|t| bar.set_position(t)))?,
@@ -274,20 +274,20 @@ pub fn sticks_hash_file(
 }
 
 /// Run one `rig.tick` per sample, writing after each the frame
-/// [`hopkit_firmware::render::draw_frame`] draws for `rig.view()` into a fresh
-/// [`hopkit_firmware::counting::FrameBuffer`]: its 1024 bytes, page-major (byte `page·128 + x`,
+/// [`hopkit_demo::render::draw_frame`] draws for `rig.view()` into a fresh
+/// [`hopkit_demo::counting::FrameBuffer`]: its 1024 bytes, page-major (byte `page·128 + x`,
 /// bit `y % 8` of row `y = 8·page + bit`). Frame `k` (0-based) is the picture after tick `k + 1`.
 pub fn write_frames(
-    rig: &mut hopkit::demo::DemoRig,
+    rig: &mut hopkit_demo::DemoRig,
     samples: &[hopkit::stick::RawSticks],
     w: &mut dyn std::io::Write,
     progress: &dyn Fn(u64),
 ) -> Result<()> {
     for (i, raw) in samples.iter().enumerate() {
         rig.tick(raw);
-        let mut fb = hopkit_firmware::counting::FrameBuffer::new();
+        let mut fb = hopkit_demo::counting::FrameBuffer::new();
         // The frame buffer's drawing never fails (`Infallible`).
-        let _ = hopkit_firmware::render::draw_frame(&rig.view(), &mut fb);
+        let _ = hopkit_demo::render::draw_frame(&rig.view(), &mut fb);
         w.write_all(fb.buffer())?;
         progress(i as u64 + 1);
     }
@@ -303,9 +303,9 @@ fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
 }
 
 /// `sticks --out FILE [--ticks N] [--force]`: write the scripted demo's samples
-/// ([`hopkit::demo::scripted_raw`] for ticks `0..N`) as a sticks file ([`crate::sticks`]).
+/// ([`hopkit_demo::scripted_raw`] for ticks `0..N`) as a sticks file ([`crate::sticks`]).
 pub fn sticks(args: &SticksArgs) -> Result<()> {
-    let ticks = check_ticks(args.ticks, hopkit::demo::TICK_HZ)?;
+    let ticks = check_ticks(args.ticks, hopkit_demo::TICK_HZ)?;
     if !args.force && std::fs::symlink_metadata(&args.out).is_ok() {
         return Err(UserError(format!(
             "--out {} exists (add --force to replace it)",
@@ -315,8 +315,8 @@ pub fn sticks(args: &SticksArgs) -> Result<()> {
     }
     let out = OutFile::check("--out", &args.out)?;
     let what = format!(
-        "hopkit-sim sticks: the scripted handheld demo (hopkit::demo::scripted_raw), ticks 0..{ticks} at {} Hz",
-        hopkit::demo::TICK_HZ
+        "hopkit-sim sticks: the scripted handheld demo (hopkit_demo::scripted_raw), ticks 0..{ticks} at {} Hz",
+        hopkit_demo::TICK_HZ
     );
     let header = [
         what.as_str(),
@@ -327,7 +327,7 @@ pub fn sticks(args: &SticksArgs) -> Result<()> {
         Ok(sticks::write(
             w,
             &header,
-            (0..ticks).map(hopkit::demo::scripted_raw),
+            (0..ticks).map(hopkit_demo::scripted_raw),
         )?)
     })?;
     println!("wrote {} ({ticks} ticks)", out.path().display());

@@ -1,5 +1,5 @@
 //! The desktop picture: the handheld's 1-bit display scaled up (drawn by the firmware's own
-//! [`hopkit_firmware::render::draw_frame`]), with desktop-only overlays: fading trails of the
+//! [`hopkit_demo::render::draw_frame`]), with desktop-only overlays: fading trails of the
 //! player and the ghost fighters on the display, and a panel under it with a large speed read-out,
 //! a speed-over-time strip and the controls. The panel shows what applies to the scene
 //! ([`Readout`]): speed against the ground max, tilt and grounded for the demo's player; speed,
@@ -18,10 +18,10 @@ use embedded_graphics::mono_font::MonoTextStyle;
 use embedded_graphics::pixelcolor::Rgb888;
 use embedded_graphics::prelude::*;
 use embedded_graphics::text::{Baseline, Text};
-use hopkit::demo::view::BodyView;
-use hopkit::demo::DemoView;
 use hopkit::math::Vec2;
-use hopkit_firmware::render::{draw_frame, Viewport};
+use hopkit_demo::render::{draw_frame, Viewport};
+use hopkit_demo::view::BodyView;
+use hopkit_demo::DemoView;
 
 use crate::canvas::{mix, Canvas};
 use crate::lcd::{Lcd, H, W};
@@ -196,7 +196,7 @@ pub fn fit(s: &str, max: usize) -> String {
 /// a critter otherwise). Drawn at window resolution next to the sprite, inside the playfield.
 fn draw_tags(view: &DemoView, vp: &Viewport, zoom: usize, canvas: &mut Canvas) {
     let z = zoom as f32;
-    let field_top = (hopkit_firmware::render::HUD_HEIGHT as usize * zoom) as i64;
+    let field_top = (hopkit_demo::render::HUD_HEIGHT as usize * zoom) as i64;
     let (w, h) = ((W * zoom) as i64, (H * zoom) as i64);
     let tags = [
         (view.player.position.planar(), "you", palette::PLAYER),
@@ -322,7 +322,7 @@ fn draw_trail(
         return;
     }
     let z = zoom as f32;
-    let field_top = (hopkit_firmware::render::HUD_HEIGHT as usize * zoom) as i64;
+    let field_top = (hopkit_demo::render::HUD_HEIGHT as usize * zoom) as i64;
     let limit = (W * zoom) as f32 * 4.0;
     for (i, (a, b)) in trail.iter().zip(trail.iter().skip(1)).enumerate() {
         let (Some(pa), Some(pb)) = (vp.to_display(*a), vp.to_display(*b)) else {
@@ -681,8 +681,8 @@ pub struct LegendIcon {
 pub fn legend_icons() -> &'static [LegendIcon] {
     static ICONS: std::sync::OnceLock<Vec<LegendIcon>> = std::sync::OnceLock::new();
     ICONS.get_or_init(|| {
-        use hopkit::demo::view::{CritterView, GhostView, RampView};
         use hopkit::math::Vec3;
+        use hopkit_demo::view::{CritterView, GhostView, RampView};
         let far = Vec3::new(400.0, 0.0, 400.0);
         let up = Vec2::new(0.0, -1.0);
         let mut base = DemoView {
@@ -808,8 +808,8 @@ fn draw_legend(x: i64, y: i64, w: i64, canvas: &mut Canvas) {
 /// A hand-made view of the demo scene (fixed numbers, independent of the simulation): used by
 /// the golden rendering test, and handy to look at the renderer alone.
 pub fn sample_view() -> DemoView {
-    use hopkit::demo::view::{CritterView, GhostView, RampView};
     use hopkit::math::Vec3;
+    use hopkit_demo::view::{CritterView, GhostView, RampView};
     let mut v = DemoView {
         tick: 600,
         arena_half_extent: Vec2::new(48.0, 48.0),

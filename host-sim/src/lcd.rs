@@ -1,7 +1,7 @@
 //! An in-memory 128×64 1-bit display: the desktop stand-in for the handheld's SSD1306.
 //!
 //! [`Lcd`] implements embedded-graphics' `DrawTarget<Color = BinaryColor>`, so the firmware's
-//! [`hopkit_firmware::render::draw_frame`] draws into it unchanged. It can be saved and loaded as a
+//! [`hopkit_demo::render::draw_frame`] draws into it unchanged. It can be saved and loaded as a
 //! binary PBM (`P4`: a one-line header and the packed 1-bpp rows, MSB first, 1 = lit), which is what
 //! the golden rendering tests compare against.
 
@@ -11,7 +11,7 @@ use std::path::Path;
 use anyhow::{bail, Context, Result};
 use embedded_graphics::pixelcolor::BinaryColor;
 use embedded_graphics::prelude::*;
-use hopkit::demo::view::{DISPLAY_HEIGHT, DISPLAY_WIDTH};
+use hopkit_demo::view::{DISPLAY_HEIGHT, DISPLAY_WIDTH};
 
 /// Display width, pixels.
 pub const W: usize = DISPLAY_WIDTH as usize;

@@ -5,8 +5,8 @@
 
 use std::fmt;
 
-use hopkit::demo::DemoView;
 use hopkit::math::Vec3;
+use hopkit_demo::DemoView;
 
 /// A number for people: `decimals` fixed decimals, `n/a` when not finite, and no `-0.000`.
 #[derive(Clone, Copy, Debug, PartialEq)]

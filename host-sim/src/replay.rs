@@ -3,23 +3,23 @@
 //! - **record**: a live fighter is flown through [`hopkit::ghost::record_and_fly`] — the frame is
 //!   quantized, stored, and *that* frame is flown (Doom's trick), so the file replays exactly. The
 //!   pilot is the keyboard/gamepad in a window, or the core's scripted demo pilot
-//!   ([`hopkit::ghost::demo_pilot::input_at`]) headless.
+//!   ([`hopkit_demo::pilot::input_at`]) headless.
 //! - **play** / **hash**: the recording drives the demo formation of ghosts
-//!   ([`GhostScene::demo`], [`GHOSTS`] fighters) over the demo level around the demo pilot's
+//!   ([`hopkit_demo::pilot::formation`], [`GHOSTS`] fighters) over the demo level around the demo pilot's
 //!   targets, at the recording's tick rate.
 
 use std::path::Path;
 
 use anyhow::Result;
-use hopkit::demo::level::{ramp_views, DemoGround, ARENA_HALF_EXTENT};
-use hopkit::demo::view::{BodyView, CritterView, DemoView, GhostView};
-use hopkit::ghost::demo_pilot;
 use hopkit::ghost::format::DecodeError;
 use hopkit::ghost::{
     record_and_fly, FlyerParams, FlyerState, GhostScene, PilotInput, Recorder, Recording,
 };
 use hopkit::hash::StateHash;
 use hopkit::math::{Vec2, Vec3};
+use hopkit_demo::level::{ramp_views, DemoGround, ARENA_HALF_EXTENT};
+use hopkit_demo::pilot as demo_pilot;
+use hopkit_demo::view::{BodyView, CritterView, DemoView, GhostView};
 
 use crate::app::{check_ticks, drive_fixed, max_ticks, seconds_to_ticks};
 use crate::cli::{PlayArgs, RecordArgs, MAX_SECONDS};
@@ -109,7 +109,7 @@ impl GhostDriver {
             ))
         })?;
         Ok(GhostDriver {
-            scene: GhostScene::demo(&recording),
+            scene: hopkit_demo::pilot::formation(&recording),
             recording,
         })
     }
@@ -180,7 +180,7 @@ impl Driver for GhostDriver {
         flyers_view(self.scene.tick, &flyers, &self.scene.targets, focus)
     }
     fn reset(&mut self) {
-        self.scene = GhostScene::demo(&self.recording);
+        self.scene = hopkit_demo::pilot::formation(&self.recording);
     }
     fn tick_hz(&self) -> u32 {
         u32::from(self.recording.tick_hz())

@@ -1,4 +1,4 @@
-//! The handheld demo scene on the desktop: [`hopkit::demo::DemoRig`] (stick pipeline + scene, the
+//! The handheld demo scene on the desktop: [`hopkit_demo::DemoRig`] (stick pipeline + scene, the
 //! very code the firmware runs) driven by desktop input or by the scripted input.
 //!
 //! Desktop input becomes the handheld's raw ADC samples ([`hopkit::stick::RawSticks`]) so that it
@@ -8,15 +8,15 @@
 //! - gamepad sticks ([`crate::gamepad`], `[−1, 1]`, y up) → left/right stick positions directly;
 //! - mouse motion and Q/E → right stick x deflection;
 //! - positions → counts with [`RawSticks::from_positions`] at the handheld's 12-bit
-//!   [`hopkit::demo::ADC_MAX`].
+//!   [`hopkit_demo::ADC_MAX`].
 
-use hopkit::demo::{buttons, scripted_raw, DemoRig, DemoView, ADC_MAX, TICK_HZ};
 use hopkit::math::Vec2;
 use hopkit::movement::{
     air_cap_and_budget, optimal_strafe_cos, planar_velocity_tick, world_wish, WishDir,
 };
 use hopkit::stick::digital::{dpad_direction, DPad};
 use hopkit::stick::RawSticks;
+use hopkit_demo::{buttons, scripted_raw, DemoRig, DemoView, ADC_MAX, TICK_HZ};
 
 use crate::input::{mouse_look_deflection, HostInput};
 use crate::readout::StrafeReadout;
@@ -161,7 +161,7 @@ impl Driver for LiveDemo {
     }
 }
 
-/// The demo on its scripted input ([`hopkit::demo::scripted_raw`]); desktop input is ignored.
+/// The demo on its scripted input ([`hopkit_demo::scripted_raw`]); desktop input is ignored.
 pub struct ScriptedDemo {
     rig: DemoRig,
 }

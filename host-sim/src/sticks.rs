@@ -1,8 +1,8 @@
 //! Sticks files: the handheld's raw stick samples, one tick per line, as text.
 //!
-//! `hopkit-sim hash --sticks FILE` runs the handheld demo ([`hopkit::demo::DemoRig`]) on such a
+//! `hopkit-sim hash --sticks FILE` runs the handheld demo ([`hopkit_demo::DemoRig`]) on such a
 //! file, one `tick` per line, and `hopkit-sim sticks --out FILE` writes the scripted demo
-//! ([`hopkit::demo::scripted_raw`]) in this format — the input the RP2040 emulator run replays.
+//! ([`hopkit_demo::scripted_raw`]) in this format — the input the RP2040 emulator run replays.
 //!
 //! # Format
 //! - UTF-8 text; lines end with `\n` (a `\r` before it is ignored).
@@ -16,9 +16,9 @@
 //!   ```
 //!
 //!   - `left_x left_y right_x right_y`: ADC counts of a 12-bit ADC, `0..=4095`
-//!     ([`hopkit::demo::ADC_MAX`]; the samples' `adc_max` is 4095). x grows to the right and y
+//!     ([`hopkit_demo::ADC_MAX`]; the samples' `adc_max` is 4095). x grows to the right and y
 //!     grows upwards (full up is 4095), as [`hopkit::stick::RawSticks::from_positions`] makes them.
-//!   - `buttons`: the button bitmask of [`hopkit::demo::buttons`] — JUMP 1, FIRE 2, LEFT_STICK 4,
+//!   - `buttons`: the button bitmask of [`hopkit_demo::buttons`] — JUMP 1, FIRE 2, LEFT_STICK 4,
 //!     RIGHT_STICK 8 — so `0..=15`; any other bit is an error.
 //! - At most [`MAX_TICKS`] tick lines (600 s at 60 Hz), and at most [`MAX_FILE_BYTES`] bytes in
 //!   all: a larger file is refused without reading it whole.
@@ -29,8 +29,8 @@
 use std::io::{Read, Write};
 use std::path::Path;
 
-use hopkit::demo::{buttons, ADC_MAX};
 use hopkit::stick::RawSticks;
+use hopkit_demo::{buttons, ADC_MAX};
 
 use crate::UserError;
 
@@ -126,7 +126,7 @@ pub fn parse(bytes: &[u8], shown: &str) -> Result<Vec<RawSticks>, UserError> {
             if ticks.len() == MAX_TICKS {
                 return Err(at(format!(
                     "more than {MAX_TICKS} ticks (600 s at {} Hz)",
-                    hopkit::demo::TICK_HZ
+                    hopkit_demo::TICK_HZ
                 )));
             }
             ticks.push(raw);
@@ -171,7 +171,7 @@ pub fn write(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use hopkit::demo::scripted_raw;
+    use hopkit_demo::scripted_raw;
 
     #[test]
     fn written_lines_parse_back() {

@@ -13,8 +13,8 @@ use std::fmt;
 use std::time::Instant;
 
 use anyhow::Result;
-use hopkit::demo::DemoView;
 use hopkit::timestep::FixedStep;
+use hopkit_demo::DemoView;
 use minifb::{Key, MouseButton, MouseMode, Window, WindowOptions};
 
 use crate::canvas::Canvas;

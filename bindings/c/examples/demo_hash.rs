@@ -1,5 +1,5 @@
 //! Prints the Rust-side reference line for the C example and the wasm cart:
-//! `state-hash: 0x…` of `hopkit::demo::scripted_hash(ticks)`.
+//! `state-hash: 0x…` of `hopkit_demo::scripted_hash(ticks)`.
 //!
 //!     cargo run -p hopkit-ffi --example demo_hash -- 600
 
@@ -15,6 +15,6 @@ fn main() {
     let mut buf = [0u8; hopkit::hash::HASH_LINE_LEN];
     println!(
         "{}",
-        hopkit::hash::format_hash_line(hopkit::demo::scripted_hash(ticks), &mut buf)
+        hopkit::hash::format_hash_line(hopkit_demo::scripted_hash(ticks), &mut buf)
     );
 }

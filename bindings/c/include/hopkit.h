@@ -288,7 +288,7 @@
 
 /**
  * Look-stick deflection `hk_wasm4_to_raw` adds while LEFT or RIGHT is held
- * (`hopkit::demo::gamepad::TURN_WITH_STRAFE`).
+ * (`hopkit_demo::gamepad::TURN_WITH_STRAFE`).
  */
 #define HK_W4_TURN_WITH_STRAFE 0.85
 
@@ -1710,7 +1710,7 @@ HkStatus hk_demo_tick_count(const struct HkDemoRig *rig, uint32_t *out_ticks);
 HkStatus hk_demo_state_hash(const struct HkDemoRig *rig, uint64_t *out_hash);
 
 /**
- * `hopkit::demo::scripted_hash(ticks)`: a fresh rig run for `ticks` scripted ticks, hashed. Uses
+ * `hopkit_demo::scripted_hash(ticks)`: a fresh rig run for `ticks` scripted ticks, hashed. Uses
  * about 2 KiB of stack (one rig). `ticks` above `HK_DEMO_MAX_HASH_TICKS` is
  * `HK_ERR_INVALID_ARG` (nothing is run): the work per call is bounded.
  *
@@ -1955,7 +1955,7 @@ HkStatus hk_ghost_view(const struct HkGhost *ghost, struct HkGhostView *out_view
 HkStatus hk_ghost_state_hash(const struct HkGhost *ghost, uint64_t *out_hash);
 
 /**
- * The bundled demo recording (`hopkit::ghost::DEMO_RECORDING`, 30 s at 60 Hz, 5544 bytes): a
+ * The bundled demo recording (`hopkit_demo::DEMO_RECORDING`, 30 s at 60 Hz, 5544 bytes): a
  * pointer to static bytes and their length. Open it with `hk_recording_open`.
  *
  * # Safety
@@ -2488,7 +2488,7 @@ uint8_t hk_wasm4_buttons(uint8_t gamepad);
 
 /**
  * A WASM-4 gamepad byte as the raw samples the WASM-4 and wasm32 carts feed their demo rig —
- * the same function (`hopkit::demo::gamepad_raw`), so `hk_demo_tick` over the bytes a cart traced
+ * the same function (`hopkit_demo::gamepad_raw`), so `hk_demo_tick` over the bytes a cart traced
  * reproduces that cart's state hash. 12-bit counts (`adc_max` = 4095, like `hk_demo_scripted_raw`):
  * left stick from the d-pad (seed diagonal rule: UP forward, DOWN back, LEFT/RIGHT strafe), right
  * (look) stick `HK_W4_TURN_WITH_STRAFE` × the left stick's x (LEFT/RIGHT also turn), buttons

@@ -1,4 +1,4 @@
-//! The shared demo scene (`hopkit::demo`): the handheld simulation every front end runs and
+//! The shared demo scene (`hopkit_demo`): the handheld simulation every front end runs and
 //! hashes — stick pipeline, player (seed movement, slope tilt), companion, arrival critters and a
 //! ghost formation on the demo level, at a fixed 60 Hz.
 //!
@@ -10,7 +10,7 @@ use crate::ptr::{self, assert_fits, out, put};
 use crate::status::{status, HkStatus};
 use crate::stick::HkRawSticks;
 use crate::types::{HkVec2, HkVec3};
-use hopkit::demo::{self, DemoRig};
+use hopkit_demo::{self as demo, DemoRig};
 
 /// Fixed simulation rate of the demo, ticks per second.
 pub const HK_DEMO_TICK_HZ: u32 = 60;
@@ -117,7 +117,7 @@ pub unsafe extern "C" fn hk_demo_state_hash(rig: *const HkDemoRig, out_hash: *mu
 /// (≈ 0.2 s of CPU on a desktop, ≈ 0.5 G instructions on a Cortex-M4F). Bounded work per call.
 pub const HK_DEMO_MAX_HASH_TICKS: u32 = 36_000;
 
-/// `hopkit::demo::scripted_hash(ticks)`: a fresh rig run for `ticks` scripted ticks, hashed. Uses
+/// `hopkit_demo::scripted_hash(ticks)`: a fresh rig run for `ticks` scripted ticks, hashed. Uses
 /// about 2 KiB of stack (one rig). `ticks` above [`HK_DEMO_MAX_HASH_TICKS`] is
 /// `HK_ERR_INVALID_ARG` (nothing is run): the work per call is bounded.
 ///

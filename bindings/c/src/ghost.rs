@@ -706,7 +706,7 @@ pub unsafe extern "C" fn hk_ghost_state_hash(
     })())
 }
 
-/// The bundled demo recording (`hopkit::ghost::DEMO_RECORDING`, 30 s at 60 Hz, 5544 bytes): a
+/// The bundled demo recording (`hopkit_demo::DEMO_RECORDING`, 30 s at 60 Hz, 5544 bytes): a
 /// pointer to static bytes and their length. Open it with [`hk_recording_open`].
 ///
 /// # Safety
@@ -719,7 +719,7 @@ pub unsafe extern "C" fn hk_demo_recording(
     status((|| {
         let op = out(out_ptr)?;
         let ol = out(out_len)?;
-        let b = hopkit::ghost::DEMO_RECORDING;
+        let b = hopkit_demo::DEMO_RECORDING;
         unsafe {
             put(op, b.as_ptr());
             put(ol, b.len());
@@ -728,9 +728,9 @@ pub unsafe extern "C" fn hk_demo_recording(
     })())
 }
 
-/// Targets the demo recording was flown against (`hopkit::ghost::demo_pilot::TARGETS`).
+/// Targets the demo recording was flown against (`hopkit_demo::pilot::TARGETS`).
 static DEMO_TARGETS: [HkVec3; 3] = {
-    let t = hopkit::ghost::demo_pilot::TARGETS;
+    let t = hopkit_demo::pilot::TARGETS;
     [
         HkVec3 {
             x: t[0].x,
@@ -766,7 +766,7 @@ pub unsafe extern "C" fn hk_demo_recording_setup(
         let ot = out(out_targets)?;
         let oc = out(out_count)?;
         unsafe {
-            put(os, hopkit::ghost::demo_pilot::start_state().into());
+            put(os, hopkit_demo::pilot::start_state().into());
             put(ot, DEMO_TARGETS.as_ptr());
             put(oc, DEMO_TARGETS.len());
         }

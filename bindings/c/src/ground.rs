@@ -5,9 +5,9 @@ use crate::ptr;
 use crate::status::{HkStatus, HK_ERR_INVALID_ARG};
 use crate::types::HkVec3;
 use core::ffi::c_void;
-use hopkit::demo::level::DemoGround;
 use hopkit::ground::{FlatGround, GroundHit, GroundProbe, NoGround, PlaneGround};
 use hopkit::math::Vec3;
+use hopkit_demo::level::DemoGround;
 
 /// What a probe finds below a point.
 #[repr(C)]

@@ -726,9 +726,9 @@ pub const HK_W4_UP: u8 = 64;
 pub const HK_W4_DOWN: u8 = 128;
 
 /// Look-stick deflection `hk_wasm4_to_raw` adds while LEFT or RIGHT is held
-/// (`hopkit::demo::gamepad::TURN_WITH_STRAFE`).
+/// (`hopkit_demo::gamepad::TURN_WITH_STRAFE`).
 pub const HK_W4_TURN_WITH_STRAFE: f32 = 0.85;
-const _: () = assert!(HK_W4_TURN_WITH_STRAFE == hopkit::demo::gamepad::TURN_WITH_STRAFE);
+const _: () = assert!(HK_W4_TURN_WITH_STRAFE == hopkit_demo::gamepad::TURN_WITH_STRAFE);
 
 /// Left-stick vector of a WASM-4 gamepad byte (full magnitude, seed diagonal rule). Every byte is
 /// valid (unused bits ignored).
@@ -751,7 +751,7 @@ pub extern "C" fn hk_wasm4_buttons(gamepad: u8) -> u8 {
 }
 
 /// A WASM-4 gamepad byte as the raw samples the WASM-4 and wasm32 carts feed their demo rig —
-/// the same function (`hopkit::demo::gamepad_raw`), so `hk_demo_tick` over the bytes a cart traced
+/// the same function (`hopkit_demo::gamepad_raw`), so `hk_demo_tick` over the bytes a cart traced
 /// reproduces that cart's state hash. 12-bit counts (`adc_max` = 4095, like `hk_demo_scripted_raw`):
 /// left stick from the d-pad (seed diagonal rule: UP forward, DOWN back, LEFT/RIGHT strafe), right
 /// (look) stick `HK_W4_TURN_WITH_STRAFE` × the left stick's x (LEFT/RIGHT also turn), buttons
@@ -764,7 +764,7 @@ pub extern "C" fn hk_wasm4_buttons(gamepad: u8) -> u8 {
 pub unsafe extern "C" fn hk_wasm4_to_raw(gamepad: u8, out_raw: *mut HkRawSticks) -> HkStatus {
     status((|| {
         let o = out(out_raw)?;
-        unsafe { put(o, hopkit::demo::gamepad_raw(gamepad).into()) };
+        unsafe { put(o, hopkit_demo::gamepad_raw(gamepad).into()) };
         Ok(())
     })())
 }

@@ -1,10 +1,10 @@
 //! The C ABI called from Rust exactly as C calls it: status codes for every kind of bad input,
 //! no state change on error, and bit-exact agreement with the core.
 
-use hopkit::demo;
-use hopkit::ghost::{self, FlyerParams, Ghost, Recording};
+use hopkit::ghost::{FlyerParams, Ghost, Recording};
 use hopkit::hash::StateHash;
 use hopkit::movement::{self, MoveInput, MoveParams, MoverState};
+use hopkit_demo as demo;
 use hopkit_ffi::*;
 use std::ffi::CStr;
 use std::mem::MaybeUninit;
@@ -355,7 +355,7 @@ fn open(bytes: &[u8]) -> (HkStatus, HkRecordingError, HkRecording) {
 fn recordings_are_validated_with_reasons() {
     let (ptr, len) = demo_bytes();
     let good = unsafe { std::slice::from_raw_parts(ptr, len) }.to_vec();
-    assert_eq!(good, ghost::DEMO_RECORDING);
+    assert_eq!(good, hopkit_demo::DEMO_RECORDING);
     let (st, err, _) = open(&good);
     assert_eq!((st, err.kind), (HK_OK, HK_REC_OK));
 
@@ -470,9 +470,9 @@ fn ghost_playback_matches_the_core_and_verifies() {
         _opaque: [MaybeUninit::new(0); HK_GHOST_SIZE],
     };
     assert_eq!(unsafe { hk_ghost_init(&mut g, &start, 123) }, HK_OK);
-    let core_rec = Recording::parse(ghost::DEMO_RECORDING).unwrap();
-    let ts = ghost::demo_pilot::TARGETS;
-    let mut core = Ghost::new(ghost::demo_pilot::start_state(), 123);
+    let core_rec = Recording::parse(hopkit_demo::DEMO_RECORDING).unwrap();
+    let ts = demo::pilot::TARGETS;
+    let mut core = Ghost::new(demo::pilot::start_state(), 123);
     let mut fired = 0;
     for t in 0..1200 {
         let mut tick = HkGhostTick::default();
@@ -484,7 +484,7 @@ fn ghost_playback_matches_the_core_and_verifies() {
             &core_rec,
             &FlyerParams::default(),
             &ts,
-            &hopkit::demo::level::DemoGround,
+            &hopkit_demo::level::DemoGround,
         );
         assert_eq!(tick.frame_index, ct.frame_index);
         fired += tick.firing as u32;
@@ -942,7 +942,7 @@ mod props {
         #[test]
         fn arbitrary_recording_bytes(mut bytes in proptest::collection::vec(any::<u8>(), 0..200), keep_header in any::<bool>()) {
             if keep_header && bytes.len() >= 24 {
-                bytes[..24].copy_from_slice(&ghost::DEMO_RECORDING[..24]);
+                bytes[..24].copy_from_slice(&hopkit_demo::DEMO_RECORDING[..24]);
             }
             let (st, err, _) = open(&bytes);
             prop_assert_eq!(st, HK_ERR_BAD_RECORDING);
@@ -1310,7 +1310,7 @@ fn scripted_hash_ticks_are_bounded() {
         HK_ERR_INVALID_ARG
     );
     assert_eq!(unsafe { hk_demo_scripted_hash(3, &mut h) }, HK_OK);
-    assert_eq!(h, hopkit::demo::scripted_hash(3));
+    assert_eq!(h, hopkit_demo::scripted_hash(3));
 }
 
 /// Gamepad bytes from a cart's trace (`pad 0xNN xCOUNT` runs, as the WASM-4 cart prints them).
@@ -1325,7 +1325,7 @@ fn pad_trace(lines: &str) -> Vec<u8> {
 }
 
 /// The C ABI replays a cart's gamepad bytes to the cart's hash: `hk_wasm4_to_raw` +
-/// `hk_demo_tick` is exactly `hopkit::demo::gamepad_hash`, the code the WASM-4 and wasm32 carts run.
+/// `hk_demo_tick` is exactly `hopkit_demo::gamepad_hash`, the code the WASM-4 and wasm32 carts run.
 #[test]
 fn wasm4_gamepad_bytes_replay_to_the_carts_hash() {
     let c_hash = |bytes: &[u8]| {

@@ -13,7 +13,7 @@ fn docs_show_the_built_examples_verbatim() {
     let doc = read("docs/bindings.md");
     for (file, fence) in [
         ("bindings/c/examples/minimal.c", "```c\n"),
-        ("bindings/wasm-cart/examples/run_cart.rs", "```rust\n"),
+        ("carts/wasm-cart/examples/run_cart.rs", "```rust\n"),
     ] {
         let code = read(file);
         assert!(

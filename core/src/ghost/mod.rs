@@ -3,22 +3,36 @@
 //! # Example
 //!
 //! ```
-//! use hopkit::ghost::{Ghost, FlyerParams, FlyerState, Recording, DEMO_RECORDING};
-//! use hopkit::demo::level::DemoGround;
+//! use hopkit::ghost::{
+//!     record_and_fly, FlyerParams, FlyerState, Ghost, PilotInput, Recorder, Recording,
+//!     RecordingInfo,
+//! };
+//! use hopkit::ground::FlatGround;
 //! use hopkit::math::Vec3;
 //!
-//! // The bundled 30 s recording, parsed in place (CRC checked), flown as an enemy AI.
-//! let recording = Recording::parse(DEMO_RECORDING).unwrap();
-//! assert_eq!((recording.frame_count(), recording.tick_hz()), (1800, 60));
+//! // A pilot (a human with a gamepad; here a script) flies 10 s while every tick is recorded.
+//! let info = RecordingInfo { tick_hz: 60, checksum_interval: 60, condition_unit: 0.5 };
+//! let mut recorder = Recorder::<{ 24 + 3 * 600 + 4 * 10 }>::new(info).unwrap();
+//! let params = FlyerParams::default();
 //! let targets = [Vec3::new(-20.0, 3.0, -20.0)];
-//! let mut ghost = Ghost::new(FlyerState::level(Vec3::new(0.0, 12.0, 30.0), 0.0, 8.0), 0);
+//! let mut pilot = FlyerState::level(Vec3::new(0.0, 12.0, 30.0), 0.0, params.cruise_speed);
+//! for tick in 0..600 {
+//!     let input = PilotInput { yaw: 0.4, toward: tick % 120 < 60, fire: true, ..PilotInput::default() };
+//!     record_and_fly(&mut recorder, &mut pilot, &params, &input, &targets, &FlatGround::default())
+//!         .unwrap();
+//! }
+//! // The bytes (3 per frame, header, CRC, a checksum per second), parsed in place, flown as an
+//! // enemy AI somewhere else in the world.
+//! let recording = Recording::parse(recorder.finish()).unwrap();
+//! assert_eq!((recording.frame_count(), recording.tick_hz()), (600, 60));
+//! let mut ghost = Ghost::new(FlyerState::level(Vec3::new(10.0, 12.0, -30.0), 0.0, 8.0), 0);
 //! let mut fired = 0;
 //! for _ in 0..600 {
-//!     let tick = ghost.step(&recording, &FlyerParams::default(), &targets, &DemoGround);
+//!     let tick = ghost.step(&recording, &params, &targets, &FlatGround::default());
 //!     fired += tick.firing as u32;
 //! }
 //! assert!(ghost.flyer.is_finite());
-//! assert!(fired > 0); // guns fire only while the ghost faces its target
+//! assert!(fired > 0);
 //! ```
 //!
 //! A human (or a script) flies a fighter; every fixed tick the controls are quantized into a
@@ -54,7 +68,6 @@
 //!   [`verify`] (exact replay against the stored state checksums, reporting the desync tick).
 //! - [`fleet`]: fleets and formations from a seeded [`crate::rng::Pcg32`].
 //! - [`scene`]: [`GhostScene<N>`](GhostScene), ghosts + targets + tick, with a state hash.
-//! - [`demo_pilot`]: the scripted pilot that produced [`DEMO_RECORDING`].
 //!
 //! # File format summary (version 1, little-endian)
 //!
@@ -70,7 +83,6 @@
 //! for the full specification.
 
 pub mod crc;
-pub mod demo_pilot;
 pub mod fleet;
 pub mod flyer;
 pub mod format;
@@ -96,13 +108,46 @@ pub type FrameVec<const N: usize> = heapless::Vec<Frame, N>;
 /// A fixed-capacity list of ghosts (what [`spawn_fleet`] / [`spawn_formation`] fill).
 pub type GhostVec<const N: usize> = heapless::Vec<Ghost, N>;
 
-/// The bundled demo recording: 30 s at 60 Hz flown by [`demo_pilot`] over the demo level, one state
-/// checksum per second (5544 bytes). Shared by the demo scene, the host simulator, the firmware,
-/// the C example and the wasm cart. Regenerate with
-/// `cargo run -p hopkit --example record_demo_ghost -- core/assets/demo.ghost`.
-pub const DEMO_RECORDING: &[u8] = include_bytes!("../../assets/demo.ghost");
-
-/// [`DEMO_RECORDING`] parsed (validates the CRC; cheap enough to call once at start-up).
-pub fn demo_recording() -> Result<Recording<'static>, DecodeError> {
-    Recording::parse(DEMO_RECORDING)
+/// A recording for the module's unit tests: 20 s at 60 Hz of a scripted pilot (turns, attack runs
+/// with Toward/Away, guns and missiles) over flat ground, one checksum per second.
+#[cfg(test)]
+pub(crate) fn test_recording_bytes() -> std::vec::Vec<u8> {
+    const FRAMES: u32 = 1200;
+    let info = RecordingInfo {
+        tick_hz: 60,
+        checksum_interval: 60,
+        condition_unit: 0.5,
+    };
+    let mut rec = Recorder::<{ recording_size(FRAMES as usize, 60) }>::new(info).unwrap();
+    let params = FlyerParams::default();
+    let targets = [
+        crate::math::Vec3::new(-20.0, 3.0, -20.0),
+        crate::math::Vec3::new(24.0, 5.0, 4.0),
+    ];
+    let mut pilot = FlyerState::level(
+        crate::math::Vec3::new(0.0, 14.0, 40.0),
+        0.0,
+        params.cruise_speed,
+    );
+    for t in 0..FRAMES {
+        let f = t as f32;
+        let input = PilotInput {
+            pitch: 0.3 * crate::math::scalar::sin(f / 23.0),
+            yaw: 0.6 * crate::math::scalar::sin(f / 71.0),
+            fire: t % 90 < 30,
+            missile: t % 240 == 5,
+            toward: t % 300 < 150,
+            away: t % 300 > 250,
+        };
+        record_and_fly(
+            &mut rec,
+            &mut pilot,
+            &params,
+            &input,
+            &targets,
+            &crate::ground::FlatGround::new(0.0),
+        )
+        .unwrap();
+    }
+    rec.finish().to_vec()
 }

@@ -459,7 +459,7 @@ impl Replay {
 /// matched, or the first [`Desync`].
 ///
 /// The checksums hold for the scalar maths backend that recorded them
-/// ([`crate::math::scalar::BACKEND`]; the bundled [`crate::ghost::DEMO_RECORDING`]: `libm`): under
+/// ([`crate::math::scalar::BACKEND`]; the demo crate's bundled recording: `libm`): under
 /// the other backend the replay itself is just as deterministic but differs, and is reported
 /// as a desync.
 pub fn verify(

@@ -13,9 +13,6 @@ use crate::rng::Pcg32;
 /// Most targets a scene holds.
 pub const MAX_TARGETS: usize = 8;
 
-/// Seed of the demo formation's leader start frame (seed 002).
-pub const DEMO_SEED: u64 = 2;
-
 /// What happened in a scene tick.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
@@ -133,45 +130,54 @@ impl<const N: usize> GhostScene<N> {
         out
     }
 
-    /// The demo formation: a leader and `N − 1` wingmen (up to 4 ghosts for the shared demo) at
-    /// the demo pilot's targets. The leader starts level at `(−30, 14, 36)` facing −Z, at a frame
-    /// drawn from `Pcg32::seeded(DEMO_SEED)`; wingmen use [`FormationParams::default`].
-    pub fn demo(recording: &Recording<'_>) -> Self {
-        let params = FlyerParams::default();
+    /// A formation: `leader` and `N − 1` wingmen placed by `formation` (see
+    /// [`fleet::spawn_formation`]), flying `recording` at `targets` (at most [`MAX_TARGETS`] are
+    /// kept). The leader starts at a frame drawn from `Pcg32::seeded(seed)`; the wingmen's frames
+    /// follow from the same generator.
+    pub fn formation(
+        params: FlyerParams,
+        recording: &Recording<'_>,
+        targets: &[Vec3],
+        leader: FlyerState,
+        formation: &FormationParams,
+        seed: u64,
+    ) -> Self {
         let mut scene = Self::new(params);
-        scene.set_targets(&super::demo_pilot::TARGETS);
-        let mut rng = Pcg32::seeded(DEMO_SEED);
+        scene.set_targets(targets);
+        scene.formation = *formation;
+        let mut rng = Pcg32::seeded(seed);
         let leader_cursor = rng.below(recording.frame_count());
-        let leader = FlyerState::level(Vec3::new(-30.0, 14.0, 36.0), 0.0, params.cruise_speed);
         fleet::spawn_formation(
             &mut scene.ghosts,
             &mut rng,
             leader,
             leader_cursor,
             N.saturating_sub(1),
-            &FormationParams::default(),
+            formation,
             recording.frame_count(),
             recording.tick_hz(),
         );
         scene
     }
 
-    /// A fleet of `N` ghosts spread over the demo arena (±40 × 8..20 × ±40) with random headings and
-    /// start frames from `Pcg32::seeded(seed)`, at the demo pilot's targets.
-    pub fn fleet(recording: &Recording<'_>, seed: u64) -> Self {
-        let params = FlyerParams::default();
+    /// A fleet of `N` ghosts spread over `area` with random headings and start frames from
+    /// `Pcg32::seeded(seed)` (see [`fleet::spawn_fleet`]), flying `recording` at `targets` (at most
+    /// [`MAX_TARGETS`] are kept) at the params' cruise speed.
+    pub fn fleet(
+        params: FlyerParams,
+        recording: &Recording<'_>,
+        targets: &[Vec3],
+        area: &SpawnArea,
+        seed: u64,
+    ) -> Self {
         let mut scene = Self::new(params);
-        scene.set_targets(&super::demo_pilot::TARGETS);
+        scene.set_targets(targets);
         let mut rng = Pcg32::seeded(seed);
-        let area = SpawnArea {
-            center: Vec3::new(0.0, 14.0, 0.0),
-            half_extent: Vec3::new(40.0, 6.0, 40.0),
-        };
         fleet::spawn_fleet(
             &mut scene.ghosts,
             &mut rng,
             N,
-            &area,
+            area,
             recording.frame_count(),
             params.cruise_speed,
         );
@@ -198,16 +204,36 @@ impl<const N: usize> StateHash for GhostScene<N> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::demo::level::DemoGround;
-    use crate::ghost::demo_recording;
+    use crate::ghost::fleet::SpawnArea;
+    use crate::ground::FlatGround;
+
+    const FLAT: FlatGround = FlatGround::new(0.0);
 
     /// The scene (axes memos, the nearest target looked for only when a frame needs it) against
     /// the public per-ghost steps (fresh axes, the nearest target every tick), bit for bit, for a
     /// formation and a fleet, with targets that move.
     #[test]
     fn scene_is_the_public_steps_bit_for_bit() {
-        let rec = demo_recording().unwrap();
-        let mut scenes = [GhostScene::<4>::demo(&rec), GhostScene::<4>::fleet(&rec, 9)];
+        let bytes = crate::ghost::test_recording_bytes();
+        let rec = Recording::parse(&bytes).unwrap();
+        let params = FlyerParams::default();
+        let leader = FlyerState::level(Vec3::new(-30.0, 14.0, 36.0), 0.0, params.cruise_speed);
+        let area = SpawnArea {
+            center: Vec3::new(0.0, 14.0, 0.0),
+            half_extent: Vec3::new(40.0, 6.0, 40.0),
+        };
+        let targets = [Vec3::new(-20.0, 3.0, -20.0)];
+        let mut scenes = [
+            GhostScene::<4>::formation(
+                params,
+                &rec,
+                &targets,
+                leader,
+                &FormationParams::default(),
+                2,
+            ),
+            GhostScene::<4>::fleet(params, &rec, &targets, &area, 9),
+        ];
         for scene in scenes.iter_mut() {
             let mut ghosts = scene.ghosts.clone();
             for t in 0..1800u32 {
@@ -218,7 +244,7 @@ mod tests {
                 ];
                 let kept = if t % 300 < 150 { 1 } else { 2 };
                 scene.set_targets(&targets[..kept]);
-                let out = scene.step(&rec, &DemoGround);
+                let out = scene.step(&rec, &FLAT);
                 let (mut firing, mut missiles, mut skips) = (0, 0, 0);
                 for i in 0..ghosts.len() {
                     let (done, rest) = ghosts.split_at_mut(i);
@@ -230,11 +256,11 @@ mod tests {
                             &scene.params,
                             &scene.formation,
                             &targets[..kept],
-                            &DemoGround,
+                            &FLAT,
                             &l.flyer,
                             l.last_index,
                         ),
-                        None => g.step(&rec, &scene.params, &targets[..kept], &DemoGround),
+                        None => g.step(&rec, &scene.params, &targets[..kept], &FLAT),
                     };
                     firing += tick.firing as u32;
                     missiles += tick.missile as u32;

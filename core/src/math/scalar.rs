@@ -18,7 +18,7 @@
 ///
 /// Results that depend on the backend's roots and angles differ between the two (both are
 /// deterministic across platforms): golden hashes and the state checksums of a ghost recording
-/// hold for the backend that made them — the bundled [`crate::ghost::DEMO_RECORDING`] was
+/// hold for the backend that made them — the demo's bundled ghost recording was
 /// recorded with `libm`, so [`crate::ghost::verify`] reports a desync for it under `micromath`.
 /// Tools that store or compare hashes can record this next to them.
 pub const BACKEND: &str = if cfg!(feature = "micromath") {

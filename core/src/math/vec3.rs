@@ -102,7 +102,8 @@ impl Vec3 {
     /// True if all components are finite.
     #[inline]
     pub fn is_finite(self) -> bool {
-        self.x.is_finite() && self.y.is_finite() && self.z.is_finite()
+        // In this target's cheaper exact form (bit tests or a float sum: `math::bits`).
+        super::bits::finite3(self)
     }
     /// Unit vector, or `None` for zero, tiny (length < 1e-6), NaN or infinite input.
     #[inline]

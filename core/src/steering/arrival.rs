@@ -293,9 +293,9 @@ inline_policy! { hot:
 
 /// The quantities of an arrival step that depend only on the parameters and `dt` (each computed
 /// as [`arrive`] and [`arrival_step`] did per call), so agents that share them compute them once
-/// per tick ([`arrival_step_with`]).
+/// per tick ([`arrival_step_with`]). Build them with [`ArrivalConsts::new`] once per tick length.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct ArrivalConsts {
+pub struct ArrivalConsts {
     /// The sanitised step.
     dt: f32,
     /// `params.speed_limit()`.
@@ -325,7 +325,7 @@ pub(crate) struct ArrivalConsts {
 impl ArrivalConsts {
     /// The constants of steps of `dt` seconds; `None` for an invalid `dt` (see [`sanitize_dt`]).
     #[inline]
-    pub(crate) fn new(params: &SteeringParams, arrival: &ArrivalParams, dt: f32) -> Option<Self> {
+    pub fn new(params: &SteeringParams, arrival: &ArrivalParams, dt: f32) -> Option<Self> {
         let dt = sanitize_dt(dt)?;
         let max_speed = params.speed_limit();
         let max_accel = params.accel_limit();
@@ -473,7 +473,7 @@ pub fn arrival_step(
 
 /// [`arrival_step`] with the constants of its parameters and `dt` at hand (`k` from
 /// [`ArrivalConsts::new`]): the same bits.
-pub(crate) fn arrival_step_with(state: &mut ArrivalState, k: &ArrivalConsts, target: Vec3) -> bool {
+pub fn arrival_step_with(state: &mut ArrivalState, k: &ArrivalConsts, target: Vec3) -> bool {
     let dt = k.dt;
     let agent = &mut state.agent;
     // What `arrive` gives for non-finite input (zero is within any clamp).

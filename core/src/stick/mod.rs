@@ -35,7 +35,7 @@
 //! ```
 //!
 //! [`StickPipeline::process`] runs the top half in one call; every front end (firmware, host
-//! simulator, C ABI, demo scene, WASM-4 cart via [`crate::demo::gamepad_raw`]) feeds [`RawSticks`]
+//! simulator, C ABI, demo scene, WASM-4 cart via `hopkit_demo::gamepad_raw`) feeds [`RawSticks`]
 //! through it.
 //!
 //! # Conventions

@@ -2,7 +2,7 @@
 //!
 //! Every front end feeds [`RawSticks`] through [`StickPipeline::process`] once per simulation tick:
 //! the firmware from its ADC, the host simulator and the demo scene from scripts, the C ABI from the
-//! engine's gamepad, the WASM-4 cart via [`crate::demo::gamepad_raw`].
+//! engine's gamepad, the WASM-4 cart via `hopkit_demo::gamepad_raw`.
 
 use super::button::{ButtonMask, Buttons, DebounceParams};
 use super::calibration::{sample_fraction, StickCalibration};

@@ -15,10 +15,10 @@ mod board;
 
 use cortex_m_rt::entry;
 use defmt_rtt as _;
-use hopkit_firmware::app::App;
-use hopkit_firmware::demo::TICK_HZ;
+use hopkit_demo::app::App;
+use hopkit_demo::seams::ButtonPins;
+use hopkit_demo::TICK_HZ;
 use hopkit_firmware::oled::{self, Oled};
-use hopkit_firmware::seams::ButtonPins;
 use stm32f4xx_hal::adc::config::{AdcConfig, Clock};
 use stm32f4xx_hal::adc::Adc;
 use stm32f4xx_hal::gpio::{Input, PB12, PB13, PB14, PB15};

@@ -23,7 +23,7 @@ use core::hint::black_box;
 use hopkit::hash::{format_hash_line, HASH_LINE_LEN};
 use hopkit::math::Vec2;
 use hopkit::movement::{planar_velocity_tick, MoveParams, WishDir};
-use hopkit_firmware::demo::{scripted_hash, scripted_raw, DemoRig};
+use hopkit_demo::{scripted_hash, scripted_raw, DemoRig};
 use semihosting::{println, process};
 
 const TICKS: u32 = 600;

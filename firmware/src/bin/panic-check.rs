@@ -40,7 +40,8 @@ use cortex_m_rt::entry;
 use cortex_m_semihosting::{debug, hio};
 use hopkit::hash::{format_hash_line, StateHash, StateHasher, HASH_LINE_LEN};
 use hopkit::math::{Quat, Vec2, Vec3};
-use hopkit_firmware::demo::{scripted_raw, DemoRig, RawSticks};
+use hopkit::stick::RawSticks;
+use hopkit_demo::{scripted_raw, DemoRig};
 
 #[cfg(not(hopkit_panic_report))]
 extern "C" {
@@ -353,11 +354,11 @@ fn ex_time(h: &mut StateHasher) {
 /// The firmware application with the shared renderer (display: a pixel counter).
 #[inline(never)]
 fn ex_app(h: &mut StateHasher) {
-    use hopkit_firmware::seams::{Scripted, StepClock};
-    let mut app = hopkit_firmware::app::App::new(
+    use hopkit_demo::seams::{Scripted, StepClock};
+    let mut app = hopkit_demo::app::App::new(
         Scripted,
         Scripted,
-        hopkit_firmware::counting::PixelCounter::new(),
+        hopkit_demo::counting::PixelCounter::new(),
         StepClock::new(any(16_666_667)),
     );
     for _ in 0..any(3u32) {

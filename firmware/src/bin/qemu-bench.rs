@@ -41,10 +41,10 @@ use hopkit::movement::seed::next_player_vector;
 use hopkit::movement::{
     planar_velocity_tick, step_wish, MoveParams, MoverState, TickKernel, WishDir,
 };
-use hopkit_firmware::app::App;
-use hopkit_firmware::counting::FrameBuffer;
-use hopkit_firmware::demo::{scripted_raw, DemoRig};
-use hopkit_firmware::seams::{Scripted, StepClock};
+use hopkit_demo::app::App;
+use hopkit_demo::counting::FrameBuffer;
+use hopkit_demo::seams::{Scripted, StepClock};
+use hopkit_demo::{scripted_raw, DemoRig};
 use qemu_rt::{exit, stack_high_water, Counter, Out, MACHINE, TARGET};
 
 /// Ticks of the scripted demo measured one by one.
@@ -256,7 +256,7 @@ fn main() -> ! {
         let v = black_box(rig.view());
         view.add(&c, c.stop_ticks(s));
         let s = c.start();
-        let Ok(()) = hopkit_firmware::render::draw_frame(&v, &mut fb);
+        let Ok(()) = hopkit_demo::render::draw_frame(&v, &mut fb);
         draw.add(&c, c.stop_ticks(s));
         frames.write_u64(fb.fingerprint());
     }

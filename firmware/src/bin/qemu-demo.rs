@@ -17,10 +17,10 @@ mod qemu_rt;
 use core::fmt::Write as _;
 use cortex_m_rt::entry;
 use hopkit::hash::{format_hash_line, HASH_LINE_LEN};
-use hopkit_firmware::app::App;
-use hopkit_firmware::counting::PixelCounter;
-use hopkit_firmware::demo::scripted_hash;
-use hopkit_firmware::seams::{Scripted, StepClock};
+use hopkit_demo::app::App;
+use hopkit_demo::counting::PixelCounter;
+use hopkit_demo::scripted_hash;
+use hopkit_demo::seams::{Scripted, StepClock};
 use qemu_rt::{exit, stack_bounds, stack_high_water, Out, MACHINE, RAM_ORIGIN, TARGET};
 
 /// Ticks of the scripted demo before the hash is printed (10 s of play at 60 Hz). The host side of

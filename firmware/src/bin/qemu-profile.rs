@@ -19,10 +19,10 @@ use cortex_m_rt::entry;
 use hopkit::ground::FlatGround;
 use hopkit::math::{Vec2, Vec3};
 use hopkit::movement::{step_wish, MoveParams, MoverState, WishDir};
-use hopkit_firmware::app::App;
-use hopkit_firmware::counting::PixelCounter;
-use hopkit_firmware::demo::{scripted_raw, DemoRig};
-use hopkit_firmware::seams::{Scripted, StepClock};
+use hopkit_demo::app::App;
+use hopkit_demo::counting::PixelCounter;
+use hopkit_demo::seams::{Scripted, StepClock};
+use hopkit_demo::{scripted_raw, DemoRig};
 use qemu_rt::exit;
 
 /// Ticks, frames or steps profiled.

@@ -21,10 +21,10 @@ mod board;
 use core::fmt::Write as _;
 
 use board::{I2cFifo, Markers, Sticks, TimerClock, I2C_BYTE_US, I2C_FIFO_DEPTH, I2C_HZ};
-use hopkit_firmware::app::App;
-use hopkit_firmware::demo::TICK_HZ;
+use hopkit_demo::app::App;
+use hopkit_demo::seams::ButtonPins;
+use hopkit_demo::TICK_HZ;
 use hopkit_firmware::oled::{self, Oled};
-use hopkit_firmware::seams::ButtonPins;
 use rp2040_hal as hal;
 
 use hal::adc::{Adc, AdcPin};

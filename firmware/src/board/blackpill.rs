@@ -1,7 +1,7 @@
 //! The STM32F411 "Black Pill" board layer: the seams implemented with `stm32f4xx-hal` 0.23.
 //! Included by `src/bin/blackpill.rs`; see docs/firmware.md for the wiring.
 
-use hopkit_firmware::seams::{StickSample, StickSource, TickClock};
+use hopkit_demo::seams::{StickSample, StickSource, TickClock};
 use stm32f4xx_hal::adc::config::SampleTime;
 use stm32f4xx_hal::adc::Adc;
 use stm32f4xx_hal::gpio::{Analog, PA1, PA2, PA3, PA4};
@@ -47,7 +47,7 @@ impl StickSource for Sticks {
             left_y: self.adc.convert(&self.left_y, SAMPLE_TIME),
             right_x: self.adc.convert(&self.right_x, SAMPLE_TIME),
             right_y: self.adc.convert(&self.right_y, SAMPLE_TIME),
-            adc_max: hopkit_firmware::demo::ADC_MAX,
+            adc_max: hopkit_demo::ADC_MAX,
         }
     }
 }

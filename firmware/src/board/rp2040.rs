@@ -14,9 +14,9 @@
 //! phase from them without any instrumentation in the game code.
 
 use embedded_hal::digital::OutputPin;
-use hopkit_firmware::demo::ADC_MAX;
+use hopkit_demo::seams::{StickSample, StickSource, TickClock};
+use hopkit_demo::ADC_MAX;
 use hopkit_firmware::oled::{Phase, TxFifo};
-use hopkit_firmware::seams::{StickSample, StickSource, TickClock};
 use rp2040_hal as hal;
 
 use hal::adc::{Adc, AdcPin};

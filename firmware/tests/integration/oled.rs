@@ -8,9 +8,9 @@ use std::rc::Rc;
 
 use embedded_hal::i2c::{ErrorType, I2c, Operation};
 use embedded_hal_mock::eh1::i2c::{Mock as I2cMock, Transaction};
-use hopkit_firmware::app::App;
+use hopkit_demo::app::App;
+use hopkit_demo::seams::{Scripted, StepClock, TickClock};
 use hopkit_firmware::oled::{self, Oled, ADDRESS, BUFFER_LEN, INIT};
-use hopkit_firmware::seams::{Scripted, StepClock, TickClock};
 
 /// Every I2C write as (address, bytes).
 #[derive(Default)]
@@ -205,10 +205,7 @@ fn a_frame_in_flight_never_holds_a_tick_back_by_more_than_a_page() {
     // A frame takes 8 pages ≈ 24.8 ms (1.5 ticks): every second tick is shown.
     assert!((280..=310).contains(&frames), "{frames} frames in 10 s");
     // The same scene as ticking without any display at all.
-    assert_eq!(
-        app.state_hash(),
-        hopkit_firmware::demo::scripted_hash(ticks)
-    );
+    assert_eq!(app.state_hash(), hopkit_demo::scripted_hash(ticks));
     let _ = StepClock::per_tick();
 }
 
@@ -430,7 +427,7 @@ fn streamed_polls_run_every_tick_on_time_and_mark_their_phases() {
         app.display_mut().bus_mut().drain(bytes as usize);
         now.set(wake);
     }
-    assert_eq!(app.state_hash(), hopkit_firmware::demo::scripted_hash(600));
+    assert_eq!(app.state_hash(), hopkit_demo::scripted_hash(600));
     assert_eq!(
         app.stats().max_ticks_per_poll,
         1,

@@ -115,7 +115,7 @@ fn opt_seconds<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error>
 
 /// Largest coordinate of a position or offset (`start`, `targets`, `start_offset`) and largest
 /// `path_size`, world units: 10,000, two hundred times the demo arena's half extent
-/// ([`hopkit::demo::level::ARENA_HALF_EXTENT`], 48) and still resolved to a thousandth of a unit
+/// ([`hopkit_demo::level::ARENA_HALF_EXTENT`], 48) and still resolved to a thousandth of a unit
 /// by `f32`.
 pub const COORD_LIMIT: f32 = 10_000.0;
 
@@ -407,8 +407,8 @@ impl Default for Slope {
 pub struct Ghosts {
     /// Recording file (relative to the scenario file); default: the bundled demo recording.
     pub recording: Option<String>,
-    /// `formation` (default): the demo's leader and wingmen (`GhostScene::demo`); `fleet`: ghosts
-    /// spread over the arena from random start frames (`GhostScene::fleet`).
+    /// `formation` (default): the demo's leader and wingmen (`hopkit_demo::pilot::formation`); `fleet`: ghosts
+    /// spread over the arena from random start frames (`hopkit_demo::pilot::fleet`).
     pub layout: GhostLayout,
     /// `fleet` only: seed of the random spawn. Default 2 (the demo's).
     pub seed: Option<u64>,

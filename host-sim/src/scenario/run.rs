@@ -3,7 +3,6 @@
 use std::path::Path;
 
 use anyhow::Result;
-use hopkit::demo::level::DemoGround;
 use hopkit::follower::{FollowerParams, FollowerState};
 use hopkit::ghost::{GhostScene, Recording};
 use hopkit::ground::FlatGround;
@@ -14,6 +13,7 @@ use hopkit::movement::{
 };
 use hopkit::slope::{SlopeParams, SlopeState};
 use hopkit::steering::{arrival_step, ArrivalParams, ArrivalState, SteeringParams};
+use hopkit_demo::level::DemoGround;
 
 use super::config::{self, GhostLayout, Kind, LeaderPath, Pilot, Preset, ScenarioFile};
 use crate::plot::{Label, PlotSpec, Series};
@@ -402,7 +402,7 @@ fn ghost_recording(file: &ScenarioFile, base_dir: &Path) -> Result<(Vec<u8>, u32
             (bytes, path.display().to_string())
         }
         None => (
-            hopkit::ghost::DEMO_RECORDING.to_vec(),
+            hopkit_demo::DEMO_RECORDING.to_vec(),
             "(bundled)".to_string(),
         ),
     };
@@ -433,8 +433,8 @@ fn ghosts(
         ))
     })?;
     let mut scene: GhostScene<GHOSTS> = match g.layout {
-        GhostLayout::Formation => GhostScene::demo(&recording),
-        GhostLayout::Fleet => GhostScene::fleet(&recording, g.seed.unwrap_or(2)),
+        GhostLayout::Formation => hopkit_demo::pilot::formation(&recording),
+        GhostLayout::Fleet => hopkit_demo::pilot::fleet(&recording, g.seed.unwrap_or(2)),
     };
     let hz = u32::from(recording.tick_hz());
     let ground = DemoGround;

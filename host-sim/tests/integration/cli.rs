@@ -124,7 +124,7 @@ fn gamepad_file_hash_is_the_cores_gamepad_hash() {
         .unwrap();
     assert!(out.status.success(), "{out:?}");
     let mut buf = [0u8; 64];
-    let expected = hopkit::hash::format_hash_line(hopkit::demo::gamepad_hash(&bytes), &mut buf);
+    let expected = hopkit::hash::format_hash_line(hopkit_demo::gamepad_hash(&bytes), &mut buf);
     assert_eq!(hash_line(&out.stdout), expected);
     // An empty file is the start state; one byte more is another state.
     std::fs::write(&file, b"").unwrap();
@@ -133,7 +133,7 @@ fn gamepad_file_hash_is_the_cores_gamepad_hash() {
         .arg(&file)
         .output()
         .unwrap();
-    let expected = hopkit::hash::format_hash_line(hopkit::demo::gamepad_hash(&[]), &mut buf);
+    let expected = hopkit::hash::format_hash_line(hopkit_demo::gamepad_hash(&[]), &mut buf);
     assert_eq!(hash_line(&out.stdout), expected);
 }
 
@@ -180,11 +180,11 @@ fn sticks_file_of_the_script_hashes_like_the_scripted_demo() {
         .unwrap();
     assert_eq!(hash_line(&from_file.stdout), hash_line(&scene.stdout));
     let mut buf = [0u8; 64];
-    let expected = hopkit::hash::format_hash_line(hopkit::demo::scripted_hash(600), &mut buf);
+    let expected = hopkit::hash::format_hash_line(hopkit_demo::scripted_hash(600), &mut buf);
     assert_eq!(hash_line(&from_file.stdout), expected);
     // --ticks N runs the first N lines.
     let first = sticks_hash(&file, &["--ticks", "250"]);
-    let expected = hopkit::hash::format_hash_line(hopkit::demo::scripted_hash(250), &mut buf);
+    let expected = hopkit::hash::format_hash_line(hopkit_demo::scripted_hash(250), &mut buf);
     assert_eq!(hash_line(&first.stdout), expected);
 
     // The default length is 3600 ticks; an existing file is kept unless --force.
@@ -296,7 +296,7 @@ fn bad_sticks_lines_exit_2_naming_the_line() {
     std::fs::write(&file, "# nothing\n").unwrap();
     let out = sticks_hash(&file, &[]);
     let mut buf = [0u8; 64];
-    let start = hopkit::hash::format_hash_line(hopkit::demo::scripted_hash(0), &mut buf);
+    let start = hopkit::hash::format_hash_line(hopkit_demo::scripted_hash(0), &mut buf);
     assert_eq!(hash_line(&out.stdout), start);
 }
 
@@ -331,7 +331,7 @@ fn oversized_sticks_file_is_rejected_without_reading_it() {
 
 #[test]
 fn sticks_frames_are_the_firmware_renderers_pictures() {
-    use hopkit_firmware::counting::FrameBuffer;
+    use hopkit_demo::counting::FrameBuffer;
     let dir = tempfile::tempdir().unwrap();
     let file = scripted_sticks(dir.path(), 130);
     let frames = dir.path().join("frames.bin");
@@ -341,7 +341,7 @@ fn sticks_frames_are_the_firmware_renderers_pictures() {
     );
     assert!(out.status.success(), "{out:?}");
     let mut buf = [0u8; 64];
-    let expected = hopkit::hash::format_hash_line(hopkit::demo::scripted_hash(120), &mut buf);
+    let expected = hopkit::hash::format_hash_line(hopkit_demo::scripted_hash(120), &mut buf);
     assert_eq!(
         hash_line(&out.stdout),
         expected,
@@ -349,12 +349,12 @@ fn sticks_frames_are_the_firmware_renderers_pictures() {
     );
     let bytes = std::fs::read(&frames).unwrap();
     assert_eq!(bytes.len(), 120 * 1024);
-    let mut rig = hopkit::demo::DemoRig::new();
+    let mut rig = hopkit_demo::DemoRig::new();
     let mut distinct = std::collections::HashSet::new();
     for (k, frame) in bytes.chunks_exact(1024).enumerate() {
-        rig.tick(&hopkit::demo::scripted_raw(k as u32));
+        rig.tick(&hopkit_demo::scripted_raw(k as u32));
         let mut fb = FrameBuffer::new();
-        hopkit_firmware::render::draw_frame(&rig.view(), &mut fb).unwrap();
+        hopkit_demo::render::draw_frame(&rig.view(), &mut fb).unwrap();
         assert_eq!(frame, &fb.buffer()[..], "frame {k} (after tick {})", k + 1);
         // The page layout: byte page*128 + x, bit y % 8.
         for (x, y) in [(0, 0), (64, 31), (127, 63), (5, 9)] {
@@ -424,7 +424,7 @@ fn demo_hash_is_stable_across_runs_and_fps() {
     assert_eq!(a, run("144"));
     assert_eq!(a, run("7"));
     let mut buf = [0u8; 64];
-    let expected = hopkit::hash::format_hash_line(hopkit::demo::scripted_hash(240), &mut buf);
+    let expected = hopkit::hash::format_hash_line(hopkit_demo::scripted_hash(240), &mut buf);
     assert_eq!(
         a, expected,
         "same as the core's scripted_hash (and the firmware)"
@@ -786,7 +786,7 @@ fn help_lists_the_exit_codes_and_limits_like_the_docs() {
     // The byte limits quoted are the ones enforced.
     for limit in [
         hopkit_sim::replay::MAX_RECORDING_BYTES as u64,
-        u64::from(hopkit_sim::app::max_ticks(hopkit::demo::TICK_HZ)),
+        u64::from(hopkit_sim::app::max_ticks(hopkit_demo::TICK_HZ)),
         hopkit_sim::scenario::MAX_SCENARIO_BYTES,
     ] {
         assert!(rule.contains(&format!("{limit} bytes")), "{limit}: {rule}");
@@ -1031,9 +1031,9 @@ fn bad_input_table_in_the_docs_matches_the_binary() {
         "kind = \"arrival\"\n[arrival]\nstart = [1e30, 0]\n",
     )
     .unwrap();
-    std::fs::write(d.join("old.ghost"), hopkit::ghost::DEMO_RECORDING).unwrap();
+    std::fs::write(d.join("old.ghost"), hopkit_demo::DEMO_RECORDING).unwrap();
     std::fs::write(d.join("short.ghost"), b"HKGH, too short").unwrap();
-    let mut damaged = hopkit::ghost::DEMO_RECORDING.to_vec();
+    let mut damaged = hopkit_demo::DEMO_RECORDING.to_vec();
     let last = damaged.len() - 1;
     damaged[last] ^= 0x01;
     std::fs::write(d.join("damaged.ghost"), damaged).unwrap();

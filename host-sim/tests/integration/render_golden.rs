@@ -1,4 +1,4 @@
-//! The shared renderer (`hopkit_firmware::render::draw_frame`) against committed golden images.
+//! The shared renderer (`hopkit_demo::render::draw_frame`) against committed golden images.
 //!
 //! Goldens are binary PBM files (128×64, packed 1 bpp) in `tests/golden/`. After an intended
 //! change to the drawing, regenerate them with
@@ -14,9 +14,9 @@
 use std::path::{Path, PathBuf};
 
 use embedded_graphics::pixelcolor::Rgb888;
-use hopkit::demo::DemoView;
 use hopkit::math::{Vec2, Vec3};
-use hopkit_firmware::render::draw_frame;
+use hopkit_demo::render::draw_frame;
+use hopkit_demo::DemoView;
 use hopkit_sim::canvas::Canvas;
 use hopkit_sim::desktop::sample_view;
 use hopkit_sim::lcd::{Lcd, H, W};

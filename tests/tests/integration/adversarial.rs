@@ -9,10 +9,9 @@
 //! count (default 20,000 here; `scripts/ci-adversarial.sh` runs 1,000,000 in release and prints
 //! it). A failing case is printed with its number and inputs.
 
-use hopkit::demo::level::DemoGround;
 use hopkit::follower::{self, FollowerParams, FollowerState, Party, PartyParams};
 use hopkit::ghost::flyer::{self, FlyerParams, FlyerState};
-use hopkit::ghost::{demo_recording, Ghost, PilotInput, Recorder, RecordingInfo};
+use hopkit::ghost::{Ghost, PilotInput, Recorder, RecordingInfo};
 use hopkit::ground::{FlatGround, GroundHit, GroundProbe, PlaneGround};
 use hopkit::math::{Quat, Vec2, Vec3};
 use hopkit::movement::{self, MoveInput, MoveParams, MoverState};
@@ -23,6 +22,8 @@ use hopkit::steering::{
 };
 use hopkit::stick::{RawSticks, ShapeParams, StickPipeline};
 use hopkit::timestep::{FixedStep, SubSteps, MAX_SUBSTEPS};
+use hopkit_demo::demo_recording;
+use hopkit_demo::level::DemoGround;
 
 const SUB: f32 = 1.0e-40; // subnormal
 

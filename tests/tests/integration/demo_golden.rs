@@ -5,8 +5,8 @@
 //! If a deliberate change to any mechanic changes them, regenerate with
 //! `cargo test -p hopkit-tests --test demo_golden -- --nocapture print_hashes` and say why in the commit.
 
-use hopkit::demo::{scripted_hash, scripted_raw, DemoRig};
 use hopkit::hash::format_hash_line;
+use hopkit_demo::{scripted_hash, scripted_raw, DemoRig};
 
 const GOLDEN: [(u32, u64); 3] = [
     (0, 0xd6728fb7d36c3b1c),
@@ -43,7 +43,7 @@ fn render_rate_does_not_change_the_hash() {
     let expected = scripted_hash(600);
     for fps in [30u64, 60, 144] {
         let mut rig = DemoRig::new();
-        let mut step = hopkit::timestep::FixedStep::new(hopkit::demo::TICK_HZ);
+        let mut step = hopkit::timestep::FixedStep::new(hopkit_demo::TICK_HZ);
         let frame_ns = 1_000_000_000 / fps;
         let rem = 1_000_000_000 % fps;
         let mut t = 0u32;

@@ -5,9 +5,9 @@ use hopkit::ghost::crc::{crc32, Crc32};
 use hopkit::ghost::format::{
     checksum_count, recording_size, DecodeError, HeaderField, Recording, RecordingInfo, HEADER_LEN,
 };
-use hopkit::ghost::{
-    decode, demo_pilot, encode, FlyerState, Frame, FrameVec, PilotInput, Recorder, DEMO_RECORDING,
-};
+use hopkit::ghost::{decode, encode, FlyerState, Frame, FrameVec, PilotInput, Recorder};
+use hopkit_demo::pilot as demo_pilot;
+use hopkit_demo::DEMO_RECORDING;
 use proptest::prelude::*;
 
 fn fix_crc(b: &mut [u8]) {
@@ -235,7 +235,7 @@ fn recorder_full_keeps_the_prefix_of_the_demo() {
                 &demo,
                 &params,
                 &demo_pilot::TARGETS,
-                &hopkit::demo::level::DemoGround,
+                &hopkit_demo::level::DemoGround,
             )
             .unwrap();
     }

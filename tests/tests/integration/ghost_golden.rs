@@ -2,10 +2,12 @@
 //! equals what the generator produces. Must pass in debug and release:
 //! `cargo test -p hopkit-tests --test ghost_golden` and the same with `--release`.
 
-use hopkit::demo::level::DemoGround;
 use hopkit::ghost::format::{state_check, Recording};
-use hopkit::ghost::{demo_pilot, GhostScene, DEMO_RECORDING};
+use hopkit_demo::level::DemoGround;
+
 use hopkit::hash::{format_hash_line, StateHash, HASH_LINE_LEN};
+use hopkit_demo::pilot as demo_pilot;
+use hopkit_demo::DEMO_RECORDING;
 
 fn demo() -> Recording<'static> {
     Recording::parse(DEMO_RECORDING).unwrap()
@@ -37,7 +39,7 @@ fn committed_demo_equals_the_generator_output() {
     let bytes = rec.finish();
     assert_eq!(
         bytes, DEMO_RECORDING,
-        "core/assets/demo.ghost is stale: run `cargo run -p hopkit --example record_demo_ghost -- core/assets/demo.ghost`"
+        "demo/assets/demo.ghost is stale: run `cargo run -p hopkit-demo --example record_demo_ghost -- demo/assets/demo.ghost`"
     );
     println!("pilot end {}", line(end.state_hash()));
     println!("demo crc {:#010x}", demo().header().crc);
@@ -51,7 +53,7 @@ fn committed_demo_equals_the_generator_output() {
 #[test]
 fn demo_formation_golden_hashes() {
     let rec = demo();
-    let mut scene = GhostScene::<4>::demo(&rec);
+    let mut scene = hopkit_demo::pilot::formation::<4>(&rec);
     let mut got = Vec::new();
     for &(tick, _) in DEMO_FORMATION.iter() {
         while scene.tick < tick {
@@ -66,7 +68,7 @@ fn demo_formation_golden_hashes() {
 #[test]
 fn fleet_golden_hashes() {
     let rec = demo();
-    let mut scene = GhostScene::<32>::fleet(&rec, 7);
+    let mut scene = hopkit_demo::pilot::fleet::<32>(&rec, 7);
     let mut got = Vec::new();
     for &(tick, _) in FLEET_32_SEED_7.iter() {
         while scene.tick < tick {

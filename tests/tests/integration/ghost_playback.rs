@@ -1,20 +1,21 @@
 //! Ghost playback as AI: Condition skips, missile presses under skipped render frames, fire gating,
 //! fleets and formations, frame-rate independence, desync detection.
 
-use hopkit::demo::level::DemoGround;
 use hopkit::ghost::fleet::{frame_distance, MAX_WINGMAN_FRAME_OFFSET};
 use hopkit::ghost::format::{recording_size, Recording, RecordingInfo};
 use hopkit::ghost::playback::NO_LEADER;
 use hopkit::ghost::{
-    demo_pilot, encode, record_and_fly, spawn_fleet, spawn_formation, verify, Desync, FlyerParams,
-    FlyerState, FormationParams, Frame, Ghost, GhostScene, GhostVec, PilotInput, Recorder, Replay,
-    SpawnArea, DEMO_RECORDING,
+    encode, record_and_fly, spawn_fleet, spawn_formation, verify, Desync, FlyerParams, FlyerState,
+    FormationParams, Frame, Ghost, GhostVec, PilotInput, Recorder, Replay, SpawnArea,
 };
 use hopkit::ground::{FlatGround, NoGround};
 use hopkit::hash::StateHash;
 use hopkit::math::{Quat, Vec3};
 use hopkit::rng::Pcg32;
 use hopkit::timestep::{FixedStep, NANOS_PER_SECOND};
+use hopkit_demo::level::DemoGround;
+use hopkit_demo::pilot as demo_pilot;
+use hopkit_demo::DEMO_RECORDING;
 
 fn build(frames: &[Frame]) -> Vec<u8> {
     let info = RecordingInfo {
@@ -427,7 +428,7 @@ fn formation_wingmen_start_within_30_frames_and_close_by() {
 #[test]
 fn demo_formation_flies_as_a_group() {
     let rec = demo();
-    let mut scene = GhostScene::<4>::demo(&rec);
+    let mut scene = hopkit_demo::pilot::formation::<4>(&rec);
     assert_eq!(scene.ghosts.len(), 4);
     let mut worst = 0.0f32;
     let mut sum = 0.0f32;
@@ -453,7 +454,7 @@ fn demo_formation_flies_as_a_group() {
 #[test]
 fn independent_fleet_spreads_out_but_stays_finite() {
     let rec = demo();
-    let mut scene = GhostScene::<32>::fleet(&rec, 7);
+    let mut scene = hopkit_demo::pilot::fleet::<32>(&rec, 7);
     let mut missiles = 0;
     for _ in 0..1800 {
         missiles += scene.step(&rec, &DemoGround).missiles;
@@ -469,7 +470,7 @@ fn independent_fleet_spreads_out_but_stays_finite() {
 
 fn scene_hashes_at(fps: u64, seconds: u64) -> Vec<u64> {
     let rec = demo();
-    let mut scene = GhostScene::<4>::demo(&rec);
+    let mut scene = hopkit_demo::pilot::formation::<4>(&rec);
     let mut clock = FixedStep::new(rec.tick_hz() as u32);
     let mut hashes = Vec::new();
     let frame_ns = NANOS_PER_SECOND / fps;

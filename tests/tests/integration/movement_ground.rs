@@ -1,9 +1,9 @@
 //! Ground handling against height fields with cliffs: steps, walls, fast ramps, the demo level.
 
-use hopkit::demo::level::{DemoGround, RAMPS};
 use hopkit::ground::{GroundHit, GroundProbe, PlaneGround};
 use hopkit::math::{Vec2, Vec3};
 use hopkit::movement::{step, MoveInput, MoveParams, MoverState};
+use hopkit_demo::level::{DemoGround, RAMPS};
 
 /// Floor at 0, a block of height `h` for `x ≥ 5`.
 struct Block {
@@ -136,7 +136,7 @@ fn the_demo_level_never_lifts_through_walls() {
             "tick {t}: lifted {rise} over {run}"
         );
         // Keep inside the arena like the demo does.
-        let (c, hx, hz) = hopkit::demo::level::clamp_to_arena(s.position.planar());
+        let (c, hx, hz) = hopkit_demo::level::clamp_to_arena(s.position.planar());
         s.position.x = c.x;
         s.position.z = c.y;
         if hx {

@@ -4,14 +4,14 @@
 //! bit-identical state of the same number of ticks stepped one by one. (30, 60 and 144 fps:
 //! demo_golden.rs, movement_fixedstep.rs, ghost_playback.rs.)
 
-use hopkit::demo::level::DemoGround;
-use hopkit::demo::{scripted_hash, scripted_raw, DemoRig, TICK_HZ};
-use hopkit::ghost::{demo_recording, GhostScene};
 use hopkit::ground::FlatGround;
 use hopkit::hash::{StateHash, StateHasher};
 use hopkit::math::{Vec2, Vec3};
 use hopkit::movement::{step, MoveInput, MoveParams, MoverState};
 use hopkit::timestep::{FixedStep, NANOS_PER_SECOND};
+use hopkit_demo::demo_recording;
+use hopkit_demo::level::DemoGround;
+use hopkit_demo::{scripted_hash, scripted_raw, DemoRig, TICK_HZ};
 
 const TICKS: u32 = 900; // 15 s
 
@@ -127,13 +127,13 @@ fn strafe_jumping_is_identical_at_240_fps_and_under_stutter() {
 fn ghost_scene_is_identical_at_240_fps_and_under_stutter() {
     let rec = demo_recording().unwrap();
     let run = |frames: Box<dyn Iterator<Item = u64>>| {
-        let mut scene = GhostScene::<4>::demo(&rec);
+        let mut scene = hopkit_demo::pilot::formation::<4>(&rec);
         drive(frames, TICKS, |_| {
             scene.step(&rec, &DemoGround);
         });
         scene.state_hash()
     };
-    let mut reference = GhostScene::<4>::demo(&rec);
+    let mut reference = hopkit_demo::pilot::formation::<4>(&rec);
     for _ in 0..TICKS {
         reference.step(&rec, &DemoGround);
     }

@@ -6,8 +6,8 @@
 //! through the same 12-bit ADC path as the board ([`ADC_MAX`]), so the firmware under QEMU, the host
 //! simulator, the C example and the wasm cart all feed identical samples to the stick pipeline.
 
-use crate::math::Vec2;
-use crate::stick::RawSticks;
+use hopkit::math::Vec2;
+use hopkit::stick::RawSticks;
 
 use super::buttons;
 

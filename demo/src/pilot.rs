@@ -1,4 +1,5 @@
-//! The scripted pilot that produced the bundled demo recording ([`super::DEMO_RECORDING`]).
+//! The demo's ghosts: the bundled recording ([`DEMO_RECORDING`]), the scripted pilot that flew it,
+//! its targets, and the formation and fleet the demo flies it in.
 //!
 //! [`input_at`] plays the part of a human with a gamepad: 30 s of cruising with altitude hold,
 //! three attack runs (Toward held until the target is close, guns held in range, a missile press
@@ -6,18 +7,58 @@
 //! Like a human it reacts to the world (it lets go of Toward when close, presses the missile when
 //! lined up), so the recorded Condition distances matter.
 //!
-//! [`record_demo`] flies it over the demo level ([`crate::demo::level::DemoGround`]) with the
-//! default [`FlyerParams`] and records every tick; `cargo run -p hopkit --example
-//! record_demo_ghost -- core/assets/demo.ghost` writes the file, and a test checks the committed
+//! [`record_demo`] flies it over the demo level ([`crate::level::DemoGround`]) with the
+//! default [`FlyerParams`] and records every tick; `cargo run -p hopkit-demo --example
+//! record_demo_ghost -- demo/assets/demo.ghost` writes the file, and a test checks the committed
 //! file still equals what this code produces.
 
-use super::flyer::{FlyerParams, FlyerState};
-use super::format::{recording_size, HeaderField, RecordingInfo};
-use super::frame::PilotInput;
-use super::pilot::nearest_target;
-use super::recorder::{record_and_fly, Recorder};
-use crate::demo::level::DemoGround;
-use crate::math::{scalar, Vec3};
+use crate::level::DemoGround;
+use hopkit::ghost::pilot::nearest_target;
+use hopkit::ghost::{
+    record_and_fly, recording_size, DecodeError, FlyerParams, FlyerState, FormationParams,
+    GhostScene, HeaderField, PilotInput, Recorder, Recording, RecordingInfo, SpawnArea,
+};
+use hopkit::math::{scalar, Vec3};
+
+/// The bundled demo recording: 30 s at 60 Hz flown by [`input_at`] over the demo level, one state
+/// checksum per second (5544 bytes). Shared by the demo scene, the host simulator, the firmware,
+/// the C example and the carts. Regenerate with
+/// `cargo run -p hopkit-demo --example record_demo_ghost -- demo/assets/demo.ghost`.
+pub const DEMO_RECORDING: &[u8] = include_bytes!("../assets/demo.ghost");
+
+/// [`DEMO_RECORDING`] parsed (validates the CRC; cheap enough to call once at start-up).
+pub fn demo_recording() -> Result<Recording<'static>, DecodeError> {
+    Recording::parse(DEMO_RECORDING)
+}
+
+/// Seed of the demo formation's leader start frame (seed 002).
+pub const DEMO_SEED: u64 = 2;
+
+/// The demo formation: a leader and `N − 1` wingmen (up to 4 ghosts for the shared demo) at
+/// [`TARGETS`]. The leader starts level at `(−30, 14, 36)` facing −Z at cruise speed, at a frame
+/// drawn from `Pcg32::seeded(DEMO_SEED)`; wingmen use [`FormationParams::default`].
+pub fn formation<const N: usize>(recording: &Recording<'_>) -> GhostScene<N> {
+    let params = FlyerParams::default();
+    let leader = FlyerState::level(Vec3::new(-30.0, 14.0, 36.0), 0.0, params.cruise_speed);
+    GhostScene::formation(
+        params,
+        recording,
+        &TARGETS,
+        leader,
+        &FormationParams::default(),
+        DEMO_SEED,
+    )
+}
+
+/// A fleet of `N` ghosts spread over the demo arena (±40 × 8..20 × ±40) with random headings and
+/// start frames from `Pcg32::seeded(seed)`, at [`TARGETS`].
+pub fn fleet<const N: usize>(recording: &Recording<'_>, seed: u64) -> GhostScene<N> {
+    let area = SpawnArea {
+        center: Vec3::new(0.0, 14.0, 0.0),
+        half_extent: Vec3::new(40.0, 6.0, 40.0),
+    };
+    GhostScene::fleet(FlyerParams::default(), recording, &TARGETS, &area, seed)
+}
 
 /// The demo's targets (beacons near the ground of the demo arena).
 pub const TARGETS: [Vec3; 3] = [
@@ -44,7 +85,7 @@ pub const RECORDING_LEN: usize = recording_size(FRAMES as usize, INFO.checksum_i
 pub fn start_state() -> FlyerState {
     FlyerState::new(
         Vec3::new(0.0, 14.0, 40.0),
-        crate::math::Quat::IDENTITY,
+        hopkit::math::Quat::IDENTITY,
         FlyerParams::default().cruise_speed,
     )
 }
@@ -56,7 +97,7 @@ pub const CRUISE_ALTITUDE: f32 = 12.0;
 /// angle, within `[−0.6, 0.6]`.
 fn hold_altitude(pilot: &FlyerState) -> f32 {
     let climb = pilot.forward().y;
-    crate::math::clamp(
+    hopkit::math::clamp(
         0.08 * (CRUISE_ALTITUDE - pilot.position.y) - 1.5 * climb,
         -0.6,
         0.6,

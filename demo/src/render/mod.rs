@@ -47,12 +47,12 @@
 // With the `f32-render` feature the fixed-point renderer below is compiled but not called.
 #![cfg_attr(feature = "f32-render", allow(dead_code))]
 
+use crate::view::{
+    BodyView, CritterView, DemoView, GhostView, RampView, DISPLAY_HEIGHT, DISPLAY_WIDTH,
+};
 use embedded_graphics::pixelcolor::BinaryColor;
 use embedded_graphics::prelude::*;
 use embedded_graphics::primitives::{Line, PrimitiveStyle, Rectangle};
-use hopkit::demo::view::{
-    BodyView, CritterView, DemoView, GhostView, RampView, DISPLAY_HEIGHT, DISPLAY_WIDTH,
-};
 use hopkit::math::scalar::{floor, round, sin_cos};
 use hopkit::math::Vec2;
 
@@ -1437,7 +1437,7 @@ mod tests {
     }
 
     use crate::counting::{FrameBuffer, PixelCounter};
-    use hopkit::demo::view::{CritterView, GhostView};
+    use crate::view::{CritterView, GhostView};
     use hopkit::math::Vec3;
 
     /// Draw `view` with this renderer and the `f32` reference; the pictures must be identical.
@@ -1471,10 +1471,10 @@ mod tests {
 
     #[test]
     fn scripted_demo_frames_match_the_f32_reference() {
-        let mut rig = crate::demo::DemoRig::new();
+        let mut rig = crate::DemoRig::new();
         let mut same_order = 0;
         for t in 0..3600 {
-            rig.tick(&crate::demo::scripted_raw(t));
+            rig.tick(&crate::scripted_raw(t));
             same_order += usize::from(same_as_reference(&rig.view(), &format!("tick {t}")));
         }
         // Same pixels in the same order: the PixelCounter fingerprints are unchanged too.
@@ -1560,7 +1560,7 @@ mod tests {
                 }
                 let _ = view.ghosts.push(g);
             }
-            view.ramps = hopkit::demo::level::ramp_views();
+            view.ramps = crate::level::ramp_views();
             same_as_reference(&view, &format!("random view {i}"));
         }
     }

@@ -11,8 +11,9 @@
 //! the ADC with its HAL and hands raw counts over; calibration, dead zones and filtering happen in the
 //! core's stick pipeline (inside the demo rig), identically on every board.
 
-use crate::demo::{buttons, scripted_raw, RawSticks, ADC_MAX, TICK_HZ};
+use crate::{buttons, scripted_raw, ADC_MAX, TICK_HZ};
 use embedded_hal::digital::InputPin;
+use hopkit::stick::RawSticks;
 
 /// Raw analog samples of both thumbsticks, as ADC counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,7 +62,7 @@ pub trait StickSource {
     fn read_sticks(&mut self, tick: u32) -> StickSample;
 }
 
-/// Where the button bitmask comes from (bits of [`crate::demo::buttons`]).
+/// Where the button bitmask comes from (bits of [`crate::buttons`]).
 pub trait ButtonSource {
     /// The buttons held during simulation tick `tick` (hardware ignores `tick`).
     fn read_buttons(&mut self, tick: u32) -> u8;
@@ -157,7 +158,7 @@ where
     }
 }
 
-/// The demo's scripted input ([`crate::demo::scripted_raw`]) as both sticks and buttons: what the
+/// The demo's scripted input ([`crate::scripted_raw`]) as both sticks and buttons: what the
 /// QEMU image, the instruction-count harness and the host tests feed the app.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Scripted;

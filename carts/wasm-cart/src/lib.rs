@@ -1,7 +1,7 @@
 //! # hopkit-cart: the handheld demo as a 64 KiB wasm32 cart
 //!
-//! The same simulation as the firmware and `hopkit-sim` (`hopkit::demo::DemoRig`), driven by a
-//! WASM-4-style one-byte gamepad and drawn by `hopkit_firmware::render::draw_frame` into a 1-bpp
+//! The same simulation as the firmware and `hopkit-sim` (`hopkit_demo::DemoRig`), driven by a
+//! WASM-4-style one-byte gamepad and drawn by `hopkit_demo::render::draw_frame` into a 1-bpp
 //! 128×64 framebuffer the host reads from linear memory. `no_std` on wasm32, no allocator, one
 //! 64 KiB page of memory in total (16 KiB of it stack; see `build.rs`).
 //!
@@ -10,7 +10,7 @@
 //! |---|---|
 //! | `cart_init()` | reset to the start of the demo scene |
 //! | `cart_update(gamepad)` | one 1/60 s tick with the gamepad byte (bits 8..31 ignored), then draw |
-//! | `cart_update_scripted()` | one tick of the scripted demo input (`hopkit::demo::scripted_raw`), then draw |
+//! | `cart_update_scripted()` | one tick of the scripted demo input (`hopkit_demo::scripted_raw`), then draw |
 //! | `cart_update_raw(lx, ly, rx, ry, adc_max, buttons)` | one tick with raw stick counts (low 16/8 bits used), then draw |
 //! | `cart_framebuffer_ptr()` / `cart_framebuffer_len()` | the 1024-byte framebuffer (layout in [`framebuffer`]) |
 //! | `cart_width()` / `cart_height()` | 128 / 64 |
@@ -31,10 +31,10 @@
 pub mod framebuffer;
 
 use framebuffer::Framebuffer;
-use hopkit::demo::{self, DemoRig};
 use hopkit::stick::RawSticks;
+use hopkit_demo::{self as demo, DemoRig};
 
-pub use hopkit::demo::gamepad::{gamepad_raw as gamepad_to_raw, TURN_WITH_STRAFE};
+pub use hopkit_demo::gamepad::{gamepad_raw as gamepad_to_raw, TURN_WITH_STRAFE};
 
 /// The whole cart: the demo rig and its framebuffer. Plain Rust, so the host tests run exactly
 /// the same code natively and compare.
@@ -82,7 +82,7 @@ impl Cart {
 
     fn draw(&mut self) {
         // Drawing into the framebuffer cannot fail (its error type is `Infallible`).
-        let _ = hopkit_firmware::render::draw_frame(&self.rig.view(), &mut self.fb);
+        let _ = hopkit_demo::render::draw_frame(&self.rig.view(), &mut self.fb);
     }
 
     /// The rig's state hash.
@@ -124,7 +124,7 @@ mod exports {
         with_cart(|c| c.update(gamepad as u8));
     }
 
-    /// One tick of the scripted demo input (`hopkit::demo::scripted_raw(tick)`), then draw.
+    /// One tick of the scripted demo input (`hopkit_demo::scripted_raw(tick)`), then draw.
     #[no_mangle]
     pub extern "C" fn cart_update_scripted() {
         with_cart(|c| c.update_scripted());

@@ -5,10 +5,10 @@
 //! such as the WASM-4 cart). It shares the constants and the `Viewport` with the fixed-point one.
 #![allow(dead_code, clippy::all)]
 
+use crate::view::{BodyView, CritterView, DemoView, GhostView, RampView, DISPLAY_WIDTH};
 use embedded_graphics::pixelcolor::BinaryColor;
 use embedded_graphics::prelude::*;
 use embedded_graphics::primitives::{Circle, Line, PrimitiveStyle, Rectangle};
-use hopkit::demo::view::{BodyView, CritterView, DemoView, GhostView, RampView, DISPLAY_WIDTH};
 use hopkit::math::scalar::{round, sin_cos};
 use hopkit::math::Vec2;
 

@@ -1,8 +1,8 @@
 //! Golden state hashes of the scripted demo for the scalar backend this build uses. The `libm`
 //! build's are the cross-platform reference (tests/tests/integration/demo_golden.rs holds them too); the
 //! `micromath` build computes different bits but must compute the *same* bits everywhere:
-//! scripts/ci-cpus.sh compares these values on x86_64 (this test, `cargo test -p hopkit
-//! --no-default-features --features micromath --test backend_golden`), Cortex-M4F and Cortex-M0
+//! scripts/ci-cpus.sh compares these values on x86_64 (this test, `cargo test -p hopkit-demo
+//! --features micromath --test backend_golden`), Cortex-M4F and Cortex-M0
 //! under QEMU and wasm32 under wasmi.
 
 /// (ticks, libm hash, micromath hash).
@@ -17,7 +17,7 @@ const MICROMATH_3600: u64 = 0x13fe_e089_4699_510f;
 #[test]
 fn scripted_demo_matches_the_backends_golden_hashes() {
     for (ticks, libm, micromath) in GOLDEN {
-        let got = hopkit::demo::scripted_hash(ticks);
+        let got = hopkit_demo::scripted_hash(ticks);
         let want = if cfg!(feature = "micromath") {
             micromath
         } else {

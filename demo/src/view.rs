@@ -4,7 +4,7 @@
 //! drawing code does not depend on the mechanics' internal state. Everything is in world units,
 //! right-handed Y up; planar vectors are `(x, z)`.
 
-use crate::math::{scalar, Quat, Vec2, Vec3, NORMALIZE_EPSILON_SQ};
+use hopkit::math::{scalar, Quat, Vec2, Vec3, NORMALIZE_EPSILON_SQ};
 
 /// Display width of the handheld (SSD1306), pixels.
 pub const DISPLAY_WIDTH: u32 = 128;
@@ -123,7 +123,7 @@ pub fn planar_forward(q: Quat) -> Vec2 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ghost::flyer::Basis;
+    use hopkit::ghost::flyer::Basis;
 
     #[test]
     fn planar_forward_is_the_basis_forward_bit_for_bit() {

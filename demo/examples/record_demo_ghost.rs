@@ -1,13 +1,14 @@
-//! Writes the bundled demo ghost recording: `cargo run -p hopkit --example record_demo_ghost --
-//! core/assets/demo.ghost`. The bytes come from `hopkit::ghost::demo_pilot::record_demo`, so the
+//! Writes the bundled demo ghost recording: `cargo run -p hopkit-demo --example record_demo_ghost --
+//! demo/assets/demo.ghost`. The bytes come from `hopkit_demo::pilot::record_demo`, so the
 //! committed file can always be regenerated (and a test checks it still matches).
 
-use hopkit::ghost::{demo_pilot, Recording};
+use hopkit::ghost::Recording;
+use hopkit_demo::pilot as demo_pilot;
 
 fn main() {
     let path = std::env::args()
         .nth(1)
-        .unwrap_or_else(|| "core/assets/demo.ghost".to_string());
+        .unwrap_or_else(|| "demo/assets/demo.ghost".to_string());
     let (mut recorder, end) = match demo_pilot::record_demo() {
         Ok(r) => r,
         Err(e) => {

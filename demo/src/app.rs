@@ -13,8 +13,8 @@
 //! tick ran. It returns a [`Poll`] report that the board logs (defmt on the board, semihosting under
 //! QEMU). Nothing here allocates, blocks or panics; all hardware is behind the [`crate::seams`].
 
-use crate::demo::{DemoRig, TICK_HZ};
 use crate::seams::{ButtonSource, StickSource, TickClock};
+use crate::{DemoRig, TICK_HZ};
 use embedded_graphics::pixelcolor::BinaryColor;
 use embedded_graphics::prelude::DrawTarget;
 use hopkit::timestep::FixedStep;
@@ -183,8 +183,8 @@ where
 mod tests {
     use super::*;
     use crate::counting::PixelCounter;
-    use crate::demo::{buttons, scripted_hash, scripted_raw};
     use crate::seams::{ButtonPins, Scripted, StepClock, StickSample};
+    use crate::{buttons, scripted_hash, scripted_raw};
     use embedded_hal_mock::eh1::digital::{Mock as PinMock, State, Transaction as T};
 
     /// A clock returning a list of times, then repeating the last one.

@@ -4,10 +4,8 @@
 //! to the floor at the high edge. Slope constants are precomputed literals (no trigonometry per
 //! probe), so probing costs a handful of multiplies.
 
-use crate::ground::{GroundHit, GroundProbe};
-use crate::math::bits::{self, finite3};
-use crate::math::target::inline_policy;
-use crate::math::{Vec2, Vec3};
+use hopkit::ground::{GroundHit, GroundProbe};
+use hopkit::math::{Vec2, Vec3};
 
 use super::view::{RampView, MAX_RAMPS};
 
@@ -94,7 +92,7 @@ impl GroundProbe for DemoGround {
     /// `None` for a non-finite point; the first of [`RAMPS`] that contains the point's `(x, z)`;
     /// else the floor (height 0, normal +Y).
     fn probe(&self, point: Vec3) -> Option<GroundHit> {
-        if !finite3(point) {
+        if !point.is_finite() {
             return None;
         }
         // The ramps one by one with their constants (a loop over `RAMPS` reads them from memory).
@@ -113,30 +111,29 @@ impl GroundProbe for DemoGround {
         Some(hit)
     }
 
-    inline_policy! { fpu_hint:
-        /// [`DemoGround::probe`]'s height, without the normal (and without a hit written to memory).
-        fn height(&self, point: Vec3) -> Option<f32> {
-            if !finite3(point) {
-                return None;
-            }
-            let p = point.planar();
-            let [r0, r1] = RAMPS;
-            let h = if over(&r0, p) {
-                r0.hit(p).height
-            } else if over(&r1, p) {
-                r1.hit(p).height
-            } else {
-                0.0
-            };
-            Some(h)
+    /// [`DemoGround::probe`]'s height, without the normal (and without a hit written to memory).
+    #[inline]
+    fn height(&self, point: Vec3) -> Option<f32> {
+        if !point.is_finite() {
+            return None;
         }
+        let p = point.planar();
+        let [r0, r1] = RAMPS;
+        let h = if over(&r0, p) {
+            r0.hit(p).height
+        } else if over(&r1, p) {
+            r1.hit(p).height
+        } else {
+            0.0
+        };
+        Some(h)
     }
 }
 
-/// [`Ramp::contains`] for a finite `p` (the ramps' bounds are non-zero: see [`bits::within`]).
+/// [`Ramp::contains`], inlined into the probes.
 #[inline(always)]
 fn over(r: &Ramp, p: Vec2) -> bool {
-    bits::within(p.x, r.min.x, r.max.x) && bits::within(p.y, r.min.y, r.max.y)
+    r.contains(p)
 }
 
 /// The ramps as drawable views.
@@ -159,15 +156,15 @@ pub fn ramp_views() -> heapless::Vec<RampView, MAX_RAMPS> {
 #[inline]
 pub fn clamp_to_arena(p: Vec2) -> (Vec2, bool, bool) {
     let e = ARENA_HALF_EXTENT;
-    let x = crate::math::clamp(p.x, -e, e);
-    let z = crate::math::clamp(p.y, -e, e);
+    let x = hopkit::math::clamp(p.x, -e, e);
+    let z = hopkit::math::clamp(p.y, -e, e);
     (Vec2::new(x, z), x != p.x, z != p.y)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::math::scalar;
+    use hopkit::math::scalar;
 
     #[test]
     fn ramp_constants_match_their_angles() {
@@ -257,7 +254,7 @@ mod tests {
             }
         }
         // A random cloud over and around the arena.
-        let mut rng = crate::rng::Pcg32::seeded(14);
+        let mut rng = hopkit::rng::Pcg32::seeded(14);
         for _ in 0..200_000 {
             let p = Vec3::new(
                 rng.range_f32(-60.0, 60.0),
@@ -277,7 +274,7 @@ mod tests {
     #[test]
     fn height_is_the_probes_height() {
         let g = DemoGround;
-        let mut rng = crate::rng::Pcg32::seeded(16);
+        let mut rng = hopkit::rng::Pcg32::seeded(16);
         let check = |p: Vec3| {
             let (a, b) = (g.height(p), g.probe(p).map(|h| h.height));
             assert_eq!(a.map(f32::to_bits), b.map(f32::to_bits), "{p:?}");
@@ -304,82 +301,6 @@ mod tests {
                 rng.range_f32(-5.0, 30.0),
                 rng.range_f32(-60.0, 60.0),
             ));
-        }
-    }
-
-    #[test]
-    fn finite_forms_are_is_finite() {
-        let vs = [
-            0.0,
-            -0.0,
-            1.0e-45,
-            -3.0,
-            f32::MAX,
-            -f32::MAX,
-            f32::INFINITY,
-            f32::NEG_INFINITY,
-            f32::NAN,
-            -f32::NAN,
-        ];
-        for &x in vs.iter() {
-            for &y in vs.iter() {
-                for &z in vs.iter() {
-                    let p = Vec3::new(x, y, z);
-                    assert_eq!(finite3(p), p.is_finite(), "{p:?}");
-                    assert_eq!(bits::all_finite_by_bits!(x, y, z), p.is_finite(), "{p:?}");
-                    assert_eq!(bits::all_finite_by_sum!(x, y, z), p.is_finite(), "{p:?}");
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn key_compares_are_the_float_compares() {
-        // Every ramp bound is non-zero, as `bits::order_key` needs.
-        for r in RAMPS.iter() {
-            for b in [r.min.x, r.max.x, r.min.y, r.max.y] {
-                assert_ne!(b, 0.0);
-            }
-        }
-        let mut rng = crate::rng::Pcg32::seeded(15);
-        let check = |x: f32, z: f32| {
-            let p = Vec2::new(x, z);
-            if p.is_finite() {
-                for r in RAMPS.iter() {
-                    let by_keys = bits::within_by_keys(p.x, r.min.x, r.max.x)
-                        && bits::within_by_keys(p.y, r.min.y, r.max.y);
-                    assert_eq!(by_keys, r.contains(p), "{p:?}");
-                    assert_eq!(over(r, p), r.contains(p), "{p:?}");
-                }
-            }
-        };
-        for r in RAMPS.iter() {
-            for b in [r.min.x, r.max.x, r.min.y, r.max.y] {
-                for v in [
-                    b,
-                    -b,
-                    f32::from_bits(b.to_bits() + 1),
-                    f32::from_bits(b.to_bits() - 1),
-                    0.0,
-                    -0.0,
-                    1.0e-45,
-                    -1.0e-45,
-                    f32::MAX,
-                    -f32::MAX,
-                ] {
-                    for w in [r.min.x, r.max.x, r.min.y, r.max.y, 0.0, -0.0, 15.0, -20.0] {
-                        check(v, w);
-                        check(w, v);
-                    }
-                }
-            }
-        }
-        for _ in 0..200_000 {
-            check(rng.range_f32(-60.0, 60.0), rng.range_f32(-60.0, 60.0));
-            check(
-                f32::from_bits(rng.next_u32()),
-                f32::from_bits(rng.next_u32()),
-            );
         }
     }
 

@@ -8,15 +8,15 @@
 //! into the console's framebuffer.
 //!
 //! The simulation is [`hopkit_cart::Cart`]: the demo rig every front end runs
-//! (`hopkit::demo::DemoRig`) and the handheld's own 128×64 drawing code
-//! (`hopkit_firmware::render`), shown 1:1 in the middle of the screen; WASM-4's text shows the
+//! (`hopkit_demo::DemoRig`) and the handheld's own 128×64 drawing code
+//! (`hopkit_demo::render`), shown 1:1 in the middle of the screen; WASM-4's text shows the
 //! speed and the controls around it.
 //!
 //! ## Controls (WASM-4's conventions)
 //! Arrows move (UP forward, DOWN back, LEFT/RIGHT strafe and turn that way), **X** (`BUTTON_1`)
 //! jumps, **Z** (`BUTTON_2`) fires. Hold RIGHT and X: the player strafe-jumps in a widening circle,
 //! past the ground max speed (the speed line shows the ratio). The byte goes through
-//! `hopkit::demo::gamepad_raw` into the rig's stick pipeline.
+//! `hopkit_demo::gamepad_raw` into the rig's stick pipeline.
 //!
 //! ## Console output (`trace`)
 //! So that a host can recompute the state from exactly the input the cart read — a browser cannot
@@ -298,7 +298,7 @@ mod tests {
         for (tick, line) in hashes {
             let n = tick as usize;
             let mut buf = [0u8; HASH_LINE_LEN];
-            let want = format_hash_line(hopkit::demo::gamepad_hash(&bytes[..n]), &mut buf);
+            let want = format_hash_line(hopkit_demo::gamepad_hash(&bytes[..n]), &mut buf);
             assert_eq!(line, want, "tick {tick}");
         }
     }

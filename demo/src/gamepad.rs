@@ -12,9 +12,9 @@
 //! widening circle: the strafe-jump that carries the player past the ground max speed.
 
 use super::{DemoRig, ADC_MAX};
-use crate::math::Vec2;
-use crate::stick::digital::{wasm4_buttons, wasm4_to_stick};
-use crate::stick::RawSticks;
+use hopkit::math::Vec2;
+use hopkit::stick::digital::{wasm4_buttons, wasm4_to_stick};
+use hopkit::stick::RawSticks;
 
 /// Look-stick deflection while LEFT or RIGHT is held (the scripted strafe-hop uses the same).
 pub const TURN_WITH_STRAFE: f32 = 0.85;
@@ -41,7 +41,7 @@ pub fn gamepad_hash(gamepad: &[u8]) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stick::digital::{W4_BUTTON_1, W4_RIGHT, W4_UP};
+    use hopkit::stick::digital::{W4_BUTTON_1, W4_RIGHT, W4_UP};
 
     #[test]
     fn holding_right_and_jump_strafe_jumps_past_the_ground_max() {

@@ -15,15 +15,15 @@
 //! same on every platform; `hopkit-sim hash --scene demo`, the QEMU firmware, the C example and the
 //! wasm cart all print it.
 
-use crate::follower::{self, FollowerParams, FollowerRates, FollowerState};
-use crate::ghost::{self, GhostScene, Recording};
-use crate::hash::{StateHash, StateHasher};
-use crate::math::{Quat, Vec2, Vec3};
-use crate::movement::{self, MoveInput, MoveParams, MoverState};
-use crate::slope::{self, SlopeParams, SlopeState};
-use crate::steering::arrival::{arrival_step_with, ArrivalConsts};
-use crate::steering::{ArrivalParams, ArrivalState, SteeringParams};
-use crate::stick::{RawSticks, StickPipeline};
+use hopkit::follower::{self, FollowerParams, FollowerRates, FollowerState};
+use hopkit::ghost::{self, GhostScene, Recording};
+use hopkit::hash::{StateHash, StateHasher};
+use hopkit::math::{Quat, Vec2, Vec3};
+use hopkit::movement::{self, MoveInput, MoveParams, MoverState};
+use hopkit::slope::{self, SlopeParams, SlopeState};
+use hopkit::steering::arrival::{arrival_step_with, ArrivalConsts};
+use hopkit::steering::{ArrivalParams, ArrivalState, SteeringParams};
+use hopkit::stick::{RawSticks, StickPipeline};
 
 use super::level::{clamp_to_arena, ramp_views, DemoGround, ARENA_HALF_EXTENT};
 use super::script::scripted_raw;
@@ -158,7 +158,7 @@ impl DemoScene {
             ArrivalState::at(Vec3::new(o.x, 0.0, o.y))
         });
         let ghosts = match recording {
-            Some(r) => GhostScene::demo(r),
+            Some(r) => crate::pilot::formation(r),
             None => GhostScene::new(ghost::FlyerParams::default()),
         };
         DemoScene {
@@ -208,8 +208,8 @@ impl DemoScene {
         let ground = DemoGround;
         self.step_player(left, look_rate, buttons_held, dt, &ground);
         let p = self.player.mover.position;
-        // Sanitized when set (`new`: the seed's, `set_params`).
-        follower::step_sane(
+        // `step_cached` checks the params (about 30 integer compares) and sanitizes only a bad set.
+        follower::step_cached(
             &mut self.companion,
             &self.params.follower,
             &mut self.follower_rates,
@@ -229,14 +229,14 @@ impl DemoScene {
 
     fn step_player(&mut self, left: Vec2, look_rate: f32, held: u8, dt: f32, ground: &DemoGround) {
         let pl = &mut self.player;
-        let yaw = pl.yaw + crate::math::finite_or(look_rate, 0.0) * dt;
+        let yaw = pl.yaw + hopkit::math::finite_or(look_rate, 0.0) * dt;
         // Within ±3 rad `wrap_angle` returns its input exactly (its floor is 0): skip it there.
         pl.yaw = if yaw.to_bits() & 0x7fff_ffff <= 3.0f32.to_bits() {
             yaw
         } else {
-            crate::math::wrap_angle(yaw)
+            hopkit::math::wrap_angle(yaw)
         };
-        pl.facing = crate::math::yaw_forward(pl.yaw);
+        pl.facing = hopkit::math::yaw_forward(pl.yaw);
         // Stick: x right, y forward → the seed's (front, right).
         let input = MoveInput::new(
             Vec2::new(left.y, left.x),
@@ -355,7 +355,7 @@ impl StateHash for DemoScene {
 impl DemoRig {
     /// The standard demo: default stick pipeline, the scene with the bundled ghost recording.
     pub fn new() -> Self {
-        let recording = ghost::demo_recording().ok();
+        let recording = crate::pilot::demo_recording().ok();
         DemoRig {
             pipeline: StickPipeline::default(),
             scene: DemoScene::new(recording.as_ref()),
@@ -366,7 +366,7 @@ impl DemoRig {
     /// One fixed 1/[`TICK_HZ`] s tick from raw samples.
     pub fn tick(&mut self, raw: &RawSticks) {
         let frame = self.pipeline.process(raw);
-        let look = crate::stick::look_rate(frame.right, self.scene.params().look_max_rate);
+        let look = hopkit::stick::look_rate(frame.right, self.scene.params().look_max_rate);
         self.scene.step(
             frame.left,
             look,
@@ -443,9 +443,9 @@ mod tests {
             let v = rig.view();
             let body = &rig.scene.companion.body;
             let heading =
-                crate::steering::yaw_towards(Vec3::from_planar(v.companion.heading, 0.0)).unwrap();
-            let head = crate::math::wrap_angle(heading + v.companion_head_yaw);
-            let err = crate::math::wrap_angle(head - body.head_yaw()).abs();
+                hopkit::steering::yaw_towards(Vec3::from_planar(v.companion.heading, 0.0)).unwrap();
+            let head = hopkit::math::wrap_angle(heading + v.companion_head_yaw);
+            let err = hopkit::math::wrap_angle(head - body.head_yaw()).abs();
             // `yaw_towards` is an atan2: ≤ 1 ulp with libm, ≈ 4·10⁻³ rad with micromath.
             let tol = if cfg!(feature = "micromath") {
                 1e-2

@@ -9,10 +9,10 @@
 //! instruction-count harness therefore draws into a [`FrameBuffer`] (what the device draws into) and
 //! fingerprints its bytes outside the timed span.
 
+use crate::view::{DISPLAY_HEIGHT, DISPLAY_WIDTH};
 use embedded_graphics::pixelcolor::BinaryColor;
 use embedded_graphics::prelude::*;
 use embedded_graphics::primitives::Rectangle;
-use hopkit::demo::view::{DISPLAY_HEIGHT, DISPLAY_WIDTH};
 use hopkit::hash::StateHasher;
 
 /// Counts pixels drawn onto a virtual 128×64 display. Never fails.

@@ -1,6 +1,6 @@
 //! Runs the built `hopkit_cart.wasm` in a pure-Rust interpreter (wasmi) and checks it against the
 //! same code compiled for this host: the state hash after the scripted demo equals
-//! `hopkit::demo::scripted_hash` (bit-exact wasm32 vs x86_64), the framebuffer bytes are identical,
+//! `hopkit_demo::scripted_hash` (bit-exact wasm32 vs x86_64), the framebuffer bytes are identical,
 //! the gamepad path agrees, and the module needs no imports and one 64 KiB page of memory.
 //!
 //! The `.wasm` is built by `scripts/ci-bindings.sh` (see docs/bindings.md), so in a plain
@@ -155,7 +155,7 @@ fn fits_one_page_and_exports_everything() {
     }
     w.init.call(&mut w.store, ()).unwrap();
     assert_eq!(w.ticks.call(&mut w.store, ()).unwrap(), 0);
-    assert_eq!(w.hash(), hopkit::demo::scripted_hash(0));
+    assert_eq!(w.hash(), hopkit_demo::scripted_hash(0));
 }
 
 /// Stack size the cart links with (`build.rs`); the stack sits first in memory and grows down.
@@ -191,7 +191,7 @@ fn scripted_demo_is_bit_exact_on_wasm32() {
     let h = w.hash();
     assert_eq!(
         h,
-        hopkit::demo::scripted_hash(n),
+        hopkit_demo::scripted_hash(n),
         "wasm32 vs x86_64 scripted_hash({n})"
     );
     let mut line = [0u8; hopkit::hash::HASH_LINE_LEN];
@@ -222,7 +222,7 @@ fn raw_samples_from_the_host_give_the_same_hash() {
     w.init.call(&mut w.store, ()).unwrap();
     let n = 300;
     for t in 0..n {
-        let r = hopkit::demo::scripted_raw(t);
+        let r = hopkit_demo::scripted_raw(t);
         let args = (
             r.left_x as u32,
             r.left_y as u32,
@@ -233,7 +233,7 @@ fn raw_samples_from_the_host_give_the_same_hash() {
         );
         w.raw.call(&mut w.store, args).unwrap();
     }
-    assert_eq!(w.hash(), hopkit::demo::scripted_hash(n));
+    assert_eq!(w.hash(), hopkit_demo::scripted_hash(n));
 }
 
 /// A d-pad player: run forward, strafe-hop right with jump held, then left, fire, walk back.

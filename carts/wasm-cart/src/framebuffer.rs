@@ -7,9 +7,9 @@ use embedded_graphics::pixelcolor::BinaryColor;
 use embedded_graphics::prelude::*;
 
 /// Width in pixels.
-pub const WIDTH: u32 = hopkit::demo::view::DISPLAY_WIDTH;
+pub const WIDTH: u32 = hopkit_demo::view::DISPLAY_WIDTH;
 /// Height in pixels.
-pub const HEIGHT: u32 = hopkit::demo::view::DISPLAY_HEIGHT;
+pub const HEIGHT: u32 = hopkit_demo::view::DISPLAY_HEIGHT;
 /// Bytes per row.
 pub const STRIDE: usize = WIDTH as usize / 8;
 /// Size in bytes (1 KiB).
