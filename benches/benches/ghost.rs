@@ -3,7 +3,7 @@
 //! Short runs: `cargo bench -p hopkit-benches --bench ghost -- --warm-up-time 1 --measurement-time 3`.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use hopkit::ghost::{decode, FrameVec, GhostScene, Recording};
+use hopkit::ghost::{decode, FrameVec, Recording};
 use hopkit_demo::level::DemoGround;
 use hopkit_demo::DEMO_RECORDING;
 use std::hint::black_box;

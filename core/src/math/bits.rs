@@ -6,7 +6,7 @@
 //! form and the float arithmetic it replaces (the choice is made in [`super::target`]). Every
 //! pair gives the same result (tested below), so the choice never changes a state hash.
 
-use super::target::{FLOAT_SUMS_BEAT_BIT_TESTS, HARDWARE_FLOAT};
+use super::target::FLOAT_SUMS_BEAT_BIT_TESTS;
 use super::Vec3;
 
 /// The sign bit; also the bits of `-0.0`.
@@ -124,33 +124,6 @@ fn sum_with_itself(x: f32) -> f32 {
     x + x
 }
 
-/// A key of the bits of a non-NaN float that orders like the float, except that `−0.0` comes just
-/// below `+0.0` (so compared bounds must not be zero): negative floats order like their
-/// magnitude reversed, so every bit but the sign is flipped for them.
-#[inline(always)]
-pub(crate) const fn order_key(x: f32) -> i32 {
-    let i = x.to_bits() as i32;
-    i ^ (((i >> 31) as u32) >> 1) as i32
-}
-
-/// `lo ≤ x ≤ hi` for a finite `x` and non-zero bounds, in this target's cheaper form: the float
-/// compares with an FPU, else on [`order_key`]s (the same answers without the library calls).
-#[inline(always)]
-pub(crate) fn within(x: f32, lo: f32, hi: f32) -> bool {
-    if HARDWARE_FLOAT {
-        x >= lo && x <= hi
-    } else {
-        within_by_keys(x, lo, hi)
-    }
-}
-
-/// [`within`] on [`order_key`]s.
-#[inline(always)]
-pub(crate) fn within_by_keys(x: f32, lo: f32, hi: f32) -> bool {
-    let k = order_key(x);
-    k >= order_key(lo) && k <= order_key(hi)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -236,29 +209,6 @@ mod tests {
             match b.checked_add(4_099) {
                 Some(n) => b = n,
                 None => break,
-            }
-        }
-    }
-
-    #[test]
-    fn within_forms_agree() {
-        let xs = [
-            -7.5f32,
-            -1.0,
-            -1.0e-30,
-            -0.0,
-            0.0,
-            1.0e-30,
-            0.5,
-            2.0,
-            9.0,
-            f32::MAX,
-        ];
-        for &x in &xs {
-            for (lo, hi) in [(-2.0f32, 3.0f32), (1.0, 2.0), (-9.0, -1.0), (0.5, 0.5)] {
-                let want = x >= lo && x <= hi;
-                assert_eq!(within_by_keys(x, lo, hi), want, "{x} in [{lo}, {hi}]");
-                assert_eq!(within(x, lo, hi), want, "{x} in [{lo}, {hi}]");
             }
         }
     }
