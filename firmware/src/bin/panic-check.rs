@@ -42,6 +42,8 @@ use hopkit::hash::{format_hash_line, StateHash, StateHasher, HASH_LINE_LEN};
 use hopkit::math::{Quat, Vec2, Vec3};
 use hopkit::stick::RawSticks;
 use hopkit_demo::{scripted_raw, DemoRig};
+// Links the soft float (its AEABI exports on ARMv6-M): a dependency never named is not linked.
+use hopkit_firmware as _;
 
 #[cfg(not(hopkit_panic_report))]
 extern "C" {

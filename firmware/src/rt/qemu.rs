@@ -8,9 +8,12 @@
 #![allow(dead_code)]
 
 use core::fmt::Write as _;
+// Links this crate's soft float: on ARMv6-M its AEABI exports (`hopkit_firmware::softfloat`)
+// replace compiler-builtins' routines. A dependency the binary never names is not linked at all.
 use cortex_m::peripheral::syst::SystClkSource;
 use cortex_m::peripheral::SYST;
 use cortex_m_semihosting::{debug, hio};
+use hopkit_firmware as _;
 
 /// Which QEMU machine this image is for.
 pub const MACHINE: &str = if cfg!(hopkit_armv6m) {
