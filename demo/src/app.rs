@@ -95,7 +95,7 @@ where
 
     /// The tick half of [`App::poll`]: read the clock and run the ticks that are due, without
     /// drawing (`drew` is false). For boards whose display transfer is split over several loop
-    /// passes (see [`crate::oled::poll_paged`]).
+    /// passes (see `hopkit_firmware::oled::poll_paged`).
     pub fn poll_ticks(&mut self) -> Poll {
         let now = self.clock.now_ns();
         let elapsed = match self.last_ns {

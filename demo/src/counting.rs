@@ -113,7 +113,7 @@ const HEIGHT: i32 = DISPLAY_HEIGHT as i32;
 pub const FRAME_BYTES: usize = (DISPLAY_WIDTH * DISPLAY_HEIGHT / 8) as usize;
 
 /// A 128×64 1-bpp frame buffer in the SSD1306's page-major layout (byte `page·128 + x` holds
-/// pixels `(x, 8·page ..= 8·page + 7)`, bit `y % 8`), the same as [`crate::oled::Oled`]'s buffer
+/// pixels `(x, 8·page ..= 8·page + 7)`, bit `y % 8`), the same as `hopkit_firmware::oled::Oled`'s buffer
 /// without the I2C side. Pixels outside the display are dropped. Rectangles (`fill_solid`, which
 /// embedded-graphics' filled rectangles and circle scanlines use) are filled a byte at a time.
 #[derive(Clone, Debug, PartialEq, Eq)]
