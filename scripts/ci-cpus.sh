@@ -37,12 +37,12 @@ for arch in thumbv7em thumbv6m thumbv8m riscv32imac riscv32imafc aarch64; do
     fi
 done
 
-# The micromath backend: its own golden hashes (core/tests/backend_golden.rs), the same on every CPU.
-g() { sed -n "s/^const MICROMATH_$1: u64 = 0x\([0-9a-f_]*\);/\1/p" core/tests/backend_golden.rs | tr -d _; }
+# The micromath backend: its own golden hashes (demo/tests/backend_golden.rs), the same on every CPU.
+g() { sed -n "s/^const MICROMATH_$1: u64 = 0x\([0-9a-f_]*\);/\1/p" demo/tests/backend_golden.rs | tr -d _; }
 m600="0x$(g 600)"
 m3600="0x$(g 3600)"
 if cargo test -q -p hopkit-demo --features micromath --test backend_golden >"$log/mm-host.txt" 2>&1; then
-    echo "ok    micromath x86_64: 600 ticks $m600, 3600 ticks $m3600 (core/tests/backend_golden.rs)"
+    echo "ok    micromath x86_64: 600 ticks $m600, 3600 ticks $m3600 (demo/tests/backend_golden.rs)"
 else
     echo "FAIL  micromath x86_64 golden hashes"; tail -5 "$log/mm-host.txt"; fail=1
 fi
