@@ -9,7 +9,7 @@
 //! | mechanic | call |
 //! |---|---|
 //! | [`movement`] | [`movement::step`]`(&mut MoverState, &MoveParams, &MoveInput, &impl GroundProbe, dt) -> StepEvents` |
-//! | [`steering`] | [`steering::arrival_step`]`(&mut ArrivalState, &SteeringParams, &ArrivalParams, target: Vec3, dt) -> bool` |
+//! | [`steering`] | [`steering::arrival_step`]`(&mut ArrivalState, &SteeringParams, &ArrivalParams, target: Vec3, dt) -> ArrivalEvents` |
 //! | [`follower`] | [`follower::step`]`(&mut FollowerState<N>, &FollowerParams, leader: Vec3, &impl GroundProbe, dt) -> FollowerEvents` |
 //! | [`slope`] | [`slope::step`]`(&mut SlopeState, &SlopeParams, body: Quat, ground_normal: Option<Vec3>, dt) -> SlopeEvents` |
 //! | [`ghost`] | [`Ghost::step`](ghost::Ghost::step)`(&mut self, &Recording, &FlyerParams, targets: &[Vec3], &impl GroundProbe) -> GhostTick` (fixed `dt` = the recording's tick) |

@@ -8,10 +8,10 @@
 //! use hopkit::steering::{arrival_step, ArrivalParams, ArrivalState, SteeringParams};
 //!
 //! let vehicle = SteeringParams::default(); // max speed 4 units/s, max accel 8 units/s²
-//! let mut critter = ArrivalState::at(Vec3::ZERO);
+//! let mut critter = ArrivalState::new(Vec3::ZERO);
 //! let target = Vec3::new(10.0, 0.0, 0.0);
 //! let mut ticks = 0;
-//! while !arrival_step(&mut critter, &vehicle, &ArrivalParams::default(), target, 1.0 / 60.0) {
+//! while !arrival_step(&mut critter, &vehicle, &ArrivalParams::default(), target, 1.0 / 60.0).arrived {
 //!     assert!(critter.agent.position.x <= 10.0); // never overshoots
 //!     ticks += 1;
 //!     assert!(ticks < 600);
@@ -70,8 +70,8 @@ pub mod seed;
 pub mod wander;
 
 pub use arrival::{
-    arrival_step, arrival_time_bound, arrive, stopping_speed, ArrivalParams, ArrivalState,
-    BRAKE_PLAN_FRACTION,
+    arrival_step, arrival_step_with, arrival_time_bound, arrive, stopping_speed, ArrivalEvents,
+    ArrivalParams, ArrivalState, BRAKE_PLAN_FRACTION,
 };
 pub use avoid::{avoid_obstacles, contain, Aabb, AvoidParams, ContainParams, Obstacle};
 pub use basic::{evade, flee, predict_position, pursue, seek, steer_to_velocity};
@@ -171,7 +171,7 @@ impl Agent {
 
     /// An agent at rest at `position`, yaw 0.
     #[inline]
-    pub const fn at(position: Vec3) -> Agent {
+    pub const fn new(position: Vec3) -> Agent {
         Agent {
             position,
             velocity: Vec3::ZERO,
@@ -677,7 +677,7 @@ mod tests {
     #[test]
     fn integrate_order_and_limits() {
         let p = SteeringParams::default();
-        let mut a = Agent::at(Vec3::ZERO);
+        let mut a = Agent::new(Vec3::ZERO);
         integrate(
             &mut a,
             &p,
