@@ -405,13 +405,7 @@ impl TickConsts {
         let Some(dt) = super::params::sanitize_dt(dt) else {
             return k;
         };
-        let sane;
-        let p = if params.is_sane() {
-            params
-        } else {
-            sane = params.sanitized();
-            &sane
-        };
+        let p = params.sanitized();
         let n = dt * p.reference_hz;
         k.stop_decay(p.stop_decay_per_tick, n);
         k.direction_lerp(p.direction_lerp_per_tick, n);

@@ -560,10 +560,7 @@ inline_policy! { hot_hint:
         let budget = max_accel * dt;
         let l2 = dv.length_squared();
         if fast_range(l2) {
-            if l2 <= budget * budget {
-                return clamp_len_checked(dv * (1.0 / dt), max_accel);
-            }
-            return (dv * (max_accel / scalar::sqrt(l2)), false);
+            return velocity_change_in_range(dv, l2, max_accel, dt, budget);
         }
         match dir_len_careful(dv, 0.0) {
             Some((d, l)) => {
@@ -576,6 +573,22 @@ inline_policy! { hot_hint:
             None => (Vec3::ZERO, true),
         }
     }
+}
+
+/// [`velocity_change_checked`] for a `dv` whose squared length `l2` is in [`fast_range`], with
+/// `budget = max_accel·dt`.
+#[inline(always)]
+pub(crate) fn velocity_change_in_range(
+    dv: Vec3,
+    l2: f32,
+    max_accel: f32,
+    dt: f32,
+    budget: f32,
+) -> (Vec3, bool) {
+    if l2 <= budget * budget {
+        return clamp_len_checked(dv * (1.0 / dt), max_accel);
+    }
+    (dv * (max_accel / scalar::sqrt(l2)), false)
 }
 
 /// [`finish`] of a `linear` from [`velocity_change_checked`] or [`clamp_len_checked`] (`within`:
