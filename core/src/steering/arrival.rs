@@ -472,7 +472,7 @@ impl ArrivalEvents {
 
     /// The events of a rejected step of an agent whose flag is `arrived`.
     #[inline]
-    const fn rejected(arrived: bool) -> Self {
+    const fn rejected_step(arrived: bool) -> Self {
         ArrivalEvents {
             arrived,
             just_arrived: false,
@@ -501,7 +501,7 @@ pub fn arrival_step(
 ) -> ArrivalEvents {
     let was = state.arrived;
     let Some(dt) = sanitize_dt(dt) else {
-        return ArrivalEvents::rejected(was);
+        return ArrivalEvents::rejected_step(was);
     };
     let agent = &mut state.agent;
     if finite3(target) && finite3(agent.position) && finite3(agent.velocity) {
@@ -960,7 +960,7 @@ mod tests {
                 let ea = arrival_step(&mut a, &params, &arrival, target, dt);
                 let eb = match TickConsts::new(&params, &arrival, dt) {
                     Some(k) => arrival_step_with(&mut b, &k, target),
-                    None => ArrivalEvents::rejected(b.arrived),
+                    None => ArrivalEvents::rejected_step(b.arrived),
                 };
                 let what = format!("{start:?} {params:?} {arrival:?} {dt} {target:?}");
                 assert_eq!(ea, eb, "{what}");
