@@ -45,7 +45,7 @@ if [ "$instructions" = 1 ]; then
 raw wish, against the lean step|hopkit|lean
 raw wish, against the seed's literal step|hopkit|literal
 cached wish, against the lean step with its wish cached|hopkit_cached|lean_cached
-`TickKernel`, cached wish, against the lean step with its wish cached|kernel|lean_cached
+`TickConsts`, cached wish, against the lean step with its wish cached|kernel|lean_cached
 `planar_velocity_tick_batch` (start copy included), against the lean step with its wish cached|batch|lean_cached
 ROWS
     if [ "$write" = 0 ]; then

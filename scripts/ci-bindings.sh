@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # C ABI and wasm cart checks (called by .ci/run; runnable by hand from anywhere).
 #
-#  1. hopkit-ffi tests: the committed C header is fresh (bindings/c/tests/header.rs), ABI tests.
+#  1. hopkit-ffi tests: the committed C header is fresh (bindings/c/tests/integration/header.rs), ABI tests.
 #  2. The C examples build with gcc -std=c11 -Wall -Wextra -Werror -pedantic (and one with g++
 #     -std=c++17) against the static library and run; the `state-hash:` line they print must equal the Rust reference
 #     (`hopkit_demo::scripted_hash`) and `hopkit-sim hash --scene demo --ticks N`.

@@ -21,10 +21,10 @@ if ! cargo +nightly miri --version >/dev/null 2>&1; then
 fi
 cargo +nightly miri setup >/dev/null 2>&1
 echo "-- Stacked Borrows: hopkit-ffi ABI tests"
-cargo +nightly miri test -q -p hopkit-ffi --features miri --test abi -- --skip props 2>&1 |
+cargo +nightly miri test -q -p hopkit-ffi --features miri --test integration -- abi:: --skip props 2>&1 |
     grep -E '^test result|error|Undefined' || { echo "ci-miri: FAIL" >&2; exit 1; }
 echo "-- Tree Borrows: pointer, storage and re-entrancy tests"
-MIRIFLAGS="${MIRIFLAGS:-} -Zmiri-tree-borrows" cargo +nightly miri test -q -p hopkit-ffi --features miri --test abi -- \
+MIRIFLAGS="${MIRIFLAGS:-} -Zmiri-tree-borrows" cargo +nightly miri test -q -p hopkit-ffi --features miri --test integration -- \
     reentering initialised_storage misaligned null_pointers callback_ground 2>&1 |
     grep -E '^test result|error|Undefined' || { echo "ci-miri: FAIL" >&2; exit 1; }
 echo "ci-miri: ok"

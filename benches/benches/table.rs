@@ -21,7 +21,7 @@ use hopkit::ground::FlatGround;
 use hopkit::math::{Vec2, Vec3};
 use hopkit::movement::{
     planar_velocity_tick, planar_velocity_tick_batch, step_wish, MoveParams, MoverState,
-    TickKernel, WishBatch, WishDir,
+    TickConsts, WishBatch, WishDir,
 };
 use hopkit::rng::Pcg32;
 use hopkit::steering::{
@@ -113,7 +113,7 @@ fn check_movement(p: &MoveParams, v: &[Vec2], input: &[Vec2], grounded: &[bool])
     for i in 0..v.len() {
         let w = WishDir::from_world(input[i]);
         let a = planar_velocity_tick(v[i], w, p, grounded[i], DT);
-        let k = TickKernel::new(p, DT).tick(v[i], w, grounded[i]);
+        let k = TickConsts::new(p, DT).tick(v[i], w, grounded[i]);
         let lean = lean_next(g(v[i]), g(input[i]), DT, grounded[i]);
         let lean_cached = lean_next_wish(g(v[i]), lean_wish(g(input[i])), DT, grounded[i]);
         let literal = literal_next(g(v[i]), g(input[i]), DT, grounded[i]);
@@ -241,7 +241,7 @@ fn movement(rows: &mut Vec<Row>, rounds: usize) {
         ratio: Some(r),
     });
     // Prepared kernel (constants folded once per tick length), cached wish.
-    let kernel = black_box(TickKernel::new(&p, DT));
+    let kernel = black_box(TickConsts::new(&p, DT));
     let mut out3 = vec![Vec2::ZERO; CHARACTERS];
     let mut prepared = || {
         for i in 0..CHARACTERS {
@@ -251,7 +251,7 @@ fn movement(rows: &mut Vec<Row>, rounds: usize) {
     };
     let (a, b, r) = interleaved(rounds, 200, CHARACTERS, &mut prepared, &mut lean_cached);
     rows.push(Row {
-        what: "movement: `TickKernel` (constants folded once per tick length), cached wish".into(),
+        what: "movement: `TickConsts` (constants folded once per tick length), cached wish".into(),
         baseline: "the same lean glam step, cached wish".into(),
         hopkit_ns: a,
         baseline_ns: Some(b),
@@ -350,7 +350,7 @@ fn scene(n: usize) -> Scene {
     let mut rng = Pcg32::seeded(7);
     let start: Vec<Agent> = (0..AGENTS)
         .map(|i| {
-            let mut a = Agent::at(pos(i));
+            let mut a = Agent::new(pos(i));
             a.velocity = Vec3::new(rng.range_f32(-1.0, 1.0), 0.0, rng.range_f32(-1.0, 1.0));
             a
         })

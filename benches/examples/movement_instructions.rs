@@ -9,7 +9,7 @@
 //!     target/release/examples/movement_instructions <side> [mixed|ground|air]
 //! ```
 //!
-//! `<side>`: `hopkit` (raw wish), `hopkit_cached`, `kernel` (`TickKernel`, cached wish), `batch`
+//! `<side>`: `hopkit` (raw wish), `hopkit_cached`, `kernel` (`TickConsts`, cached wish), `batch`
 //! (`planar_velocity_tick_batch`, cached wish, start copy included), `lean`, `lean_cached`,
 //! `literal`. Callgrind's "Collected" count divided by `PASSES × characters` (printed) is the
 //! instruction count per character. Without callgrind it just runs.
@@ -19,7 +19,7 @@
 
 use hopkit::math::Vec2;
 use hopkit::movement::{
-    planar_velocity_tick, planar_velocity_tick_batch, MoveParams, TickKernel, WishBatch, WishDir,
+    planar_velocity_tick, planar_velocity_tick_batch, MoveParams, TickConsts, WishBatch, WishDir,
 };
 use hopkit::rng::Pcg32;
 use std::hint::black_box;
@@ -104,7 +104,7 @@ fn pass_hopkit_cached(d: &Data, p: &MoveParams, out: &mut [Vec2]) {
 }
 
 #[inline(never)]
-fn pass_kernel(d: &Data, k: &TickKernel, out: &mut [Vec2]) {
+fn pass_kernel(d: &Data, k: &TickConsts, out: &mut [Vec2]) {
     for i in 0..out.len() {
         out[i] = k.tick(d.v[i], d.wish[i], d.grounded[i]);
     }
@@ -159,7 +159,7 @@ fn main() {
     let d = black_box(data(filter));
     let n = d.v.len();
     let p = black_box(MoveParams::seed());
-    let kernel = black_box(TickKernel::new(&p, DT));
+    let kernel = black_box(TickConsts::new(&p, DT));
     let mut out = vec![Vec2::ZERO; n];
     let mut gout = vec![glam::Vec2::ZERO; n];
     let soa = black_box(Soa {

@@ -1,6 +1,6 @@
 //! Generates the C header from this crate's `extern "C"` items with cbindgen into
-//! `$OUT_DIR/hopkit.h`. The committed copy is `include/hopkit.h`; `tests/header.rs` fails when the
-//! two differ (and rewrites the committed one with `HOPKIT_BLESS=1`). Generation problems are
+//! `$OUT_DIR/hopkit.h`. The committed copy is `include/hopkit.h`; `tests/integration/header.rs`
+//! fails when the two differ (and rewrites the committed one with `HOPKIT_BLESS=1`). Generation problems are
 //! reported as warnings so that a cross build never fails here; the test then fails instead.
 
 use std::path::PathBuf;

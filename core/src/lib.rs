@@ -9,12 +9,18 @@
 //! | mechanic | call |
 //! |---|---|
 //! | [`movement`] | [`movement::step`]`(&mut MoverState, &MoveParams, &MoveInput, &impl GroundProbe, dt) -> StepEvents` |
-//! | [`steering`] | [`steering::arrival_step`]`(&mut ArrivalState, &SteeringParams, &ArrivalParams, target: Vec3, dt) -> bool` |
+//! | [`steering`] | [`steering::arrival_step`]`(&mut ArrivalState, &SteeringParams, &ArrivalParams, target: Vec3, dt) -> ArrivalEvents` |
 //! | [`follower`] | [`follower::step`]`(&mut FollowerState<N>, &FollowerParams, leader: Vec3, &impl GroundProbe, dt) -> FollowerEvents` |
 //! | [`slope`] | [`slope::step`]`(&mut SlopeState, &SlopeParams, body: Quat, ground_normal: Option<Vec3>, dt) -> SlopeEvents` |
+//! | [`ghost`] flyer | [`ghost::flyer::step`]`(&mut FlyerState, &FlyerParams, torque: Vec3, dt) -> FlyerEvents` |
 //! | [`ghost`] | [`Ghost::step`](ghost::Ghost::step)`(&mut self, &Recording, &FlyerParams, targets: &[Vec3], &impl GroundProbe) -> GhostTick` (fixed `dt` = the recording's tick) |
 //! | [`stick`] | [`StickPipeline::process`](stick::StickPipeline::process)`(&mut self, &RawSticks) -> StickFrame` (one tick) |
 //! | [`timestep`] | [`FixedStep::advance_nanos`](timestep::FixedStep::advance_nanos)`(&mut self, frame_ns: u64) -> Advance` (render frame → whole ticks) |
+//!
+//! Constants that depend only on the params and the tick length, for callers that step many
+//! bodies or many ticks with the same ones, are each module's `TickConsts`, built by
+//! `TickConsts::new(&params, dt)` ([`movement::TickConsts`], [`follower::TickConsts`],
+//! [`steering::arrival::TickConsts`]).
 //!
 //! ## Example
 //!

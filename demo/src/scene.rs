@@ -15,13 +15,13 @@
 //! same on every platform; `hopkit-sim hash --scene demo`, the QEMU firmware, the C example and the
 //! wasm cart all print it.
 
-use hopkit::follower::{self, FollowerParams, FollowerRates, FollowerState};
+use hopkit::follower::{self, FollowerParams, FollowerState};
 use hopkit::ghost::{self, GhostScene, Recording};
 use hopkit::hash::{StateHash, StateHasher};
 use hopkit::math::{Quat, Vec2, Vec3};
 use hopkit::movement::{self, MoveInput, MoveParams, MoverState};
 use hopkit::slope::{self, SlopeParams, SlopeState};
-use hopkit::steering::arrival::{arrival_step_with, ArrivalConsts};
+use hopkit::steering::arrival::{self, arrival_step_with};
 use hopkit::steering::{ArrivalParams, ArrivalState, SteeringParams};
 use hopkit::stick::{RawSticks, StickPipeline};
 
@@ -130,7 +130,7 @@ pub struct DemoScene {
     pub player_firing: bool,
     /// The companion's per-tick decays, kept between ticks (see [`follower::step_cached`]; not
     /// state, not hashed).
-    follower_rates: FollowerRates,
+    follower_rates: follower::TickConsts,
 }
 
 /// The stick pipeline plus the scene: the whole handheld simulation.
@@ -155,7 +155,7 @@ impl DemoScene {
         let params = DemoParams::default();
         let critters = RING.map(|r| {
             let o = r * (CRITTER_RING * 2.0);
-            ArrivalState::at(Vec3::new(o.x, 0.0, o.y))
+            ArrivalState::new(Vec3::new(o.x, 0.0, o.y))
         });
         let ghosts = match recording {
             Some(r) => crate::pilot::formation(r),
@@ -174,7 +174,7 @@ impl DemoScene {
             critters,
             ghosts,
             player_firing: false,
-            follower_rates: FollowerRates::new(),
+            follower_rates: follower::TickConsts::EMPTY,
         }
     }
 
@@ -271,7 +271,7 @@ impl DemoScene {
         let p = self.player.mover.position;
         let params = &self.params.critter;
         // The critters share their parameters and `dt`: `arrival_step`'s constants once.
-        let Some(k) = ArrivalConsts::new(params, &self.params.arrival, dt) else {
+        let Some(k) = arrival::TickConsts::new(params, &self.params.arrival, dt) else {
             return;
         };
         for (c, o) in self.critters.iter_mut().zip(RING.iter()) {

@@ -90,7 +90,7 @@ impl HopkitWorld {
         let agents = (0..AGENTS)
             .map(|i| {
                 let (x, z) = start_position(i);
-                Agent::at(Vec3::new(x, 0.0, z))
+                Agent::new(Vec3::new(x, 0.0, z))
             })
             .collect::<Vec<_>>();
         HopkitWorld {

@@ -4,7 +4,7 @@
 //! and C++ engines, Cortex-M consoles). The core stays free of `#[no_mangle]`, panic handlers
 //! and allocators; this crate adds `extern "C"` functions over `#[repr(C)]` plain data. The header
 //! `include/hopkit.h` is generated from this crate by cbindgen (`build.rs`) and committed; a test
-//! fails when it is stale (`HOPKIT_BLESS=1 cargo test -p hopkit-ffi --test header` rewrites it).
+//! fails when it is stale (`HOPKIT_BLESS=1 cargo test -p hopkit-ffi --test integration header::` rewrites it).
 //!
 //! ## Memory: the caller owns everything, nothing allocates
 //! - **Parameters, inputs and outputs** are `#[repr(C)]` structs of integers and floats

@@ -221,7 +221,7 @@ pub struct HkArrival {
 pub unsafe extern "C" fn hk_arrival_init(arrival: *mut HkArrival, position: HkVec3) -> HkStatus {
     status((|| {
         let p = position.finite()?;
-        unsafe { ptr::init(arrival, ARRIVAL_TAG, ArrivalState::at(p)) }
+        unsafe { ptr::init(arrival, ARRIVAL_TAG, ArrivalState::new(p)) }
     })())
 }
 
@@ -258,7 +258,7 @@ pub unsafe extern "C" fn hk_arrival_step(
             Some(out(out_arrived)?)
         };
         let s: &mut ArrivalState = unsafe { ptr::get_mut(arrival, ARRIVAL_TAG)? };
-        let arrived = steering::arrival_step(s, &p, &a, t, dt);
+        let arrived = steering::arrival_step(s, &p, &a, t, dt).arrived;
         if let Some(oa) = oa {
             unsafe { put(oa, arrived as u8) };
         }

@@ -203,7 +203,7 @@ impl FollowerBody {
     }
 
     /// The seed's `ReduceSpeed`: decay horizontal velocity, cap the factor, ease it to 0.
-    pub(crate) fn reduce_speed(&mut self, p: &FollowerParams, n: f32, rates: &mut FollowerRates) {
+    pub(crate) fn reduce_speed(&mut self, p: &FollowerParams, n: f32, rates: &mut TickConsts) {
         let k = rates.stop_decay(p.stop_decay_per_tick, n);
         self.velocity.x *= k;
         self.velocity.z *= k;
@@ -224,7 +224,7 @@ impl FollowerBody {
         factor_target: f32,
         speed_cap: f32,
         n: f32,
-        rates: &mut FollowerRates,
+        rates: &mut TickConsts,
     ) {
         self.chase_known(p, toward, factor_target, speed_cap, n, rates, None);
     }
@@ -240,7 +240,7 @@ impl FollowerBody {
         factor_target: f32,
         speed_cap: f32,
         n: f32,
-        rates: &mut FollowerRates,
+        rates: &mut TickConsts,
         planar: Option<(f32, f32)>,
     ) {
         self.ease_factor(p, factor_target, n);
@@ -333,7 +333,7 @@ impl FollowerBody {
         p: &FollowerParams,
         look_at: Vec3,
         dt: f32,
-        rates: &mut FollowerRates,
+        rates: &mut TickConsts,
     ) {
         let target = if self.speed_factor > p.idle_factor {
             0.0
@@ -369,31 +369,48 @@ impl StateHash for FollowerBody {
     }
 }
 
-/// The per-step factors of the follower maths that cost an `exp`/`ln` — the stopping decay
-/// `stop_decay_per_tick ^ n`, the direction lerp `1 − (1 − direction_lerp_per_tick) ^ n` and the
-/// head blend `1 − e^(−neck_rate·dt)` — each kept with the bits of the two numbers it was computed
-/// from and computed again only when they change: the same values as computing them every step.
+/// The follower's constants per tick length: the per-step factors that cost an `exp`/`ln` — the
+/// stopping decay `stop_decay_per_tick ^ n`, the direction lerp
+/// `1 − (1 − direction_lerp_per_tick) ^ n` and the head blend `1 − e^(−neck_rate·dt)` — each kept
+/// with the bits of the two numbers it was computed from and computed again only when they change:
+/// the same values as computing them every step.
 ///
-/// [`step`](super::step) starts from an empty one every call; a caller that steps with the same
-/// parameters and `dt` tick after tick keeps one and passes it to
-/// [`step_cached`](super::step_cached), which then skips the `exp`/`ln`. Not state: it never
-/// changes a result (and is not hashed).
+/// [`TickConsts::new`] computes them for one set of parameters and one `dt`; a caller that steps
+/// with those tick after tick keeps it and passes it to [`step_cached`](super::step_cached), which
+/// then skips the `exp`/`ln`. Passed with other parameters or another `dt` it is still right (a
+/// factor whose inputs differ is computed again and kept). [`step`](super::step) starts from
+/// [`TickConsts::EMPTY`] every call. Not state: it never changes a result (and is not hashed).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct FollowerRates {
+pub struct TickConsts {
     stop: Memo,
     lerp: Memo,
     neck: Memo,
 }
 
-impl FollowerRates {
-    /// An empty memo: each factor is computed on first use. (It starts out holding every factor
-    /// for the inputs `+0.0, +0.0`, which is `+0.0` for all three: all-zero bits, cheap to set.)
-    pub const fn new() -> Self {
-        FollowerRates {
-            stop: Memo::ZERO,
-            lerp: Memo::ZERO,
-            neck: Memo::ZERO,
-        }
+impl TickConsts {
+    /// Nothing computed yet: each factor is computed on first use. (It holds every factor for the
+    /// inputs `+0.0, +0.0`, which is `+0.0` for all three: all-zero bits, cheap to set.) The same
+    /// as `Default`.
+    pub const EMPTY: TickConsts = TickConsts {
+        stop: Memo::ZERO,
+        lerp: Memo::ZERO,
+        neck: Memo::ZERO,
+    };
+
+    /// The factors of steps of `dt` seconds with `params` (sanitized as
+    /// [`step_cached`](super::step_cached) sanitizes them; an invalid `dt`, which steps reject,
+    /// gives [`TickConsts::EMPTY`]).
+    pub fn new(params: &FollowerParams, dt: f32) -> Self {
+        let mut k = TickConsts::EMPTY;
+        let Some(dt) = super::params::sanitize_dt(dt) else {
+            return k;
+        };
+        let p = params.sanitized();
+        let n = dt * p.reference_hz;
+        k.stop_decay(p.stop_decay_per_tick, n);
+        k.direction_lerp(p.direction_lerp_per_tick, n);
+        k.neck_blend(p.neck_rate, dt);
+        k
     }
 
     /// `per_tick_pow(stop_decay_per_tick, n)`.
@@ -613,7 +630,7 @@ mod tests {
     #[test]
     fn rates_memo_gives_the_computed_factors() {
         // The empty memo's entries are right for the inputs (+0, +0).
-        let mut r = FollowerRates::new();
+        let mut r = TickConsts::EMPTY;
         for (got, want) in [
             (r.stop_decay(0.0, 0.0), per_tick_pow(0.0, 0.0)),
             (r.direction_lerp(0.0, 0.0), per_tick_fraction(0.0, 0.0)),

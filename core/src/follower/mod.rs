@@ -81,7 +81,7 @@ pub mod params;
 pub mod party;
 pub mod trail;
 
-pub use body::{FollowerBody, FollowerRates};
+pub use body::{FollowerBody, TickConsts};
 pub use params::{FollowerParams, COORD_LIMIT, MAX_SPEED, MAX_STEP_DT, SEED_TICK_HZ};
 pub use party::{
     Party, PartyEvents, PartyFull, PartyParams, DEFAULT_PARTY_SIZE, DEFAULT_PARTY_TRAIL,
@@ -205,14 +205,8 @@ pub fn step<const N: usize>(
     ground: &impl GroundProbe,
     dt: f32,
 ) -> FollowerEvents {
-    step_cached(
-        state,
-        params,
-        &mut FollowerRates::new(),
-        leader_pos,
-        ground,
-        dt,
-    )
+    let mut consts = TickConsts::EMPTY;
+    step_cached(state, params, &mut consts, leader_pos, ground, dt)
 }
 
 /// [`step`], the same bits, with the per-step decays (`exp`/`ln` of the parameters and `dt`)
@@ -221,7 +215,7 @@ pub fn step<const N: usize>(
 pub fn step_cached<const N: usize>(
     state: &mut FollowerState<N>,
     params: &FollowerParams,
-    rates: &mut FollowerRates,
+    rates: &mut TickConsts,
     leader_pos: Vec3,
     ground: &impl GroundProbe,
     dt: f32,
@@ -241,7 +235,7 @@ pub fn step_cached<const N: usize>(
 pub(crate) fn step_sane<const N: usize>(
     state: &mut FollowerState<N>,
     p: &FollowerParams,
-    rates: &mut FollowerRates,
+    rates: &mut TickConsts,
     leader_pos: Vec3,
     ground: &impl GroundProbe,
     dt: f32,
@@ -401,7 +395,7 @@ fn drive<const N: usize>(
     p: &FollowerParams,
     to_leader: Gap,
     n: f32,
-    rates: &mut FollowerRates,
+    rates: &mut TickConsts,
     ev: &mut FollowerEvents,
 ) {
     let body = &mut state.body;
@@ -569,11 +563,15 @@ mod tests {
             h.finish()
         };
         // One memo across every parameter set and `dt`: stale entries are recomputed.
-        let mut rates = FollowerRates::new();
+        let mut rates = TickConsts::EMPTY;
         for p in sets.iter() {
             for &dt in dts.iter() {
                 let start = FollowerState::new(Vec3::new(0.0, 0.0, 3.0), Vec3::ZERO, 0.0);
                 let (mut a, mut b): (FollowerState, FollowerState) = (start, start);
+                // And one built for these parameters and `dt`, which never changes.
+                let mut c = start;
+                let built = TickConsts::new(p, dt);
+                let mut consts = built;
                 for t in 0..300 {
                     let f = t as f32 * 0.03;
                     // Circles, stops, and one teleport.
@@ -589,6 +587,12 @@ mod tests {
                     let eb = step_cached(&mut b, p, &mut rates, leader, &g, dt);
                     assert_eq!(ea, eb, "dt {dt} tick {t}");
                     assert_eq!(bits(&a), bits(&b), "dt {dt} tick {t}");
+                    let ec = step_cached(&mut c, p, &mut consts, leader, &g, dt);
+                    assert_eq!(ea, ec, "dt {dt} tick {t}");
+                    assert_eq!(bits(&a), bits(&c), "dt {dt} tick {t}");
+                    if dt > 0.0 {
+                        assert_eq!(consts, built, "dt {dt} tick {t}: recomputed");
+                    }
                 }
             }
         }

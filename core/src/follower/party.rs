@@ -32,7 +32,7 @@
 //! `C − 1` segments always span more than the last slot. With the defaults (`M = 4`, spacing 2.5,
 //! crumbs 0.5) `C ≥ 22` keeps the full 0.5 resolution; the default `C` is 32.
 
-use super::body::{yaw_of, FollowerBody, FollowerRates};
+use super::body::{yaw_of, FollowerBody, TickConsts};
 use super::params::{
     clamp_coords, nonneg, nonneg_inf, positive_finite, sanitize_dt, sanitize_leader, FollowerParams,
 };
@@ -420,7 +420,7 @@ pub fn step<const M: usize, const C: usize>(
     let leader = sanitize_leader(leader_pos, party.leader);
     let n = dt * p.reference_hz;
     // Every member shares the parameters and `dt`: one set of decays for all of them.
-    let mut rates = FollowerRates::new();
+    let mut rates = TickConsts::EMPTY;
 
     if leader.distance(party.leader) > p.teleport_distance {
         let back = match party.members().first() {

@@ -454,9 +454,23 @@ fn sane_dt(dt: f32, params: &FlyerParams) -> f32 {
 ///
 /// `dt` NaN or ≤ 0 does nothing; `dt > max_dt` is clamped. A non-finite torque counts as zero. If
 /// a result would be non-finite (absurd params), the previous state is kept with the rotation
-/// stopped, so the state never holds NaN.
-pub fn step(state: &mut FlyerState, params: &FlyerParams, torque: Vec3, dt: f32) {
-    step_at_speed(state, params, torque, params.cruise_speed, dt);
+/// stopped, so the state never holds NaN. The [`FlyerEvents`] tell which of these happened.
+pub fn step(state: &mut FlyerState, params: &FlyerParams, torque: Vec3, dt: f32) -> FlyerEvents {
+    step_at_speed(state, params, torque, params.cruise_speed, dt)
+}
+
+/// What happened during a flyer [`step`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct FlyerEvents {
+    /// `dt` was NaN or ≤ 0 and nothing happened.
+    pub rejected: bool,
+    /// The state held a non-finite value and was repaired before the step
+    /// ([`FlyerState::is_finite`]).
+    pub repaired: bool,
+    /// The step's result would not have been finite (absurd params): the previous state was kept
+    /// with the rotation stopped.
+    pub held: bool,
 }
 
 /// [`step`] with the forward speed approaching `cruise_speed` instead of `params.cruise_speed`
@@ -468,16 +482,16 @@ pub fn step_at_speed(
     torque: Vec3,
     cruise_speed: f32,
     dt: f32,
-) {
+) -> FlyerEvents {
     let mut axes = state.basis();
-    let k = StepConsts::new(params, dt);
-    step_at_speed_axes(state, params, &k, torque, cruise_speed, &mut axes);
+    let k = TickConsts::new(params, dt);
+    step_at_speed_axes(state, params, &k, torque, cruise_speed, &mut axes)
 }
 
 /// The parts of a flight step that depend only on the params and `dt`: computed once per scene
 /// tick and shared by every flyer (the same values [`step_at_speed`] computes per call).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct StepConsts {
+pub(crate) struct TickConsts {
     /// The sanitised step, seconds (0: no step).
     dt: f32,
     /// `1 / (1 + damping·dt)`.
@@ -491,13 +505,13 @@ pub(crate) struct StepConsts {
     response: f32,
 }
 
-impl StepConsts {
+impl TickConsts {
     /// The constants of a step of `dt` seconds with `params`.
     pub(crate) fn new(params: &FlyerParams, dt: f32) -> Self {
         let dt = sane_dt(dt, params);
         let damping = finite_or(params.angular_damping, 0.0).max(0.0);
         let max_w = finite_or(params.max_angular_speed, 0.0).max(0.0);
-        StepConsts {
+        TickConsts {
             dt,
             decay: 1.0 / (1.0 + damping * dt),
             max_w,
@@ -508,22 +522,22 @@ impl StepConsts {
     }
 }
 
-/// [`StepConsts`] remembered with the bits of the inputs they were computed from (`max_dt`,
+/// [`TickConsts`] remembered with the bits of the inputs they were computed from (`max_dt`,
 /// `angular_damping`, `max_angular_speed`, `speed_response`, `dt`), so a scene computes them only
 /// when those change. Not state: two memos always compare equal.
 #[derive(Clone, Copy)]
-pub(crate) struct StepConstsMemo {
+pub(crate) struct TickConstsMemo {
     key: [u32; 5],
-    consts: StepConsts,
+    consts: TickConsts,
 }
 
-impl StepConstsMemo {
+impl TickConstsMemo {
     /// An empty memo: keyed by `dt = 0`, which no scene step asks for (`1 / tick_hz` is positive),
     /// so the first call computes.
     pub(crate) const fn new() -> Self {
-        StepConstsMemo {
+        TickConstsMemo {
             key: [0; 5],
-            consts: StepConsts {
+            consts: TickConsts {
                 dt: 0.0,
                 decay: 0.0,
                 max_w: 0.0,
@@ -534,10 +548,10 @@ impl StepConstsMemo {
         }
     }
 
-    /// [`StepConsts::new`]`(params, dt)` for a positive `dt`, computed only if its inputs changed
+    /// [`TickConsts::new`]`(params, dt)` for a positive `dt`, computed only if its inputs changed
     /// since the last call.
     #[inline]
-    pub(crate) fn get(&mut self, params: &FlyerParams, dt: f32) -> StepConsts {
+    pub(crate) fn get(&mut self, params: &FlyerParams, dt: f32) -> TickConsts {
         let key = [
             params.max_dt.to_bits(),
             params.angular_damping.to_bits(),
@@ -550,21 +564,21 @@ impl StepConstsMemo {
         if !(k[0] == key[0] && k[1] == key[1] && k[2] == key[2] && k[3] == key[3] && k[4] == key[4])
         {
             self.key = key;
-            self.consts = StepConsts::new(params, dt);
+            self.consts = TickConsts::new(params, dt);
         }
         self.consts
     }
 }
 
-impl PartialEq for StepConstsMemo {
+impl PartialEq for TickConstsMemo {
     fn eq(&self, _: &Self) -> bool {
         true
     }
 }
 
-impl core::fmt::Debug for StepConstsMemo {
+impl core::fmt::Debug for TickConstsMemo {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str("StepConstsMemo")
+        f.write_str("TickConstsMemo")
     }
 }
 
@@ -609,17 +623,20 @@ fn clamp_length_max_sq(v: Vec3, max: f32, max2: f32) -> Vec3 {
 pub(crate) fn step_at_speed_axes(
     state: &mut FlyerState,
     params: &FlyerParams,
-    k: &StepConsts,
+    k: &TickConsts,
     torque: Vec3,
     cruise_speed: f32,
     axes: &mut Basis,
-) {
+) -> FlyerEvents {
     let dt = k.dt;
+    let mut ev = FlyerEvents::default();
     if dt == 0.0 {
-        return;
+        ev.rejected = true;
+        return ev;
     }
     if !state.is_finite() {
         state.repair(params.cruise_speed);
+        ev.repaired = true;
     }
     let before = *state;
     let torque = torque.sanitize();
@@ -645,12 +662,14 @@ pub(crate) fn step_at_speed_axes(
     if !(bits::all_finite!(p.x, p.y) && bits::all_finite!(p.z, state.speed)) {
         *state = before;
         state.angular_velocity = Vec3::ZERO;
+        ev.held = true;
     }
     state.flush_subnormals();
     if !state.orientation.bits_eq(q) {
         // Rolled back or flushed: the axes of what was stored.
         *axes = state.basis();
     }
+    ev
 }
 
 /// A flyer's [`Basis`] remembered together with the exact bits of the orientation it was computed
@@ -803,7 +822,7 @@ mod tests {
 
     #[test]
     fn step_consts_memo_is_step_consts() {
-        let mut memo = StepConstsMemo::new();
+        let mut memo = TickConstsMemo::new();
         let mut rng = crate::rng::Pcg32::seeded(17);
         let vals = [
             0.0f32,
@@ -827,7 +846,7 @@ mod tests {
                 }
             }
             let dt = [1.0 / 60.0, 1.0 / 30.0, 0.5, 1.0e-30][rng.below(4) as usize];
-            assert_eq!(memo.get(&p, dt), StepConsts::new(&p, dt), "{p:?} {dt}");
+            assert_eq!(memo.get(&p, dt), TickConsts::new(&p, dt), "{p:?} {dt}");
         }
     }
 
@@ -1024,11 +1043,32 @@ mod tests {
         let p = FlyerParams::default();
         let mut s = FlyerState::level(Vec3::new(0.0, 10.0, 0.0), 0.0, 10.0);
         let before = s;
-        step(&mut s, &p, Vec3::X, f32::NAN);
-        step(&mut s, &p, Vec3::X, -1.0);
+        let rejected = FlyerEvents {
+            rejected: true,
+            ..FlyerEvents::default()
+        };
+        assert_eq!(step(&mut s, &p, Vec3::X, f32::NAN), rejected);
+        assert_eq!(step(&mut s, &p, Vec3::X, -1.0), rejected);
         assert_eq!(s, before);
-        step(&mut s, &p, Vec3::new(f32::NAN, f32::INFINITY, 1.0), 1.0e9);
+        let ev = step(&mut s, &p, Vec3::new(f32::NAN, f32::INFINITY, 1.0), 1.0e9);
+        assert_eq!(ev, FlyerEvents::default());
         assert!(s.is_finite());
+        // A corrupted state is repaired first.
+        let mut bad = s;
+        bad.speed = f32::NAN;
+        assert!(step(&mut bad, &p, Vec3::ZERO, 1.0 / 60.0).repaired);
+        assert!(bad.is_finite());
+        // A step that would overflow the position is not taken.
+        let huge = FlyerParams {
+            cruise_speed: 3.0e38,
+            ..p
+        };
+        let mut edge = FlyerState::level(Vec3::new(0.0, 10.0, -3.39e38), 0.0, 3.0e38);
+        let kept = edge;
+        let ev = step(&mut edge, &huge, Vec3::ZERO, 1.0 / 60.0);
+        assert!(ev.held && !ev.repaired && !ev.rejected);
+        assert_eq!(edge.position, kept.position);
+        assert_eq!(edge.angular_velocity, Vec3::ZERO);
         let crazy = FlyerParams {
             angular_damping: f32::NAN,
             max_angular_speed: f32::INFINITY,

@@ -93,7 +93,7 @@ pub mod recorder;
 pub mod scene;
 
 pub use fleet::{spawn_fleet, spawn_formation, FormationParams, SpawnArea};
-pub use flyer::{FlyerParams, FlyerState};
+pub use flyer::{FlyerEvents, FlyerParams, FlyerState};
 pub use format::{
     decode, encode, recording_size, DecodeError, EncodeError, Header, HeaderField, Recording,
     RecordingInfo,

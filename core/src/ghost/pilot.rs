@@ -4,7 +4,7 @@
 //! [`frame_torque`] sums, in body axes:
 //! command (pitch/yaw) + Toward + Away + terrain avoidance + collision avoidance + roll levelling.
 
-use super::flyer::{self, Basis, FlyerParams, FlyerState, StepConsts};
+use super::flyer::{self, Basis, FlyerParams, FlyerState, TickConsts};
 use super::frame::Frame;
 use crate::ground::GroundProbe;
 use crate::math::bits;
@@ -189,7 +189,7 @@ pub fn fly_steered(
     dt: f32,
 ) {
     let mut axes = state.basis();
-    let k = StepConsts::new(params, dt);
+    let k = TickConsts::new(params, dt);
     fly_steered_axes(
         state, &mut axes, params, &k, frame, nearest, targets, ground, steer,
     );
@@ -203,7 +203,7 @@ pub(crate) fn fly_steered_axes(
     state: &mut FlyerState,
     axes: &mut Basis,
     params: &FlyerParams,
-    k: &StepConsts,
+    k: &TickConsts,
     frame: &Frame,
     nearest: Option<&Nearest>,
     targets: &[Vec3],

@@ -14,7 +14,7 @@
 //! ticks, so a press fires exactly once however render frames group the ticks.
 
 use super::fleet::{formation_steer_basis, FormationParams};
-use super::flyer::{Basis, FlyerParams, FlyerState, StepConsts};
+use super::flyer::{Basis, FlyerParams, FlyerState, TickConsts};
 use super::format::{mod_index, state_check, Recording};
 use super::frame::Frame;
 use super::pilot::{self, Nearest, Steer};
@@ -132,7 +132,7 @@ impl Ghost {
             basis: &leader_basis,
             index: leader_index,
         };
-        let k = StepConsts::new(params, recording.tick_dt());
+        let k = TickConsts::new(params, recording.tick_dt());
         self.follow_axes(
             recording, params, formation, targets, ground, &lead, &mut axes, &k, false,
         )
@@ -151,7 +151,7 @@ impl Ghost {
         ground: &impl GroundProbe,
         leader: &Lead<'_>,
         axes: &mut Basis,
-        k: &StepConsts,
+        k: &TickConsts,
         lazy: bool,
     ) -> GhostTick {
         let leader_index = leader.index;
@@ -194,7 +194,7 @@ impl Ghost {
         ground: &impl GroundProbe,
     ) -> GhostTick {
         let mut axes = self.flyer.basis();
-        let k = StepConsts::new(params, recording.tick_dt());
+        let k = TickConsts::new(params, recording.tick_dt());
         self.step_axes(recording, params, targets, ground, &mut axes, &k, false)
     }
 
@@ -209,7 +209,7 @@ impl Ghost {
         targets: &[Vec3],
         ground: &impl GroundProbe,
         axes: &mut Basis,
-        k: &StepConsts,
+        k: &TickConsts,
         lazy: bool,
     ) -> GhostTick {
         let n = recording.frame_count();
@@ -258,7 +258,7 @@ impl Ghost {
         chosen: &Chosen,
         steer: Steer,
         axes: &mut Basis,
-        k: &StepConsts,
+        k: &TickConsts,
     ) {
         let Chosen {
             index,

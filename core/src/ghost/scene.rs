@@ -2,7 +2,7 @@
 //! hashed for golden tests and cross-platform checks.
 
 use super::fleet::{self, FormationParams, SpawnArea};
-use super::flyer::{BasisMemo, FlyerParams, FlyerState, StepConstsMemo};
+use super::flyer::{BasisMemo, FlyerParams, FlyerState, TickConstsMemo};
 use super::format::Recording;
 use super::playback::{Ghost, Lead};
 use crate::ground::GroundProbe;
@@ -46,7 +46,7 @@ pub struct GhostScene<const N: usize> {
     bases: [BasisMemo; N],
     /// The flight step's constants, keyed by the parameters and `dt` they come from, so edits to
     /// `params` are safe.
-    consts: StepConstsMemo,
+    consts: TickConstsMemo,
 }
 
 impl<const N: usize> GhostScene<N> {
@@ -59,7 +59,7 @@ impl<const N: usize> GhostScene<N> {
             targets: heapless::Vec::new(),
             tick: 0,
             bases: [BasisMemo::new(); N],
-            consts: StepConstsMemo::new(),
+            consts: TickConstsMemo::new(),
         }
     }
 

@@ -11,7 +11,7 @@
 
 use super::kernels::{planar_velocity_tick, WishDir};
 use super::params::{AccelStyle, MoveParams};
-use super::prepared::{TickKernel, MAX_BITS};
+use super::prepared::{TickConsts, MAX_BITS};
 use crate::math::{scalar, Vec2};
 
 /// Every character's world-space wish, structure of arrays (see [`WishDir`]: `dir` unit or zero,
@@ -63,9 +63,9 @@ pub fn planar_velocity_tick_batch(
         }
         return n;
     }
-    // Constants folded once ([`TickKernel`]), then monomorphised per (friction model, budget
+    // Constants folded once ([`TickConsts`]), then monomorphised per (friction model, budget
     // mode): no per-character dispatch.
-    let k = TickKernel::new(params, dt);
+    let k = TickConsts::new(params, dt);
     match (k.stop_speed_model, k.wish_scaled) {
         (true, false) => run::<true, false>(vx, vz, dx, dz, sc, gr, &k),
         (true, true) => run::<true, true>(vx, vz, dx, dz, sc, gr, &k),
@@ -84,7 +84,7 @@ fn select(c: bool, a: f32, b: f32) -> f32 {
     }
 }
 
-/// The branch-free lanes: [`TickKernel::tick`]'s float operations, in the same order.
+/// The branch-free lanes: [`TickConsts::tick`]'s float operations, in the same order.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn run<const STOP_SPEED: bool, const WISH_SCALED: bool>(
@@ -94,7 +94,7 @@ fn run<const STOP_SPEED: bool, const WISH_SCALED: bool>(
     dz: &[f32],
     sc: &[f32],
     gr: &[bool],
-    k: &TickKernel,
+    k: &TickConsts,
 ) {
     let dt = k.dt;
     let budget = |factor: f32, w: f32| {

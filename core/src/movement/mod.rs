@@ -95,4 +95,4 @@ pub use kernels::{
 };
 pub use mover::{step, step_wish, tick, MoveInput, MoverState, StepEvents};
 pub use params::{AccelBudget, AccelStyle, FrictionModel, MoveParams};
-pub use prepared::TickKernel;
+pub use prepared::TickConsts;

@@ -236,6 +236,24 @@ impl StepEvents {
         rejected: true,
         ..StepEvents::NONE
     };
+
+    /// Add the events of a later step or [`tick`] to these (what [`step`] does over its
+    /// sub-steps): flags are or-ed, the impact speed is the larger one, sub-steps and dropped
+    /// time are summed.
+    pub fn merge(&mut self, later: StepEvents) {
+        self.jumped |= later.jumped;
+        self.coyote_jump |= later.coyote_jump;
+        self.landed |= later.landed;
+        self.left_ground |= later.left_ground;
+        self.sliding |= later.sliding;
+        self.hit_wall |= later.hit_wall;
+        if later.impact_speed > self.impact_speed {
+            self.impact_speed = later.impact_speed;
+        }
+        self.substeps = self.substeps.saturating_add(later.substeps);
+        self.dropped_time += later.dropped_time;
+        self.rejected |= later.rejected;
+    }
 }
 
 /// Advance the character by `dt` seconds.
@@ -298,7 +316,9 @@ pub fn step_wish(
     ev
 }
 
-/// One simulation tick of `dt` seconds (`0 < dt ≤ max_tick_dt`), Quake order.
+/// One simulation tick of `dt` seconds (`0 < dt ≤ max_tick_dt`), Quake order: what [`step_wish`]
+/// runs per sub-step, without its checks of `dt`, the wish and the state. The events are this
+/// tick's (`substeps` 1); [`StepEvents::merge`] adds them up over several ticks as [`step`] does.
 pub fn tick(
     state: &mut MoverState,
     params: &MoveParams,
@@ -306,9 +326,11 @@ pub fn tick(
     jump: bool,
     probe: &impl GroundProbe,
     dt: f32,
-    ev: &mut StepEvents,
-) {
-    run_tick(state, params, &wish, jump, probe, dt).add_to(ev);
+) -> StepEvents {
+    let mut ev = StepEvents::NONE;
+    ev.substeps = 1;
+    run_tick(state, params, &wish, jump, probe, dt).add_to(&mut ev);
+    ev
 }
 
 /// [`TickEvents::flags`] bits.
@@ -817,6 +839,36 @@ mod tests {
         assert!((ev.dropped_time - 0.1).abs() < 1e-6);
         assert!((s.velocity.y + 320.0).abs() < 1e-3);
         assert!((s.position.y + 0.5 * 800.0 * 0.16).abs() < 1e-2);
+    }
+
+    #[test]
+    fn ticks_merged_are_the_step() {
+        // `tick` returns one tick's events; merged over the sub-steps they are `step`'s.
+        let p = MoveParams::quake3();
+        let input = MoveInput::with_yaw(Vec2::new(0.6, 0.8), true, 0.3);
+        let (mut a, mut b) = (
+            MoverState::new(Vec3::new(0.0, 3.0, 0.0)),
+            MoverState::new(Vec3::new(0.0, 3.0, 0.0)),
+        );
+        let g = FlatGround::new(0.0);
+        for _ in 0..40 {
+            let want = step(&mut a, &p, &input, &g, 0.12);
+            let split = SubSteps::split(0.12, p.max_tick_dt, p.max_substeps);
+            let mut got = StepEvents::NONE;
+            got.dropped_time = split.dropped;
+            for _ in 0..split.count {
+                got.merge(tick(
+                    &mut b,
+                    &p,
+                    input.world_wish(),
+                    input.jump,
+                    &g,
+                    split.step,
+                ));
+            }
+            assert_eq!(got, want);
+            assert_eq!(a, b);
+        }
     }
 
     #[test]

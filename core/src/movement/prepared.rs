@@ -1,9 +1,9 @@
-//! The planar kernel with its per-tick constants folded once: [`TickKernel`].
+//! The planar kernel with its per-tick constants folded once: [`TickConsts`].
 //!
 //! A game's `MoveParams` change rarely and its fixed tick length never, yet
 //! [`super::planar_velocity_tick`] re-derives `decel·dt`, `accel·dt`, the squared stop threshold and
-//! the model/style dispatch on every call. [`TickKernel::new`] does that once per (`params`, `dt`);
-//! [`TickKernel::tick`] then does only what depends on the velocity and the wish, with the range
+//! the model/style dispatch on every call. [`TickConsts::new`] does that once per (`params`, `dt`);
+//! [`TickConsts::tick`] then does only what depends on the velocity and the wish, with the range
 //! tests done on the float's bit pattern (one integer compare instead of three float compares: on
 //! a Cortex-M0 every float compare is a library call).
 //!
@@ -18,11 +18,11 @@
 //!
 //! ```
 //! use hopkit::math::Vec2;
-//! use hopkit::movement::{planar_velocity_tick, MoveParams, TickKernel, WishDir};
+//! use hopkit::movement::{planar_velocity_tick, MoveParams, TickConsts, WishDir};
 //!
 //! let params = MoveParams::seed();
 //! let dt = 1.0 / 60.0;
-//! let kernel = TickKernel::new(&params, dt); // once, when params or the tick rate change
+//! let kernel = TickConsts::new(&params, dt); // once, when params or the tick rate change
 //! let wish = WishDir::from_world(Vec2::new(0.6, -0.8));
 //! let mut v = Vec2::new(6.0, -4.0);
 //! for _ in 0..60 {
@@ -43,10 +43,10 @@ pub(super) const MAX_BITS: u32 = crate::math::bits::MAX_FINITE;
 const RSQRT_MIN_BITS: u32 = 0x0da2_4260;
 
 /// [`super::planar_velocity_tick`] for one `MoveParams` and one tick length, constants folded.
-/// Build it with [`TickKernel::new`] whenever the params or `dt` change. Plain data, `Copy`.
+/// Build it with [`TickConsts::new`] whenever the params or `dt` change. Plain data, `Copy`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub struct TickKernel {
+pub struct TickConsts {
     /// Tick length, seconds.
     pub(super) dt: f32,
     /// `FrictionModel::StopSpeed` (else constant deceleration).
@@ -92,16 +92,16 @@ pub(super) fn moving_min_bits(stop_threshold: f32) -> u32 {
     }
 }
 
-impl TickKernel {
+impl TickConsts {
     /// Fold `params` for ticks of `dt` seconds. Any values are accepted (the result then behaves
     /// exactly as [`super::planar_velocity_tick`] with them: NaN parameters give the same guarded
     /// results there and here).
-    pub fn new(params: &MoveParams, dt: f32) -> TickKernel {
+    pub fn new(params: &MoveParams, dt: f32) -> TickConsts {
         let stop_speed_model = params.friction_model == FrictionModel::StopSpeed;
         let wish_scaled = params.accel_budget == AccelBudget::WishSpeedScaled;
         let per_tick = |a: f32| if wish_scaled { a } else { a * dt };
         let moving_min_bits = moving_min_bits(params.stop_threshold);
-        TickKernel {
+        TickConsts {
             dt,
             stop_speed_model,
             friction: if stop_speed_model {
@@ -287,7 +287,7 @@ mod tests {
         let mut rng = Pcg32::seeded(7);
         for params in presets {
             for dt in [1.0 / 60.0, 0.01, 0.05, 1e-7] {
-                let k = TickKernel::new(&params, dt);
+                let k = TickConsts::new(&params, dt);
                 assert_eq!(k.dt(), dt);
                 for i in 0..4000 {
                     let v = if i % 13 == 0 {

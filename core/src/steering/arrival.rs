@@ -44,8 +44,8 @@
 //! for centimetre-scale arrival.)
 
 use super::{
-    clamp_len, clamp_len_checked, dir_len, fast_range, finish_checked, finite3, non_negative,
-    sanitize_dt, velocity_change_checked, Agent, Steering, SteeringParams,
+    clamp_len, dir_len, finish_checked, finite3, non_negative, sanitize_dt,
+    velocity_change_checked, Agent, Steering, SteeringParams,
 };
 use crate::hash::{StateHash, StateHasher};
 use crate::math::bits;
@@ -119,9 +119,9 @@ pub struct ArrivalState {
 
 impl ArrivalState {
     /// At rest at `position`, not arrived.
-    pub const fn at(position: Vec3) -> Self {
+    pub const fn new(position: Vec3) -> Self {
         ArrivalState {
-            agent: Agent::at(position),
+            agent: Agent::new(position),
             arrived: false,
         }
     }
@@ -144,7 +144,7 @@ pub(crate) fn effective_tolerance(tolerance: f32, target: Vec3) -> f32 {
 /// The rounding floor of [`effective_tolerance`], `1e-5·(1 + max |target_i|)`, for a **finite**
 /// `target` (the caller checked): the largest magnitude is taken on the bits (non-negative floats
 /// order like their bits), the same value as the float `max`es without their library calls on
-/// soft-float targets. Always > 0.
+/// soft-float targets. Always > 0. Tested equal (`tolerance_with_floor_is_effective_tolerance`).
 #[inline]
 fn tolerance_floor(target: Vec3) -> f32 {
     let m = bits::abs_bits(target.x)
@@ -278,7 +278,7 @@ inline_policy! { hot:
         arrival: &ArrivalParams,
         dt: f32,
     ) -> Steering {
-        let Some(k) = ArrivalConsts::new(params, arrival, dt) else {
+        let Some(k) = TickConsts::new(params, arrival, dt) else {
             return Steering::ZERO;
         };
         if !finite3(target) || !finite3(agent.position) || !finite3(agent.velocity) {
@@ -291,11 +291,12 @@ inline_policy! { hot:
     }
 }
 
-/// The quantities of an arrival step that depend only on the parameters and `dt` (each computed
-/// as [`arrive`] and [`arrival_step`] did per call), so agents that share them compute them once
-/// per tick ([`arrival_step_with`]). Build them with [`ArrivalConsts::new`] once per tick length.
-#[derive(Clone, Copy, Debug)]
-pub struct ArrivalConsts {
+/// The arrival's constants per tick length: the quantities of a step that depend only on the
+/// parameters and `dt`. [`arrival_step`] and [`arrive`] build them every call;
+/// [`arrival_step_with`] takes them built once per tick for agents that share parameters and `dt`
+/// (the demo's critters). Plain data, `Copy`; its fields are private.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TickConsts {
     /// The sanitised step.
     dt: f32,
     /// `params.speed_limit()`.
@@ -322,8 +323,9 @@ pub struct ArrivalConsts {
     face: bool,
 }
 
-impl ArrivalConsts {
-    /// The constants of steps of `dt` seconds; `None` for an invalid `dt` (see [`sanitize_dt`]).
+impl TickConsts {
+    /// The constants of steps of `dt` seconds with these parameters; `None` for an invalid `dt`
+    /// (NaN, ±inf or ≤ 0, see [`sanitize_dt`]), which every step rejects.
     #[inline]
     pub fn new(params: &SteeringParams, arrival: &ArrivalParams, dt: f32) -> Option<Self> {
         let dt = sanitize_dt(dt)?;
@@ -331,7 +333,7 @@ impl ArrivalConsts {
         let max_accel = params.accel_limit();
         let plan = max_accel * BRAKE_PLAN_FRACTION;
         let plan_budget = plan * dt;
-        Some(ArrivalConsts {
+        Some(TickConsts {
             dt,
             max_speed,
             max_accel,
@@ -355,7 +357,7 @@ inline_policy! { hot_hint:
     /// fixed point of the clamp to `max_accel` (see [`finish_checked`]).
     fn arrive_checked(
         agent: &Agent,
-        k: &ArrivalConsts,
+        k: &TickConsts,
         floor: f32,
         to_target: Option<(Vec3, f32)>,
     ) -> (Steering, bool) {
@@ -394,23 +396,22 @@ inline_policy! { hot_hint:
 }
 
 inline_policy! { hot_hint:
-    /// `velocity_change_checked(dv, k.max_accel, k.dt)` with its common case here (a length in
-    /// [`fast_range`]) and its budget from `k`: the same result.
-    fn velocity_change_k(dv: Vec3, k: &ArrivalConsts) -> (Vec3, bool) {
+    /// [`velocity_change_checked`] with `k`'s budget, the out-of-range case (zero, tiny, huge or
+    /// non-finite `dv`) left to it: the same result. It exists because calling
+    /// `velocity_change_checked` here measured slower on the demo tick (docs/performance.md,
+    /// "steering").
+    fn velocity_change_k(dv: Vec3, k: &TickConsts) -> (Vec3, bool) {
         let l2 = dv.length_squared();
-        if !fast_range(l2) {
+        if !super::fast_range(l2) {
             return velocity_change_checked(dv, k.max_accel, k.dt);
         }
-        if l2 <= k.budget * k.budget {
-            return clamp_len_checked(dv * (1.0 / k.dt), k.max_accel);
-        }
-        (dv * (k.max_accel / scalar::sqrt(l2)), false)
+        super::velocity_change_in_range(dv, l2, k.max_accel, k.dt, k.budget)
     }
 }
 
 /// The desired approach speed at `distance` (see [`arrive`]).
 #[inline]
-fn desired_speed(distance: f32, k: &ArrivalConsts, tolerance_floor: f32) -> f32 {
+fn desired_speed(distance: f32, k: &TickConsts, tolerance_floor: f32) -> f32 {
     let brake = k.brake;
     // `distance < brake` on the bits as signed integers: `distance` is positive (beyond the
     // tolerance), `brake` −0 or in [0, f32::MAX], where the orders agree.
@@ -424,61 +425,140 @@ fn desired_speed(distance: f32, k: &ArrivalConsts, tolerance_floor: f32) -> f32 
     } else {
         k.max_speed
     };
-    // `schedule_exceeds(ramp, distance, k.plan, k.dt)` with its products from `k`.
-    if positive_bits(k.plan_budget) {
-        let r = ramp / k.plan_budget + 0.75;
-        if r * r <= 2.0 * (distance / k.plan_unit) + 0.25 {
-            return ramp;
-        }
+    // Far from the end of the braking schedule the ramp is the smaller one: skip the square root.
+    if schedule_exceeds(ramp, distance, k.plan_budget, k.plan_unit) {
+        return ramp;
     }
     ramp.min(stopping_speed(distance, k.plan, k.dt))
 }
 
 /// Cheap sufficient test that `stopping_speed(distance, accel, dt) ≥ speed`, without a square
-/// root. In units of `A = accel·dt`, the schedule is the chord interpolation of the concave
-/// `g(D) = √(2D + ¼) − ½` between its integer values, so it is at least `g(D) − ¼`
-/// (the chord gap is at most 0.15); `speed/A ≤ g(D) − ¼` ⇔ `(speed/A + ¾)² ≤ 2D + ¼`.
-#[cfg(test)]
-fn schedule_exceeds(speed: f32, distance: f32, accel: f32, dt: f32) -> bool {
-    let budget = accel * dt;
+/// root, for `budget = accel·dt` and `unit = budget·dt`. In units of `budget`, the schedule is the
+/// chord interpolation of the concave `g(D) = √(2D + ¼) − ½` between its integer values, so it is
+/// at least `g(D) − ¼` (the chord gap is at most 0.15); `speed/budget ≤ g(D) − ¼` ⇔
+/// `(speed/budget + ¾)² ≤ 2D + ¼`. False for a budget that is not positive.
+#[inline]
+fn schedule_exceeds(speed: f32, distance: f32, budget: f32, unit: f32) -> bool {
     if !positive_bits(budget) {
         return false;
     }
-    let big_d = distance / (budget * dt);
     let r = speed / budget + 0.75;
-    r * r <= 2.0 * big_d + 0.25
+    r * r <= 2.0 * (distance / unit) + 0.25
 }
 
-/// One complete arrival tick: [`arrive`] + optional facing + [`integrate`](super::integrate), with the exact stop.
+/// The events of one [`arrival_step`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct ArrivalEvents {
+    /// The agent is at rest within the tolerance of the target after this step (the new
+    /// [`ArrivalState::arrived`]).
+    pub arrived: bool,
+    /// The agent arrived in this step: `arrived` is set and was not before it.
+    pub just_arrived: bool,
+    /// `dt` was NaN, ±inf or ≤ 0 and nothing changed (`arrived` is the old flag).
+    pub rejected: bool,
+}
+
+impl ArrivalEvents {
+    /// The events of a step that set the flag to `arrived` after it was `was`.
+    #[inline]
+    const fn of(was: bool, arrived: bool) -> Self {
+        ArrivalEvents {
+            arrived,
+            just_arrived: arrived && !was,
+            rejected: false,
+        }
+    }
+
+    /// The events of a rejected step of an agent whose flag is `arrived`.
+    #[inline]
+    const fn rejected_step(arrived: bool) -> Self {
+        ArrivalEvents {
+            arrived,
+            just_arrived: false,
+            rejected: true,
+        }
+    }
+}
+
+/// One complete arrival tick: [`arrive`] + optional facing
+/// ([`look_where_going`](super::look_where_going)) + [`integrate`](super::integrate), with the
+/// exact stop.
 ///
 /// If the agent is within the tolerance and its speed is at most `max_accel·dt`, the velocity is
 /// set to exactly zero, the position is left as is and `arrived` becomes true. Otherwise `arrived`
 /// is false and the agent steers and moves. An arrived agent stays put until the target moves
-/// farther than the tolerance. Returns the new `arrived`.
+/// farther than the tolerance.
 ///
-/// Invalid `dt` → nothing changes (returns the old flag). Non-finite target → the agent coasts
-/// (no steering) and `arrived` becomes false.
+/// Invalid `dt` → nothing changes ([`ArrivalEvents::rejected`]). Non-finite target → the agent
+/// coasts (no steering) and `arrived` becomes false.
 pub fn arrival_step(
     state: &mut ArrivalState,
     params: &SteeringParams,
     arrival: &ArrivalParams,
     target: Vec3,
     dt: f32,
-) -> bool {
-    match ArrivalConsts::new(params, arrival, dt) {
-        Some(k) => arrival_step_with(state, &k, target),
-        None => state.arrived,
+) -> ArrivalEvents {
+    let was = state.arrived;
+    let Some(dt) = sanitize_dt(dt) else {
+        return ArrivalEvents::rejected_step(was);
+    };
+    let agent = &mut state.agent;
+    if finite3(target) && finite3(agent.position) && finite3(agent.velocity) {
+        let tolerance = effective_tolerance(arrival.tolerance, target);
+        let within = match dir_len(target - agent.position, 0.0) {
+            Some((_, d)) => d <= tolerance,
+            None => agent.position == target,
+        };
+        if within && super::robust_length(agent.velocity) <= params.accel_limit() * dt {
+            stop(agent);
+            state.arrived = true;
+            return ArrivalEvents::of(was, true);
+        }
     }
+    state.arrived = false;
+    let mut steering = arrive(agent, target, params, arrival, dt);
+    if arrival.face_velocity {
+        steering.angular = super::look_where_going(agent, params, dt).angular;
+    }
+    super::integrate(agent, params, steering, dt);
+    ArrivalEvents::of(was, false)
 }
 
-/// [`arrival_step`] with the constants of its parameters and `dt` at hand (`k` from
-/// [`ArrivalConsts::new`]): the same bits.
-pub fn arrival_step_with(state: &mut ArrivalState, k: &ArrivalConsts, target: Vec3) -> bool {
+/// The exact stop: velocity zero, position kept, a non-finite yaw reset to 0.
+#[inline]
+fn stop(agent: &mut Agent) {
+    agent.velocity = Vec3::ZERO;
+    if !agent.yaw.is_finite() {
+        agent.yaw = 0.0;
+    }
+    agent.flush_subnormals();
+}
+
+/// [`arrival_step`] with its constants built once (`k` from [`TickConsts::new`] with the same
+/// parameters and `dt`): the same bits, tested equal (`arrival_step_with_is_arrival_step`).
+///
+/// Why it exists: the demo steps its critters with it, and [`arrival_step`]'s composition does
+/// work these steps share or already know — the constants, one direction and length for both the
+/// arrival test and [`arrive`], the tolerance and the facing rate in cheaper forms, and the
+/// checks of `integrate` on values already checked (docs/performance.md, "steering").
+pub fn arrival_step_with(state: &mut ArrivalState, k: &TickConsts, target: Vec3) -> ArrivalEvents {
+    let was = state.arrived;
     let dt = k.dt;
     let agent = &mut state.agent;
     // What `arrive` gives for non-finite input (zero is within any clamp).
     let mut steering = (Steering::ZERO, true);
-    let finite = finite9(target, agent.position, agent.velocity);
+    let finite = bits::all_finite!(
+        target.x,
+        target.y,
+        target.z,
+        agent.position.x,
+        agent.position.y,
+        agent.position.z,
+        agent.velocity.x,
+        agent.velocity.y,
+        agent.velocity.z
+    );
     if finite {
         let floor = tolerance_floor(target);
         let tolerance = tolerance_with_floor(k.tolerance, floor);
@@ -491,13 +571,9 @@ pub fn arrival_step_with(state: &mut ArrivalState, k: &ArrivalConsts, target: Ve
             None => agent.position == target,
         };
         if within && super::robust_length(agent.velocity) <= k.budget {
-            agent.velocity = Vec3::ZERO;
-            if !agent.yaw.is_finite() {
-                agent.yaw = 0.0;
-            }
-            agent.flush_subnormals();
+            stop(agent);
             state.arrived = true;
-            return true;
+            return ArrivalEvents::of(was, true);
         }
         let beyond = match to_target {
             Some((_, d)) if d.to_bits() > tolerance.to_bits() => to_target,
@@ -528,18 +604,19 @@ pub fn arrival_step_with(state: &mut ArrivalState, k: &ArrivalConsts, target: Ve
         linear_within,
         steering.angular,
     );
-    false
+    ArrivalEvents::of(was, false)
 }
 
 /// `integrate_checked(agent, params, steering, k.dt, linear_within)` for `k` made from `params`,
 /// with the agent's position and velocity already sanitised (`position`, `velocity`: the finite
 /// values it would start from) and the turn rate already limited (`rate` =
-/// `clamp(finite_or(steering.angular, 0), −turn, turn)`): the same bits.
+/// `clamp(finite_or(steering.angular, 0), −turn, turn)`): the same bits, without checking again
+/// what the caller knows.
 #[allow(clippy::too_many_arguments)]
 #[inline]
 fn integrate_with(
     agent: &mut Agent,
-    k: &ArrivalConsts,
+    k: &TickConsts,
     position: Vec3,
     velocity: Vec3,
     linear: Vec3,
@@ -555,7 +632,7 @@ fn integrate_with(
     };
     let velocity = clamp_len(velocity + accel * dt, k.max_speed);
     let moved = position + velocity * dt;
-    let (position, velocity) = if finite9(moved, Vec3::ZERO, Vec3::ZERO) {
+    let (position, velocity) = if bits::all_finite!(moved.x, moved.y, moved.z) {
         (moved, velocity)
     } else {
         (position, Vec3::ZERO)
@@ -565,16 +642,11 @@ fn integrate_with(
     agent.yaw = scalar::flush_subnormal(super::add_yaw(yaw, rate * dt));
 }
 
-/// `finite3(a) && finite3(b) && finite3(c)`, in the target's cheaper form ([`bits::all_finite!`]).
-#[inline(always)]
-fn finite9(a: Vec3, b: Vec3, c: Vec3) -> bool {
-    bits::all_finite!(a.x, a.y, a.z, b.x, b.y, b.z, c.x, c.y, c.z)
-}
-
-/// `orient::look_where_going(agent, params, dt).angular` for a sanitised `dt`, bit for bit, with
-/// less work: the planar squared length without the `0·0` term and the direction without its zero
-/// `y` (both exact), and the yaw error's wrap skipped when it is within ±3 rad (inside
-/// `(−π, π]` with margin, where `wrap_angle` returns its input exactly).
+/// `look_where_going(agent, params, dt).angular` for a sanitised `dt` and `turn` =
+/// `params.turn_limit()`: the same bits, with less work — the planar squared length without the
+/// `0·0` term and the direction without its zero `y` (both exact), and the yaw error's wrap
+/// skipped when it is within ±3 rad (inside `(−π, π]` with margin, where `wrap_angle` returns its
+/// input exactly).
 #[inline]
 fn face_velocity_rate(agent: &Agent, turn: f32, dt: f32) -> f32 {
     let v = agent.velocity;
@@ -610,7 +682,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn finite9_is_finite3() {
+    fn nine_value_finiteness_is_finite3() {
+        // `arrival_step_with` tests nine values at once with `all_finite!`.
         let vs = [
             0.0,
             -0.0,
@@ -632,8 +705,12 @@ mod tests {
                     let b = Vec3::new(w[3], w[4], w[5]);
                     let c = Vec3::new(w[6], w[7], w[8]);
                     let want = finite3(a) && finite3(b) && finite3(c);
-                    assert_eq!(finite9(a, b, c), want, "{w:?}");
                     let [w0, w1, w2, w3, w4, w5, w6, w7, w8] = w;
+                    assert_eq!(
+                        bits::all_finite!(w0, w1, w2, w3, w4, w5, w6, w7, w8),
+                        want,
+                        "{w:?}"
+                    );
                     assert_eq!(
                         bits::all_finite_by_sum!(w0, w1, w2, w3, w4, w5, w6, w7, w8),
                         want,
@@ -674,94 +751,6 @@ mod tests {
         assert!((far - scalar::sqrt(2.0 * a * 100.0)).abs() < 0.2);
     }
 
-    /// `desired_speed` as first written (parameters read per call): the oracle of the one using
-    /// `ArrivalConsts`.
-    fn desired_speed_reference(
-        distance: f32,
-        max_speed: f32,
-        max_accel: f32,
-        arrival: &ArrivalParams,
-        tolerance_floor: f32,
-        dt: f32,
-    ) -> f32 {
-        let brake = non_negative(arrival.brake_distance);
-        // `distance < brake` on the bits as signed integers: `distance` is positive (beyond the
-        // tolerance), `brake` −0 or in [0, f32::MAX], where the orders agree.
-        let ramp = if (distance.to_bits() as i32) < (brake.to_bits() as i32) {
-            // Never crawl slower than one rounding floor per tick: below that, `position + v·dt`
-            // rounds back to `position` and a pure ramp (no creep) would stall just outside the
-            // tolerance. (`tolerance_floor` = `effective_tolerance(0.0, target)`.)
-            let rounding_speed = tolerance_floor / dt;
-            let floor = (max_speed * clamp(arrival.min_speed_fraction, 0.0, 1.0))
-                .max(rounding_speed.min(max_speed));
-            (max_speed * distance / brake).max(floor)
-        } else {
-            max_speed
-        };
-        let plan = max_accel * BRAKE_PLAN_FRACTION;
-        if schedule_exceeds(ramp, distance, plan, dt) {
-            return ramp;
-        }
-        ramp.min(stopping_speed(distance, plan, dt))
-    }
-
-    #[test]
-    fn consts_give_the_desired_speed_bit_for_bit() {
-        let mut rng = crate::rng::Pcg32::seeded(8);
-        let specials = [
-            0.0f32,
-            -0.0,
-            1.0,
-            f32::NAN,
-            f32::INFINITY,
-            -3.0,
-            1.0e-30,
-            1.0e30,
-        ];
-        let pick = |rng: &mut crate::rng::Pcg32, lo: f32, hi: f32| {
-            if rng.below(6) == 0 {
-                specials[rng.below(specials.len() as u32) as usize]
-            } else {
-                rng.range_f32(lo, hi)
-            }
-        };
-        for _ in 0..100_000 {
-            let params = SteeringParams {
-                max_speed: pick(&mut rng, 0.0, 20.0),
-                max_accel: pick(&mut rng, 0.0, 60.0),
-                max_turn_rate: pick(&mut rng, 0.0, 10.0),
-                radius: 0.25,
-            };
-            let arrival = ArrivalParams {
-                brake_distance: pick(&mut rng, 0.0, 5.0),
-                tolerance: pick(&mut rng, 0.0, 0.5),
-                min_speed_fraction: pick(&mut rng, -0.5, 1.5),
-                face_velocity: true,
-            };
-            let dt = pick(&mut rng, 0.001, 0.3);
-            let Some(dt_s) = sanitize_dt(dt) else {
-                assert!(ArrivalConsts::new(&params, &arrival, dt).is_none());
-                continue;
-            };
-            let k = ArrivalConsts::new(&params, &arrival, dt).unwrap();
-            let distance = rng.range_f32(1.0e-4, 30.0) * rng.next_f32();
-            let floor = tolerance_floor(Vec3::new(rng.range_f32(-50.0, 50.0), 0.0, 3.0));
-            let want = desired_speed_reference(
-                distance,
-                params.speed_limit(),
-                params.accel_limit(),
-                &arrival,
-                floor,
-                dt_s,
-            );
-            let got = desired_speed(distance, &k, floor);
-            assert!(
-                got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
-                "{params:?} {arrival:?} {dt} {distance}: {got} vs {want}"
-            );
-        }
-    }
-
     #[test]
     fn face_rate_is_already_limited() {
         // What `integrate_checked` does to the turn rate leaves face_velocity_rate's unchanged.
@@ -796,28 +785,18 @@ mod tests {
     #[test]
     fn velocity_change_k_is_velocity_change_checked() {
         let mut rng = crate::rng::Pcg32::seeded(41);
-        let vals = [0.0f32, -0.0, 1.0e-20, 1.0e20, f32::INFINITY, f32::NAN, 3.0];
         let same = |a: (Vec3, bool), b: (Vec3, bool)| {
             let f = |x: f32, y: f32| x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan());
             a.1 == b.1 && f(a.0.x, b.0.x) && f(a.0.y, b.0.y) && f(a.0.z, b.0.z)
         };
-        for i in 0..100_000 {
-            let mut pick = |s: f32| {
-                if i % 5 == 0 {
-                    vals[rng.below(vals.len() as u32) as usize]
-                } else {
-                    rng.range_f32(-s, s)
-                }
-            };
+        for _ in 0..100_000 {
             let params = SteeringParams {
-                max_speed: 3.0,
-                max_accel: pick(40.0).abs(),
-                max_turn_rate: 1.0,
-                radius: 0.25,
+                max_accel: pick(&mut rng, 40.0).abs(),
+                ..SteeringParams::default()
             };
-            let dt = pick(0.3).abs();
-            let dv = Vec3::new(pick(10.0), pick(10.0), pick(10.0));
-            let Some(k) = ArrivalConsts::new(&params, &ArrivalParams::default(), dt) else {
+            let dt = pick(&mut rng, 0.3).abs();
+            let dv = pick3(&mut rng, 10.0);
+            let Some(k) = TickConsts::new(&params, &ArrivalParams::default(), dt) else {
                 continue;
             };
             assert!(same(
@@ -830,44 +809,19 @@ mod tests {
     #[test]
     fn integrate_with_is_integrate_checked() {
         let mut rng = crate::rng::Pcg32::seeded(31);
-        let specials = [
-            0.0f32,
-            -0.0,
-            1.0e-40,
-            f32::MAX,
-            f32::INFINITY,
-            f32::NEG_INFINITY,
-            f32::NAN,
-            3.0e38,
-        ];
-        let mut pick = |rng: &mut crate::rng::Pcg32, scale: f32| {
-            if rng.below(8) == 0 {
-                specials[rng.below(specials.len() as u32) as usize]
-            } else {
-                rng.range_f32(-scale, scale)
-            }
-        };
-        let v3 = |rng: &mut crate::rng::Pcg32,
-                  pick: &mut dyn FnMut(&mut crate::rng::Pcg32, f32) -> f32,
-                  s: f32| { Vec3::new(pick(rng, s), pick(rng, s), pick(rng, s)) };
         for _ in 0..200_000 {
-            let params = SteeringParams {
-                max_speed: pick(&mut rng, 10.0).abs(),
-                max_accel: pick(&mut rng, 40.0).abs(),
-                max_turn_rate: pick(&mut rng, 10.0),
-                radius: 0.25,
-            };
+            let params = pick_params(&mut rng);
             let dt = pick(&mut rng, 0.3).abs();
-            let Some(k) = ArrivalConsts::new(&params, &ArrivalParams::default(), dt) else {
+            let Some(k) = TickConsts::new(&params, &ArrivalParams::default(), dt) else {
                 continue;
             };
             let agent = Agent {
-                position: v3(&mut rng, &mut pick, 50.0),
-                velocity: v3(&mut rng, &mut pick, 5.0),
+                position: pick3(&mut rng, 50.0),
+                velocity: pick3(&mut rng, 5.0),
                 yaw: pick(&mut rng, 4.0),
             };
             let steering = Steering {
-                linear: v3(&mut rng, &mut pick, 60.0),
+                linear: pick3(&mut rng, 60.0),
                 angular: pick(&mut rng, 20.0),
             };
             for within in [false, true] {
@@ -883,14 +837,8 @@ mod tests {
                     within,
                     rate,
                 );
-                let (mut ha, mut hb) = (StateHasher::new(), StateHasher::new());
-                a.hash_state(&mut ha);
-                b.hash_state(&mut hb);
-                assert_eq!(
-                    ha.finish(),
-                    hb.finish(),
-                    "{agent:?} {steering:?} {params:?} {dt}"
-                );
+                let what = format!("{agent:?} {steering:?} {params:?} {dt}");
+                assert_eq!(a.state_hash(), b.state_hash(), "{what}");
             }
         }
     }
@@ -904,7 +852,7 @@ mod tests {
             let a = rng.range_f32(0.1, 60.0);
             let dt = rng.range_f32(0.001, 0.25);
             let speed = rng.range_f32(0.0, 30.0);
-            if schedule_exceeds(speed, d, a, dt) {
+            if schedule_exceeds(speed, d, a * dt, a * dt * dt) {
                 taken += 1;
                 assert!(
                     stopping_speed(d, a, dt) >= speed,
@@ -916,20 +864,147 @@ mod tests {
     }
 
     #[test]
-    fn arrival_step_stops_exactly() {
+    fn arrival_step_stops_exactly_and_says_so() {
         let p = SteeringParams::default();
         let ap = ArrivalParams::default();
-        let mut s = ArrivalState::at(Vec3::ZERO);
+        let mut s = ArrivalState::new(Vec3::ZERO);
         let target = Vec3::new(10.0, 0.0, 0.0);
-        let mut arrived_at = None;
+        let mut arrivals = [0; 2];
         for tick in 0..2000 {
-            if arrival_step(&mut s, &p, &ap, target, 1.0 / 60.0) {
-                arrived_at = Some(tick);
-                break;
-            }
+            let was = s.arrived;
+            let ev = arrival_step(&mut s, &p, &ap, target, 1.0 / 60.0);
+            assert_eq!(ev.arrived, s.arrived);
+            assert_eq!(ev.just_arrived, s.arrived && !was);
+            assert!(!ev.rejected);
+            arrivals[(tick >= 600) as usize] += ev.just_arrived as u32;
         }
-        assert!(arrived_at.is_some());
+        // Arrived within 10 s, once, and stayed.
+        assert_eq!(arrivals, [1, 0]);
+        assert!(s.arrived);
         assert_eq!(s.agent.velocity, Vec3::ZERO);
         assert!(s.agent.position.distance(target) <= ap.tolerance);
+        for bad in [0.0, -1.0, f32::NAN, f32::INFINITY] {
+            let before = s;
+            let ev = arrival_step(&mut s, &p, &ap, target, bad);
+            let rejected = ArrivalEvents {
+                arrived: true,
+                just_arrived: false,
+                rejected: true,
+            };
+            assert_eq!(ev, rejected);
+            assert_eq!(s, before);
+        }
+    }
+
+    /// A random value in `±scale`, or one in ten a special value.
+    fn pick(rng: &mut crate::rng::Pcg32, scale: f32) -> f32 {
+        const SPECIALS: [f32; 9] = [
+            0.0,
+            -0.0,
+            1.0e-40,
+            1.0e-30,
+            f32::MAX,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+            3.0e38,
+        ];
+        if rng.below(10) == 0 {
+            SPECIALS[rng.below(SPECIALS.len() as u32) as usize]
+        } else {
+            rng.range_f32(-scale, scale)
+        }
+    }
+
+    fn pick3(rng: &mut crate::rng::Pcg32, scale: f32) -> Vec3 {
+        Vec3::new(pick(rng, scale), pick(rng, scale), pick(rng, scale))
+    }
+
+    fn pick_params(rng: &mut crate::rng::Pcg32) -> SteeringParams {
+        SteeringParams {
+            max_speed: pick(rng, 20.0).abs(),
+            max_accel: pick(rng, 60.0).abs(),
+            max_turn_rate: pick(rng, 10.0),
+            radius: 0.25,
+        }
+    }
+
+    #[test]
+    fn arrival_step_with_is_arrival_step() {
+        let mut rng = crate::rng::Pcg32::seeded(27);
+        for i in 0..100_000 {
+            let params = pick_params(&mut rng);
+            let arrival = ArrivalParams {
+                brake_distance: pick(&mut rng, 5.0),
+                tolerance: pick(&mut rng, 0.5),
+                min_speed_fraction: pick(&mut rng, 1.5),
+                face_velocity: rng.below(4) != 0,
+            };
+            let dt = pick(&mut rng, 0.3).abs();
+            // Near the target often, so the exact stop and the ramp are reached.
+            let target = pick3(&mut rng, 50.0);
+            let near = if i % 3 == 0 { 0.05 } else { 30.0 };
+            let mut start = ArrivalState {
+                agent: Agent {
+                    position: target + Vec3::new(rng.range_f32(-near, near), 0.0, 0.3 * near),
+                    velocity: pick3(&mut rng, 5.0),
+                    yaw: pick(&mut rng, 4.0),
+                },
+                arrived: rng.below(2) == 0,
+            };
+            if i % 11 == 0 {
+                start.agent.position = pick3(&mut rng, 50.0);
+            }
+            let (mut a, mut b) = (start, start);
+            for _ in 0..4 {
+                let ea = arrival_step(&mut a, &params, &arrival, target, dt);
+                let eb = match TickConsts::new(&params, &arrival, dt) {
+                    Some(k) => arrival_step_with(&mut b, &k, target),
+                    None => ArrivalEvents::rejected_step(b.arrived),
+                };
+                let what = format!("{start:?} {params:?} {arrival:?} {dt} {target:?}");
+                assert_eq!(ea, eb, "{what}");
+                assert_eq!(a.state_hash(), b.state_hash(), "{what}");
+            }
+        }
+    }
+
+    #[test]
+    fn face_velocity_rate_is_look_where_going() {
+        let mut rng = crate::rng::Pcg32::seeded(28);
+        for _ in 0..200_000 {
+            let params = SteeringParams {
+                max_turn_rate: pick(&mut rng, 10.0),
+                ..SteeringParams::default()
+            };
+            let agent = Agent {
+                position: Vec3::ZERO,
+                velocity: pick3(&mut rng, 5.0),
+                yaw: pick(&mut rng, 4.0),
+            };
+            let Some(dt) = sanitize_dt(pick(&mut rng, 0.3)) else {
+                continue;
+            };
+            let want = super::super::look_where_going(&agent, &params, dt).angular;
+            let got = face_velocity_rate(&agent, params.turn_limit(), dt);
+            assert_eq!(got.to_bits(), want.to_bits(), "{agent:?} {params:?} {dt}");
+        }
+    }
+
+    #[test]
+    fn tolerance_with_floor_is_effective_tolerance() {
+        let mut rng = crate::rng::Pcg32::seeded(29);
+        for _ in 0..200_000 {
+            let target = pick3(&mut rng, 1.0e4);
+            if !finite3(target) {
+                continue;
+            }
+            let t = pick(&mut rng, 0.5);
+            let floor = tolerance_floor(target);
+            assert_eq!(floor.to_bits(), effective_tolerance(0.0, target).to_bits());
+            let got = tolerance_with_floor(non_negative(t), floor);
+            let want = effective_tolerance(t, target);
+            assert_eq!(got.to_bits(), want.to_bits(), "{t} {target:?}");
+        }
     }
 }

@@ -342,9 +342,9 @@ impl NeighbourIndex for usize {
 /// use hopkit::steering::{flock_indexed, Agent, FlockParams, SteeringParams};
 ///
 /// let snapshot = [
-///     Agent::at(Vec3::ZERO),
-///     Agent::at(Vec3::new(0.5, 0.0, 0.0)),
-///     Agent::at(Vec3::new(0.0, 0.0, 2.0)),
+///     Agent::new(Vec3::ZERO),
+///     Agent::new(Vec3::new(0.5, 0.0, 0.0)),
+///     Agent::new(Vec3::new(0.0, 0.0, 2.0)),
 /// ];
 /// let near_0: [u16; 2] = [1, 2];
 /// let f = flock_indexed(
@@ -867,7 +867,7 @@ mod tests {
 
     #[test]
     fn overflowing_velocity_sum_takes_the_checked_walk() {
-        let mut agents = [Agent::at(Vec3::ZERO); 3];
+        let mut agents = [Agent::new(Vec3::ZERO); 3];
         agents[1].position = Vec3::new(0.5, 0.0, 0.0);
         agents[1].velocity = Vec3::new(3.0e38, 0.0, 0.0);
         agents[2].position = Vec3::new(0.0, 0.0, 0.7);

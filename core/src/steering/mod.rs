@@ -8,10 +8,10 @@
 //! use hopkit::steering::{arrival_step, ArrivalParams, ArrivalState, SteeringParams};
 //!
 //! let vehicle = SteeringParams::default(); // max speed 4 units/s, max accel 8 units/s²
-//! let mut critter = ArrivalState::at(Vec3::ZERO);
+//! let mut critter = ArrivalState::new(Vec3::ZERO);
 //! let target = Vec3::new(10.0, 0.0, 0.0);
 //! let mut ticks = 0;
-//! while !arrival_step(&mut critter, &vehicle, &ArrivalParams::default(), target, 1.0 / 60.0) {
+//! while !arrival_step(&mut critter, &vehicle, &ArrivalParams::default(), target, 1.0 / 60.0).arrived {
 //!     assert!(critter.agent.position.x <= 10.0); // never overshoots
 //!     ticks += 1;
 //!     assert!(ticks < 600);
@@ -70,8 +70,8 @@ pub mod seed;
 pub mod wander;
 
 pub use arrival::{
-    arrival_step, arrival_time_bound, arrive, stopping_speed, ArrivalParams, ArrivalState,
-    BRAKE_PLAN_FRACTION,
+    arrival_step, arrival_step_with, arrival_time_bound, arrive, stopping_speed, ArrivalEvents,
+    ArrivalParams, ArrivalState, BRAKE_PLAN_FRACTION,
 };
 pub use avoid::{avoid_obstacles, contain, Aabb, AvoidParams, ContainParams, Obstacle};
 pub use basic::{evade, flee, predict_position, pursue, seek, steer_to_velocity};
@@ -171,7 +171,7 @@ impl Agent {
 
     /// An agent at rest at `position`, yaw 0.
     #[inline]
-    pub const fn at(position: Vec3) -> Agent {
+    pub const fn new(position: Vec3) -> Agent {
         Agent {
             position,
             velocity: Vec3::ZERO,
@@ -560,10 +560,7 @@ inline_policy! { hot_hint:
         let budget = max_accel * dt;
         let l2 = dv.length_squared();
         if fast_range(l2) {
-            if l2 <= budget * budget {
-                return clamp_len_checked(dv * (1.0 / dt), max_accel);
-            }
-            return (dv * (max_accel / scalar::sqrt(l2)), false);
+            return velocity_change_in_range(dv, l2, max_accel, dt, budget);
         }
         match dir_len_careful(dv, 0.0) {
             Some((d, l)) => {
@@ -576,6 +573,22 @@ inline_policy! { hot_hint:
             None => (Vec3::ZERO, true),
         }
     }
+}
+
+/// [`velocity_change_checked`] for a `dv` whose squared length `l2` is in [`fast_range`], with
+/// `budget = max_accel·dt`.
+#[inline(always)]
+pub(crate) fn velocity_change_in_range(
+    dv: Vec3,
+    l2: f32,
+    max_accel: f32,
+    dt: f32,
+    budget: f32,
+) -> (Vec3, bool) {
+    if l2 <= budget * budget {
+        return clamp_len_checked(dv * (1.0 / dt), max_accel);
+    }
+    (dv * (max_accel / scalar::sqrt(l2)), false)
 }
 
 /// [`finish`] of a `linear` from [`velocity_change_checked`] or [`clamp_len_checked`] (`within`:
@@ -677,7 +690,7 @@ mod tests {
     #[test]
     fn integrate_order_and_limits() {
         let p = SteeringParams::default();
-        let mut a = Agent::at(Vec3::ZERO);
+        let mut a = Agent::new(Vec3::ZERO);
         integrate(
             &mut a,
             &p,

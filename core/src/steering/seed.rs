@@ -187,7 +187,7 @@ mod tests {
     #[test]
     fn first_frame_matches_hand_computation() {
         // From rest, 300 pt away (> brake): desired = 4 pt/frame, steer clamped to 0.2.
-        let mut a = Agent::at(Vec3::ZERO);
+        let mut a = Agent::new(Vec3::ZERO);
         arrival_seed_frame(
             &mut a,
             Vec3::new(300.0, 0.0, 0.0),

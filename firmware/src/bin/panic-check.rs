@@ -153,7 +153,7 @@ fn ex_steering(h: &mut StateHasher, seed: u32) {
     };
     let dt: f32 = any(1.0 / 60.0);
     let sp: SteeringParams = any(SteeringParams::default());
-    let agent: Agent = any(Agent::at(v3(2.0)));
+    let agent: Agent = any(Agent::new(v3(2.0)));
     let target = v3(5.0);
     let nb = [any(Neighbour {
         position: v3(2.5),
@@ -218,7 +218,7 @@ fn ex_steering(h: &mut StateHasher, seed: u32) {
         dt,
     );
     a2.hash_state(h);
-    let mut arr = any(ArrivalState::at(v3(0.0)));
+    let mut arr = any(ArrivalState::new(v3(0.0)));
     steering::arrival_step(&mut arr, &sp, &any(ArrivalParams::default()), target, dt);
     arr.hash_state(h);
     h.write_f32(steering::stopping_speed(any(3.0), any(8.0), dt));

@@ -4,7 +4,7 @@
 //!
 //! - `instr-per-systick-kilotick`: calibration (≈ 40 000 on mps2-an386, ≈ 62 500 on microbit);
 //! - `movement-kernel-ground-instr` / `movement-kernel-air-instr`: one planar movement step
-//!   (friction + accelerate, cached world wish) through `TickKernel` (constants folded once per
+//!   (friction + accelerate, cached world wish) through `TickConsts` (constants folded once per
 //!   tick length), mean of many, loop cost subtracted; `movement-kernel-ground-unprepared-instr`:
 //!   the same through `planar_velocity_tick` (same bits, constants derived per call);
 //!   `movement-seed-step-instr`: the seed's `GetNextPlayerVector` port;
@@ -39,7 +39,7 @@ use hopkit::hash::StateHasher;
 use hopkit::math::{scalar, Vec2, Vec3};
 use hopkit::movement::seed::next_player_vector;
 use hopkit::movement::{
-    planar_velocity_tick, step_wish, MoveParams, MoverState, TickKernel, WishDir,
+    planar_velocity_tick, step_wish, MoveParams, MoverState, TickConsts, WishDir,
 };
 use hopkit_demo::app::App;
 use hopkit_demo::counting::FrameBuffer;
@@ -195,10 +195,10 @@ fn main() -> ! {
     let dt = 1.0 / 60.0;
     let wish = WishDir::from_world(Vec2::new(0.6, -0.8));
     let other = WishDir::from_world(Vec2::new(-0.8, -0.6));
-    // The kernel as a fixed-tick game runs it: constants folded once (`TickKernel`), bit-identical
+    // The kernel as a fixed-tick game runs it: constants folded once (`TickConsts`), bit-identical
     // to `planar_velocity_tick`, which is measured too (`-unprepared`). The wish turns every 64
     // calls; both loops pick it and pass it through `black_box` alike, so only the kernel differs.
-    let kernel = black_box(TickKernel::new(&params, dt));
+    let kernel = black_box(TickConsts::new(&params, dt));
     let pick = move |i: u32| black_box(if i & 64 == 0 { wish } else { other });
     let mut v = Vec2::new(6.0, -4.0);
     let kernel_ground = per_call_minus(

@@ -185,7 +185,7 @@ fn arrival(file: &ScenarioFile, ticks: u32, progress: &mut dyn FnMut()) -> Trace
         ..SteeringParams::default()
     };
     let ap = ArrivalParams::default();
-    let mut st = ArrivalState::at(Vec3::new(a.start[0], 0.0, a.start[1]));
+    let mut st = ArrivalState::new(Vec3::new(a.start[0], 0.0, a.start[1]));
     let targets: Vec<Vec3> = if a.targets.is_empty() {
         vec![st.agent.position]
     } else {
@@ -219,7 +219,7 @@ fn arrival(file: &ScenarioFile, ticks: u32, progress: &mut dyn FnMut()) -> Trace
     for t in 0..ticks {
         let index = current.min(targets.len() - 1);
         let target = targets[index];
-        let arrived = arrival_step(&mut st, &sp, &ap, target, dt);
+        let arrived = arrival_step(&mut st, &sp, &ap, target, dt).arrived;
         if arrived && current < targets.len() {
             dwell += dt;
             if dwell >= a.dwell {

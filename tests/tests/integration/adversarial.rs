@@ -227,13 +227,13 @@ fn steering_case(g: &mut Gen) -> Result<(), String> {
         min_speed_fraction: g.maybe(0.05),
         face_velocity: g.bool(),
     };
-    let mut s = ArrivalState::at(g.v3());
+    let mut s = ArrivalState::new(g.v3());
     s.agent.velocity = g.v3();
     s.agent.yaw = g.f();
     let target = g.v3();
     let dt = g.dt();
     arrival_step(&mut s, &p, &ap, target, dt);
-    let mut a = Agent::at(g.v3());
+    let mut a = Agent::new(g.v3());
     a.velocity = g.v3();
     let st = seek(&a, target, &p, dt);
     integrate(&mut a, &p, st, dt);

@@ -112,7 +112,7 @@ fn wrap_angle_is_in_range_for_huge_angles() {
 
 #[test]
 fn arrival_at_rest_on_the_target_repairs_a_nan_yaw() {
-    let mut s = ArrivalState::at(Vec3::new(1.0, 0.0, 1.0));
+    let mut s = ArrivalState::new(Vec3::new(1.0, 0.0, 1.0));
     s.agent.yaw = f32::NAN;
     let arrived = arrival_step(
         &mut s,
@@ -120,7 +120,8 @@ fn arrival_at_rest_on_the_target_repairs_a_nan_yaw() {
         &ArrivalParams::default(),
         Vec3::new(1.0, 0.0, 1.0),
         1.0 / 60.0,
-    );
+    )
+    .arrived;
     assert!(arrived);
     assert!(s.agent.yaw.is_finite());
 }

@@ -42,7 +42,7 @@ fn trajectory_accelerates_cruises_brakes_and_stops_exactly() {
     let arrival = ArrivalParams::default(); // brake 2, tolerance 0.05
     let target = Vec3::new(20.0, 0.0, 0.0);
     let trace = run_arrival(
-        ArrivalState::at(Vec3::ZERO),
+        ArrivalState::new(Vec3::ZERO),
         &params,
         &arrival,
         target,
@@ -113,7 +113,7 @@ fn seed_frame_form_and_dt_form_agree_at_60hz() {
     assert_eq!(per_second.max_speed, 240.0);
     assert_eq!(per_second.max_accel, 720.0);
 
-    let mut frame = Agent::at(Vec3::new(10.0, 0.0, -20.0));
+    let mut frame = Agent::new(Vec3::new(10.0, 0.0, -20.0));
     let mut timed = frame;
     // A target that jumps around, as the seed's dragged sprite does.
     let targets = [
@@ -147,7 +147,7 @@ fn seed_form_overshoots_when_accel_is_small_but_hopkit_arrival_does_not() {
         max_accel: 4.0,
         brake_distance: 1.0,
     };
-    let mut naive = Agent::at(Vec3::ZERO);
+    let mut naive = Agent::new(Vec3::ZERO);
     let mut naive_overshoot = 0.0f32;
     let mut naive_flips = 0;
     let mut last_vx = 0.0f32;
@@ -172,7 +172,7 @@ fn seed_form_overshoots_when_accel_is_small_but_hopkit_arrival_does_not() {
         ..ArrivalParams::default()
     };
     let trace = run_arrival(
-        ArrivalState::at(Vec3::ZERO),
+        ArrivalState::new(Vec3::ZERO),
         &params,
         &arrival,
         target,
@@ -202,7 +202,7 @@ fn arrival_is_frame_rate_independent() {
         let dt = 1.0 / hz;
         let ticks = (20.0 * hz) as usize;
         let trace = run_arrival(
-            ArrivalState::at(Vec3::ZERO),
+            ArrivalState::new(Vec3::ZERO),
             &params,
             &arrival,
             target,
@@ -235,7 +235,7 @@ fn time_optimal_zero_tolerance_lands_on_the_target() {
     for &x in &[0.001f32, 0.05, 0.3, 1.0, 2.7, 13.0] {
         let target = Vec3::new(0.0, 0.0, -x);
         let trace = run_arrival(
-            ArrivalState::at(Vec3::ZERO),
+            ArrivalState::new(Vec3::ZERO),
             &params,
             &arrival,
             target,
@@ -290,7 +290,7 @@ fn arrival_from_a_sideways_start_settles_without_flipping_at_the_end() {
 fn moving_target_is_followed_and_arrival_resumes() {
     let params = SteeringParams::critter();
     let arrival = ArrivalParams::default();
-    let mut s = ArrivalState::at(Vec3::ZERO);
+    let mut s = ArrivalState::new(Vec3::ZERO);
     let mut arrived_once = false;
     for tick in 0..1800 {
         let t = tick as f32 * DT;
@@ -317,7 +317,7 @@ fn moving_target_is_followed_and_arrival_resumes() {
 fn arrive_output_is_bounded_and_matches_integrate() {
     let params = SteeringParams::default();
     let arrival = ArrivalParams::default();
-    let mut a = Agent::at(Vec3::new(1.0, 0.0, 1.0));
+    let mut a = Agent::new(Vec3::new(1.0, 0.0, 1.0));
     let s = arrive(&a, Vec3::new(5.0, 0.0, 1.0), &params, &arrival, DT);
     assert!(s.linear.length() <= params.max_accel * (1.0 + 1e-6));
     assert!(s.linear.x > 0.0);
@@ -338,7 +338,7 @@ fn arrive_output_is_bounded_and_matches_integrate() {
 fn arrival_step_faces_its_velocity() {
     let params = SteeringParams::default();
     let arrival = ArrivalParams::default();
-    let mut s = ArrivalState::at(Vec3::ZERO);
+    let mut s = ArrivalState::new(Vec3::ZERO);
     // Target to the +X side: facing +X is yaw −π/2.
     for _ in 0..120 {
         arrival_step(&mut s, &params, &arrival, Vec3::new(10.0, 0.0, 0.0), DT);
@@ -370,8 +370,8 @@ fn pure_ramp_with_zero_tolerance_does_not_stall_on_rounding() {
         face_velocity: false,
     };
     let target = Vec3::new(0.0, 0.0, 17.317_356);
-    let mut s = ArrivalState::at(Vec3::ZERO);
-    let arrived = (0..200 * 50).any(|_| arrival_step(&mut s, &p, &ap, target, 1.0 / 50.0));
+    let mut s = ArrivalState::new(Vec3::ZERO);
+    let arrived = (0..200 * 50).any(|_| arrival_step(&mut s, &p, &ap, target, 1.0 / 50.0).arrived);
     assert!(
         arrived,
         "stalled at distance {}",
@@ -403,9 +403,9 @@ fn a_sideways_start_at_full_speed_arrives() {
         Vec3::new(-10.0, 0.0, 0.0),
         Vec3::new(0.0, 0.0, 10.0),
     ] {
-        let mut s = ArrivalState::at(Vec3::ZERO);
+        let mut s = ArrivalState::new(Vec3::ZERO);
         s.agent.velocity = start;
-        let ticks = (0..200_000u32).position(|_| arrival_step(&mut s, &p, &ap, target, DT));
+        let ticks = (0..200_000u32).position(|_| arrival_step(&mut s, &p, &ap, target, DT).arrived);
         let ticks = ticks.unwrap_or_else(|| panic!("start {start:?}: never arrived"));
         let secs = ticks as f32 * DT;
         assert!(secs <= bound, "start {start:?}: {secs} s > bound {bound} s");
@@ -449,7 +449,7 @@ fn every_start_arrives_within_the_documented_bound() {
         let target = Vec3::new(d0 * cs, 0.0, d0 * sn);
         let (sv, cv) = scalar::sin_cos(rng.range_f32(0.0, core::f32::consts::TAU));
         let speed = p.max_speed * scalar::sqrt(rng.next_f32());
-        let mut s = ArrivalState::at(Vec3::ZERO);
+        let mut s = ArrivalState::new(Vec3::ZERO);
         s.agent.velocity = Vec3::new(cv * speed, 0.0, sv * speed);
         let bound = arrival_time_bound(d0, d0, &p, &ap, dt);
         let max_ticks = (bound / dt) as u32 + 1;
@@ -459,7 +459,7 @@ fn every_start_arrives_within_the_documented_bound() {
         }
         let mut arrived = None;
         for t in 0..=max_ticks {
-            if arrival_step(&mut s, &p, &ap, target, dt) {
+            if arrival_step(&mut s, &p, &ap, target, dt).arrived {
                 arrived = Some(t);
                 break;
             }

@@ -20,7 +20,7 @@ fn unit(v: Vec3) -> Vec3 {
 fn seek_accelerates_towards_the_target_and_gets_there() {
     let p = SteeringParams::default();
     let target = Vec3::new(5.0, 0.0, 3.0);
-    let a = Agent::at(Vec3::ZERO);
+    let a = Agent::new(Vec3::ZERO);
     let s = seek(&a, target, &p, DT);
     assert!((s.linear.length() - p.max_accel).abs() < 1e-4);
     assert!(unit(s.linear).dot(unit(target)) > 0.9999);
@@ -28,7 +28,7 @@ fn seek_accelerates_towards_the_target_and_gets_there() {
     // Moving away at full speed: seek still pulls back towards the target.
     let mut a = Agent {
         velocity: Vec3::new(-4.0, 0.0, 0.0),
-        ..Agent::at(Vec3::ZERO)
+        ..Agent::new(Vec3::ZERO)
     };
     assert!(seek(&a, target, &p, DT).linear.dot(target) > 0.0);
     let mut closest = f32::MAX;
@@ -44,7 +44,7 @@ fn seek_accelerates_towards_the_target_and_gets_there() {
 fn flee_accelerates_away_and_handles_coincidence() {
     let p = SteeringParams::default();
     let threat = Vec3::new(1.0, 0.0, -1.0);
-    let mut a = Agent::at(Vec3::new(2.0, 0.0, -1.5));
+    let mut a = Agent::new(Vec3::new(2.0, 0.0, -1.5));
     let s = flee(&a, threat, &p, DT);
     assert!(unit(s.linear).dot(unit(a.position - threat)) > 0.9999);
     let mut last = a.position.distance(threat);
@@ -56,7 +56,7 @@ fn flee_accelerates_away_and_handles_coincidence() {
         last = d;
     }
     // On top of the threat at rest: no direction → zero. Moving: keep running that way.
-    let still = Agent::at(threat);
+    let still = Agent::new(threat);
     assert_eq!(flee(&still, threat, &p, DT), Steering::ZERO);
     let moving = Agent {
         velocity: Vec3::new(0.0, 0.0, 1.0),
@@ -73,14 +73,14 @@ fn pursue_leads_a_moving_target_and_catches_it_sooner_than_seek() {
     };
     let target0 = Vec3::new(10.0, 0.0, 0.0);
     let target_v = Vec3::new(0.0, 0.0, -3.0);
-    let a = Agent::at(Vec3::ZERO);
+    let a = Agent::new(Vec3::ZERO);
     let chase = pursue(&a, target0, target_v, 2.0, &p, DT);
     let plain = seek(&a, target0, &p, DT);
     // Leads: aims towards where the target is going (−Z).
     assert!(chase.linear.z < -1.0 && plain.linear.z.abs() < 1e-6);
 
     let catch_time = |use_pursue: bool| -> Option<usize> {
-        let mut a = Agent::at(Vec3::ZERO);
+        let mut a = Agent::new(Vec3::ZERO);
         let mut t = target0;
         for tick in 0..1200 {
             let s = if use_pursue {
@@ -120,7 +120,7 @@ fn prediction_time_is_capped() {
 #[test]
 fn evade_flees_the_predicted_position() {
     let p = SteeringParams::default();
-    let a = Agent::at(Vec3::ZERO);
+    let a = Agent::new(Vec3::ZERO);
     // Threat passing on the left, heading +X towards the agent's future.
     let threat = Vec3::new(-4.0, 0.0, -1.0);
     let threat_v = Vec3::new(6.0, 0.0, 0.0);
@@ -139,7 +139,7 @@ fn wander_is_bounded_deterministic_and_actually_wanders() {
     let p = SteeringParams::default();
     let wp = WanderParams::default();
     let run = |seed: u64| -> (u64, f32, f32, Agent) {
-        let mut a = Agent::at(Vec3::ZERO);
+        let mut a = Agent::new(Vec3::ZERO);
         let mut w = WanderState::new(seed);
         let mut h = hopkit::hash::StateHasher::new();
         let (mut min_z, mut max_z) = (f32::MAX, f32::MIN);
@@ -175,7 +175,7 @@ fn wander_inside_containment_stays_in_the_box() {
     let p = SteeringParams::default();
     let bounds = Aabb::new(Vec3::new(-10.0, -1.0, -10.0), Vec3::new(10.0, 1.0, 10.0));
     let cp = ContainParams::default();
-    let mut a = Agent::at(Vec3::ZERO);
+    let mut a = Agent::new(Vec3::ZERO);
     let mut w = WanderState::new(7);
     for _ in 0..6000 {
         let s = priority(
@@ -200,7 +200,7 @@ fn align_and_face_turn_at_the_limited_rate_and_land_exactly() {
         max_turn_rate: 2.0,
         ..SteeringParams::default()
     };
-    let mut a = Agent::at(Vec3::ZERO);
+    let mut a = Agent::new(Vec3::ZERO);
     // Face +X (yaw −π/2), 90° to the right: 0.785 s at 2 rad/s.
     let target = Vec3::new(5.0, 0.0, 0.0);
     let mut ticks = 0;
@@ -218,7 +218,7 @@ fn align_and_face_turn_at_the_limited_rate_and_land_exactly() {
     assert!((a.yaw + core::f32::consts::FRAC_PI_2).abs() < 1e-6);
     assert!((ticks as f32 * DT - core::f32::consts::FRAC_PI_4).abs() < 3.0 * DT);
     // Exactly 180° away: turns left (documented), and never flips back and forth.
-    let mut b = Agent::at(Vec3::ZERO);
+    let mut b = Agent::new(Vec3::ZERO);
     let mut prev = align(&b, core::f32::consts::PI, &p, DT).angular;
     assert!(prev > 0.0);
     for _ in 0..200 {
@@ -244,7 +244,7 @@ fn nb(position: Vec3, velocity: Vec3, id: u32) -> Neighbour {
 fn separation_pushes_apart_even_when_stacked() {
     let p = SteeringParams::default();
     let fp = FlockParams::default();
-    let a = Agent::at(Vec3::ZERO);
+    let a = Agent::new(Vec3::ZERO);
     let others = [nb(Vec3::new(0.5, 0.0, 0.0), Vec3::ZERO, 1)];
     let s = separation(&a, 0, &others, &fp, &p);
     assert!(s.linear.x < 0.0 && s.linear.z == 0.0);
@@ -268,7 +268,7 @@ fn separation_pushes_apart_even_when_stacked() {
     assert_eq!(s0.linear, -s1.linear);
 
     // Five agents stacked on one point fan out.
-    let mut agents = [Agent::at(Vec3::new(1.0, 0.0, 1.0)); 5];
+    let mut agents = [Agent::new(Vec3::new(1.0, 0.0, 1.0)); 5];
     for _ in 0..240 {
         let snapshot: Vec<Neighbour> = agents
             .iter()
@@ -294,7 +294,7 @@ fn separation_pushes_apart_even_when_stacked() {
 fn cohesion_and_alignment_pull_towards_the_group() {
     let p = SteeringParams::default();
     let fp = FlockParams::default();
-    let a = Agent::at(Vec3::ZERO);
+    let a = Agent::new(Vec3::ZERO);
     let group = [
         nb(Vec3::new(2.0, 0.0, 0.0), Vec3::new(0.0, 0.0, -2.0), 1),
         nb(Vec3::new(2.0, 0.0, 2.0), Vec3::new(0.0, 0.0, -2.0), 2),
@@ -320,18 +320,18 @@ fn containment_pulls_back_inside() {
     let bounds = Aabb::new(Vec3::new(-5.0, -1.0, -5.0), Vec3::new(5.0, 1.0, 5.0));
     // Inside and calm: nothing.
     assert_eq!(
-        contain(&Agent::at(Vec3::ZERO), &bounds, &p, &cp),
+        contain(&Agent::new(Vec3::ZERO), &bounds, &p, &cp),
         Steering::ZERO
     );
     // Heading for the +X wall: pushed −X.
     let a = Agent {
         velocity: Vec3::new(4.0, 0.0, 0.0),
-        ..Agent::at(Vec3::new(3.5, 0.0, 0.0))
+        ..Agent::new(Vec3::new(3.5, 0.0, 0.0))
     };
     let s = contain(&a, &bounds, &p, &cp);
     assert!(s.linear.x < 0.0 && s.linear.z == 0.0);
     // Outside in a corner: pushed back diagonally, and returns.
-    let mut out = Agent::at(Vec3::new(9.0, 0.0, -9.0));
+    let mut out = Agent::new(Vec3::new(9.0, 0.0, -9.0));
     let s = contain(&out, &bounds, &p, &cp);
     assert!(s.linear.x < 0.0 && s.linear.z > 0.0);
     for _ in 0..600 {
@@ -341,7 +341,7 @@ fn containment_pulls_back_inside() {
     }
     assert!(bounds.contains(out.position), "{:?}", out.position);
     // Seeking a point outside: containment (first priority) keeps it in.
-    let mut a = Agent::at(Vec3::ZERO);
+    let mut a = Agent::new(Vec3::ZERO);
     for _ in 0..600 {
         let s = priority(
             &[
@@ -363,7 +363,7 @@ fn containment_pulls_back_inside() {
         Vec3::new(f32::INFINITY, 0.0, 1.0),
     );
     assert_eq!(
-        contain(&Agent::at(Vec3::new(1e6, 1e6, 0.0)), &open, &p, &cp),
+        contain(&Agent::new(Vec3::new(1e6, 1e6, 0.0)), &open, &p, &cp),
         Steering::ZERO
     );
 }
@@ -381,7 +381,7 @@ fn obstacle_avoidance_misses_a_circle_in_the_path() {
             radius: 2.0,
         }];
         let target = Vec3::new(0.0, 0.0, -20.0);
-        let mut a = Agent::at(Vec3::ZERO);
+        let mut a = Agent::new(Vec3::ZERO);
         let mut clearance = f32::MAX;
         let mut reached = false;
         let mut avoided = false;
@@ -406,7 +406,7 @@ fn obstacle_avoidance_misses_a_circle_in_the_path() {
     // Dead-centre hit goes right (velocity × up): moving −Z, right is +X.
     let a = Agent {
         velocity: Vec3::new(0.0, 0.0, -4.0),
-        ..Agent::at(Vec3::ZERO)
+        ..Agent::new(Vec3::ZERO)
     };
     let s = avoid_obstacles(
         &a,
@@ -440,7 +440,7 @@ fn obstacle_avoidance_misses_a_circle_in_the_path() {
     );
     assert_eq!(s, Steering::ZERO);
     // Already overlapping at the very centre, at rest: pushed out deterministically (+X).
-    let inside = Agent::at(Vec3::new(0.0, 0.0, -3.0));
+    let inside = Agent::new(Vec3::new(0.0, 0.0, -3.0));
     let s = avoid_obstacles(
         &inside,
         &[Obstacle {
@@ -464,7 +464,7 @@ fn path_following_reaches_waypoints_in_order() {
         Vec3::new(0.0, 0.0, 0.0),
     ];
     let path: Path<8> = Path::from_points(&corners, false).unwrap();
-    let mut a = Agent::at(Vec3::new(0.0, 0.0, 0.5));
+    let mut a = Agent::new(Vec3::new(0.0, 0.0, 0.5));
     let mut st = PathFollowState::default();
     let mut visited = Vec::new();
     for _ in 0..1800 {
@@ -488,7 +488,7 @@ fn path_following_reaches_waypoints_in_order() {
 
     // Looping: keeps going and counts laps.
     let looped: Path<8> = Path::from_points(&corners, true).unwrap();
-    let mut a = Agent::at(Vec3::ZERO);
+    let mut a = Agent::new(Vec3::ZERO);
     let mut st = PathFollowState::default();
     let mut indices = Vec::new();
     for _ in 0..3000 {
@@ -567,7 +567,7 @@ fn neighbour_list_full_keeps_the_nearest_and_reports_the_rest() {
     assert_eq!(out, before);
     // The flocking functions take the list as a slice.
     let s = separation(
-        &Agent::at(Vec3::ZERO),
+        &Agent::new(Vec3::ZERO),
         1,
         &out,
         &FlockParams::default(),

@@ -62,7 +62,7 @@ fn blend_weights_clamps_and_zeroes_cancellation() {
     let s = blend(&[(lin(8.0, 0.0, 0.0), 1.0), (lin(8.0, 0.0, 0.0), 1.0)], &p);
     assert_eq!(s.linear, Vec3::new(8.0, 0.0, 0.0));
     // Two seeks to opposite sides, equal weight: exactly zero, not a noise vector.
-    let a = Agent::at(Vec3::new(0.1, 0.0, 0.3));
+    let a = Agent::new(Vec3::new(0.1, 0.0, 0.3));
     let left = seek(&a, Vec3::new(-9.9, 0.0, 0.3), &p, 1.0 / 60.0);
     let right = seek(&a, Vec3::new(10.1, 0.0, 0.3), &p, 1.0 / 60.0);
     assert_eq!(blend(&[(left, 1.0), (right, 1.0)], &p).linear, Vec3::ZERO);

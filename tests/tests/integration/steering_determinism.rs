@@ -20,12 +20,12 @@ fn run_scene() -> u64 {
     let flock_params = FlockParams::default();
 
     let mut critters = [
-        ArrivalState::at(Vec3::new(-4.0, 0.0, 3.0)),
-        ArrivalState::at(Vec3::new(2.0, 0.0, -5.0)),
+        ArrivalState::new(Vec3::new(-4.0, 0.0, 3.0)),
+        ArrivalState::new(Vec3::new(2.0, 0.0, -5.0)),
     ];
     let mut boids: [Agent; 6] =
-        core::array::from_fn(|i| Agent::at(Vec3::new(i as f32 * 0.3, 0.0, 0.0)));
-    let mut rover = Agent::at(Vec3::ZERO);
+        core::array::from_fn(|i| Agent::new(Vec3::new(i as f32 * 0.3, 0.0, 0.0)));
+    let mut rover = Agent::new(Vec3::ZERO);
     let mut wander_state = WanderState::new(2024);
     let bounds = Aabb::new(Vec3::new(-8.0, -1.0, -8.0), Vec3::new(8.0, 1.0, 8.0));
     let obstacles = [Obstacle {
@@ -41,7 +41,7 @@ fn run_scene() -> u64 {
         true,
     )
     .unwrap();
-    let mut walker = Agent::at(Vec3::new(0.0, 0.0, 1.0));
+    let mut walker = Agent::new(Vec3::new(0.0, 0.0, 1.0));
     let mut path_state = PathFollowState::default();
 
     let mut h = StateHasher::new();

@@ -125,9 +125,9 @@ proptest! {
 #[test]
 fn non_finite_neighbour_velocity_is_skipped_on_every_path() {
     let mut agents = [
-        Agent::at(Vec3::ZERO),
-        Agent::at(Vec3::new(0.5, 0.0, 0.0)),
-        Agent::at(Vec3::new(0.0, 0.0, 2.0)),
+        Agent::new(Vec3::ZERO),
+        Agent::new(Vec3::new(0.5, 0.0, 0.0)),
+        Agent::new(Vec3::new(0.0, 0.0, 2.0)),
     ];
     agents[2].velocity = Vec3::new(1.0, 0.0, 0.0);
     let fp = FlockParams::default();

@@ -238,7 +238,7 @@ proptest! {
         let ap = ArrivalParams { brake_distance: brake, tolerance: tol, min_speed_fraction: creep, face_velocity: false };
         let target = Vec3::new(tx, 0.0, tz);
         let start = target - target; // origin
-        let mut s = ArrivalState::at(start);
+        let mut s = ArrivalState::new(start);
         let dt = 1.0 / hz;
         let mut prev = s.agent.position.distance(target);
         let dir = target.normalize_or_zero();
@@ -246,7 +246,7 @@ proptest! {
         // The documented rounding floor of the tolerance.
         let floor = 1e-5 * (1.0 + tx.abs().max(tz.abs()));
         for _ in 0..(200.0 * hz) as usize {
-            if arrival_step(&mut s, &p, &ap, target, dt) {
+            if arrival_step(&mut s, &p, &ap, target, dt).arrived {
                 done = true;
                 break;
             }
@@ -268,7 +268,7 @@ fn nan_and_inf_inputs_give_the_documented_results() {
     let dt = 1.0 / 60.0;
     let good = Agent {
         velocity: Vec3::new(1.0, 0.0, 0.0),
-        ..Agent::at(Vec3::new(1.0, 0.0, 2.0))
+        ..Agent::new(Vec3::new(1.0, 0.0, 2.0))
     };
     let nan = Vec3::new(f32::NAN, 0.0, 0.0);
     let inf = Vec3::new(0.0, f32::INFINITY, 0.0);
@@ -307,11 +307,12 @@ fn nan_and_inf_inputs_give_the_documented_results() {
             agent: good,
             arrived: false,
         };
-        assert!(!arrival_step(&mut st, &p, &ap, Vec3::ZERO, bad_dt));
+        let ev = arrival_step(&mut st, &p, &ap, Vec3::ZERO, bad_dt);
+        assert!(ev.rejected && !ev.arrived);
         assert_eq!(st.agent, good);
     }
     // Huge dt: clamped to MAX_DT.
-    let mut a = Agent::at(Vec3::ZERO);
+    let mut a = Agent::new(Vec3::ZERO);
     integrate(
         &mut a,
         &p,
@@ -340,7 +341,7 @@ fn nan_and_inf_inputs_give_the_documented_results() {
         yaw: f32::NAN,
     };
     integrate(&mut a, &p, Steering::ZERO, dt);
-    assert_eq!(a, Agent::at(Vec3::ZERO));
+    assert_eq!(a, Agent::new(Vec3::ZERO));
     // Position overflow: stays, stops.
     let mut a = Agent {
         position: Vec3::new(f32::MAX, 0.0, 0.0),

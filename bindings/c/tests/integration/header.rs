@@ -28,7 +28,7 @@ fn committed_header_is_fresh() {
         .unwrap_or(committed.lines().count().min(GENERATED.lines().count()));
     panic!(
         "bindings/c/include/hopkit.h is stale (first difference at line {}).\n\
-         Regenerate it with: HOPKIT_BLESS=1 cargo test -p hopkit-ffi --test header",
+         Regenerate it with: HOPKIT_BLESS=1 cargo test -p hopkit-ffi --test integration header::",
         first_diff + 1
     );
 }
