@@ -131,6 +131,8 @@ pub struct DemoScene {
     /// The companion's per-tick decays, kept between ticks (see [`follower::step_cached`]; not
     /// state, not hashed).
     follower_rates: follower::TickConsts,
+    /// `params.follower`, sanitized once when set (so the ticks need not check it).
+    follower_params: follower::SaneParams,
 }
 
 /// The stick pipeline plus the scene: the whole handheld simulation.
@@ -175,6 +177,7 @@ impl DemoScene {
             ghosts,
             player_firing: false,
             follower_rates: follower::TickConsts::EMPTY,
+            follower_params: follower::SaneParams::new(&params.follower),
         }
     }
 
@@ -189,8 +192,9 @@ impl DemoScene {
     /// mechanic every tick as before; the ticks are those [`follower::step`] would give with the
     /// parameters as passed.
     pub fn set_params(&mut self, params: DemoParams) {
+        self.follower_params = follower::SaneParams::new(&params.follower);
         self.params = DemoParams {
-            follower: params.follower.sanitized(),
+            follower: *self.follower_params.get(),
             ..params
         };
     }
@@ -208,10 +212,10 @@ impl DemoScene {
         let ground = DemoGround;
         self.step_player(left, look_rate, buttons_held, dt, &ground);
         let p = self.player.mover.position;
-        // `step_cached` checks the params (about 30 integer compares) and sanitizes only a bad set.
-        follower::step_cached(
+        // Sanitized when set (`new`, `set_params`): not checked again every tick.
+        follower::step_sane(
             &mut self.companion,
-            &self.params.follower,
+            &self.follower_params,
             &mut self.follower_rates,
             p,
             &ground,

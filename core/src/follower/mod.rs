@@ -82,7 +82,7 @@ pub mod party;
 pub mod trail;
 
 pub use body::{FollowerBody, TickConsts};
-pub use params::{FollowerParams, COORD_LIMIT, MAX_SPEED, MAX_STEP_DT, SEED_TICK_HZ};
+pub use params::{FollowerParams, SaneParams, COORD_LIMIT, MAX_SPEED, MAX_STEP_DT, SEED_TICK_HZ};
 pub use party::{
     Party, PartyEvents, PartyFull, PartyParams, DEFAULT_PARTY_SIZE, DEFAULT_PARTY_TRAIL,
     MAX_PARTY_SIZE,
@@ -227,12 +227,24 @@ pub fn step_cached<const N: usize>(
         sane = params.sanitized();
         &sane
     };
-    step_sane(state, p, rates, leader_pos, ground, dt)
+    step_unchecked(state, p, rates, leader_pos, ground, dt)
 }
 
-/// [`step_cached`] with parameters known to be sane (`p.is_sane()`, e.g. sanitized once when they
-/// were set), which are then not checked again.
-pub(crate) fn step_sane<const N: usize>(
+/// [`step_cached`] with parameters sanitized once ([`SaneParams`]), which are then not checked
+/// every step: the same bits as [`step`] with the parameters `params` was made from.
+pub fn step_sane<const N: usize>(
+    state: &mut FollowerState<N>,
+    params: &SaneParams,
+    rates: &mut TickConsts,
+    leader_pos: Vec3,
+    ground: &impl GroundProbe,
+    dt: f32,
+) -> FollowerEvents {
+    step_unchecked(state, params.get(), rates, leader_pos, ground, dt)
+}
+
+/// The step with parameters known to be sane (`p.is_sane()`).
+fn step_unchecked<const N: usize>(
     state: &mut FollowerState<N>,
     p: &FollowerParams,
     rates: &mut TickConsts,
@@ -539,7 +551,7 @@ mod tests {
     }
 
     #[test]
-    fn step_cached_is_step_bit_for_bit() {
+    fn step_cached_and_step_sane_are_step_bit_for_bit() {
         let mut odd = FollowerParams::seed();
         odd.stop_decay_per_tick = 0.5;
         odd.direction_lerp_per_tick = 1.0;
@@ -572,6 +584,8 @@ mod tests {
                 let mut c = start;
                 let built = TickConsts::new(p, dt);
                 let mut consts = built;
+                // And the parameters sanitized once (`step_sane`).
+                let (mut d, sane, mut rates_d) = (start, SaneParams::new(p), TickConsts::EMPTY);
                 for t in 0..300 {
                     let f = t as f32 * 0.03;
                     // Circles, stops, and one teleport.
@@ -590,6 +604,9 @@ mod tests {
                     let ec = step_cached(&mut c, p, &mut consts, leader, &g, dt);
                     assert_eq!(ea, ec, "dt {dt} tick {t}");
                     assert_eq!(bits(&a), bits(&c), "dt {dt} tick {t}");
+                    let ed = step_sane(&mut d, &sane, &mut rates_d, leader, &g, dt);
+                    assert_eq!(ea, ed, "dt {dt} tick {t}");
+                    assert_eq!(bits(&a), bits(&d), "dt {dt} tick {t}");
                     if dt > 0.0 {
                         assert_eq!(consts, built, "dt {dt} tick {t}: recomputed");
                     }
