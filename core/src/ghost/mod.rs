@@ -69,6 +69,7 @@
 //! Exactly 3 bytes per frame, plus 24 bytes of header and 4 bytes per `K` frames. See [`format`]
 //! for the full specification.
 
+pub mod codec;
 pub mod crc;
 pub mod demo_pilot;
 pub mod fleet;
@@ -77,13 +78,15 @@ pub mod format;
 pub mod frame;
 pub mod pilot;
 pub mod playback;
+pub mod range;
 pub mod recorder;
 pub mod scene;
 
 pub use fleet::{spawn_fleet, spawn_formation, FormationParams, SpawnArea};
 pub use flyer::{FlyerParams, FlyerState};
 pub use format::{
-    decode, encode, recording_size, DecodeError, EncodeError, Header, HeaderField, Recording,
+    decode, encode, encode_v2, load, load_scratch_size, recording_size, to_v1, DecodeError,
+    EncodeError, Header, HeaderField, Recording,
     RecordingInfo,
 };
 pub use frame::{Frame, FrameQuantizer, PilotInput};
