@@ -183,7 +183,11 @@ impl FrameModel {
         let w = Self::word(frame);
         let p = self.prev;
         let same = (w ^ p) & 0xFFFF == 0;
-        e.bit(&mut self.same[self.same_run as usize % SAME_CTX], !same, out);
+        e.bit(
+            &mut self.same[self.same_run as usize % SAME_CTX],
+            !same,
+            out,
+        );
         if same {
             self.same_run = (self.same_run + 1).min(SAME_CTX as u8 - 1);
             self.last_d = [0; 2];

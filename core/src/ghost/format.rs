@@ -908,6 +908,17 @@ fn decode_v2_body(
     } else {
         0
     };
+    if header.frame_count == 0 {
+        // No frames, no stream (not even the coder's flush).
+        return if body.is_empty() {
+            Ok(())
+        } else {
+            Err(DecodeError::TrailingBytes {
+                expected: HEADER_LEN as u64,
+                found: HEADER_LEN.saturating_add(body.len()),
+            })
+        };
+    }
     let mut dec = super::range::Decoder::new(body);
     let mut model = super::codec::FrameModel::new();
     let mut next_check = 0u32;
@@ -1017,7 +1028,9 @@ fn v2_body(
         }
         model.encode(f, &mut enc, &mut sink);
     }
-    enc.flush(&mut sink);
+    if count > 0 {
+        enc.flush(&mut sink);
+    }
     let needed = HEADER_LEN.saturating_add(sink.pos);
     if sink.overflowed() || available < HEADER_LEN {
         return Err(EncodeError::BufferTooSmall { needed, available });

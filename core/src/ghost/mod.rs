@@ -86,8 +86,7 @@ pub use fleet::{spawn_fleet, spawn_formation, FormationParams, SpawnArea};
 pub use flyer::{FlyerParams, FlyerState};
 pub use format::{
     decode, encode, encode_v2, load, load_scratch_size, recording_size, to_v1, DecodeError,
-    EncodeError, Header, HeaderField, Recording,
-    RecordingInfo,
+    EncodeError, Header, HeaderField, Recording, RecordingInfo,
 };
 pub use frame::{Frame, FrameQuantizer, PilotInput};
 pub use playback::{verify, Desync, Ghost, GhostTick, Replay, ReplayStep};
