@@ -7,28 +7,28 @@
 //! yaw, 8-bit Condition), each against the previous frame's (the frame before frame 0 is
 //! [`Frame::NEUTRAL`]):
 //!
-//! 1. **same** — one bit: flags, pitch and yaw all equal the previous frame's. Context: how many
-//!    frames in a row were "same" before (0..=15).
-//! 2. only if not same: the four **flags**, one bit each, context = which flag and its previous
-//!    value; then **pitch** and **yaw** as a delta `d` (6-bit wrapping, `−32..=31`): a zero bit
-//!    (context: was the previous delta of this axis zero), a sign bit (context: sign of the
-//!    previous non-zero delta) and `|d|` in adaptive Elias-gamma (length in unary, then the bits
-//!    below the leading one, each adaptive by length and position).
+//! 1. **pitch**, then **yaw**, each as a delta `d` from the previous frame (6-bit wrapping,
+//!    `−32..=31`): a zero bit (context: the sizes 0 / 1 / 2+ of the axis's last two deltas, and
+//!    for yaw whether pitch moved in this frame), a sign bit (context: the signs of the last delta
+//!    and of the last non-zero one) and `|d|` in adaptive Elias-gamma (length in unary, then the
+//!    bits below the leading one, each adaptive by length and position; set chosen by the size of
+//!    the last delta).
+//! 2. the four **flags**, one bit each; context: which flag, its previous value, whether a stick
+//!    moved in this frame.
 //! 3. **Condition** delta (8-bit wrapping, `−128..=127`): a zero bit whose context is the number of
-//!    frames since the Condition last changed (0..=15, the distance changes at a steady pace), a
-//!    sign bit (context: the previous change's sign), `|d|` in adaptive Elias-gamma.
+//!    frames since the Condition last changed (0..=7) and how that compares with the length of
+//!    the run before (the distance changes at a steady pace), a sign bit (context: the previous
+//!    change's sign), `|d|` in adaptive Elias-gamma.
 //! 4. before frame `j·K` (`K` = the checksum interval), the 32-bit state check as 32 even-odds bits.
 //!
-//! Every decision is a binary choice with a 15-bit adaptive probability, so the model is a fixed
-//! table of 180 probabilities (360 bytes) plus the previous frame: [`FrameModel`], `Copy`, no
-//! allocation. Every bit pattern decodes to *some* frame (deltas wrap), so decoding cannot fail;
+//! Every decision is a binary choice with a 15-bit adaptive probability ([`super::range::Prob`]),
+//! so the model is a fixed table of probabilities plus a few bytes of history: [`FrameModel`],
+//! `Copy`, no allocation, `size_of::<FrameModel>()` bytes (1,176; a test pins it). Every bit pattern decodes to *some* frame (deltas wrap), so decoding cannot fail;
 //! only the stream's length is checked (see [`super::format`]).
 
 use super::frame::Frame;
 use super::range::{Decoder, Encoder, Prob, Sink, PROB_INIT};
 
-/// Contexts of the "same" bit (run length of "same" frames, capped).
-const SAME_CTX: usize = 16;
 /// Contexts of the Condition zero bit (frames since the last Condition change, capped).
 const COND_RUN_CTX: usize = 16;
 
@@ -80,35 +80,46 @@ impl<const LEN: usize, const MANT: usize> Gamma<LEN, MANT> {
     }
 }
 
-/// A signed delta coder: zero bit, sign bit, magnitude.
+/// A signed delta coder: a zero bit (`Z` contexts), a sign bit (`S` contexts), the magnitude
+/// (`G` sets of Elias-gamma probabilities).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Delta<const Z: usize, const LEN: usize, const MANT: usize> {
+struct Delta<const Z: usize, const S: usize, const G: usize, const LEN: usize, const MANT: usize> {
     zero: [Prob; Z],
-    sign: [Prob; 3],
-    mag: Gamma<LEN, MANT>,
+    sign: [Prob; S],
+    mag: [Gamma<LEN, MANT>; G],
 }
 
-impl<const Z: usize, const LEN: usize, const MANT: usize> Delta<Z, LEN, MANT> {
+/// Contexts of one delta: zero bit, sign bit, magnitude set.
+#[derive(Clone, Copy)]
+struct Ctx {
+    zero: usize,
+    sign: usize,
+    mag: usize,
+}
+
+impl<const Z: usize, const S: usize, const G: usize, const LEN: usize, const MANT: usize>
+    Delta<Z, S, G, LEN, MANT>
+{
     const NEW: Self = Delta {
         zero: [PROB_INIT; Z],
-        sign: [PROB_INIT; 3],
-        mag: Gamma::NEW,
+        sign: [PROB_INIT; S],
+        mag: [Gamma::NEW; G],
     };
 
-    fn encode(&mut self, d: i32, zctx: usize, sctx: usize, e: &mut Encoder, out: &mut Sink<'_>) {
-        e.bit(&mut self.zero[zctx.min(Z - 1)], d != 0, out);
+    fn encode(&mut self, d: i32, c: Ctx, e: &mut Encoder, out: &mut Sink<'_>) {
+        e.bit(&mut self.zero[c.zero.min(Z - 1)], d != 0, out);
         if d != 0 {
-            e.bit(&mut self.sign[sctx.min(2)], d < 0, out);
-            self.mag.encode(d.unsigned_abs(), e, out);
+            e.bit(&mut self.sign[c.sign.min(S - 1)], d < 0, out);
+            self.mag[c.mag.min(G - 1)].encode(d.unsigned_abs(), e, out);
         }
     }
 
-    fn decode(&mut self, zctx: usize, sctx: usize, dec: &mut Decoder<'_>) -> i32 {
-        if !dec.bit(&mut self.zero[zctx.min(Z - 1)]) {
+    fn decode(&mut self, c: Ctx, dec: &mut Decoder<'_>) -> i32 {
+        if !dec.bit(&mut self.zero[c.zero.min(Z - 1)]) {
             return 0;
         }
-        let neg = dec.bit(&mut self.sign[sctx.min(2)]);
-        let m = self.mag.decode(dec) as i32;
+        let neg = dec.bit(&mut self.sign[c.sign.min(S - 1)]);
+        let m = self.mag[c.mag.min(G - 1)].decode(dec) as i32;
         if neg {
             -m
         } else {
@@ -117,7 +128,7 @@ impl<const Z: usize, const LEN: usize, const MANT: usize> Delta<Z, LEN, MANT> {
     }
 }
 
-/// Sign context: 0 none yet, 1 positive, 2 negative.
+/// Sign context: 0 zero (or none yet), 1 positive, 2 negative.
 #[inline]
 fn sign_ctx(d: i32) -> usize {
     match d {
@@ -127,21 +138,27 @@ fn sign_ctx(d: i32) -> usize {
     }
 }
 
+/// `min(|d|, 2)`.
+#[inline]
+fn mag_ctx(d: i32) -> usize {
+    (d.unsigned_abs() as usize).min(2)
+}
+
 /// The adaptive model and the previous frame: everything the coder remembers between frames.
 /// Encoder and decoder keep identical copies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FrameModel {
     prev: u32,
-    same_run: u8,
     cond_run: u8,
-    /// Previous deltas (pitch, yaw) and the last non-zero ones, for the contexts.
-    last_d: [i8; 2],
+    /// Length of the Condition's previous run of unchanged frames (capped).
+    cond_prev_run: u8,
+    /// The last two deltas of each stick (pitch, yaw), and the last non-zero one.
+    last_d: [[i8; 2]; 2],
     last_nz: [i8; 2],
     cond_last_nz: i8,
-    same: [Prob; SAME_CTX],
-    flags: [[Prob; 2]; 4],
-    stick: [Delta<2, 5, 4>; 2],
-    cond: Delta<COND_RUN_CTX, 7, 4>,
+    flags: [[Prob; 4]; 4],
+    stick: [Delta<18, 9, 3, 5, 4>; 2],
+    cond: Delta<{ 8 * 4 }, 3, 1, 7, 4>,
 }
 
 impl Default for FrameModel {
@@ -161,13 +178,12 @@ impl FrameModel {
     pub const fn new() -> Self {
         FrameModel {
             prev: 0,
-            same_run: 0,
             cond_run: 0,
-            last_d: [0; 2],
+            cond_prev_run: 0,
+            last_d: [[0; 2]; 2],
             last_nz: [0; 2],
             cond_last_nz: 0,
-            same: [PROB_INIT; SAME_CTX],
-            flags: [[PROB_INIT; 2]; 4],
+            flags: [[PROB_INIT; 4]; 4],
             stick: [Delta::NEW; 2],
             cond: Delta::NEW,
         }
@@ -182,38 +198,23 @@ impl FrameModel {
     pub fn encode(&mut self, frame: &Frame, e: &mut Encoder, out: &mut Sink<'_>) {
         let w = Self::word(frame);
         let p = self.prev;
-        let same = (w ^ p) & 0xFFFF == 0;
-        e.bit(
-            &mut self.same[self.same_run as usize % SAME_CTX],
-            !same,
-            out,
-        );
-        if same {
-            self.same_run = (self.same_run + 1).min(SAME_CTX as u8 - 1);
-            self.last_d = [0; 2];
-        } else {
-            self.same_run = 0;
-            for k in 0..4 {
-                let was = (p >> k) & 1;
-                e.bit(&mut self.flags[k][was as usize], (w >> k) & 1 != 0, out);
-            }
-            for a in 0..2 {
-                let shift = 4 + 6 * a as u32;
-                let d = sext(((w >> shift).wrapping_sub(p >> shift)) & 0x3F, 6);
-                let zctx = (self.last_d[a] != 0) as usize;
-                let sctx = sign_ctx(self.last_nz[a] as i32);
-                self.stick[a].encode(d, zctx, sctx, e, out);
-                self.note_stick(a, d);
-            }
+        let mut moved = false;
+        for a in 0..2 {
+            let shift = 4 + 6 * a as u32;
+            let d = sext(((w >> shift).wrapping_sub(p >> shift)) & 0x3F, 6);
+            let c = self.stick_ctx(a, moved);
+            self.stick[a].encode(d, c, e, out);
+            self.note_stick(a, d);
+            moved |= d != 0;
+        }
+        for k in 0..4 {
+            let was = (p >> k) & 1;
+            let ctx = (was as usize) | (moved as usize) << 1;
+            e.bit(&mut self.flags[k][ctx], (w >> k) & 1 != 0, out);
         }
         let d = sext(((w >> 16).wrapping_sub(p >> 16)) & 0xFF, 8);
-        self.cond.encode(
-            d,
-            self.cond_run as usize,
-            sign_ctx(self.cond_last_nz as i32),
-            e,
-            out,
-        );
+        let c = self.cond_ctx();
+        self.cond.encode(d, c, e, out);
         self.note_cond(d);
         self.prev = w;
     }
@@ -221,35 +222,27 @@ impl FrameModel {
     /// Decode one frame.
     pub fn decode(&mut self, dec: &mut Decoder<'_>) -> Frame {
         let p = self.prev;
-        let changed = dec.bit(&mut self.same[self.same_run as usize % SAME_CTX]);
-        let mut w = p & 0xFFFF;
-        if !changed {
-            self.same_run = (self.same_run + 1).min(SAME_CTX as u8 - 1);
-            self.last_d = [0; 2];
-        } else {
-            self.same_run = 0;
-            w = 0;
-            for k in 0..4 {
-                let was = (p >> k) & 1;
-                w |= (dec.bit(&mut self.flags[k][was as usize]) as u32) << k;
-            }
-            for a in 0..2 {
-                let shift = 4 + 6 * a as u32;
-                let zctx = (self.last_d[a] != 0) as usize;
-                let sctx = sign_ctx(self.last_nz[a] as i32);
-                let d = self.stick[a].decode(zctx, sctx, dec);
-                let v = ((p >> shift) as i32).wrapping_add(d) as u32 & 0x3F;
-                w |= v << shift;
-                // Store the delta as the encoder saw it (6-bit wrapped), so contexts agree even
-                // for corrupt magnitudes.
-                self.note_stick(a, sext(v.wrapping_sub(p >> shift) & 0x3F, 6));
-            }
+        let mut w = 0u32;
+        let mut moved = false;
+        for a in 0..2 {
+            let shift = 4 + 6 * a as u32;
+            let c = self.stick_ctx(a, moved);
+            let d = self.stick[a].decode(c, dec);
+            let v = ((p >> shift) as i32).wrapping_add(d) as u32 & 0x3F;
+            w |= v << shift;
+            // The delta as the encoder saw it (6-bit wrapped), so the contexts agree even for
+            // corrupt magnitudes.
+            let d = sext(v.wrapping_sub(p >> shift) & 0x3F, 6);
+            self.note_stick(a, d);
+            moved |= d != 0;
         }
-        let d = self.cond.decode(
-            self.cond_run as usize,
-            sign_ctx(self.cond_last_nz as i32),
-            dec,
-        );
+        for k in 0..4 {
+            let was = (p >> k) & 1;
+            let ctx = (was as usize) | (moved as usize) << 1;
+            w |= (dec.bit(&mut self.flags[k][ctx]) as u32) << k;
+        }
+        let c = self.cond_ctx();
+        let d = self.cond.decode(c, dec);
         let c = ((p >> 16) as i32).wrapping_add(d) as u32 & 0xFF;
         self.note_cond(sext(c.wrapping_sub(p >> 16) & 0xFF, 8));
         w |= c << 16;
@@ -257,9 +250,45 @@ impl FrameModel {
         Frame::unpack([w as u8, (w >> 8) as u8, (w >> 16) as u8])
     }
 
+    /// Stick contexts: the sizes of the last two deltas and, for yaw, whether pitch moved in this
+    /// frame (zero bit), the signs of the last delta
+    /// and of the last non-zero one (sign bit), the size of the last delta (magnitude).
+    #[inline]
+    fn stick_ctx(&self, a: usize, pitch_moved: bool) -> Ctx {
+        let [d1, d2] = self.last_d[a];
+        let (d1, d2) = (d1 as i32, d2 as i32);
+        Ctx {
+            zero: mag_ctx(d1) * 3 + mag_ctx(d2) + 9 * pitch_moved as usize,
+            sign: sign_ctx(d1) * 3 + sign_ctx(self.last_nz[a] as i32),
+            mag: mag_ctx(d1),
+        }
+    }
+
+    /// Condition contexts: frames since it last changed (0..=7) and how that compares with the
+    /// previous run's length (the distance changes at a steady pace); the last change's sign.
+    #[inline]
+    fn cond_ctx(&self) -> Ctx {
+        let run = self.cond_run as u32 + 1;
+        let prev = self.cond_prev_run as u32;
+        let rel = if run < prev {
+            0
+        } else if run == prev {
+            1
+        } else if run == prev + 1 {
+            2
+        } else {
+            3
+        };
+        Ctx {
+            zero: (self.cond_run as usize).min(7) * 4 + rel,
+            sign: sign_ctx(self.cond_last_nz as i32),
+            mag: 0,
+        }
+    }
+
     #[inline]
     fn note_stick(&mut self, a: usize, d: i32) {
-        self.last_d[a] = d as i8;
+        self.last_d[a] = [d as i8, self.last_d[a][0]];
         if d != 0 {
             self.last_nz[a] = d as i8;
         }
@@ -270,6 +299,7 @@ impl FrameModel {
         if d == 0 {
             self.cond_run = (self.cond_run + 1).min(COND_RUN_CTX as u8 - 1);
         } else {
+            self.cond_prev_run = self.cond_run + 1;
             self.cond_run = 0;
             self.cond_last_nz = d as i8;
         }
@@ -288,8 +318,13 @@ mod tests {
         let checks: heapless::Vec<u32, 30> = rec.checksums().collect();
         let mut out = [0u8; 2048];
         let n = encode_v2(&rec.info(), &frames, &checks, &mut out).unwrap();
-        std::println!("demo v2: {n} bytes, {:.3} bytes/frame", n as f64 / 1800.0);
+        std::println!(
+            "demo v2: {n} bytes, {:.3} bytes/frame, model {} bytes",
+            n as f64 / 1800.0,
+            core::mem::size_of::<FrameModel>()
+        );
         assert!(n * 2 <= 1800, "{n}");
+        assert_eq!(core::mem::size_of::<FrameModel>(), 1176);
         let mut scratch = [0u8; 5544];
         let back = load(&out[..n], &mut scratch).unwrap();
         assert!(back.frames().eq(rec.frames()));

@@ -21,12 +21,53 @@ pub const PROB_ONE: u16 = 1 << PROB_BITS;
 /// Adaptation shift: each coded bit moves the probability `1/2^SHIFT` of the way to certainty.
 pub const SHIFT: u32 = 4;
 /// A fresh probability: even odds.
-pub const PROB_INIT: u16 = PROB_ONE / 2;
+pub const PROB_INIT: Prob = Prob::NEW;
 /// Below this the range is renormalised (a byte moves out).
 const TOP: u32 = 1 << 24;
 
-/// An adaptive probability (of a 0 bit).
-pub type Prob = u16;
+/// An adaptive probability (of a 0 bit) and how many bits it has seen (capped): a fresh
+/// probability adapts fast (shift 1, 2, 3, …) and settles at [`SHIFT`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Prob {
+    p: u16,
+    n: u16,
+}
+
+impl Prob {
+    /// Even odds, nothing seen.
+    pub const NEW: Prob = Prob {
+        p: PROB_ONE / 2,
+        n: 0,
+    };
+
+    /// The probability of a 0, in units of `2^−15`.
+    #[inline]
+    pub fn get(&self) -> u32 {
+        self.p as u32
+    }
+
+    #[inline]
+    fn update(&mut self, bit: bool) {
+        let shift = if (self.n as u32) < SHIFT - START_SHIFT {
+            self.n += 1;
+            self.n as u32 + START_SHIFT - 1
+        } else {
+            SHIFT
+        };
+        if bit {
+            self.p -= self.p >> shift;
+        } else {
+            self.p += (PROB_ONE - self.p) >> shift;
+        }
+        // Keep both outcomes possible whatever the history (shift ≥ 1 alone would allow 0).
+        self.p = self.p.clamp(MIN_P, PROB_ONE - MIN_P);
+    }
+}
+
+/// Shift of a fresh probability's first update.
+const START_SHIFT: u32 = 1;
+/// Probabilities stay in `[MIN_P, 2^15 − MIN_P]`.
+const MIN_P: u16 = 1 << SHIFT;
 
 /// Encoder state, `Copy` so a recorder can roll a frame back (see [`super::recorder`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -124,15 +165,14 @@ impl Encoder {
     /// Code `bit` with the adaptive probability `p`.
     #[inline]
     pub fn bit(&mut self, p: &mut Prob, bit: bool, out: &mut Sink<'_>) {
-        let bound = (self.range >> PROB_BITS) * *p as u32;
+        let bound = (self.range >> PROB_BITS) * p.get();
         if bit {
             self.low += bound as u64;
             self.range -= bound;
-            *p -= *p >> SHIFT;
         } else {
             self.range = bound;
-            *p += (PROB_ONE - *p) >> SHIFT;
         }
+        p.update(bit);
         self.normalize(out);
     }
 
@@ -206,18 +246,17 @@ impl<'a> Decoder<'a> {
     /// Decode one bit with the adaptive probability `p` (updated as the encoder did).
     #[inline]
     pub fn bit(&mut self, p: &mut Prob) -> bool {
-        let bound = (self.range >> PROB_BITS) * *p as u32;
+        let bound = (self.range >> PROB_BITS) * p.get();
         let bit = if self.code < bound {
             self.range = bound;
-            *p += (PROB_ONE - *p) >> SHIFT;
             false
         } else {
             // Corrupt input can leave `code ≥ range`; wrapping keeps every value defined.
             self.code = self.code.wrapping_sub(bound);
             self.range -= bound;
-            *p -= *p >> SHIFT;
             true
         };
+        p.update(bit);
         self.normalize();
         bit
     }
@@ -295,7 +334,35 @@ mod tests {
                     let _ = d.direct(32);
                 }
             }
-            assert!(p.iter().all(|&p| p > 0 && p < PROB_ONE));
+            assert!(p.iter().all(|p| p.get() > 0 && p.get() < PROB_ONE as u32));
         }
+    }
+}
+#[cfg(test)]
+mod eff {
+    use super::*;
+    #[test]
+    fn efficiency() {
+        let mut rng = crate::rng::Pcg32::new(1, 1);
+        let mut buf = [0u8; 8192];
+        let mut out = Sink {
+            buf: &mut buf,
+            pos: 0,
+        };
+        let mut e = Encoder::new();
+        let mut p = PROB_INIT;
+        let mut est = 0.0f64;
+        for _ in 0..40000 {
+            let b = rng.below(100) < 5;
+            let q = p.get() as f64 / 32768.0;
+            est += if b {
+                -libm::log2(1.0 - q)
+            } else {
+                -libm::log2(q)
+            };
+            e.bit(&mut p, b, &mut out);
+        }
+        e.flush(&mut out);
+        std::println!("est {} bytes, real {}", est / 8.0, out.pos);
     }
 }
