@@ -852,6 +852,35 @@ pub fn decode<const N: usize>(
 // Version 2
 // ---------------------------------------------------------------------------------------------
 
+/// The header fields of a recording of either version, checking only length ≥ 24, the magic and
+/// the version (1 or 2): **not** the CRC nor the fields — for tools that must know the version
+/// and frame count before decoding (e.g. to size a buffer for [`load`]). Decode with [`load`] /
+/// [`decode`] / [`Recording::parse`], which check everything.
+pub fn peek_header(bytes: &[u8]) -> Result<Header, DecodeError> {
+    if bytes.len() < HEADER_LEN {
+        return Err(DecodeError::Truncated {
+            expected: HEADER_LEN as u64,
+            found: bytes.len(),
+        });
+    }
+    if bytes.get(0..4) != Some(&MAGIC[..]) {
+        return Err(DecodeError::BadMagic);
+    }
+    let version = read_u16(bytes, 4);
+    if version != FORMAT_VERSION && version != FORMAT_VERSION_2 {
+        return Err(DecodeError::UnsupportedVersion { version });
+    }
+    Ok(Header {
+        version,
+        tick_hz: read_u16(bytes, 6),
+        frame_count: read_u32(bytes, 8),
+        flags: read_u16(bytes, 12),
+        checksum_interval: read_u16(bytes, 14),
+        condition_unit: f32::from_bits(read_u32(bytes, 16)),
+        crc: read_u32(bytes, 20),
+    })
+}
+
 /// Check a version 2 file's header and CRC (order: length ≥ 24, magic, version, CRC, header
 /// fields); returns the header and the coded body.
 fn parse_v2(bytes: &[u8]) -> Result<(Header, &[u8]), DecodeError> {
