@@ -13,8 +13,8 @@
 //!    and of the last non-zero one) and `|d|` in adaptive Elias-gamma (length in unary, then the
 //!    bits below the leading one, each adaptive by length and position; set chosen by the size of
 //!    the last delta).
-//! 2. the four **flags**, one bit each; context: which flag, its previous value, whether a stick
-//!    moved in this frame.
+//! 2. the four **flags**: one bit "any flag changed" (context: whether a stick moved in this
+//!    frame), and only if so the four flags, one bit each (context: which flag, its previous value).
 //! 3. **Condition** delta (8-bit wrapping, `−128..=127`): a zero bit whose context is the number of
 //!    frames since the Condition last changed (0..=7) and how that compares with the length of
 //!    the run before (the distance changes at a steady pace), a sign bit (context: the previous
@@ -23,7 +23,7 @@
 //!
 //! Every decision is a binary choice with a 15-bit adaptive probability ([`super::range::Prob`]),
 //! so the model is a fixed table of probabilities plus a few bytes of history: [`FrameModel`],
-//! `Copy`, no allocation, `size_of::<FrameModel>()` bytes (1,176; a test pins it). Every bit pattern decodes to *some* frame (deltas wrap), so decoding cannot fail;
+//! `Copy`, no allocation, `size_of::<FrameModel>()` bytes (584; a test pins it). Every bit pattern decodes to *some* frame (deltas wrap), so decoding cannot fail;
 //! only the stream's length is checked (see [`super::format`]).
 
 use super::frame::Frame;
@@ -48,6 +48,7 @@ impl<const LEN: usize, const MANT: usize> Gamma<LEN, MANT> {
     };
 
     /// Encode `m ≥ 1` (values above `2^LEN` are never passed).
+    #[inline(always)]
     fn encode(&mut self, m: u32, e: &mut Encoder, out: &mut Sink<'_>) {
         let n = 32 - m.leading_zeros(); // 1..=LEN+1... bit length
         let extra = (n as usize).saturating_sub(1);
@@ -65,6 +66,7 @@ impl<const LEN: usize, const MANT: usize> Gamma<LEN, MANT> {
         }
     }
 
+    #[inline(always)]
     fn decode(&mut self, d: &mut Decoder<'_>) -> u32 {
         let mut extra = 0usize;
         while extra < LEN && d.bit(&mut self.len[extra]) {
@@ -106,6 +108,7 @@ impl<const Z: usize, const S: usize, const G: usize, const LEN: usize, const MAN
         mag: [Gamma::NEW; G],
     };
 
+    #[inline(always)]
     fn encode(&mut self, d: i32, c: Ctx, e: &mut Encoder, out: &mut Sink<'_>) {
         e.bit(&mut self.zero[c.zero.min(Z - 1)], d != 0, out);
         if d != 0 {
@@ -114,6 +117,7 @@ impl<const Z: usize, const S: usize, const G: usize, const LEN: usize, const MAN
         }
     }
 
+    #[inline(always)]
     fn decode(&mut self, c: Ctx, dec: &mut Decoder<'_>) -> i32 {
         if !dec.bit(&mut self.zero[c.zero.min(Z - 1)]) {
             return 0;
@@ -129,7 +133,7 @@ impl<const Z: usize, const S: usize, const G: usize, const LEN: usize, const MAN
 }
 
 /// Sign context: 0 zero (or none yet), 1 positive, 2 negative.
-#[inline]
+#[inline(always)]
 fn sign_ctx(d: i32) -> usize {
     match d {
         0 => 0,
@@ -139,7 +143,7 @@ fn sign_ctx(d: i32) -> usize {
 }
 
 /// `min(|d|, 2)`.
-#[inline]
+#[inline(always)]
 fn mag_ctx(d: i32) -> usize {
     (d.unsigned_abs() as usize).min(2)
 }
@@ -156,7 +160,9 @@ pub struct FrameModel {
     last_d: [[i8; 2]; 2],
     last_nz: [i8; 2],
     cond_last_nz: i8,
-    flags: [[Prob; 4]; 4],
+    /// "Any flag changed", by whether a stick moved in this frame.
+    flags_changed: [Prob; 2],
+    flags: [[Prob; 2]; 4],
     stick: [Delta<18, 9, 3, 5, 4>; 2],
     cond: Delta<{ 8 * 4 }, 3, 1, 7, 4>,
 }
@@ -168,7 +174,7 @@ impl Default for FrameModel {
 }
 
 /// Sign-extend the low `bits` of `v`.
-#[inline]
+#[inline(always)]
 fn sext(v: u32, bits: u32) -> i32 {
     ((v << (32 - bits)) as i32) >> (32 - bits)
 }
@@ -183,7 +189,8 @@ impl FrameModel {
             last_d: [[0; 2]; 2],
             last_nz: [0; 2],
             cond_last_nz: 0,
-            flags: [[PROB_INIT; 4]; 4],
+            flags_changed: [PROB_INIT; 2],
+            flags: [[PROB_INIT; 2]; 4],
             stick: [Delta::NEW; 2],
             cond: Delta::NEW,
         }
@@ -207,10 +214,13 @@ impl FrameModel {
             self.note_stick(a, d);
             moved |= d != 0;
         }
-        for k in 0..4 {
-            let was = (p >> k) & 1;
-            let ctx = (was as usize) | (moved as usize) << 1;
-            e.bit(&mut self.flags[k][ctx], (w >> k) & 1 != 0, out);
+        let flags_changed = (w ^ p) & 0xF != 0;
+        e.bit(&mut self.flags_changed[moved as usize], flags_changed, out);
+        if flags_changed {
+            for k in 0..4 {
+                let was = (p >> k) & 1;
+                e.bit(&mut self.flags[k][was as usize], (w >> k) & 1 != 0, out);
+            }
         }
         let d = sext(((w >> 16).wrapping_sub(p >> 16)) & 0xFF, 8);
         let c = self.cond_ctx();
@@ -236,10 +246,13 @@ impl FrameModel {
             self.note_stick(a, d);
             moved |= d != 0;
         }
-        for k in 0..4 {
-            let was = (p >> k) & 1;
-            let ctx = (was as usize) | (moved as usize) << 1;
-            w |= (dec.bit(&mut self.flags[k][ctx]) as u32) << k;
+        if dec.bit(&mut self.flags_changed[moved as usize]) {
+            for k in 0..4 {
+                let was = (p >> k) & 1;
+                w |= (dec.bit(&mut self.flags[k][was as usize]) as u32) << k;
+            }
+        } else {
+            w |= p & 0xF;
         }
         let c = self.cond_ctx();
         let d = self.cond.decode(c, dec);
@@ -253,7 +266,7 @@ impl FrameModel {
     /// Stick contexts: the sizes of the last two deltas and, for yaw, whether pitch moved in this
     /// frame (zero bit), the signs of the last delta
     /// and of the last non-zero one (sign bit), the size of the last delta (magnitude).
-    #[inline]
+    #[inline(always)]
     fn stick_ctx(&self, a: usize, pitch_moved: bool) -> Ctx {
         let [d1, d2] = self.last_d[a];
         let (d1, d2) = (d1 as i32, d2 as i32);
@@ -266,7 +279,7 @@ impl FrameModel {
 
     /// Condition contexts: frames since it last changed (0..=7) and how that compares with the
     /// previous run's length (the distance changes at a steady pace); the last change's sign.
-    #[inline]
+    #[inline(always)]
     fn cond_ctx(&self) -> Ctx {
         let run = self.cond_run as u32 + 1;
         let prev = self.cond_prev_run as u32;
@@ -286,7 +299,7 @@ impl FrameModel {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn note_stick(&mut self, a: usize, d: i32) {
         self.last_d[a] = [d as i8, self.last_d[a][0]];
         if d != 0 {
@@ -294,7 +307,7 @@ impl FrameModel {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn note_cond(&mut self, d: i32) {
         if d == 0 {
             self.cond_run = (self.cond_run + 1).min(COND_RUN_CTX as u8 - 1);
@@ -324,7 +337,7 @@ mod tests {
             core::mem::size_of::<FrameModel>()
         );
         assert!(n * 2 <= 1800, "{n}");
-        assert_eq!(core::mem::size_of::<FrameModel>(), 1176);
+        assert_eq!(core::mem::size_of::<FrameModel>(), 584);
         let mut scratch = [0u8; 5544];
         let back = load(&out[..n], &mut scratch).unwrap();
         assert!(back.frames().eq(rec.frames()));

@@ -974,6 +974,32 @@ fn decode_v2_body(
     }
 }
 
+/// Decode a recording of either version frame by frame without a buffer: `on_frame(i, frame)`
+/// for every frame in order (state checksums are skipped). Everything [`decode`] checks is checked,
+/// but for version 2 the stream's exact length is only known at its end, so frames may have been
+/// reported before a [`DecodeError::Truncated`] / [`DecodeError::TrailingBytes`]: use the frames
+/// only on `Ok`. Work is proportional to the header's frame count, and a version 2 stream is cut
+/// short once it has read 8 bytes past its end.
+pub fn for_each_frame(
+    bytes: &[u8],
+    mut on_frame: impl FnMut(u32, Frame),
+) -> Result<Header, DecodeError> {
+    if read_u16(bytes, 4) == FORMAT_VERSION_2 && bytes.get(0..4) == Some(&MAGIC[..]) {
+        let (header, body) = parse_v2(bytes)?;
+        decode_v2_body(&header, body, |item| {
+            if let V2Item::Frame(i, f) = item {
+                on_frame(i, f);
+            }
+        })?;
+        return Ok(header);
+    }
+    let r = Recording::parse(bytes)?;
+    for i in 0..r.frame_count() {
+        on_frame(i, r.frame(i).unwrap_or(Frame::NEUTRAL));
+    }
+    Ok(r.header)
+}
+
 /// Bytes [`load`] needs in its scratch buffer for a recording of `frames` frames with checksum
 /// `interval`: the version 1 layout, [`recording_size`] (5,544 bytes for the 30 s demo; 3 bytes a
 /// frame plus 4 per checksum plus the 24-byte header).

@@ -85,8 +85,8 @@ pub mod scene;
 pub use fleet::{spawn_fleet, spawn_formation, FormationParams, SpawnArea};
 pub use flyer::{FlyerParams, FlyerState};
 pub use format::{
-    decode, encode, encode_v2, load, load_scratch_size, recording_size, to_v1, DecodeError,
-    EncodeError, Header, HeaderField, Recording, RecordingInfo,
+    decode, encode, encode_v2, for_each_frame, load, load_scratch_size, recording_size, to_v1,
+    DecodeError, EncodeError, Header, HeaderField, Recording, RecordingInfo,
 };
 pub use frame::{Frame, FrameQuantizer, PilotInput};
 pub use playback::{verify, Desync, Ghost, GhostTick, Replay, ReplayStep};

@@ -1,8 +1,8 @@
 //! A binary adaptive range coder (the LZMA construction), integer-only, allocation-free, used by
 //! the version 2 recording format ([`super::codec`]).
 //!
-//! - **Probabilities** are 15-bit integers `p ∈ [2^SHIFT, 2^15 − 2^SHIFT]` (the chance of a 0, in
-//!   units of `2^−15`), adapted after every coded bit by `p += (2^15 − p) >> SHIFT` (a 0) or
+//! - **Probabilities** are 15-bit integers `p ∈ [15, 2^15 − 15]` (the chance of a 0, in units of
+//!   `2^−15`), adapted after every coded bit by `p += (2^15 − p) >> SHIFT` (a 0) or
 //!   `p −= p >> SHIFT` (a 1): shifts and adds only, the same on every CPU.
 //! - **Coding** a bit splits the 32-bit range at `bound = (range >> 15) · p`; the encoder keeps a
 //!   33-bit `low` and emits a byte whenever `range < 2^24` (carries are resolved with LZMA's cache
@@ -25,49 +25,33 @@ pub const PROB_INIT: Prob = Prob::NEW;
 /// Below this the range is renormalised (a byte moves out).
 const TOP: u32 = 1 << 24;
 
-/// An adaptive probability (of a 0 bit) and how many bits it has seen (capped): a fresh
-/// probability adapts fast (shift 1, 2, 3, …) and settles at [`SHIFT`].
+/// An adaptive probability (of a 0 bit), in `[15, 2^15 − 15]` whatever it has seen: the update
+/// moves it `1/2^SHIFT` of the way towards the coded bit and stops short of certainty, so both
+/// outcomes always stay codable.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Prob {
     p: u16,
-    n: u16,
 }
 
 impl Prob {
-    /// Even odds, nothing seen.
-    pub const NEW: Prob = Prob {
-        p: PROB_ONE / 2,
-        n: 0,
-    };
+    /// Even odds.
+    pub const NEW: Prob = Prob { p: PROB_ONE / 2 };
 
     /// The probability of a 0, in units of `2^−15`.
-    #[inline]
+    #[inline(always)]
     pub fn get(&self) -> u32 {
         self.p as u32
     }
 
-    #[inline]
+    #[inline(always)]
     fn update(&mut self, bit: bool) {
-        let shift = if (self.n as u32) < SHIFT - START_SHIFT {
-            self.n += 1;
-            self.n as u32 + START_SHIFT - 1
-        } else {
-            SHIFT
-        };
         if bit {
-            self.p -= self.p >> shift;
+            self.p -= self.p >> SHIFT;
         } else {
-            self.p += (PROB_ONE - self.p) >> shift;
+            self.p += (PROB_ONE - self.p) >> SHIFT;
         }
-        // Keep both outcomes possible whatever the history (shift ≥ 1 alone would allow 0).
-        self.p = self.p.clamp(MIN_P, PROB_ONE - MIN_P);
     }
 }
-
-/// Shift of a fresh probability's first update.
-const START_SHIFT: u32 = 1;
-/// Probabilities stay in `[MIN_P, 2^15 − MIN_P]`.
-const MIN_P: u16 = 1 << SHIFT;
 
 /// Encoder state, `Copy` so a recorder can roll a frame back (see [`super::recorder`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -163,7 +147,7 @@ impl Encoder {
     }
 
     /// Code `bit` with the adaptive probability `p`.
-    #[inline]
+    #[inline(always)]
     pub fn bit(&mut self, p: &mut Prob, bit: bool, out: &mut Sink<'_>) {
         let bound = (self.range >> PROB_BITS) * p.get();
         if bit {
@@ -222,7 +206,7 @@ impl<'a> Decoder<'a> {
         d
     }
 
-    #[inline]
+    #[inline(always)]
     fn next_byte(&mut self) -> u8 {
         let b = self.bytes.get(self.pos).copied().unwrap_or(0);
         self.pos = self.pos.saturating_add(1);
@@ -235,7 +219,7 @@ impl<'a> Decoder<'a> {
         self.pos
     }
 
-    #[inline]
+    #[inline(always)]
     fn normalize(&mut self) {
         while self.range < TOP {
             self.range <<= 8;
@@ -244,7 +228,7 @@ impl<'a> Decoder<'a> {
     }
 
     /// Decode one bit with the adaptive probability `p` (updated as the encoder did).
-    #[inline]
+    #[inline(always)]
     pub fn bit(&mut self, p: &mut Prob) -> bool {
         let bound = (self.range >> PROB_BITS) * p.get();
         let bit = if self.code < bound {

@@ -17,7 +17,7 @@
 //! over 30 s at 60 Hz. Bytes the coder has emitted never change, so the running CRC works the
 //! same way; a frame is accepted only if it *and* the coder's final flush still fit (otherwise the
 //! coder state is rolled back, the frame is not stored, and the recorder is full, as above). The
-//! coder state costs about 1.2 KB more in the recorder (the [`FrameModel`] and the
+//! coder state costs about 600 bytes more in the recorder (the [`FrameModel`] and the
 //! [`Encoder`]), copied once per push for the rollback.
 
 use super::codec::FrameModel;
