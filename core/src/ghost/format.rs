@@ -55,9 +55,19 @@
 //! | 10–15 | yaw, 6-bit two's complement, `−32..=31`, steps of 1/31 of max yaw rate (+ = left) |
 //! | 16–23 | Condition: distance to the nearest target in `condition_unit`s, rounded down, 0 = none |
 //!
-//! Every 24-bit value is a valid frame, and frames never refer to each other: no cross-frame
-//! compression (the seed's advice), so playback may start anywhere and wrap from the end to the
-//! start.
+//! Every 24-bit value is a valid frame, and frames never refer to each other in version 1: no
+//! cross-frame compression (the seed's advice), so playback may start anywhere and wrap from the
+//! end to the start. (Version 2 compresses across frames and gets the same random access by
+//! decoding once at load.)
+//!
+//! ## Version 2
+//!
+//! The same 24-byte header with `version = 2`; the body is one range-coded stream (frames predicted
+//! from the frames before, and the state checksums as 32 raw bits before frame `j·K`) whose exact
+//! length is the file's: see [`super::codec`] and docs/recordings.md. Frames no longer have fixed
+//! offsets, so a version 2 file is decoded once ([`load`] into the version 1 layout, [`decode`],
+//! [`for_each_frame`]); [`Recording::parse`] reads version 1 only and refuses version 2 with
+//! [`DecodeError::UnsupportedVersion`]. A version 2 file with 0 frames has an empty body.
 //!
 //! ## Decoding order
 //!
