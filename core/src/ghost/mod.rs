@@ -48,7 +48,7 @@
 //!   [`decode`], [`encode`], typed [`DecodeError`]s.
 //! - [`crc`]: CRC-32 (IEEE) with a 16-entry table.
 //! - [`range`], [`codec`]: format version 2 — a binary adaptive range coder and the frame model
-//!   (context = the previous frames), 0.13–0.45 bytes a frame on the corpus (docs/recordings.md);
+//!   (context = the previous frames), 0.13–0.46 bytes a frame on the corpus (docs/recordings.md);
 //!   [`load`] decodes a version 2 file into a caller's buffer in the version 1 layout, so playback
 //!   keeps its random access.
 //! - [`recorder`]: [`Recorder<N>`](Recorder), a fixed-capacity recorder writing the file format.

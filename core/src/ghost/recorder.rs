@@ -13,7 +13,7 @@
 //! `Recorder::<{ recording_size(3600, 60) }>` holds 60 s at 60 Hz with one checksum per second.
 //!
 //! [`Recorder::new_v2`] writes format version 2 instead: every frame is range-coded as it is
-//! pushed ([`super::codec`]), typically 0.15–0.45 bytes a frame, so a 1,024-byte recorder holds well
+//! pushed ([`super::codec`]), typically 0.13–0.46 bytes a frame, so a 1,024-byte recorder holds well
 //! over 30 s at 60 Hz. Bytes the coder has emitted never change, so the running CRC works the
 //! same way; a frame is accepted only if it *and* the coder's final flush still fit (otherwise the
 //! coder state is rolled back, the frame is not stored, and the recorder is full, as above). The
