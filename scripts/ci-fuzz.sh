@@ -23,10 +23,10 @@ fi
 cd fuzz
 cargo +nightly fuzz build -O >/dev/null 2>&1 || cargo +nightly fuzz build -O
 total_crashes=0
-for t in recording_parse recording_corrupt ffi_recording_open; do
+for t in recording_parse recording_corrupt recording_v2 ffi_recording_open; do
     corpus="$REPO/target/fuzz-corpus/$t"
     mkdir -p "$corpus"
-    [ "$t" = recording_corrupt ] || cp "$REPO/demo/assets/demo.ghost" "$corpus/demo.ghost"
+    [ "$t" = recording_corrupt ] || [ "$t" = recording_v2 ] || cp "$REPO/demo/assets/demo.ghost" "$corpus/demo.ghost"
     log="$REPO/target/fuzz-corpus/$t.log"
     if cargo +nightly fuzz run -O "$t" "$corpus" -- -runs="$RUNS" -print_final_stats=1 >"$log" 2>&1; then
         crashes=0

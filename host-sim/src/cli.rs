@@ -142,6 +142,18 @@ pub enum Command {
     /// `hash --sticks`; see docs/host-sim.md for the format).
     #[command(after_help = LIMITS_AND_EXIT_CODES)]
     Sticks(SticksArgs),
+    /// Print a ghost recording's statistics, one `key: value` line each: file, version, frames,
+    /// tick-hz, duration, bytes, bytes-per-frame, checksums, condition-unit (the recording is
+    /// fully validated and decoded first).
+    #[command(after_help = LIMITS_AND_EXIT_CODES)]
+    Info(InfoArgs),
+}
+
+/// `info` options.
+#[derive(Args, Debug)]
+pub struct InfoArgs {
+    /// Ghost recording file (format version 1 or 2).
+    pub file: PathBuf,
 }
 
 /// `scenario` options.

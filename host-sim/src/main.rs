@@ -18,6 +18,7 @@ fn main() -> ExitCode {
         Some(Command::Play(args)) => app::play(&args),
         Some(Command::Hash(args)) => app::hash(&args),
         Some(Command::Sticks(args)) => app::sticks(&args),
+        Some(Command::Info(args)) => hopkit_sim::replay::info(&args),
     };
     // Every output is complete or removed by now: a late signal changes nothing.
     output::finish();

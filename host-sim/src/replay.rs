@@ -78,19 +78,97 @@ pub fn read_recording(path: &Path) -> Result<Vec<u8>, UserError> {
     )
 }
 
-/// Read and validate a recording file; problems are the user's ([`UserError`], exit 2).
-pub fn load(path: &Path) -> Result<&'static [u8]> {
-    let bytes = read_recording(path)?;
-    if let Err(e) = Recording::parse(&bytes) {
+/// A recording file's bytes in version 1 (a version 2 file decoded: [`hopkit::ghost::to_v1`]),
+/// validated. The decoded image is at most [`MAX_RECORDING_BYTES`], like a version 1 file.
+fn as_v1(path: &Path, bytes: Vec<u8>) -> Result<Vec<u8>, UserError> {
+    let unusable = |e: &DecodeError| {
+        UserError(format!(
+            "recording {} is unusable: {}",
+            path.display(),
+            decode_error_message(e)
+        ))
+    };
+    let header = hopkit::ghost::format::peek_header(&bytes).map_err(|e| unusable(&e))?;
+    if header.version == hopkit::ghost::format::FORMAT_VERSION {
+        Recording::parse(&bytes).map_err(|e| unusable(&e))?;
+        return Ok(bytes);
+    }
+    let k = if header.flags & hopkit::ghost::format::FLAG_CHECKSUMS != 0 {
+        header.checksum_interval
+    } else {
+        0
+    };
+    let size = hopkit::ghost::format::checksum_count(header.frame_count as u64, k)
+        .saturating_mul(4)
+        .saturating_add(header.frame_count as u64 * 3 + 24);
+    if size > MAX_RECORDING_BYTES as u64 {
         return Err(UserError(format!(
+            "recording {} is too long: {} frames decode to {size} bytes, more than the \
+             {MAX_RECORDING_BYTES} bytes of the longest recording a run can use",
+            path.display(),
+            header.frame_count
+        )));
+    }
+    let mut out = vec![0u8; size as usize];
+    let len = hopkit::ghost::to_v1(&bytes, &mut out).map_err(|e| unusable(&e))?;
+    out.truncate(len);
+    Ok(out)
+}
+
+/// Read and validate a recording file (version 1, or version 2 decoded to version 1); problems
+/// are the user's ([`UserError`], exit 2).
+pub fn load(path: &Path) -> Result<&'static [u8]> {
+    let bytes = as_v1(path, read_recording(path)?)?;
+    // One recording per process run: leaking it gives the scene a `'static` borrow.
+    Ok(Box::leak(bytes.into_boxed_slice()))
+}
+
+/// `info FILE`: a recording's statistics as `key: value` lines.
+pub fn info(args: &crate::cli::InfoArgs) -> Result<()> {
+    let path = &args.file;
+    let bytes = read_recording(path)?;
+    let header = hopkit::ghost::format::peek_header(&bytes).map_err(|e| {
+        UserError(format!(
             "recording {} is unusable: {}",
             path.display(),
             decode_error_message(&e)
         ))
-        .into());
-    }
-    // One recording per process run: leaking it gives the scene a `'static` borrow.
-    Ok(Box::leak(bytes.into_boxed_slice()))
+    })?;
+    let stored = bytes.len();
+    let v1 = as_v1(path, bytes)?;
+    let rec = Recording::parse(&v1).map_err(|e| UserError(decode_error_message(&e)))?;
+    print!(
+        "{}",
+        info_text(&path.display().to_string(), &header, &rec, stored)
+    );
+    Ok(())
+}
+
+/// The lines `info` prints.
+pub fn info_text(
+    name: &str,
+    header: &hopkit::ghost::Header,
+    rec: &Recording<'_>,
+    stored: usize,
+) -> String {
+    let frames = rec.frame_count();
+    let hz = rec.tick_hz();
+    let checks = match rec.checksum_interval() {
+        0 => "none".to_string(),
+        k => format!("{} (every {k} ticks)", rec.checksum_count()),
+    };
+    format!(
+        "file: {name}\nversion: {}\nframes: {frames}\ntick-hz: {hz}\nduration: {:.2} s\n\
+         bytes: {stored}\nbytes-per-frame: {:.2}\nchecksums: {checks}\ncondition-unit: {}\n",
+        header.version,
+        frames as f64 / hz as f64,
+        if frames == 0 {
+            0.0
+        } else {
+            stored as f64 / frames as f64
+        },
+        rec.condition_unit(),
+    )
 }
 
 /// The demo formation replaying one recording.

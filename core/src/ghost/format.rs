@@ -55,9 +55,19 @@
 //! | 10–15 | yaw, 6-bit two's complement, `−32..=31`, steps of 1/31 of max yaw rate (+ = left) |
 //! | 16–23 | Condition: distance to the nearest target in `condition_unit`s, rounded down, 0 = none |
 //!
-//! Every 24-bit value is a valid frame, and frames never refer to each other: no cross-frame
-//! compression (the seed's advice), so playback may start anywhere and wrap from the end to the
-//! start.
+//! Every 24-bit value is a valid frame, and frames never refer to each other in version 1: no
+//! cross-frame compression (the seed's advice), so playback may start anywhere and wrap from the
+//! end to the start. (Version 2 compresses across frames and gets the same random access by
+//! decoding once at load.)
+//!
+//! ## Version 2
+//!
+//! The same 24-byte header with `version = 2`; the body is one range-coded stream (frames predicted
+//! from the frames before, and the state checksums as 32 raw bits before frame `j·K`) whose exact
+//! length is the file's: see [`super::codec`] and docs/recordings.md. Frames no longer have fixed
+//! offsets, so a version 2 file is decoded once ([`load`] into the version 1 layout, [`decode`],
+//! [`for_each_frame`]); [`Recording::parse`] reads version 1 only and refuses version 2 with
+//! [`DecodeError::UnsupportedVersion`]. A version 2 file with 0 frames has an empty body.
 //!
 //! ## Decoding order
 //!
@@ -70,8 +80,11 @@ use super::frame::Frame;
 
 /// File magic, ASCII `HKGH`.
 pub const MAGIC: [u8; 4] = *b"HKGH";
-/// The only format version this decoder reads.
+/// Format version 1: 3 bytes per frame, zero-copy ([`Recording::parse`]).
 pub const FORMAT_VERSION: u16 = 1;
+/// Format version 2: the same header, frames range-coded ([`super::codec`]); loaded by [`load`]
+/// or [`decode`], written by [`encode_v2`] or a [`Recorder::new_v2`](super::Recorder::new_v2).
+pub const FORMAT_VERSION_2: u16 = 2;
 /// Header length in bytes.
 pub const HEADER_LEN: usize = 24;
 /// Stored frame length in bytes.
@@ -91,7 +104,7 @@ pub const MAX_TICK_HZ: u16 = 10_000;
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct Header {
-    /// Format version (always [`FORMAT_VERSION`] once parsed).
+    /// Format version: [`FORMAT_VERSION`] (1) or [`FORMAT_VERSION_2`] (2).
     pub version: u16,
     /// Tick rate in Hz the frames were recorded at; playback steps with `dt = 1 / tick_hz`.
     pub tick_hz: u16,
@@ -163,7 +176,8 @@ pub enum HeaderField {
 pub enum DecodeError {
     /// The first four bytes are not [`MAGIC`].
     BadMagic,
-    /// The version is not [`FORMAT_VERSION`].
+    /// The version is neither 1 nor 2, or is 2 where only version 1 is read in place
+    /// ([`Recording::parse`]; load a version 2 recording with [`load`] or [`decode`]).
     UnsupportedVersion {
         /// The version found.
         version: u16,
@@ -253,9 +267,12 @@ impl core::fmt::Display for DecodeError {
             DecodeError::BadMagic => {
                 f.write_str("not a hopkit ghost recording (it does not start with \"HKGH\")")
             }
+            DecodeError::UnsupportedVersion { version: FORMAT_VERSION_2 } => f.write_str(
+                "format version 2 is compressed: it cannot be read in place, decode it first (ghost::load)"
+            ),
             DecodeError::UnsupportedVersion { version } => write!(
                 f,
-                "format version {version} is not supported (this build reads version {FORMAT_VERSION})"
+                "format version {version} is not supported (this build reads versions 1 and 2)"
             ),
             DecodeError::Truncated { expected, found } => {
                 write!(f, "truncated: {found} bytes, the header calls for {expected}")
@@ -440,6 +457,16 @@ pub(crate) fn put_bytes(dst: &mut [u8], at: usize, src: &[u8]) {
 }
 
 pub(crate) fn write_header_fields(out: &mut [u8], info: &RecordingInfo, frame_count: u32) {
+    write_header_fields_v(out, info, frame_count, FORMAT_VERSION)
+}
+
+/// [`write_header_fields`] with a chosen format version.
+pub(crate) fn write_header_fields_v(
+    out: &mut [u8],
+    info: &RecordingInfo,
+    frame_count: u32,
+    version: u16,
+) {
     if out.len() < HEADER_LEN - 4 {
         return;
     }
@@ -449,7 +476,7 @@ pub(crate) fn write_header_fields(out: &mut [u8], info: &RecordingInfo, frame_co
         0
     };
     put_bytes(out, 0, &MAGIC);
-    put_bytes(out, 4, &FORMAT_VERSION.to_le_bytes());
+    put_bytes(out, 4, &version.to_le_bytes());
     put_bytes(out, 6, &info.tick_hz.to_le_bytes());
     put_bytes(out, 8, &frame_count.to_le_bytes());
     put_bytes(out, 12, &flags.to_le_bytes());
@@ -806,9 +833,320 @@ pub fn decode<const N: usize>(
     out: &mut heapless::Vec<Frame, N>,
 ) -> Result<Header, DecodeError> {
     out.clear();
+    if read_u16(bytes, 4) == FORMAT_VERSION_2 && bytes.get(0..4) == Some(&MAGIC[..]) {
+        let (header, body) = parse_v2(bytes)?;
+        if header.frame_count as u64 > N as u64 {
+            return Err(DecodeError::CapacityExceeded {
+                frames: header.frame_count,
+                capacity: N,
+            });
+        }
+        let r = decode_v2_body(&header, body, |item| {
+            if let V2Item::Frame(_, f) = item {
+                // Capacity was checked: every push fits.
+                let _ = out.push(f);
+            }
+        });
+        if let Err(e) = r {
+            out.clear();
+            return Err(e);
+        }
+        return Ok(header);
+    }
     let r = Recording::parse(bytes)?;
     r.decode_into(out)?;
     Ok(r.header)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Version 2
+// ---------------------------------------------------------------------------------------------
+
+/// The header fields of a recording of either version, checking only length ≥ 24, the magic and
+/// the version (1 or 2): **not** the CRC nor the fields — for tools that must know the version
+/// and frame count before decoding (e.g. to size a buffer for [`load`]). Decode with [`load`] /
+/// [`decode`] / [`Recording::parse`], which check everything.
+pub fn peek_header(bytes: &[u8]) -> Result<Header, DecodeError> {
+    if bytes.len() < HEADER_LEN {
+        return Err(DecodeError::Truncated {
+            expected: HEADER_LEN as u64,
+            found: bytes.len(),
+        });
+    }
+    if bytes.get(0..4) != Some(&MAGIC[..]) {
+        return Err(DecodeError::BadMagic);
+    }
+    let version = read_u16(bytes, 4);
+    if version != FORMAT_VERSION && version != FORMAT_VERSION_2 {
+        return Err(DecodeError::UnsupportedVersion { version });
+    }
+    Ok(Header {
+        version,
+        tick_hz: read_u16(bytes, 6),
+        frame_count: read_u32(bytes, 8),
+        flags: read_u16(bytes, 12),
+        checksum_interval: read_u16(bytes, 14),
+        condition_unit: f32::from_bits(read_u32(bytes, 16)),
+        crc: read_u32(bytes, 20),
+    })
+}
+
+/// Check a version 2 file's header and CRC (order: length ≥ 24, magic, version, CRC, header
+/// fields); returns the header and the coded body.
+fn parse_v2(bytes: &[u8]) -> Result<(Header, &[u8]), DecodeError> {
+    if bytes.len() < HEADER_LEN {
+        return Err(DecodeError::Truncated {
+            expected: HEADER_LEN as u64,
+            found: bytes.len(),
+        });
+    }
+    if bytes.get(0..4) != Some(&MAGIC[..]) {
+        return Err(DecodeError::BadMagic);
+    }
+    let version = read_u16(bytes, 4);
+    if version != FORMAT_VERSION_2 {
+        return Err(DecodeError::UnsupportedVersion { version });
+    }
+    let header = Header {
+        version,
+        tick_hz: read_u16(bytes, 6),
+        frame_count: read_u32(bytes, 8),
+        flags: read_u16(bytes, 12),
+        checksum_interval: read_u16(bytes, 14),
+        condition_unit: f32::from_bits(read_u32(bytes, 16)),
+        crc: read_u32(bytes, 20),
+    };
+    let computed = crc_of(bytes);
+    if computed != header.crc {
+        return Err(DecodeError::CrcMismatch {
+            stored: header.crc,
+            computed,
+        });
+    }
+    validate_header(&header).map_err(|field| DecodeError::InvalidHeader { field })?;
+    Ok((header, bytes.get(HEADER_LEN..).unwrap_or(&[])))
+}
+
+/// One decoded item of a version 2 body.
+enum V2Item {
+    /// State checksum `j`.
+    Check(u32, u32),
+    /// Frame `i`.
+    Frame(u32, Frame),
+}
+
+/// Decode a version 2 body, calling `on_item` for every checksum and frame in file order. Work is `O(frame_count)` (the caller bounds `frame_count` by its
+/// buffer first); the stream must end exactly at the end of `body`.
+fn decode_v2_body(
+    header: &Header,
+    body: &[u8],
+    mut on_item: impl FnMut(V2Item),
+) -> Result<(), DecodeError> {
+    let k = if header.flags & FLAG_CHECKSUMS != 0 {
+        header.checksum_interval as u32
+    } else {
+        0
+    };
+    if header.frame_count == 0 {
+        // No frames, no stream (not even the coder's flush).
+        return if body.is_empty() {
+            Ok(())
+        } else {
+            Err(DecodeError::TrailingBytes {
+                expected: HEADER_LEN as u64,
+                found: HEADER_LEN.saturating_add(body.len()),
+            })
+        };
+    }
+    let mut dec = super::range::Decoder::new(body);
+    let mut model = super::codec::FrameModel::new();
+    let mut next_check = 0u32;
+    for i in 0..header.frame_count {
+        if k > 0 && i == next_check {
+            on_item(V2Item::Check(i / k, dec.direct(32)));
+            next_check = next_check.saturating_add(k);
+        }
+        on_item(V2Item::Frame(i, model.decode(&mut dec)));
+        // A stream that ran far past its end is cut short here rather than decoded on zeros.
+        if dec.consumed() > body.len().saturating_add(8) {
+            break;
+        }
+    }
+    let used = dec.consumed();
+    let expected = (HEADER_LEN as u64).saturating_add(used as u64);
+    let found = HEADER_LEN.saturating_add(body.len());
+    if used > body.len() {
+        Err(DecodeError::Truncated { expected, found })
+    } else if used < body.len() {
+        Err(DecodeError::TrailingBytes { expected, found })
+    } else {
+        Ok(())
+    }
+}
+
+/// Decode a recording of either version frame by frame without a buffer: `on_frame(i, frame)`
+/// for every frame in order (state checksums are skipped). Everything [`decode`] checks is checked,
+/// but for version 2 the stream's exact length is only known at its end, so frames may have been
+/// reported before a [`DecodeError::Truncated`] / [`DecodeError::TrailingBytes`]: use the frames
+/// only on `Ok`. Work is proportional to the header's frame count, and a version 2 stream is cut
+/// short once it has read 8 bytes past its end.
+pub fn for_each_frame(
+    bytes: &[u8],
+    mut on_frame: impl FnMut(u32, Frame),
+) -> Result<Header, DecodeError> {
+    if read_u16(bytes, 4) == FORMAT_VERSION_2 && bytes.get(0..4) == Some(&MAGIC[..]) {
+        let (header, body) = parse_v2(bytes)?;
+        decode_v2_body(&header, body, |item| {
+            if let V2Item::Frame(i, f) = item {
+                on_frame(i, f);
+            }
+        })?;
+        return Ok(header);
+    }
+    let r = Recording::parse(bytes)?;
+    for i in 0..r.frame_count() {
+        on_frame(i, r.frame(i).unwrap_or(Frame::NEUTRAL));
+    }
+    Ok(r.header)
+}
+
+/// Bytes [`load`] needs in its scratch buffer for a recording of `frames` frames with checksum
+/// `interval`: the version 1 layout, [`recording_size`] (5,544 bytes for the 30 s demo; 3 bytes a
+/// frame plus 4 per checksum plus the 24-byte header).
+pub const fn load_scratch_size(frames: usize, interval: u16) -> usize {
+    recording_size(frames, interval)
+}
+
+/// A usable [`Recording`] from the bytes of either version.
+///
+/// - Version 1 is viewed in place: `scratch` is not touched (zero-copy, as [`Recording::parse`]).
+/// - Version 2 is decoded into `scratch` in the version 1 layout (frame `i` at its fixed offset),
+///   so playback keeps its random access — Condition skips, loops, start offsets — at no cost per
+///   tick. **RAM cost:** [`load_scratch_size`] bytes, 3 per frame (+ 4 per checksum + 24). The
+///   view's [`Recording::header`] is the version 2 header (version 2, its CRC); its
+///   [`Recording::as_bytes`] is the expanded image after that header, whose CRC is not recomputed
+///   (use [`to_v1`] for a version 1 file).
+///
+/// Errors as [`decode`]; a `scratch` too small for a version 2 recording is
+/// [`DecodeError::CapacityExceeded`] with `capacity` = the frames it could hold at 3 bytes each.
+/// Decoding is bounded by `scratch`: at most `scratch.len() / 3` frames are decoded.
+pub fn load<'a>(bytes: &'a [u8], scratch: &'a mut [u8]) -> Result<Recording<'a>, DecodeError> {
+    if read_u16(bytes, 4) != FORMAT_VERSION_2 || bytes.get(0..4) != Some(&MAGIC[..]) {
+        return Recording::parse(bytes);
+    }
+    let (header, body) = parse_v2(bytes)?;
+    let k = if header.flags & FLAG_CHECKSUMS != 0 {
+        header.checksum_interval
+    } else {
+        0
+    };
+    let needed = encoded_len_u64(header.frame_count as u64, k);
+    if needed > scratch.len() as u64 {
+        return Err(DecodeError::CapacityExceeded {
+            frames: header.frame_count,
+            capacity: scratch.len().saturating_sub(HEADER_LEN) / FRAME_LEN,
+        });
+    }
+    let image: &mut [u8] = scratch;
+    decode_v2_body(&header, body, |item| match item {
+        V2Item::Check(j, c) => put_bytes(image, checksum_offset(j, k), &c.to_le_bytes()),
+        V2Item::Frame(i, f) => put_bytes(image, frame_offset(i, k), &f.pack()),
+    })?;
+    put_bytes(image, 0, bytes.get(..HEADER_LEN).unwrap_or(&[]));
+    let len = needed as usize;
+    let image: &'a [u8] = image;
+    Ok(Recording {
+        bytes: image.get(..len).unwrap_or(&[]),
+        header,
+    })
+}
+
+/// Check the arguments and range-code the body into `out[24..]`; returns the file length.
+fn v2_body(
+    info: &RecordingInfo,
+    frames: &[Frame],
+    checksums: &[u32],
+    out: &mut [u8],
+) -> Result<usize, EncodeError> {
+    info.validate()
+        .map_err(|field| EncodeError::InvalidInfo { field })?;
+    let count = u32::try_from(frames.len()).map_err(|_| EncodeError::TooManyFrames)?;
+    let k = info.checksum_interval;
+    let expected = checksum_count(count as u64, k) as usize;
+    if checksums.len() != expected {
+        return Err(EncodeError::ChecksumCount {
+            expected,
+            found: checksums.len(),
+        });
+    }
+    let available = out.len();
+    let mut sink = super::range::Sink {
+        buf: out.get_mut(HEADER_LEN..).unwrap_or(&mut []),
+        pos: 0,
+    };
+    let mut enc = super::range::Encoder::new();
+    let mut model = super::codec::FrameModel::new();
+    let mut checks = checksums.iter();
+    for (i, f) in frames.iter().enumerate() {
+        if k > 0 && i % k as usize == 0 {
+            enc.direct(checks.next().copied().unwrap_or(0), 32, &mut sink);
+        }
+        model.encode(f, &mut enc, &mut sink);
+    }
+    if count > 0 {
+        enc.flush(&mut sink);
+    }
+    let needed = HEADER_LEN.saturating_add(sink.pos);
+    if sink.overflowed() || available < HEADER_LEN {
+        return Err(EncodeError::BufferTooSmall { needed, available });
+    }
+    Ok(needed)
+}
+
+/// Encode a version 2 recording into `out`; returns the number of bytes written. Arguments and
+/// errors as [`encode`] (on [`EncodeError::BufferTooSmall`] `needed` is exact); the header is
+/// the version 1 header with version 2, the body the range-coded frames and checksums
+/// ([`super::codec`]).
+pub fn encode_v2(
+    info: &RecordingInfo,
+    frames: &[Frame],
+    checksums: &[u32],
+    out: &mut [u8],
+) -> Result<usize, EncodeError> {
+    let len = v2_body(info, frames, checksums, out)?;
+    let out = out.get_mut(..len).unwrap_or(&mut []);
+    write_header_fields_v(out, info, frames.len() as u32, FORMAT_VERSION_2);
+    let crc = crc_of(out);
+    put_bytes(out, 20, &crc.to_le_bytes());
+    Ok(len)
+}
+
+/// Rewrite a recording of either version as a version 1 file into `out` (exactly
+/// [`recording_size`] bytes); returns the length. For tools: `hopkit-sim info`, the corpus table.
+pub fn to_v1(bytes: &[u8], out: &mut [u8]) -> Result<usize, DecodeError> {
+    let (info, n, len, copy) = match load(bytes, out) {
+        Ok(rec) => (
+            rec.info(),
+            rec.frame_count(),
+            rec.as_bytes().len(),
+            rec.header().version == FORMAT_VERSION,
+        ),
+        Err(e) => return Err(e),
+    };
+    if copy {
+        if out.len() < len {
+            return Err(DecodeError::CapacityExceeded {
+                frames: n,
+                capacity: out.len().saturating_sub(HEADER_LEN) / FRAME_LEN,
+            });
+        }
+        put_bytes(out, 0, bytes);
+        return Ok(len);
+    }
+    write_header_fields(out, &info, n);
+    let crc = crc_of(out.get(..len).unwrap_or(&[]));
+    put_bytes(out, 20, &crc.to_le_bytes());
+    Ok(len)
 }
 
 #[cfg(test)]

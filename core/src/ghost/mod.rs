@@ -61,6 +61,10 @@
 //! - [`format`]: the file format (byte-by-byte spec there), [`Recording`] zero-copy view,
 //!   [`decode`], [`encode`], typed [`DecodeError`]s.
 //! - [`crc`]: CRC-32 (IEEE) with a 16-entry table.
+//! - [`range`], [`codec`]: format version 2 — a binary adaptive range coder and the frame model
+//!   (context = the previous frames), 0.13–0.46 bytes a frame on the corpus (docs/recordings.md);
+//!   [`load`] decodes a version 2 file into a caller's buffer in the version 1 layout, so playback
+//!   keeps its random access.
 //! - [`recorder`]: [`Recorder<N>`](Recorder), a fixed-capacity recorder writing the file format.
 //! - [`flyer`]: [`FlyerParams`], [`FlyerState`], the torques and the integrator.
 //! - [`pilot`]: flying one frame (shared by recording and playback), nearest target, fire gate.
@@ -80,8 +84,11 @@
 //! ```
 //!
 //! Exactly 3 bytes per frame, plus 24 bytes of header and 4 bytes per `K` frames. See [`format`]
-//! for the full specification.
+//! for the full specification. Version 2 has the same header (`version = 2`) and a range-coded
+//! body ([`codec`]); write it with [`Recorder::new_v2`] or [`encode_v2`], read it with [`load`],
+//! [`decode`] or [`for_each_frame`].
 
+pub mod codec;
 pub mod crc;
 pub mod fleet;
 pub mod flyer;
@@ -89,14 +96,15 @@ pub mod format;
 pub mod frame;
 pub mod pilot;
 pub mod playback;
+pub mod range;
 pub mod recorder;
 pub mod scene;
 
 pub use fleet::{spawn_fleet, spawn_formation, FormationParams, SpawnArea};
 pub use flyer::{FlyerEvents, FlyerParams, FlyerState};
 pub use format::{
-    decode, encode, recording_size, DecodeError, EncodeError, Header, HeaderField, Recording,
-    RecordingInfo,
+    decode, encode, encode_v2, for_each_frame, load, load_scratch_size, recording_size, to_v1,
+    DecodeError, EncodeError, Header, HeaderField, Recording, RecordingInfo,
 };
 pub use frame::{Frame, FrameQuantizer, PilotInput};
 pub use playback::{verify, Desync, Ghost, GhostTick, Replay, ReplayStep};

@@ -14,7 +14,8 @@
 //!   evade, arrive / `arrival_step`, wander, face, align, look-where-going, separation, cohesion,
 //!   alignment, flock, obstacle avoidance, containment, path following), the three combiners and
 //!   `integrate`; `follower::step`, `regroup` and `follower::party::step`; `slope::step`; ghosts
-//!   (`Ghost::step`, `step_following`, fleets, formations, `Recorder` + `record_and_fly` +
+//!   (`Ghost::step`, `step_following`, fleets, formations, `Recorder` (format v1 and v2) +
+//!   `record_and_fly` + v2 `load` / `for_each_frame` / `encode_v2` +
 //!   `finish`, `encode`, `decode`, `Recording::parse`, `verify`); `FixedStep` and `SubSteps`;
 //!   the firmware `App::poll` with the shared renderer;
 //! - `format_hash_line` and the semihosting output of the result.
@@ -311,6 +312,27 @@ fn ex_ghost(h: &mut StateHasher, seed: u32) {
     let mut out = [0u8; 256];
     let fr = [any(Frame::NEUTRAL); 8];
     let _ = encode(&recording.info(), &fr, &[any(1), any(2)], &mut out);
+    h.write_bytes(&out[..32]);
+    // Format version 2: the range-coding recorder, encoder and decoders.
+    if let Ok(mut rec2) = Recorder::<96>::new_v2(any(RecordingInfo {
+        tick_hz: 60,
+        checksum_interval: 8,
+        condition_unit: 0.5,
+    })) {
+        let mut p2 = pilot;
+        for _ in 0..any(40u32) {
+            let input = any(PilotInput::default());
+            let _ = record_and_fly(&mut rec2, &mut p2, &fly, &input, &targets, &ground);
+        }
+        let b2 = rec2.finish();
+        let mut scratch = [0u8; ghost::recording_size(64, 8)];
+        if let Ok(r2) = ghost::load(any(b2), &mut scratch) {
+            h.write_u32(r2.frame(any(3)).map_or(0, |f| f.pack()[0] as u32));
+        }
+        let _ = decode(any(b2), &mut frames);
+        let _ = ghost::for_each_frame(any(b2), |i, f| h.write_u32(i ^ f.condition as u32));
+    }
+    let _ = ghost::encode_v2(&recording.info(), &fr, &[any(1)], &mut out);
     h.write_bytes(&out[..32]);
     let mut fleet: GhostVec<8> = GhostVec::new();
     let mut rng = any(Pcg32::seeded(any(seed as u64)));

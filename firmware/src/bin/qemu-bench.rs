@@ -17,6 +17,12 @@
 //!   (not the per-pixel-hashing `PixelCounter`, whose 64-bit FNV multiplies would dominate);
 //!   `demo-frames-fingerprint` folds every frame's buffer fingerprint, computed outside the timed
 //!   spans, so the drawn pictures stay comparable across CPUs;
+//! - `ghost-v2-encode-frame-instr` / `ghost-v2-encode-frame-instr-max`: one frame pushed into a
+//!   1,024-byte format-version-2 [`Recorder`] (range coding, the rollback copy, the running CRC;
+//!   no state checksums), mean / worst over the bundled demo's 1800 frames;
+//!   `ghost-v2-decode-30s-instr`: decoding that whole recording (30 s, the bytes a 1 KiB disk
+//!   holds) — CRC check, header, every frame — in one go, `ghost-v2-decode-frame-instr` the same
+//!   per frame; `ghost-v2-bytes`: its size;
 //! - `math-*-instr`: scalar maths for reference;
 //! - `f32-*-instr`: one `f32` add / sub / mul / divide / compare (the soft-float helpers on the Cortex-M0),
 //!   the cost of fetching the operands and of the loop subtracted (helper call included).
@@ -34,6 +40,7 @@ mod qemu_rt;
 use core::fmt::Write as _;
 use core::hint::black_box;
 use cortex_m_rt::entry;
+use hopkit::ghost::{for_each_frame, FlyerState, Recorder, RecordingInfo};
 use hopkit::ground::FlatGround;
 use hopkit::hash::StateHasher;
 use hopkit::math::{scalar, Vec2, Vec3};
@@ -43,6 +50,7 @@ use hopkit::movement::{
 };
 use hopkit_demo::app::App;
 use hopkit_demo::counting::FrameBuffer;
+use hopkit_demo::demo_recording;
 use hopkit_demo::seams::{Scripted, StepClock};
 use hopkit_demo::{scripted_raw, DemoRig};
 use qemu_rt::{exit, stack_high_water, Counter, Out, MACHINE, TARGET};
@@ -109,6 +117,48 @@ impl Tally {
     fn mean(&self) -> u64 {
         self.total / self.n.max(1)
     }
+}
+
+/// The format-version-2 rows: the demo's 1800 frames recorded into a 1 KiB v2 recorder frame by
+/// frame, then the finished recording decoded in one span.
+#[inline(never)]
+fn ghost_v2(c: &Counter, out: &mut Out) {
+    let Ok(demo) = demo_recording() else {
+        exit(false)
+    };
+    let info = RecordingInfo {
+        checksum_interval: 0,
+        ..demo.info()
+    };
+    let Ok(mut rec) = Recorder::<1024>::new_v2(info) else {
+        exit(false)
+    };
+    let pilot = FlyerState::default();
+    let mut enc = Tally::new();
+    for i in 0..demo.frame_count() {
+        let f = demo.frame_looped(i);
+        let s = c.start();
+        let r = black_box(&mut rec).push(black_box(f), &pilot);
+        enc.add(c, c.stop_ticks(s));
+        if r.is_err() {
+            exit(false)
+        }
+    }
+    let bytes = rec.finish();
+    let mut sum = 0u32;
+    let s = c.start();
+    let r = for_each_frame(black_box(bytes), |i, f| {
+        sum = sum.wrapping_add(i ^ f.pack()[0] as u32 ^ (f.condition as u32) << 8);
+    });
+    let dec = c.instructions(c.stop_ticks(s) as u64);
+    black_box(sum);
+    let Ok(h) = r else { exit(false) };
+    let n = h.frame_count.max(1) as u64;
+    let _ = writeln!(out, "ghost-v2-encode-frame-instr: {}", enc.mean());
+    let _ = writeln!(out, "ghost-v2-encode-frame-instr-max: {}", enc.max);
+    let _ = writeln!(out, "ghost-v2-decode-30s-instr: {dec}");
+    let _ = writeln!(out, "ghost-v2-decode-frame-instr: {}", dec / n);
+    let _ = writeln!(out, "ghost-v2-bytes: {}", bytes.len());
 }
 
 #[entry]
@@ -239,6 +289,9 @@ fn main() -> ! {
     );
     let _ = writeln!(out, "movement-seed-step-instr: {seed_step}");
     let _ = writeln!(out, "movement-full-step-instr: {full_step}");
+
+    // --- ghost recording format v2: encode per frame, decode of a 30 s recording ---
+    ghost_v2(&c, &mut out);
 
     // --- one demo tick, span by span over the scripted run ---
     let mut rig = DemoRig::new();

@@ -84,7 +84,55 @@ fn help_lists_subcommands() {
         .stdout(predicate::str::contains("play"))
         .stdout(predicate::str::contains("hash"))
         .stdout(predicate::str::contains("sticks"))
+        .stdout(predicate::str::contains("info"))
         .stdout(predicate::str::contains("Controls"));
+}
+
+fn repo_file(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(rel)
+}
+
+/// `info` on both versions of the bundled recording: the same frames, the v2 file's own size,
+/// and `bytes-per-frame:` with two decimals; `hash` of the v2 file equals the v1 file's.
+#[test]
+fn info_and_hash_read_version_2() {
+    let v1 = repo_file("demo/assets/demo.ghost");
+    let v2 = repo_file("demo/assets/demo.v2.ghost");
+    let out = run_ok(&[&"info", &v2]);
+    let size = std::fs::metadata(&v2).unwrap().len();
+    for line in [
+        "version: 2".to_string(),
+        "frames: 1800".to_string(),
+        "tick-hz: 60".to_string(),
+        "duration: 30.00 s".to_string(),
+        format!("bytes: {size}"),
+        format!("bytes-per-frame: {:.2}", size as f64 / 1800.0),
+        "checksums: 30 (every 60 ticks)".to_string(),
+    ] {
+        assert!(out.lines().any(|l| l == line), "missing {line:?} in\n{out}");
+    }
+    let out = run_ok(&[&"info", &v1]);
+    assert!(
+        out.contains("version: 1\n") && out.contains("bytes-per-frame: 3.08\n"),
+        "{out}"
+    );
+    let h1 = sim().args(["hash", "-q"]).arg(&v1).output().unwrap();
+    let h2 = sim().args(["hash", "-q"]).arg(&v2).output().unwrap();
+    assert_eq!(hash_line(&h1.stdout), hash_line(&h2.stdout));
+    // A damaged v2 file is refused with the core's message.
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.v2.ghost");
+    let mut b = std::fs::read(&v2).unwrap();
+    let last = b.len() - 1;
+    b[last] ^= 1;
+    std::fs::write(&bad, b).unwrap();
+    sim()
+        .arg("info")
+        .arg(&bad)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("bad.v2.ghost"))
+        .stderr(predicate::str::contains("CRC-32"));
 }
 
 #[test]

@@ -12,6 +12,7 @@ mod follower_seed;
 mod ghost_format;
 mod ghost_golden;
 mod ghost_playback;
+mod ghost_v2;
 mod movement_bot;
 mod movement_fixedstep;
 mod movement_ground;
