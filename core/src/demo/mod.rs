@@ -18,6 +18,7 @@
 //! [`view`] holds the plain-data snapshot ([`DemoView`]) the drawing code renders; the scene itself
 //! is assembled from the mechanics modules.
 
+pub mod arena;
 pub mod gamepad;
 pub mod level;
 pub mod scene;
