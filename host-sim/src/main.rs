@@ -18,6 +18,8 @@ fn main() -> ExitCode {
         Some(Command::Play(args)) => app::play(&args),
         Some(Command::Hash(args)) => app::hash(&args),
         Some(Command::Sticks(args)) => app::sticks(&args),
+        Some(Command::Synctest(args)) => hopkit_sim::netplay::cmd::synctest(&args),
+        Some(Command::Netplay(args)) => hopkit_sim::netplay::cmd::netplay(&args),
     };
     // Every output is complete or removed by now: a late signal changes nothing.
     output::finish();
