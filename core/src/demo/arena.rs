@@ -319,7 +319,13 @@ fn step_player(
     } else {
         None
     };
-    slope::step(&mut pl.tilt, &params.slope, Quat::from_yaw(pl.yaw), normal, dt);
+    slope::step(
+        &mut pl.tilt,
+        &params.slope,
+        Quat::from_yaw(pl.yaw),
+        normal,
+        dt,
+    );
     pl.firing = c.fire;
 }
 
@@ -483,7 +489,12 @@ mod tests {
             ..Frame::NEUTRAL
         });
         assert_eq!(c.wish, Vec2::ZERO);
-        assert_eq!(controls(&decode_input(&make_input(0, 0, -1, false, true))).wish.y, -1.0);
+        assert_eq!(
+            controls(&decode_input(&make_input(0, 0, -1, false, true)))
+                .wish
+                .y,
+            -1.0
+        );
     }
 
     #[test]

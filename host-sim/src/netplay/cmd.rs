@@ -130,7 +130,10 @@ fn player_table(args: &NetplayArgs) -> Result<(Vec<Option<SocketAddr>>, usize), 
                         .into(),
                 ));
             }
-            ports.iter().position(|&p| p == args.local_port).unwrap_or(0)
+            ports
+                .iter()
+                .position(|&p| p == args.local_port)
+                .unwrap_or(0)
         }
     };
     let mut ordered = remotes.clone();
@@ -278,7 +281,8 @@ pub fn arena_hash_files(paths: &[PathBuf], ticks: Option<u32>) -> Result<u64> {
     let mut recs = Vec::with_capacity(paths.len());
     for path in paths {
         let bytes = replay::load(path)?;
-        let r = Recording::parse(bytes).map_err(|e| UserError(format!("{}: {e}", path.display())))?;
+        let r =
+            Recording::parse(bytes).map_err(|e| UserError(format!("{}: {e}", path.display())))?;
         if u32::from(r.tick_hz()) != hopkit::demo::TICK_HZ {
             return Err(UserError(format!(
                 "recording {} ticks at {} Hz; the arena ticks at {} Hz",

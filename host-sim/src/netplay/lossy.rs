@@ -37,7 +37,9 @@ impl Impairment {
         let num = |what: &str, v: &str, max: f64| -> Result<f64, String> {
             match v.parse::<f64>() {
                 Ok(x) if x.is_finite() && (0.0..=max).contains(&x) => Ok(x),
-                _ => Err(format!("{what} must be a number from 0 to {max}, got {v:?}")),
+                _ => Err(format!(
+                    "{what} must be a number from 0 to {max}, got {v:?}"
+                )),
             }
         };
         let loss = num("loss%", loss, 100.0)? / 100.0;
@@ -175,7 +177,10 @@ mod tests {
     #[test]
     fn parse_and_refuse() {
         let i = Impairment::parse("5,150,30,7").unwrap();
-        assert_eq!((i.loss, i.delay_ms, i.jitter_ms, i.seed), (0.05, 150.0, 30.0, 7));
+        assert_eq!(
+            (i.loss, i.delay_ms, i.jitter_ms, i.seed),
+            (0.05, 150.0, 30.0, 7)
+        );
         assert!(Impairment::parse("5,150,30").is_err());
         assert!(Impairment::parse("101,150,30,1").is_err());
         assert!(Impairment::parse("5,-1,30,1").is_err());

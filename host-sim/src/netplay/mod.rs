@@ -127,7 +127,8 @@ impl Game {
                         .load()
                         .ok_or_else(|| format!("GGRS asked to load frame {frame}, never saved"))?;
                     self.stats.rollbacks += 1;
-                    self.stats.deepest = self.stats.deepest.max(self.world.tick.wrapping_sub(w.tick));
+                    self.stats.deepest =
+                        self.stats.deepest.max(self.world.tick.wrapping_sub(w.tick));
                     self.world = w;
                 }
                 GgrsRequest::AdvanceFrame { inputs } => self.advance(&inputs),

@@ -99,7 +99,10 @@ fn synctest_reports_a_step_that_is_not_a_function_of_its_inputs() {
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stdout).contains(": 1 mismatches"));
     let err = text(&out.stderr);
-    assert!(err.starts_with("error: synctest:") && err.contains("[1500]"), "{err}");
+    assert!(
+        err.starts_with("error: synctest:") && err.contains("[1500]"),
+        "{err}"
+    );
     assert_eq!(err.lines().count(), 1);
 }
 
@@ -193,7 +196,10 @@ fn two_lossy_peers_agree_and_a_flipped_bit_is_reported() {
         assert!(!lossy.contains(" 0 dropped"), "{s}");
         eprintln!("{s}");
     }
-    let (ha, hb) = (hash_of(&text(&outs[0].stdout)), hash_of(&text(&outs[1].stdout)));
+    let (ha, hb) = (
+        hash_of(&text(&outs[0].stdout)),
+        hash_of(&text(&outs[1].stdout)),
+    );
     assert_eq!(ha, hb);
     // Both peers logged the same confirmed inputs, and they replay to the same state.
     for p in ["player-1.ghost", "player-2.ghost"] {
@@ -211,8 +217,15 @@ fn two_lossy_peers_agree_and_a_flipped_bit_is_reported() {
         assert_eq!(o.status.code(), Some(1), "{}", show(o));
         let n: u64 = field(&s, "desync events:").parse().unwrap();
         assert!(n > 0, "{s}");
-        assert!(text(&o.stderr).starts_with("error: netplay: "), "{}", show(o));
+        assert!(
+            text(&o.stderr).starts_with("error: netplay: "),
+            "{}",
+            show(o)
+        );
         eprintln!("{s}");
     }
-    assert_ne!(hash_of(&text(&outs[2].stdout)), hash_of(&text(&outs[3].stdout)));
+    assert_ne!(
+        hash_of(&text(&outs[2].stdout)),
+        hash_of(&text(&outs[3].stdout))
+    );
 }
