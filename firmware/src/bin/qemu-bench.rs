@@ -17,6 +17,11 @@
 //!   (not the per-pixel-hashing `PixelCounter`, whose 64-bit FNV multiplies would dominate);
 //!   `demo-frames-fingerprint` folds every frame's buffer fingerprint, computed outside the timed
 //!   spans, so the drawn pictures stay comparable across CPUs;
+//! - `arena-rollback-8-instr` / `arena-rollback-8-instr-max`: one 8-frame rollback of the
+//!   2-player netplay arena (`hopkit::demo::arena`): restore a saved world (a copy) and
+//!   re-simulate 8 ticks from both players' inputs, mean / worst over the scripted run (every
+//!   rollback's result checked against the first simulation, outside the timed span);
+//!   `arena-world-bytes`: the size of the saved world;
 //! - `math-*-instr`: scalar maths for reference;
 //! - `f32-*-instr`: one `f32` add / sub / mul / divide / compare (the soft-float helpers on the Cortex-M0),
 //!   the cost of fetching the operands and of the loop subtracted (helper call included).
@@ -34,6 +39,7 @@ mod qemu_rt;
 use core::fmt::Write as _;
 use core::hint::black_box;
 use cortex_m_rt::entry;
+use hopkit::demo::arena::{scripted_input, ArenaInput, ArenaParams, ArenaWorld, NEUTRAL_INPUT};
 use hopkit::ground::FlatGround;
 use hopkit::hash::StateHasher;
 use hopkit::math::{scalar, Vec2, Vec3};
@@ -49,6 +55,10 @@ use qemu_rt::{exit, stack_high_water, Counter, Out, MACHINE, TARGET};
 
 /// Ticks of the scripted demo measured one by one.
 const DEMO_TICKS: u32 = 600;
+/// 8-frame rollbacks of the arena measured (one per 8 ticks of a 30 s script loop).
+const ROLLBACKS: u32 = 225;
+/// Frames re-simulated per rollback.
+const ROLLBACK_FRAMES: usize = 8;
 /// Repetitions for the small kernels.
 const REPS: u32 = 2_000;
 
@@ -267,6 +277,40 @@ fn main() -> ! {
     let _ = writeln!(out, "demo-draw-instr: {}", draw.mean());
     let _ = writeln!(out, "demo-draw-instr-max: {}", draw.max);
     let _ = writeln!(out, "demo-frames-fingerprint: 0x{:016x}", frames.finish());
+
+    // --- one 8-frame rollback of the 2-player arena: restore + 8 ticks ---
+    let aparams = black_box(ArenaParams::default());
+    let mut live = ArenaWorld::new(2);
+    let mut rollback = Tally::new();
+    for r in 0..ROLLBACKS {
+        let saved = live;
+        let mut inputs = [[NEUTRAL_INPUT; 2]; ROLLBACK_FRAMES];
+        let first = r * ROLLBACK_FRAMES as u32;
+        for (t, i) in (first..).zip(inputs.iter_mut()) {
+            *i = [scripted_input(t, 0), scripted_input(t, 1)];
+        }
+        for i in inputs.iter() {
+            live.step(&aparams, i);
+        }
+        let s = c.start();
+        let mut world = black_box(saved);
+        for i in inputs.iter() {
+            world.step(&aparams, black_box::<&[ArenaInput; 2]>(i));
+        }
+        black_box(&world);
+        rollback.add(&c, c.stop_ticks(s));
+        if world != live {
+            let _ = writeln!(out, "arena rollback {r}: re-simulation differs");
+            exit(false)
+        }
+    }
+    let _ = writeln!(out, "arena-rollback-8-instr: {}", rollback.mean());
+    let _ = writeln!(out, "arena-rollback-8-instr-max: {}", rollback.max);
+    let _ = writeln!(
+        out,
+        "arena-world-bytes: {}",
+        core::mem::size_of::<ArenaWorld>()
+    );
 
     // --- the whole application step ---
     let mut app = App::new(
