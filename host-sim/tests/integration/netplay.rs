@@ -229,3 +229,42 @@ fn two_lossy_peers_agree_and_a_flipped_bit_is_reported() {
         hash_of(&text(&outs[3].stdout))
     );
 }
+
+/// Bad settings are refused before anything runs: one `error:` line, exit 2.
+#[test]
+fn bad_settings_are_one_line_errors_with_exit_2() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["synctest", "--check-distance", "8"], "must be below --max-prediction 8"),
+        (
+            &["netplay", "--local-port", "1", "--remote", "127.0.0.1:2", "--frames", "0"],
+            "--frames 0",
+        ),
+        (
+            &["netplay", "--local-port", "1", "--remote", "127.0.0.1:2", "--lossy", "5,150"],
+            "--lossy 5,150: expected loss%,delay-ms,jitter-ms,seed",
+        ),
+        (
+            &["netplay", "--local-port", "1", "--remote", "nowhere", "--frames", "10"],
+            "--remote nowhere: not an address",
+        ),
+        (
+            &["netplay", "--local-port", "1", "--remote", "127.0.0.1:1"],
+            "are not all different: give --player N",
+        ),
+        (
+            &["netplay", "--local-port", "1", "--remote", "127.0.0.1:2", "--player", "3"],
+            "--player 3: expected 1 to 2",
+        ),
+        (
+            &["hash", "--arena", "/nonexistent/a.ghost", "/nonexistent/b.ghost"],
+            "cannot read recording /nonexistent/a.ghost",
+        ),
+    ];
+    for (args, want) in cases {
+        let out = Command::new(bin()).args(*args).output().unwrap();
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.starts_with("error: ") && err.contains(want), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    }
+}
