@@ -170,7 +170,8 @@ pub struct ArenaParams {
     pub movement: MoveParams,
     /// Player body tilt on slopes. Default [`SlopeParams::seed`].
     pub slope: SlopeParams,
-    /// Companion, sanitized by [`ArenaParams::new`]. Default [`FollowerParams::seed`].
+    /// Companion (bad values are sanitized each tick by [`follower::step_cached`]). Default
+    /// [`FollowerParams::seed`].
     pub follower: FollowerParams,
     /// Critter bodies. Default [`SteeringParams::critter`].
     pub critter: SteeringParams,
