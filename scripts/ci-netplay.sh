@@ -5,6 +5,8 @@
 #  2. two peers over 127.0.0.1 through the lossy socket (5 % loss, 150 ± 30 ms each way), input
 #     delay 0, desync detection every frame, 3,600 frames: same state hash, 0 desync events; the
 #     logged inputs replayed through `hopkit-sim hash --arena` give that hash;
+#     the same session played straight (no rollback) by the Cortex-M4F and Cortex-M0 images under
+#     QEMU (qemu-bench's arena-session-hash) gives that hash too;
 #  3. negative controls: a synctest whose step flips a bit once must fail; a peer that flips one
 #     state bit at tick 300 must be reported as a desync (both peers exit 1).
 # Prints every run's summary. Takes about 70 s (the peers play in real time, 60 frames/s).
@@ -35,9 +37,9 @@ print(*[x.getsockname()[1] for x in s])')
 common=(--headless --input-delay 0 --desync-interval 1 --max-prediction 8)
 mkdir -p "$tmp/a" "$tmp/b"
 echo "-- two peers, 3600 frames, --lossy 5,150,30 (and the control pair: 600 frames, one peer flips a bit at tick 300)"
-"$sim" netplay --local-port "$pa" --remote "127.0.0.1:$pb" "${common[@]}" --frames 3600 \
+"$sim" netplay --local-port "$pa" --remote "127.0.0.1:$pb" "${common[@]}" --frames 3600 --player 1 \
   --lossy 5,150,30,1 --input mixed --log "$tmp/a" >"$tmp/a.txt" 2>&1 & a=$!
-"$sim" netplay --local-port "$pb" --remote "127.0.0.1:$pa" "${common[@]}" --frames 3600 \
+"$sim" netplay --local-port "$pb" --remote "127.0.0.1:$pa" "${common[@]}" --frames 3600 --player 2 \
   --lossy 5,150,30,2 --input random --log "$tmp/b" >"$tmp/b.txt" 2>&1 & b=$!
 "$sim" netplay --local-port "$pc" --remote "127.0.0.1:$pd" "${common[@]}" --frames 600 \
   --lossy 5,150,30,3 --perturb-at 300 >"$tmp/c.txt" 2>&1 & c=$!
@@ -60,4 +62,10 @@ echo "$hr"
 [ "$hr" = "$ha" ] || fail "replay $hr differs from the session's $ha"
 cmp -s "$tmp/a/player-1.ghost" "$tmp/b/player-1.ghost" && cmp -s "$tmp/a/player-2.ghost" "$tmp/b/player-2.ghost" ||
   fail "the peers logged different confirmed inputs"
-echo "ci-netplay: ok (synctest 100000 frames 0 mismatches; lossy pair $ha, 0 desyncs; control reported; replay equal)"
+echo "-- the same session played straight on the Cortex-M4F and the Cortex-M0 (qemu-bench: arena-session-hash)"
+for arch in thumbv7em thumbv6m; do
+  hq=$(scripts/qemu.sh "$arch" bench | sed -n 's/^arena-session-hash: /state-hash: /p')
+  echo "$arch: $hq"
+  [ "$hq" = "$ha" ] || fail "$arch: $hq differs from the session's $ha"
+done
+echo "ci-netplay: ok (synctest 100000 frames 0 mismatches; lossy pair $ha, 0 desyncs; control reported; replay equal on the host, the M4F and the M0)"

@@ -370,6 +370,102 @@ pub fn scripted_input(tick: u32, player: usize) -> ArenaInput {
     make_input(forward, turn * mirror, strafe * mirror, jump, fire)
 }
 
+/// Frames of each block of [`InputKind::Mixed`].
+pub const MIXED_BLOCK: u32 = 600;
+/// Frames a random input is held (0.1 s at 60 Hz), so that some predictions come true.
+pub const RANDOM_HOLD: u32 = 6;
+
+/// Kinds of generated input (`hopkit-sim synctest`/`netplay --input`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InputKind {
+    /// [`scripted_input`].
+    Scripted,
+    /// Random 24-bit frames (any bits), each held [`RANDOM_HOLD`] frames, from a seed.
+    Random,
+    /// A recording's frames, looping; player `p` starts `p / players` of the way into it.
+    Recording,
+    /// Blocks of [`MIXED_BLOCK`] frames: scripted, recording, random, in turn.
+    Mixed,
+}
+
+/// A source of player inputs that is a pure function of (frame, player), so that peers, re-runs,
+/// replays and other CPUs agree without sharing state.
+#[derive(Clone, Copy, Debug)]
+pub struct InputSource<'a> {
+    /// The kind.
+    pub kind: InputKind,
+    /// Seed of the random input.
+    pub seed: u64,
+    /// Players in the session (≥ 1; 0 is taken as 1).
+    pub players: usize,
+    /// The recording of [`InputKind::Recording`] and [`InputKind::Mixed`].
+    pub recording: crate::ghost::Recording<'a>,
+}
+
+impl<'a> InputSource<'a> {
+    /// A source of `kind`.
+    pub fn new(
+        kind: InputKind,
+        seed: u64,
+        players: usize,
+        recording: crate::ghost::Recording<'a>,
+    ) -> Self {
+        InputSource {
+            kind,
+            seed,
+            players,
+            recording,
+        }
+    }
+
+    /// Player `player`'s input for `frame`.
+    pub fn input(&self, frame: u32, player: usize) -> ArenaInput {
+        match self.kind {
+            InputKind::Scripted => scripted_input(frame, player),
+            InputKind::Random => self.random(frame, player),
+            InputKind::Recording => self.recorded(frame, player),
+            InputKind::Mixed => match (frame / MIXED_BLOCK) % 3 {
+                0 => scripted_input(frame, player),
+                1 => self.recorded(frame, player),
+                _ => self.random(frame, player),
+            },
+        }
+    }
+
+    fn random(&self, frame: u32, player: usize) -> ArenaInput {
+        let mut r = crate::rng::Pcg32::new(
+            self.seed ^ u64::from(frame / RANDOM_HOLD).wrapping_mul(0x9e37_79b9_7f4a_7c15),
+            player as u64,
+        );
+        let w = r.next_u32();
+        [w as u8, (w >> 8) as u8, (w >> 16) as u8]
+    }
+
+    fn recorded(&self, frame: u32, player: usize) -> ArenaInput {
+        let n = self.recording.frame_count();
+        let players = self.players.max(1) as u64;
+        let offset = (u64::from(n) * player as u64 / players) as u32;
+        self.recording
+            .frame_looped(frame.wrapping_add(offset))
+            .pack()
+    }
+}
+
+/// The state hash after `frames` ticks of a fresh arena whose player `p` plays
+/// `sources[p].input(t, p)` (2–4 sources): what a netplay session with these inputs ends at.
+pub fn session_hash(params: &ArenaParams, sources: &[InputSource<'_>], frames: u32) -> u64 {
+    let n = sources.len().clamp(MIN_PLAYERS, MAX_PLAYERS);
+    let mut world = ArenaWorld::new(n);
+    let mut inputs = [NEUTRAL_INPUT; MAX_PLAYERS];
+    for t in 0..frames {
+        for (p, (i, s)) in inputs.iter_mut().zip(sources.iter()).enumerate() {
+            *i = s.input(t, p);
+        }
+        world.step(params, &inputs[..n]);
+    }
+    world.state_hash()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -476,6 +572,41 @@ mod tests {
         w.players = 0;
         assert_eq!(w.player_count(), MIN_PLAYERS);
         w.step(&p, &[]);
+    }
+
+    #[test]
+    fn input_sources_are_pure_and_mixed_cycles() {
+        let rec = crate::ghost::demo_recording().unwrap();
+        let src = |k| InputSource::new(k, 24, 2, rec);
+        let mixed = src(InputKind::Mixed);
+        for f in (0..5400).step_by(7) {
+            for p in 0..2 {
+                let want = match (f / MIXED_BLOCK) % 3 {
+                    0 => src(InputKind::Scripted).input(f, p),
+                    1 => src(InputKind::Recording).input(f, p),
+                    _ => src(InputKind::Random).input(f, p),
+                };
+                assert_eq!(mixed.input(f, p), want);
+                assert_eq!(mixed.input(f, p), mixed.input(f, p));
+            }
+        }
+        // Player 2 plays the recording from its middle.
+        let r = src(InputKind::Recording);
+        assert_eq!(
+            r.input(0, 1),
+            rec.frame_looped(rec.frame_count() / 2).pack()
+        );
+        // Random inputs are held RANDOM_HOLD frames and differ between players.
+        let r = src(InputKind::Random);
+        assert_eq!(r.input(0, 0), r.input(RANDOM_HOLD - 1, 0));
+        assert_ne!(r.input(0, 0), r.input(0, 1));
+        // A session hash is the world stepped on the sources.
+        let p = ArenaParams::default();
+        let mut w = ArenaWorld::new(2);
+        for t in 0..300 {
+            w.step(&p, &[mixed.input(t, 0), r.input(t, 1)]);
+        }
+        assert_eq!(session_hash(&p, &[mixed, r], 300), w.state_hash());
     }
 
     #[test]

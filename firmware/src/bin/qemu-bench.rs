@@ -21,7 +21,9 @@
 //!   2-player netplay arena (`hopkit::demo::arena`): restore a saved world (a copy) and
 //!   re-simulate 8 ticks from both players' inputs, mean / worst over the scripted run (every
 //!   rollback's result checked against the first simulation, outside the timed span);
-//!   `arena-world-bytes`: the size of the saved world;
+//!   `arena-world-bytes`: the size of the saved world; `arena-session-hash`: the state hash of the
+//!   arena after the 3,600 frames of the two-peer session `scripts/ci-netplay.sh` plays (player 1
+//!   mixed input, player 2 random, seed 24), which the script compares with the peers' hash;
 //! - `math-*-instr`: scalar maths for reference;
 //! - `f32-*-instr`: one `f32` add / sub / mul / divide / compare (the soft-float helpers on the Cortex-M0),
 //!   the cost of fetching the operands and of the loop subtracted (helper call included).
@@ -39,7 +41,10 @@ mod qemu_rt;
 use core::fmt::Write as _;
 use core::hint::black_box;
 use cortex_m_rt::entry;
-use hopkit::demo::arena::{scripted_input, ArenaInput, ArenaParams, ArenaWorld, NEUTRAL_INPUT};
+use hopkit::demo::arena::{
+    scripted_input, session_hash, ArenaInput, ArenaParams, ArenaWorld, InputKind, InputSource,
+    NEUTRAL_INPUT,
+};
 use hopkit::ground::FlatGround;
 use hopkit::hash::StateHasher;
 use hopkit::math::{scalar, Vec2, Vec3};
@@ -57,6 +62,10 @@ use qemu_rt::{exit, stack_high_water, Counter, Out, MACHINE, TARGET};
 const DEMO_TICKS: u32 = 600;
 /// 8-frame rollbacks of the arena measured (one per 8 ticks of a 30 s script loop).
 const ROLLBACKS: u32 = 225;
+/// Frames of the netplay session replayed (scripts/ci-netplay.sh's lossy pair).
+const SESSION_FRAMES: u32 = 3600;
+/// Seed of its inputs (`hopkit-sim netplay --seed`'s default).
+const SESSION_SEED: u64 = 24;
 /// Frames re-simulated per rollback.
 const ROLLBACK_FRAMES: usize = 8;
 /// Repetitions for the small kernels.
@@ -311,6 +320,17 @@ fn main() -> ! {
         "arena-world-bytes: {}",
         core::mem::size_of::<ArenaWorld>()
     );
+
+    // The lossy two-peer session of scripts/ci-netplay.sh, played straight on this CPU.
+    let Ok(rec) = hopkit::ghost::demo_recording() else {
+        exit(false)
+    };
+    let sources = [
+        InputSource::new(InputKind::Mixed, SESSION_SEED, 2, rec),
+        InputSource::new(InputKind::Random, SESSION_SEED, 2, rec),
+    ];
+    let session = session_hash(&aparams, &sources, SESSION_FRAMES);
+    let _ = writeln!(out, "arena-session-hash: 0x{session:016x}");
 
     // --- the whole application step ---
     let mut app = App::new(

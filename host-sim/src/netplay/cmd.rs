@@ -23,7 +23,7 @@ fn hash_line(h: u64) -> String {
     format_hash_line(h, &mut buf).to_string()
 }
 
-fn input_source(args: &NetInputArgs, players: usize) -> Result<InputSource> {
+fn input_source(args: &NetInputArgs, players: usize) -> Result<InputSource<'static>> {
     let recording = match &args.recording {
         Some(path) => {
             let bytes = replay::load(path)?;
@@ -38,7 +38,12 @@ fn input_source(args: &NetInputArgs, players: usize) -> Result<InputSource> {
         None => hopkit::ghost::demo_recording()
             .map_err(|e| anyhow!("the bundled demo recording is unusable: {e}"))?,
     };
-    Ok(InputSource::new(args.input, args.seed, players, recording))
+    Ok(InputSource::new(
+        args.input.core(),
+        args.seed,
+        players,
+        recording,
+    ))
 }
 
 fn input_name(args: &NetInputArgs) -> String {

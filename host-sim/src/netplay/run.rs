@@ -26,7 +26,7 @@ pub struct SynctestOpts {
     /// Players.
     pub players: usize,
     /// The inputs.
-    pub input: InputSource,
+    pub input: InputSource<'static>,
     /// Negative control: flip a bit on the second simulation of this tick ([`Perturb::Nth`]).
     pub perturb_at: Option<u32>,
 }
@@ -105,7 +105,7 @@ pub struct PeerOpts {
     /// Simulation rate, frames per second.
     pub fps: u32,
     /// The local player's input.
-    pub input: InputSource,
+    pub input: InputSource<'static>,
     /// A lossy link, if any.
     pub lossy: Option<Impairment>,
     /// Negative control: flip a bit every time this tick is simulated.

@@ -8,8 +8,8 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 use hopkit::demo::arena::ArenaWorld;
+use hopkit::demo::arena::{session_hash, ArenaParams, InputKind, InputSource};
 use hopkit::hash::StateHash;
-use hopkit_sim::netplay::inputs::{InputKind, InputSource};
 
 fn bin() -> std::path::PathBuf {
     assert_cmd::cargo::cargo_bin("hopkit-sim")
@@ -42,7 +42,7 @@ fn free_port() -> u16 {
 
 /// The arena stepped straight (no rollback) on `source` for `frames` ticks.
 fn straight_hash(source: &InputSource, players: usize, frames: u32) -> u64 {
-    let params = hopkit::demo::arena::ArenaParams::default();
+    let params = ArenaParams::default();
     let mut w = ArenaWorld::new(players);
     let mut inputs = vec![[0u8; 3]; players];
     for f in 0..frames {
@@ -52,6 +52,15 @@ fn straight_hash(source: &InputSource, players: usize, frames: u32) -> u64 {
         w.step(&params, &inputs);
     }
     w.state_hash()
+}
+
+/// The hash of the lossy session below played straight: player 1 mixed, player 2 random, seed 24
+/// (the inputs a peer adds at input delay 0 are its source's at that frame).
+pub fn lossy_session_hash(frames: u32) -> u64 {
+    let rec = hopkit::ghost::demo_recording().unwrap();
+    let a = InputSource::new(InputKind::Mixed, 24, 2, rec);
+    let b = InputSource::new(InputKind::Random, 24, 2, rec);
+    session_hash(&ArenaParams::default(), &[a, b], frames)
 }
 
 #[test]
@@ -153,9 +162,27 @@ fn two_lossy_peers_agree_and_a_flipped_bit_is_reported() {
     let a_log = a_dir.to_str().unwrap();
     let b_log = b_dir.to_str().unwrap();
     let mut a_args = common.to_vec();
-    a_args.extend(["--lossy", "5,150,30,1", "--input", "mixed", "--log", a_log]);
+    a_args.extend([
+        "--player",
+        "1",
+        "--lossy",
+        "5,150,30,1",
+        "--input",
+        "mixed",
+        "--log",
+        a_log,
+    ]);
     let mut b_args = common.to_vec();
-    b_args.extend(["--lossy", "5,150,30,2", "--input", "random", "--log", b_log]);
+    b_args.extend([
+        "--player",
+        "2",
+        "--lossy",
+        "5,150,30,2",
+        "--input",
+        "random",
+        "--log",
+        b_log,
+    ]);
     let a = peer(pa, pb, &a_args);
     let b = peer(pb, pa, &b_args);
     // The negative control.
@@ -209,6 +236,9 @@ fn two_lossy_peers_agree_and_a_flipped_bit_is_reported() {
         );
     }
     assert_eq!(replay_hash(&a_dir), ha);
+    // … and the session ended where the rollback-free run of the same inputs ends (the hash the
+    // Cortex-M0/M4F images print as `arena-session-hash`).
+    assert_eq!(ha, format!("0x{:016x}", lossy_session_hash(3600)));
 
     // The control: the flipped bit is reported as a desync (exit 1), by the peer that flipped
     // it and by the other.
@@ -234,17 +264,44 @@ fn two_lossy_peers_agree_and_a_flipped_bit_is_reported() {
 #[test]
 fn bad_settings_are_one_line_errors_with_exit_2() {
     let cases: &[(&[&str], &str)] = &[
-        (&["synctest", "--check-distance", "8"], "must be below --max-prediction 8"),
         (
-            &["netplay", "--local-port", "1", "--remote", "127.0.0.1:2", "--frames", "0"],
+            &["synctest", "--check-distance", "8"],
+            "must be below --max-prediction 8",
+        ),
+        (
+            &[
+                "netplay",
+                "--local-port",
+                "1",
+                "--remote",
+                "127.0.0.1:2",
+                "--frames",
+                "0",
+            ],
             "--frames 0",
         ),
         (
-            &["netplay", "--local-port", "1", "--remote", "127.0.0.1:2", "--lossy", "5,150"],
+            &[
+                "netplay",
+                "--local-port",
+                "1",
+                "--remote",
+                "127.0.0.1:2",
+                "--lossy",
+                "5,150",
+            ],
             "--lossy 5,150: expected loss%,delay-ms,jitter-ms,seed",
         ),
         (
-            &["netplay", "--local-port", "1", "--remote", "nowhere", "--frames", "10"],
+            &[
+                "netplay",
+                "--local-port",
+                "1",
+                "--remote",
+                "nowhere",
+                "--frames",
+                "10",
+            ],
             "--remote nowhere: not an address",
         ),
         (
@@ -252,11 +309,24 @@ fn bad_settings_are_one_line_errors_with_exit_2() {
             "are not all different: give --player N",
         ),
         (
-            &["netplay", "--local-port", "1", "--remote", "127.0.0.1:2", "--player", "3"],
+            &[
+                "netplay",
+                "--local-port",
+                "1",
+                "--remote",
+                "127.0.0.1:2",
+                "--player",
+                "3",
+            ],
             "--player 3: expected 1 to 2",
         ),
         (
-            &["hash", "--arena", "/nonexistent/a.ghost", "/nonexistent/b.ghost"],
+            &[
+                "hash",
+                "--arena",
+                "/nonexistent/a.ghost",
+                "/nonexistent/b.ghost",
+            ],
             "cannot read recording /nonexistent/a.ghost",
         ),
     ];
@@ -264,7 +334,10 @@ fn bad_settings_are_one_line_errors_with_exit_2() {
         let out = Command::new(bin()).args(*args).output().unwrap();
         let err = text(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-        assert!(err.starts_with("error: ") && err.contains(want), "{args:?}: {err}");
+        assert!(
+            err.starts_with("error: ") && err.contains(want),
+            "{args:?}: {err}"
+        );
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
     }
 }
