@@ -341,3 +341,54 @@ fn bad_settings_are_one_line_errors_with_exit_2() {
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
     }
 }
+
+/// Three peers (players numbered by port), 300 frames on a clean link: the same hash, which is the
+/// straight run of their three input sources.
+#[test]
+fn three_peers_agree() {
+    let ports = [free_port(), free_port(), free_port()];
+    let mut sorted = ports;
+    sorted.sort_unstable();
+    let peers: Vec<_> = ports
+        .iter()
+        .map(|&me| {
+            let seed = (sorted.iter().position(|&p| p == me).unwrap() + 5).to_string();
+            let mut c = Command::new(bin());
+            c.args([
+                "netplay",
+                "--headless",
+                "--frames",
+                "300",
+                "--input",
+                "random",
+            ])
+            .args(["--seed", &seed, "--local-port", &me.to_string()]);
+            for &other in ports.iter().filter(|&&p| p != me) {
+                c.arg("--remote").arg(format!("127.0.0.1:{other}"));
+            }
+            c.stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    let outs: Vec<Output> = peers
+        .into_iter()
+        .map(|p| p.wait_with_output().unwrap())
+        .collect();
+    let rec = hopkit::ghost::demo_recording().unwrap();
+    let sources: Vec<InputSource> = (5..8)
+        .map(|seed| InputSource::new(InputKind::Random, seed, 3, rec))
+        .collect();
+    let want = format!(
+        "0x{:016x}",
+        session_hash(&ArenaParams::default(), &sources, 300)
+    );
+    for o in &outs {
+        let s = text(&o.stdout);
+        assert!(o.status.success(), "{s}{}", text(&o.stderr));
+        assert!(s.contains(" of 3, 300 frames"), "{s}");
+        assert_eq!(field(&s, "desync events:"), "0", "{s}");
+        assert_eq!(hash_of(&s), want, "{s}");
+    }
+}
