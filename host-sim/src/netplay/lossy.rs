@@ -68,6 +68,46 @@ pub struct LossyStats {
     pub reordered: u64,
 }
 
+/// The sequence of decisions of a [`LossySocket`], one per packet sent: dropped (`None`) or held
+/// back this many ms. Two draws per packet, whatever the outcome, so the sequence depends only on
+/// the seed and the number of packets.
+#[derive(Clone, Debug)]
+pub struct Decider {
+    imp: Impairment,
+    rng: Pcg32,
+}
+
+impl Decider {
+    /// The decisions of `imp` (its seed).
+    pub fn new(imp: Impairment) -> Decider {
+        Decider {
+            imp,
+            rng: Pcg32::new(imp.seed, 24),
+        }
+    }
+
+    /// A uniform draw in `[0, 1)` with 53 bits.
+    fn unit(&mut self) -> f64 {
+        let hi = u64::from(self.rng.next_u32());
+        let lo = u64::from(self.rng.next_u32());
+        ((hi << 21) ^ (lo >> 11)) as f64 / (1u64 << 53) as f64
+    }
+}
+
+impl Iterator for Decider {
+    type Item = Option<f64>;
+    /// The next packet's fate: `Some(None)` dropped, `Some(Some(ms))` held `ms` ≥ 0.
+    fn next(&mut self) -> Option<Option<f64>> {
+        let drop = self.unit() < self.imp.loss;
+        let spread = (self.unit() * 2.0 - 1.0) * self.imp.jitter_ms;
+        Some(if drop {
+            None
+        } else {
+            Some((self.imp.delay_ms + spread).max(0.0))
+        })
+    }
+}
+
 struct Held {
     due: Instant,
     seq: u64,
@@ -78,8 +118,7 @@ struct Held {
 /// A UDP socket that drops, delays and reorders what it sends (see the module docs).
 pub struct LossySocket {
     inner: UdpNonBlockingSocket,
-    imp: Impairment,
-    rng: Pcg32,
+    decider: Decider,
     held: Vec<Held>,
     next_seq: u64,
     last_left: u64,
@@ -97,8 +136,7 @@ impl LossySocket {
         (
             LossySocket {
                 inner,
-                imp,
-                rng: Pcg32::new(imp.seed, 24),
+                decider: Decider::new(imp),
                 held: Vec::new(),
                 next_seq: 0,
                 last_left: 0,
@@ -106,13 +144,6 @@ impl LossySocket {
             },
             stats,
         )
-    }
-
-    /// A uniform draw in `[0, 1)` with 53 bits.
-    fn unit(&mut self) -> f64 {
-        let hi = u64::from(self.rng.next_u32());
-        let lo = u64::from(self.rng.next_u32());
-        ((hi << 21) ^ (lo >> 11)) as f64 / (1u64 << 53) as f64
     }
 
     /// Hand every packet whose time has come to the UDP socket, earliest first.
@@ -144,22 +175,22 @@ impl NonBlockingSocket<SocketAddr> for LossySocket {
     fn send_to(&mut self, msg: &Message, addr: &SocketAddr) {
         let mut s = self.stats.get();
         s.sent += 1;
-        let drop = self.unit() < self.imp.loss;
-        let spread = (self.unit() * 2.0 - 1.0) * self.imp.jitter_ms;
-        if drop {
-            s.dropped += 1;
-            self.stats.set(s);
-        } else {
-            self.stats.set(s);
-            let ms = (self.imp.delay_ms + spread).max(0.0);
-            let due = Instant::now() + Duration::from_secs_f64(ms / 1000.0);
-            self.next_seq += 1;
-            self.held.push(Held {
-                due,
-                seq: self.next_seq,
-                addr: *addr,
-                msg: msg.clone(),
-            });
+        match self.decider.next().flatten() {
+            None => {
+                s.dropped += 1;
+                self.stats.set(s);
+            }
+            Some(ms) => {
+                self.stats.set(s);
+                let due = Instant::now() + Duration::from_secs_f64(ms / 1000.0);
+                self.next_seq += 1;
+                self.held.push(Held {
+                    due,
+                    seq: self.next_seq,
+                    addr: *addr,
+                    msg: msg.clone(),
+                });
+            }
         }
         self.release();
     }
@@ -185,5 +216,28 @@ mod tests {
         assert!(Impairment::parse("101,150,30,1").is_err());
         assert!(Impairment::parse("5,-1,30,1").is_err());
         assert!(Impairment::parse("5,150,nan,1").is_err());
+    }
+
+    #[test]
+    fn decisions_are_seeded_and_as_asked() {
+        let imp = Impairment::parse("5,150,30,7").unwrap();
+        let a: Vec<Option<f64>> = Decider::new(imp).take(100_000).collect();
+        let b: Vec<Option<f64>> = Decider::new(imp).take(100_000).collect();
+        assert_eq!(a, b);
+        let other: Vec<Option<f64>> = Decider::new(Impairment { seed: 8, ..imp })
+            .take(100_000)
+            .collect();
+        assert_ne!(a, other);
+        let dropped = a.iter().filter(|d| d.is_none()).count();
+        assert!((4_500..5_500).contains(&dropped), "{dropped}");
+        let held: Vec<f64> = a.iter().flatten().copied().collect();
+        assert!(held.iter().all(|&ms| (120.0..=180.0).contains(&ms)));
+        let mean = held.iter().sum::<f64>() / held.len() as f64;
+        assert!((mean - 150.0).abs() < 0.5, "{mean}");
+        // Jitter wider than the delay never holds a packet a negative time.
+        let wide = Impairment::parse("0,10,50,1").unwrap();
+        assert!(Decider::new(wide)
+            .take(1000)
+            .all(|d| d.is_some_and(|ms| ms >= 0.0)));
     }
 }
