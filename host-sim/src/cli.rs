@@ -290,6 +290,14 @@ pub struct SticksArgs {
     pub force: bool,
 }
 
+/// `netplay --timeout`: wall-clock seconds in `(0, 86400]`.
+fn parse_timeout(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 && v <= 86_400.0 => Ok(v),
+        _ => Err("expected seconds, > 0 and at most 86400".into()),
+    }
+}
+
 /// `--players`: 2..=4.
 fn parse_players(s: &str) -> Result<usize, String> {
     match s.trim().parse::<usize>() {
@@ -381,8 +389,9 @@ pub struct NetplayArgs {
     /// with `hopkit-sim hash --arena DIR/player-*.ghost`).
     #[arg(long, value_name = "DIR")]
     pub log: Option<PathBuf>,
-    /// Give up after S seconds (default: twice the play time plus 30 s).
-    #[arg(long, value_name = "S", value_parser = parse_seconds, allow_negative_numbers = true)]
+    /// Give up after S seconds of wall time, 0 < S ≤ 86400 (default: twice the play time plus
+    /// 30 s).
+    #[arg(long, value_name = "S", value_parser = parse_timeout, allow_negative_numbers = true)]
     pub timeout: Option<f64>,
     /// Negative control: flip one state bit whenever tick T is simulated on this peer; desync
     /// detection must report it.

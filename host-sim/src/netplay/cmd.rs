@@ -310,6 +310,8 @@ pub fn arena_hash_files(paths: &[PathBuf], ticks: Option<u32>) -> Result<u64> {
         Some(n) => n,
         None => shortest,
     };
+    // Every run is at most MAX_SECONDS of simulated time.
+    let n = crate::app::check_ticks(n, hopkit::demo::TICK_HZ)?;
     let params = ArenaParams::default();
     let mut world = ArenaWorld::new(recs.len());
     let mut inputs: Vec<ArenaInput> = vec![[0; 3]; recs.len()];
