@@ -35,6 +35,7 @@
 #![deny(missing_docs)]
 
 pub mod app;
+pub mod arena;
 pub mod counting;
 pub mod gamepad;
 pub mod level;

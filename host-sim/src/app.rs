@@ -177,6 +177,12 @@ pub fn hash(args: &HashArgs) -> Result<()> {
         );
         return Ok(());
     }
+    if let Some(files) = &args.arena {
+        let mut buf = [0u8; 64];
+        let hash = crate::netplay::cmd::arena_hash_files(files, args.ticks)?;
+        println!("{}", hopkit::hash::format_hash_line(hash, &mut buf));
+        return Ok(());
+    }
     let hash = match (&args.file, args.scene.as_deref()) {
         (Some(file), _) => replay::hash_file(file, args.ticks, u32::from(args.fps), args.quiet)?,
         (None, Some("demo")) => {

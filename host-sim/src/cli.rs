@@ -142,6 +142,23 @@ pub enum Command {
     /// `hash --sticks`; see docs/host-sim.md for the format).
     #[command(after_help = LIMITS_AND_EXIT_CODES)]
     Sticks(SticksArgs),
+    /// Prove the arena rollback-safe with GGRS's SyncTestSession: every frame, roll back
+    /// --check-distance frames, re-simulate them and compare the state hashes. Exits 1 on a
+    /// mismatch.
+    ///
+    /// The arena (2–4 players on the demo level, see docs/netplay.md) runs on scripted, recorded,
+    /// random or mixed input.
+    #[command(after_help = LIMITS_AND_EXIT_CODES)]
+    Synctest(SynctestArgs),
+    /// Play the arena over UDP with GGRS rollback netcode: this process is one peer.
+    ///
+    /// Two terminals on one machine: `hopkit-sim netplay --local-port 7000 --remote
+    /// 127.0.0.1:7001 --headless` and `hopkit-sim netplay --local-port 7001 --remote
+    /// 127.0.0.1:7000 --headless`. On exit it prints frames, rollbacks, the deepest rollback,
+    /// desync events and `state-hash: 0x…` (the state after --frames ticks; both peers print the
+    /// same one). Exits 1 on a desync or when the session fails.
+    #[command(after_help = LIMITS_AND_EXIT_CODES)]
+    Netplay(NetplayArgs),
     /// Print a ghost recording's statistics, one `key: value` line each: file, version, frames,
     /// tick-hz, duration, bytes, bytes-per-frame, checksums, condition-unit (the recording is
     /// fully validated and decoded first).
@@ -228,12 +245,17 @@ pub struct PlayArgs {
 #[derive(Args, Debug)]
 pub struct HashArgs {
     /// Ghost recording to replay.
-    #[arg(required_unless_present_any = ["scene", "gamepad", "sticks"],
-          conflicts_with_all = ["scene", "gamepad", "sticks"])]
+    #[arg(required_unless_present_any = ["scene", "gamepad", "sticks", "arena"],
+          conflicts_with_all = ["scene", "gamepad", "sticks", "arena"])]
     pub file: Option<PathBuf>,
     /// A built-in scene instead of a file (`demo`: the scripted handheld demo).
-    #[arg(long, value_parser = ["demo"], conflicts_with_all = ["gamepad", "sticks"])]
+    #[arg(long, value_parser = ["demo"], conflicts_with_all = ["gamepad", "sticks", "arena"])]
     pub scene: Option<String>,
+    /// The netplay arena with one ghost recording per player (2–4 files, player 1 first; each
+    /// frame is that player's input of one tick, as `netplay --log` writes them). --ticks N runs
+    /// the first N ticks (default: the shortest recording's length).
+    #[arg(long, value_name = "FILE", num_args = 2..=4, conflicts_with_all = ["gamepad", "sticks"])]
+    pub arena: Option<Vec<PathBuf>>,
     /// The handheld demo driven by a file of gamepad bytes, one per tick in WASM-4's bit layout
     /// (1 = X/jump, 2 = Z/fire, 16 left, 32 right, 64 up, 128 down), as the WASM-4 cart traces
     /// them; the tick count is the file's length (at most 36000).
@@ -278,4 +300,113 @@ pub struct SticksArgs {
     /// Replace FILE if it exists.
     #[arg(long)]
     pub force: bool,
+}
+
+/// `netplay --timeout`: wall-clock seconds in `(0, 86400]`.
+fn parse_timeout(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 && v <= 86_400.0 => Ok(v),
+        _ => Err("expected seconds, > 0 and at most 86400".into()),
+    }
+}
+
+/// `--players`: 2..=4.
+fn parse_players(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(n) if (2..=4).contains(&n) => Ok(n),
+        _ => Err("expected 2, 3 or 4 players".into()),
+    }
+}
+
+/// Options shared by `synctest` and `netplay`: the input.
+#[derive(Args, Debug, Clone)]
+pub struct NetInputArgs {
+    /// Input of the players: scripted (the demo script, each player further along it), recording
+    /// (--recording's frames, looping), random (random frames from --seed), mixed (blocks of 600
+    /// frames of each, in turn).
+    #[arg(long, value_enum, default_value = "mixed")]
+    pub input: crate::netplay::inputs::InputKind,
+    /// Ghost recording for `--input recording` and `mixed` (default: the bundled demo recording).
+    #[arg(long, value_name = "FILE")]
+    pub recording: Option<PathBuf>,
+    /// Seed of the random input.
+    #[arg(long, default_value_t = 24)]
+    pub seed: u64,
+}
+
+/// `synctest` options.
+#[derive(Args, Debug)]
+pub struct SynctestArgs {
+    /// Frames to roll back and re-simulate every frame (GGRS check distance); below
+    /// --max-prediction.
+    #[arg(long, default_value_t = 7, value_name = "N")]
+    pub check_distance: usize,
+    /// GGRS prediction window, frames.
+    #[arg(long, default_value_t = 8, value_name = "W")]
+    pub max_prediction: usize,
+    /// Frames to advance.
+    #[arg(long, default_value_t = 3600, value_name = "M", value_parser = parse_count,
+          allow_negative_numbers = true)]
+    pub frames: u32,
+    /// Players, 2–4.
+    #[arg(long, default_value = "2", value_parser = parse_players)]
+    pub players: usize,
+    /// The input.
+    #[command(flatten)]
+    pub input: NetInputArgs,
+    /// Negative control: flip one state bit on the second simulation of tick T only (the one GGRS
+    /// saves first; later re-simulations are compared with it), as a step that is not a function
+    /// of its inputs would; the synctest must report a mismatch.
+    #[arg(long, value_name = "T", value_parser = parse_count, allow_negative_numbers = true)]
+    pub perturb_at: Option<u32>,
+}
+
+/// `netplay` options.
+#[derive(Args, Debug)]
+pub struct NetplayArgs {
+    /// UDP port to listen on (all interfaces).
+    #[arg(long, value_name = "P")]
+    pub local_port: u16,
+    /// A remote peer, `HOST:PORT`; once per other player (1–3).
+    #[arg(long, value_name = "ADDR", required = true)]
+    pub remote: Vec<String>,
+    /// This peer's player number, 1–4; the remotes take the other numbers in the order given.
+    /// Default: players are numbered by UDP port (all ports must differ), as on one machine.
+    #[arg(long, value_name = "N")]
+    pub player: Option<usize>,
+    /// GGRS input delay, frames.
+    #[arg(long, default_value_t = 0, value_name = "D")]
+    pub input_delay: usize,
+    /// GGRS prediction window, frames (how far ahead of a remote's inputs a peer may run).
+    #[arg(long, default_value_t = 8, value_name = "W")]
+    pub max_prediction: usize,
+    /// Desync detection: compare state hashes every N confirmed frames.
+    #[arg(long, default_value_t = 1, value_name = "N",
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub desync_interval: u32,
+    /// No window: scripted input (the only mode so far; accepted for clarity).
+    #[arg(long)]
+    pub headless: bool,
+    /// Frames to play (at most 36000, 600 s at 60 Hz).
+    #[arg(long, default_value_t = 600, value_name = "N", value_parser = parse_count,
+          allow_negative_numbers = true)]
+    pub frames: u32,
+    /// The local player's input.
+    #[command(flatten)]
+    pub input: NetInputArgs,
+    /// Impair the packets this peer sends: `loss%,delay-ms,jitter-ms,seed`, e.g. `5,150,30,1`.
+    #[arg(long, value_name = "SPEC")]
+    pub lossy: Option<String>,
+    /// Write every player's confirmed inputs as ghost recordings DIR/player-1.ghost … (replay
+    /// with `hopkit-sim hash --arena DIR/player-*.ghost`).
+    #[arg(long, value_name = "DIR")]
+    pub log: Option<PathBuf>,
+    /// Give up after S seconds of wall time, 0 < S ≤ 86400 (default: twice the play time plus
+    /// 30 s).
+    #[arg(long, value_name = "S", value_parser = parse_timeout, allow_negative_numbers = true)]
+    pub timeout: Option<f64>,
+    /// Negative control: flip one state bit whenever tick T is simulated on this peer; desync
+    /// detection must report it.
+    #[arg(long, value_name = "T", value_parser = parse_count, allow_negative_numbers = true)]
+    pub perturb_at: Option<u32>,
 }

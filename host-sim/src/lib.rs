@@ -23,6 +23,7 @@ pub mod headless;
 pub mod infile;
 pub mod input;
 pub mod lcd;
+pub mod netplay;
 pub mod output;
 pub mod plot;
 pub mod progress;

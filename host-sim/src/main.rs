@@ -19,6 +19,8 @@ fn main() -> ExitCode {
         Some(Command::Hash(args)) => app::hash(&args),
         Some(Command::Sticks(args)) => app::sticks(&args),
         Some(Command::Info(args)) => hopkit_sim::replay::info(&args),
+        Some(Command::Synctest(args)) => hopkit_sim::netplay::cmd::synctest(&args),
+        Some(Command::Netplay(args)) => hopkit_sim::netplay::cmd::netplay(&args),
     };
     // Every output is complete or removed by now: a late signal changes nothing.
     output::finish();

@@ -85,6 +85,8 @@ fn help_lists_subcommands() {
         .stdout(predicate::str::contains("hash"))
         .stdout(predicate::str::contains("sticks"))
         .stdout(predicate::str::contains("info"))
+        .stdout(predicate::str::contains("synctest"))
+        .stdout(predicate::str::contains("netplay"))
         .stdout(predicate::str::contains("Controls"));
 }
 
@@ -847,6 +849,8 @@ fn help_lists_the_exit_codes_and_limits_like_the_docs() {
         &["play"],
         &["hash"],
         &["sticks"],
+        &["synctest"],
+        &["netplay"],
     ] {
         let out = sim().args(sub).arg("--help").output().unwrap();
         let text = String::from_utf8(out.stdout).unwrap();

@@ -2,5 +2,6 @@
 //! per topic; run one with a filter, e.g. `cargo test --test integration -- cli::`.
 
 mod cli;
+mod netplay;
 mod render_golden;
 mod window_recipe;

@@ -1,0 +1,325 @@
+//! `hopkit-sim synctest`, `hopkit-sim netplay` and `hopkit-sim hash --arena`: argument checks,
+//! the runs, the messages.
+
+use std::net::{SocketAddr, ToSocketAddrs};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::{anyhow, Result};
+use hopkit::ghost::{encode, recording_size, Frame, Recording, RecordingInfo};
+use hopkit::hash::{format_hash_line, StateHash};
+use hopkit_demo::arena::{ArenaInput, ArenaParams, ArenaWorld, MAX_PLAYERS};
+
+use super::inputs::InputSource;
+use super::lossy::Impairment;
+use super::run::{peer, synctest as run_synctest, PeerOpts, SynctestOpts};
+use crate::app::max_ticks;
+use crate::cli::{NetInputArgs, NetplayArgs, SynctestArgs, MAX_SECONDS};
+use crate::output::OutFile;
+use crate::{replay, UserError};
+
+fn hash_line(h: u64) -> String {
+    let mut buf = [0u8; 64];
+    format_hash_line(h, &mut buf).to_string()
+}
+
+fn input_source(args: &NetInputArgs, players: usize) -> Result<InputSource<'static>> {
+    let recording = match &args.recording {
+        Some(path) => {
+            let bytes = replay::load(path)?;
+            Recording::parse(bytes).map_err(|e| {
+                UserError(format!(
+                    "recording {} is unusable: {}",
+                    path.display(),
+                    replay::decode_error_message(&e)
+                ))
+            })?
+        }
+        None => hopkit_demo::demo_recording()
+            .map_err(|e| anyhow!("the bundled demo recording is unusable: {e}"))?,
+    };
+    Ok(InputSource::new(
+        args.input.core(),
+        args.seed,
+        players,
+        recording,
+    ))
+}
+
+fn input_name(args: &NetInputArgs) -> String {
+    let kind = format!("{:?}", args.input).to_lowercase();
+    match &args.recording {
+        Some(p) => format!("{kind} ({})", p.display()),
+        None => kind,
+    }
+}
+
+/// `synctest`.
+pub fn synctest(args: &SynctestArgs) -> Result<()> {
+    if args.check_distance >= args.max_prediction {
+        return Err(UserError(format!(
+            "--check-distance {} must be below --max-prediction {} (GGRS's rule)",
+            args.check_distance, args.max_prediction
+        ))
+        .into());
+    }
+    let input = input_source(&args.input, args.players)?;
+    let report = run_synctest(&SynctestOpts {
+        frames: args.frames,
+        check_distance: args.check_distance,
+        max_prediction: args.max_prediction,
+        players: args.players,
+        input,
+        perturb_at: args.perturb_at,
+    })
+    .map_err(|e| anyhow!(e))?;
+    let mismatches = usize::from(report.mismatch.is_some());
+    println!(
+        "synctest: {} frames, {} players, check distance {}, input {}: {mismatches} mismatches, \
+         {} rollbacks (deepest {} frames), {} ticks simulated",
+        report.frames,
+        args.players,
+        args.check_distance,
+        input_name(&args.input),
+        report.stats.rollbacks,
+        report.stats.deepest,
+        report.stats.ticks_simulated,
+    );
+    if let Some((frame, frames)) = report.mismatch {
+        return Err(anyhow!(
+            "synctest: the state hashes of frames {frames:?} differ after re-simulation (found at \
+             frame {frame})"
+        ));
+    }
+    println!("{}", hash_line(report.hash));
+    Ok(())
+}
+
+fn resolve(addr: &str) -> Result<SocketAddr, UserError> {
+    addr.to_socket_addrs()
+        .ok()
+        .and_then(|mut a| a.next())
+        .ok_or_else(|| UserError(format!("--remote {addr}: not an address (HOST:PORT)")))
+}
+
+/// Every player's address in handle order (`None` for the local player) and the local handle.
+fn player_table(args: &NetplayArgs) -> Result<(Vec<Option<SocketAddr>>, usize), UserError> {
+    let remotes: Vec<SocketAddr> = args
+        .remote
+        .iter()
+        .map(|r| resolve(r))
+        .collect::<Result<_, _>>()?;
+    let players = remotes.len() + 1;
+    if players > MAX_PLAYERS {
+        return Err(UserError(format!(
+            "{} --remote peers: the arena has at most {MAX_PLAYERS} players",
+            remotes.len()
+        )));
+    }
+    let local = match args.player {
+        Some(n) if (1..=players).contains(&n) => n - 1,
+        Some(n) => {
+            return Err(UserError(format!(
+                "--player {n}: expected 1 to {players} ({players} players)"
+            )))
+        }
+        None => {
+            let mut ports: Vec<u16> = remotes.iter().map(|a| a.port()).collect();
+            ports.push(args.local_port);
+            ports.sort_unstable();
+            ports.dedup();
+            if ports.len() != players {
+                return Err(UserError(
+                    "the peers' UDP ports are not all different: give --player N (and list the \
+                     remotes in player order)"
+                        .into(),
+                ));
+            }
+            ports
+                .iter()
+                .position(|&p| p == args.local_port)
+                .unwrap_or(0)
+        }
+    };
+    let mut ordered = remotes.clone();
+    if args.player.is_none() {
+        ordered.sort_by_key(|a| a.port());
+    }
+    let mut table = Vec::with_capacity(players);
+    let mut it = ordered.into_iter();
+    for h in 0..players {
+        table.push(if h == local { None } else { it.next() });
+    }
+    Ok((table, local))
+}
+
+/// `netplay`.
+pub fn netplay(args: &NetplayArgs) -> Result<()> {
+    let (table, local) = player_table(args)?;
+    let players = table.len();
+    let max = max_ticks(hopkit_demo::TICK_HZ);
+    if args.frames == 0 || args.frames > max {
+        return Err(UserError(format!(
+            "--frames {}: expected 1 to {max} ({MAX_SECONDS} s at {} Hz)",
+            args.frames,
+            hopkit_demo::TICK_HZ
+        ))
+        .into());
+    }
+    if args.max_prediction == 0 {
+        return Err(UserError("--max-prediction 0 (lockstep) is not supported".into()).into());
+    }
+    let lossy = match &args.lossy {
+        Some(s) => Some(Impairment::parse(s).map_err(|e| UserError(format!("--lossy {s}: {e}")))?),
+        None => None,
+    };
+    let logs = match &args.log {
+        Some(dir) => (1..=players)
+            .map(|p| {
+                let path = log_path(dir, p);
+                OutFile::check("--log", &path)
+            })
+            .collect::<Result<Vec<_>, _>>()?,
+        None => Vec::new(),
+    };
+    let input = input_source(&args.input, players)?;
+    let fps = hopkit_demo::TICK_HZ;
+    let play = f64::from(args.frames) / f64::from(fps);
+    let timeout = args.timeout.unwrap_or(2.0 * play + 30.0);
+    let report = peer(&PeerOpts {
+        local_port: args.local_port,
+        local_player: local,
+        remotes: table,
+        input_delay: args.input_delay,
+        max_prediction: args.max_prediction,
+        desync_interval: args.desync_interval,
+        frames: args.frames,
+        fps,
+        input,
+        lossy,
+        perturb_at: args.perturb_at,
+        timeout: Duration::from_secs_f64(timeout),
+        linger: Duration::from_secs(2),
+    })
+    .map_err(|e| anyhow!("netplay: {e}"))?;
+    for (p, out) in logs.iter().enumerate() {
+        let frames: Vec<Frame> = report
+            .log
+            .iter()
+            .map(|all| Frame::unpack(all.get(p).copied().unwrap_or_default()))
+            .collect();
+        out.write_bytes(&encode_recording(&frames)?)?;
+    }
+    println!(
+        "netplay: player {} of {players}, {} frames ({} advanced), input delay {}, max prediction \
+         {}, desync detection every {} frames",
+        local + 1,
+        report.frames,
+        report.frames_advanced,
+        args.input_delay,
+        args.max_prediction,
+        args.desync_interval
+    );
+    println!(
+        "rollbacks: {} (deepest {} frames, {} ticks simulated), prediction stalls: {}, frames \
+         skipped to let the remote catch up: {}",
+        report.stats.rollbacks,
+        report.stats.deepest,
+        report.stats.ticks_simulated,
+        report.stalls,
+        report.skipped
+    );
+    if let Some(ping) = report.ping_ms {
+        println!("ping: {ping} ms");
+    }
+    if lossy.is_some() {
+        let l = report.lossy;
+        println!(
+            "lossy link: {} packets sent, {} dropped, {} reordered",
+            l.sent, l.dropped, l.reordered
+        );
+    }
+    println!("desync events: {}", report.desyncs.len());
+    let mut desyncs = report.desyncs.clone();
+    desyncs.sort_unstable();
+    for (frame, a, b) in desyncs.iter().take(3) {
+        println!("  desync at frame {frame}: local 0x{a:016x}, remote 0x{b:016x}");
+    }
+    if let Some(dir) = &args.log {
+        println!(
+            "inputs: {}/player-1.ghost … player-{players}.ghost",
+            dir.display()
+        );
+    }
+    println!("{}", hash_line(report.hash));
+    if let Some((first, _, _)) = desyncs.first() {
+        return Err(anyhow!(
+            "netplay: {} desync events (first at frame {first})",
+            desyncs.len()
+        ));
+    }
+    Ok(())
+}
+
+/// `DIR/player-P.ghost`.
+pub fn log_path(dir: &Path, player: usize) -> PathBuf {
+    dir.join(format!("player-{player}.ghost"))
+}
+
+/// One player's frames as a recording file (60 Hz, no state checksums: the arena's hash is not a
+/// flyer's).
+pub fn encode_recording(frames: &[Frame]) -> Result<Vec<u8>> {
+    let info = RecordingInfo {
+        tick_hz: hopkit_demo::TICK_HZ as u16,
+        checksum_interval: 0,
+        ..RecordingInfo::default()
+    };
+    let mut out = vec![0u8; recording_size(frames.len(), 0)];
+    let n = encode(&info, frames, &[], &mut out).map_err(|e| anyhow!("encoding: {e:?}"))?;
+    out.truncate(n);
+    Ok(out)
+}
+
+/// `hash --arena FILE…`: the arena's state hash after `ticks` ticks (default: the shortest
+/// recording's length) with player `p` driven by the frames of file `p`.
+pub fn arena_hash_files(paths: &[PathBuf], ticks: Option<u32>) -> Result<u64> {
+    let mut recs = Vec::with_capacity(paths.len());
+    for path in paths {
+        let bytes = replay::load(path)?;
+        let r =
+            Recording::parse(bytes).map_err(|e| UserError(format!("{}: {e}", path.display())))?;
+        if u32::from(r.tick_hz()) != hopkit_demo::TICK_HZ {
+            return Err(UserError(format!(
+                "recording {} ticks at {} Hz; the arena ticks at {} Hz",
+                path.display(),
+                r.tick_hz(),
+                hopkit_demo::TICK_HZ
+            ))
+            .into());
+        }
+        recs.push(r);
+    }
+    let shortest = recs.iter().map(|r| r.frame_count()).min().unwrap_or(0);
+    let n = match ticks {
+        Some(n) if n > shortest => {
+            return Err(UserError(format!(
+                "--ticks {n}: the shortest arena recording has {shortest} frames"
+            ))
+            .into())
+        }
+        Some(n) => n,
+        None => shortest,
+    };
+    // Every run is at most MAX_SECONDS of simulated time.
+    let n = crate::app::check_ticks(n, hopkit_demo::TICK_HZ)?;
+    let params = ArenaParams::default();
+    let mut world = ArenaWorld::new(recs.len());
+    let mut inputs: Vec<ArenaInput> = vec![[0; 3]; recs.len()];
+    for t in 0..n {
+        for (i, r) in inputs.iter_mut().zip(recs.iter()) {
+            *i = r.frame(t).unwrap_or(Frame::NEUTRAL).pack();
+        }
+        world.step(&params, &inputs);
+    }
+    Ok(world.state_hash())
+}
