@@ -57,14 +57,14 @@
 use hopkit::follower::{self, FollowerParams, FollowerState, TickConsts};
 use hopkit::ghost::Frame;
 use hopkit::hash::{StateHash, StateHasher};
-use hopkit::math::{Quat, Vec2, Vec3};
-use hopkit::movement::{self, MoveInput, MoveParams, MoverState};
-use hopkit::slope::{self, SlopeParams, SlopeState};
+use hopkit::math::{Vec2, Vec3};
+use hopkit::movement::{MoveInput, MoveParams, MoverState};
+use hopkit::slope::{SlopeParams, SlopeState};
 use hopkit::steering::arrival::arrival_step;
 use hopkit::steering::{ArrivalParams, ArrivalState, SteeringParams};
 
-use super::level::{clamp_to_arena, DemoGround};
-use super::scene::{COMPANION_START, CRITTERS, CRITTER_RING, LOOK_MAX_RATE};
+use super::level::DemoGround;
+use super::scene::{move_in_arena, COMPANION_START, CRITTERS, CRITTER_RING, LOOK_MAX_RATE, RING};
 use super::TICK_HZ;
 
 /// Most players in an arena.
@@ -88,26 +88,6 @@ pub const PLAYER_STARTS: [Vec3; MAX_PLAYERS] = [
     Vec3::new(6.0, 0.0, 6.0),
     Vec3::new(6.0, 0.0, -6.0),
     Vec3::new(-6.0, 0.0, 6.0),
-];
-
-/// Ring offsets `(x, z)` of the critters' targets (unit circle at 45°, 135°, …), as in the demo.
-const RING: [Vec2; CRITTERS] = [
-    Vec2::new(
-        core::f32::consts::FRAC_1_SQRT_2,
-        core::f32::consts::FRAC_1_SQRT_2,
-    ),
-    Vec2::new(
-        -core::f32::consts::FRAC_1_SQRT_2,
-        core::f32::consts::FRAC_1_SQRT_2,
-    ),
-    Vec2::new(
-        -core::f32::consts::FRAC_1_SQRT_2,
-        -core::f32::consts::FRAC_1_SQRT_2,
-    ),
-    Vec2::new(
-        core::f32::consts::FRAC_1_SQRT_2,
-        -core::f32::consts::FRAC_1_SQRT_2,
-    ),
 ];
 
 /// What a player does this tick, decoded from its [`ArenaInput`] (every field finite).
@@ -274,7 +254,7 @@ impl ArenaWorld {
         let n = self.player_count();
         for (i, pl) in self.player.iter_mut().take(n).enumerate() {
             let frame = Frame::unpack(inputs.get(i).copied().unwrap_or(NEUTRAL_INPUT));
-            step_player(pl, params, &controls(&frame), dt, &ground);
+            step_player(pl, params, &controls(&frame), dt);
         }
         let leader = self.player[0].mover.position;
         follower::step_cached(
@@ -294,37 +274,17 @@ impl ArenaWorld {
     }
 }
 
-fn step_player(
-    pl: &mut ArenaPlayer,
-    params: &ArenaParams,
-    c: &Controls,
-    dt: f32,
-    ground: &DemoGround,
-) {
+fn step_player(pl: &mut ArenaPlayer, params: &ArenaParams, c: &Controls, dt: f32) {
     let rate = hopkit::math::finite_or(c.turn * params.look_max_rate, 0.0);
     pl.yaw = hopkit::math::wrap_angle(pl.yaw + rate * dt);
     pl.facing = hopkit::math::yaw_forward(pl.yaw);
     let input = MoveInput::new(c.wish, c.jump, pl.facing);
-    movement::step(&mut pl.mover, &params.movement, &input, ground, dt);
-    let (clamped, hit_x, hit_z) = clamp_to_arena(pl.mover.position.planar());
-    if hit_x {
-        pl.mover.velocity.x = 0.0;
-    }
-    if hit_z {
-        pl.mover.velocity.z = 0.0;
-    }
-    pl.mover.position.x = clamped.x;
-    pl.mover.position.z = clamped.y;
-    let normal = if pl.mover.grounded {
-        Some(pl.mover.ground_normal)
-    } else {
-        None
-    };
-    slope::step(
+    move_in_arena(
+        &mut pl.mover,
         &mut pl.tilt,
-        &params.slope,
-        Quat::from_yaw(pl.yaw),
-        normal,
+        pl.yaw,
+        (&params.movement, &params.slope),
+        &input,
         dt,
     );
     pl.firing = c.fire;

@@ -47,7 +47,7 @@ pub const PLAYER_START: Vec3 = Vec3::new(0.0, 0.0, 0.0);
 pub const COMPANION_START: Vec3 = Vec3::new(0.0, 0.0, 3.0);
 
 /// Ring offsets `(x, z)` for the critters' arrival targets (unit circle at 45°, 135°, …).
-const RING: [Vec2; CRITTERS] = [
+pub(crate) const RING: [Vec2; CRITTERS] = [
     Vec2::new(
         core::f32::consts::FRAC_1_SQRT_2,
         core::f32::consts::FRAC_1_SQRT_2,
@@ -65,6 +65,36 @@ const RING: [Vec2; CRITTERS] = [
         -core::f32::consts::FRAC_1_SQRT_2,
     ),
 ];
+
+/// One player's move on the demo level, shared by the demo scene and the netplay arena: the
+/// movement step, the arena's walls (position clamped, the blocked velocity component zeroed),
+/// then the body's slope tilt from the ground it stands on.
+#[inline]
+pub(crate) fn move_in_arena(
+    mover: &mut MoverState,
+    tilt: &mut SlopeState,
+    yaw: f32,
+    (movement, slope): (&MoveParams, &SlopeParams),
+    input: &MoveInput,
+    dt: f32,
+) {
+    movement::step(mover, movement, input, &DemoGround, dt);
+    let (clamped, hit_x, hit_z) = clamp_to_arena(mover.position.planar());
+    if hit_x {
+        mover.velocity.x = 0.0;
+    }
+    if hit_z {
+        mover.velocity.z = 0.0;
+    }
+    mover.position.x = clamped.x;
+    mover.position.z = clamped.y;
+    let normal = if mover.grounded {
+        Some(mover.ground_normal)
+    } else {
+        None
+    };
+    slope::step(tilt, slope, Quat::from_yaw(yaw), normal, dt);
+}
 
 /// Tuning of the demo scene. `Default` = the values documented on each field.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -210,7 +240,7 @@ impl DemoScene {
     ) {
         let dt = 1.0 / TICK_HZ as f32;
         let ground = DemoGround;
-        self.step_player(left, look_rate, buttons_held, dt, &ground);
+        self.step_player(left, look_rate, buttons_held, dt);
         let p = self.player.mover.position;
         // Sanitized when set (`new`, `set_params`): not checked again every tick.
         follower::step_sane(
@@ -231,7 +261,7 @@ impl DemoScene {
         self.tick = self.tick.wrapping_add(1);
     }
 
-    fn step_player(&mut self, left: Vec2, look_rate: f32, held: u8, dt: f32, ground: &DemoGround) {
+    fn step_player(&mut self, left: Vec2, look_rate: f32, held: u8, dt: f32) {
         let pl = &mut self.player;
         let yaw = pl.yaw + hopkit::math::finite_or(look_rate, 0.0) * dt;
         // Within ±3 rad `wrap_angle` returns its input exactly (its floor is 0): skip it there.
@@ -247,26 +277,12 @@ impl DemoScene {
             held & buttons::JUMP != 0,
             pl.facing,
         );
-        movement::step(&mut pl.mover, &self.params.movement, &input, ground, dt);
-        let (clamped, hit_x, hit_z) = clamp_to_arena(pl.mover.position.planar());
-        if hit_x {
-            pl.mover.velocity.x = 0.0;
-        }
-        if hit_z {
-            pl.mover.velocity.z = 0.0;
-        }
-        pl.mover.position.x = clamped.x;
-        pl.mover.position.z = clamped.y;
-        let normal = if pl.mover.grounded {
-            Some(pl.mover.ground_normal)
-        } else {
-            None
-        };
-        slope::step(
+        move_in_arena(
+            &mut pl.mover,
             &mut pl.tilt,
-            &self.params.slope,
-            Quat::from_yaw(pl.yaw),
-            normal,
+            pl.yaw,
+            (&self.params.movement, &self.params.slope),
+            &input,
             dt,
         );
     }
