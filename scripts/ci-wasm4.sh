@@ -7,6 +7,8 @@
 #     gamepad bytes the cart says it read and the hash it printed at tick 600
 #     (carts/wasm4/web/browser-test.mjs).
 #  3. `hopkit-sim hash --gamepad` over exactly those bytes must print the same hash.
+#  4. The same cart, key script and check in WASM-4's native runtime under Xvfb
+#     (scripts/ci-wasm4-native.sh).
 # Without a browser (not root, or apt cannot install chromium) step 2–3 print SKIP with the reason.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,6 +18,7 @@ RUN="$WEB/out/run"
 export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
 
 scripts/wasm4-cart.sh
+scripts/ci-wasm4-native.sh
 
 chromium="${CHROMIUM:-/usr/bin/chromium}"
 if [ ! -x "$chromium" ] && [ "$(id -u)" = 0 ]; then

@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# The WASM-4 cart in WASM-4's native runtime (`w4 run-native`: the `wasm4-linux` binary the npm
+# package ships), under a virtual X display (Xvfb), driven by real key events (xdotool).
+#
+#   scripts/ci-wasm4-native.sh [CART.wasm]     (default: carts/wasm4/web/out/hopkit.wasm, the
+#                                              cart scripts/wasm4-cart.sh builds and ci-wasm4.sh
+#                                              plays in Chromium)
+#
+# The same check as the browser test (carts/wasm4/web/browser-test.mjs): the cart traces every
+# gamepad byte it read as run-length lines (`pad 0x21 x588`) and its state hash at tick 600; the
+# bytes are rebuilt from that trace (key events never land on known frames) and
+# `hopkit-sim hash --gamepad` over exactly those bytes must print the same hash. The key script is
+# the browser test's. Without Xvfb/xdotool (not root, or apt cannot install them) it prints SKIP.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+REPO="$PWD"
+WEB="$REPO/carts/wasm4/web"
+cart="$(realpath "${1:-$WEB/out/hopkit.wasm}")"
+native="$WEB/node_modules/wasm4/assets/natives/wasm4-linux"
+[ -f "$cart" ] || { echo "ci-wasm4-native: no cart at $cart (run scripts/wasm4-cart.sh)" >&2; exit 1; }
+[ -x "$native" ] || { echo "ci-wasm4-native: no native runtime at $native (run scripts/wasm4-cart.sh: npm ci)" >&2; exit 1; }
+
+need=()
+command -v Xvfb >/dev/null || need+=(xvfb)
+command -v xdotool >/dev/null || need+=(xdotool)
+if [ ${#need[@]} -gt 0 ] && [ "$(id -u)" = 0 ]; then
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null 2>&1 ||
+        { apt-get update -qq >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null 2>&1; } || true
+fi
+if ! command -v Xvfb >/dev/null || ! command -v xdotool >/dev/null; then
+    echo "ci-wasm4-native: SKIP: needs Xvfb and xdotool (Debian: xvfb, xdotool; root to install)"
+    exit 0
+fi
+
+work="$(mktemp -d)"
+xvfb_pid=""
+cart_pid=""
+cleanup() {
+    [ -n "$cart_pid" ] && kill "$cart_pid" 2>/dev/null || true
+    [ -n "$xvfb_pid" ] && kill "$xvfb_pid" 2>/dev/null || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+# A free display number: the first without an X lock file.
+d=90
+while [ -e "/tmp/.X$d-lock" ] || [ -e "/tmp/.X11-unix/X$d" ]; do d=$((d + 1)); done
+export DISPLAY=":$d"
+Xvfb "$DISPLAY" -screen 0 800x600x24 -nolisten tcp >"$work/xvfb.log" 2>&1 &
+xvfb_pid=$!
+for _ in $(seq 50); do xdotool getdisplaygeometry >/dev/null 2>&1 && break; sleep 0.1; done
+
+# The runtime keeps the cart's disk beside it: run a copy in an empty folder (a fresh disk).
+cp "$cart" "$work/cart.wasm"
+# Line-buffered stdout (stdbuf): the trace must reach the file as it is printed, not when the
+# runtime exits. No audio device under Xvfb: the runtime says so on stderr and plays on.
+(cd "$work" && exec timeout 90 stdbuf -oL "$native" cart.wasm >"$work/trace.txt" 2>"$work/stderr.txt") &
+cart_pid=$!
+win=""
+for _ in $(seq 100); do
+    win="$(xdotool search --name 'WASM-4' 2>/dev/null | head -1 || true)"
+    [ -n "$win" ] && break
+    sleep 0.1
+done
+[ -n "$win" ] || { echo "ci-wasm4-native: FAIL: the runtime opened no window" >&2; cat "$work/stderr.txt" >&2; exit 1; }
+xdotool windowfocus "$win" 2>/dev/null || true
+
+# The browser test's key script: [keys held, seconds]. Arrow keys are the d-pad, X is BUTTON_1
+# (jump), Z BUTTON_2 (fire).
+hold() { # seconds keys…
+    local s="$1"
+    shift
+    for k in "$@"; do xdotool keydown --window "$win" "$k"; done
+    sleep "$s"
+    for k in "$@"; do xdotool keyup --window "$win" "$k"; done
+}
+hold 1
+hold 1.5 Up
+hold 9 Right x
+hold 2 Left x z
+hold 1
+
+for _ in $(seq 100); do
+    grep -q '^state-hash: 0x[0-9a-f]* tick 600$' "$work/trace.txt" && break
+    sleep 0.2
+done
+kill "$cart_pid" 2>/dev/null || true
+wait "$cart_pid" 2>/dev/null || true
+cart_pid=""
+
+python3 - "$work/trace.txt" "$work/gamepad.bin" "$work/cart-hash.txt" <<'EOF'
+import re, sys
+trace, out_bin, out_hash = sys.argv[1:4]
+data, hash_line, runs = bytearray(), None, 0
+for line in open(trace, errors="replace"):
+    line = line.strip()
+    m = re.fullmatch(r"pad 0x([0-9a-f]{2}) x(\d+)", line)
+    if m:
+        runs += 1
+        data += bytes([int(m.group(1), 16)]) * int(m.group(2))
+    elif re.fullmatch(r"state-hash: 0x[0-9a-f]{16} tick 600", line):
+        hash_line = line.rsplit(" tick", 1)[0]
+        break
+if hash_line is None:
+    sys.exit("ci-wasm4-native: FAIL: no 'state-hash: … tick 600' line in the runtime's trace")
+if len(data) != 600:
+    sys.exit(f"ci-wasm4-native: FAIL: {len(data)} traced ticks before the tick-600 hash, expected 600")
+if len(set(data)) < 3:
+    sys.exit("ci-wasm4-native: FAIL: the key script did not reach the cart (fewer than 3 distinct gamepad bytes)")
+open(out_bin, "wb").write(data)
+open(out_hash, "w").write(hash_line + "\n")
+print(f"native: {runs} pad runs, {len(data)} ticks, {len(set(data))} distinct gamepad bytes")
+EOF
+cart_hash="$(cat "$work/cart-hash.txt")"
+host="$(cargo run -q -p hopkit-sim --release -- hash --gamepad "$work/gamepad.bin")"
+echo "cart in the native runtime: $cart_hash"
+echo "host (x86_64)             : $host  (hopkit-sim hash --gamepad, 600 bytes)"
+[ "$cart_hash" = "$host" ] || { echo "ci-wasm4-native: FAIL: the native runtime's cart and the host disagree" >&2; exit 1; }
+echo "ci-wasm4-native: ok"
