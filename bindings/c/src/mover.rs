@@ -215,6 +215,8 @@ impl HkMoveParams {
             max_tick_dt: self.max_tick_dt,
             max_substeps: self.max_substeps,
             max_velocity: non_negative(self.max_velocity)?,
+            // Not in this ABI version: the CPM air step stays off.
+            ..MoveParams::seed()
         })
     }
 }

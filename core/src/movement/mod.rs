@@ -31,7 +31,9 @@
 //!   wish conversion [`world_wish`].
 //! - [`params`]: [`MoveParams`] (every field documented with unit and default) and the presets
 //!   [`MoveParams::seed`], [`MoveParams::seed_figure`], [`MoveParams::quakeworld`],
-//!   [`MoveParams::quake3`], [`MoveParams::source`].
+//!   [`MoveParams::quake3`], [`MoveParams::source`], [`MoveParams::cpma`].
+//! - [`cpma`]: Challenge ProMode's air step (air stop acceleration, strafe acceleration with its
+//!   wish-speed cap, W-only air control), on with [`MoveParams::cpm_air`].
 //! - [`jump`]: release-to-rejump, auto-hop, coyote time, jump buffer, bunny-hop cap, variable height.
 //! - [`contact`]: the ground test against a [`crate::ground::GroundProbe`].
 //! - [`mover`]: [`MoverState`], [`MoveInput`], [`step`] → [`StepEvents`].
@@ -78,6 +80,7 @@
 
 pub mod batch;
 pub mod contact;
+pub mod cpma;
 pub mod jump;
 pub mod kernels;
 pub mod mover;
@@ -91,7 +94,7 @@ pub use jump::JumpKind;
 pub use kernels::{
     accel_budget, accelerate, accelerate_clamped, air_accelerate, air_cap_and_budget,
     facing_from_yaw, friction, friction_constant, friction_stopspeed, ground_accelerate,
-    optimal_strafe_cos, planar_velocity_tick, world_wish, world_wish_unit, WishDir,
+    optimal_strafe_cos, planar_velocity_tick, world_wish, world_wish_unit, WishDir, WishKeys,
 };
 pub use mover::{step, step_wish, tick, MoveInput, MoverState, StepEvents};
 pub use params::{AccelBudget, AccelStyle, FrictionModel, MoveParams};

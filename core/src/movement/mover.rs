@@ -504,7 +504,11 @@ fn jump_and_move(
     if let Some(kind) = check_jump(state, params, jump) {
         flags = JUMPED | ((kind == JumpKind::Coyote) as u32 * COYOTE_JUMP);
     }
-    let v = planar_velocity_tick(state.velocity.planar(), *wish, params, state.grounded, dt);
+    let v = if params.cpm_air && !state.grounded {
+        super::cpma::cpm_air_velocity(state.velocity.planar(), *wish, params, dt)
+    } else {
+        planar_velocity_tick(state.velocity.planar(), *wish, params, state.grounded, dt)
+    };
     state.velocity.x = v.x;
     state.velocity.z = v.y;
     if state.grounded {

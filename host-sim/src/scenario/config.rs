@@ -2,7 +2,7 @@
 //! (`host-sim/scenarios/*.toml`, compiled into the binary).
 //!
 //! ```toml
-//! kind = "bhop"            # bhop | arrival | follower | slope | ghosts (required)
+//! kind = "bhop"            # bhop | arrival | follower | slope | ghosts | cpma (required)
 //! title = "My experiment"  # plot title (optional)
 //! seconds = 10.0           # simulated time, 0 < s ≤ 600 (optional, default per kind)
 //! tick_hz = 60             # fixed tick rate, 1..=1000 (optional, default 60)
@@ -40,6 +40,8 @@ pub enum Kind {
     Slope,
     /// Ghost fighters replaying a recording.
     Ghosts,
+    /// CPM air control against Quake III with the same keys and view.
+    Cpma,
 }
 
 impl Kind {
@@ -51,6 +53,7 @@ impl Kind {
             Kind::Follower => "follower",
             Kind::Slope => "slope",
             Kind::Ghosts => "ghosts",
+            Kind::Cpma => "cpma",
         }
     }
 }
@@ -85,6 +88,9 @@ pub struct ScenarioFile {
     /// `kind = "ghosts"` settings.
     #[serde(default)]
     pub ghosts: Option<Ghosts>,
+    /// `kind = "cpma"` settings.
+    #[serde(default)]
+    pub cpma: Option<Cpma>,
 }
 
 fn default_tick_hz() -> u32 {
@@ -216,6 +222,9 @@ pub enum Preset {
     Q3,
     /// `MoveParams::source()` (Quake units; ground max 250, air wish cap 30).
     Source,
+    /// `MoveParams::cpma()` (Quake units; Quake III with CPM's air step). The `optimal` pilot
+    /// aims for the plain air step, not CPM's strafe-only one.
+    Cpma,
 }
 
 /// How the bhop pilot steers.
@@ -232,11 +241,37 @@ pub enum Pilot {
     Keys,
 }
 
+/// `[cpma]`: a CPM player (`MoveParams::cpma()`) and a Quake III one (`MoveParams::quake3()`)
+/// given the same keys and view, jump held (auto-hop) on flat ground, at the scenario's tick rate:
+/// a run-up, then W only while the view turns (CPM's air control makes the velocity follow the
+/// view; Quake III barely turns) until 3 s, then strafe keys only with the view along the CPM
+/// player's velocity, switching sides on every jump (CPM's strafe acceleration turns sharply)
+/// until 5.5 s, then S only (CPM's air stop acceleration brakes 2.5× harder in the air).
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct Cpma {
+    /// Seconds of running forward on the ground before the first jump. Default 0.5.
+    #[serde(deserialize_with = "non_negative")]
+    pub run_up: f32,
+    /// View turn rate while W only is held, degrees per second (to the left). Default 90.
+    #[serde(deserialize_with = "positive")]
+    pub turn_rate_deg: f32,
+}
+
+impl Default for Cpma {
+    fn default() -> Self {
+        Cpma {
+            run_up: 0.5,
+            turn_rate_deg: 90.0,
+        }
+    }
+}
+
 /// `[bhop]`: strafe-jumping from a standing start, jump held (auto-hop), on flat ground.
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
 pub struct Bhop {
-    /// Movement preset: `seed`, `seed-figure`, `quakeworld`, `q3`, `source`. Default
+    /// Movement preset: `seed`, `seed-figure`, `quakeworld`, `q3`, `source`, `cpma`. Default
     /// `seed-figure`.
     pub preset: Preset,
     /// Pilot: `optimal` or `keys`. Default `optimal`.
@@ -446,10 +481,11 @@ impl ScenarioFile {
 }
 
 /// The built-in scenarios as `(name, file text)`.
-pub const BUILTINS: [(&str, &str); 5] = [
+pub const BUILTINS: [(&str, &str); 6] = [
     ("bhop", include_str!("../../scenarios/bhop.toml")),
     ("arrival", include_str!("../../scenarios/arrival.toml")),
     ("follower", include_str!("../../scenarios/follower.toml")),
     ("slope", include_str!("../../scenarios/slope.toml")),
     ("ghosts", include_str!("../../scenarios/ghosts.toml")),
+    ("cpma", include_str!("../../scenarios/cpma.toml")),
 ];

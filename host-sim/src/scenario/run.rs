@@ -43,6 +43,7 @@ pub fn run(file: &ScenarioFile, base_dir: &Path, quiet: bool) -> Result<Trace> {
         Kind::Arrival => arrival(file, ticks, progress),
         Kind::Follower => follower(file, ticks, progress),
         Kind::Slope => slope(file, ticks, progress),
+        Kind::Cpma => super::features::cpma(file, ticks, progress),
         Kind::Ghosts => {
             let bytes = recording.as_ref().map_or(&[][..], |(b, _)| b.as_slice());
             ghosts(file, bytes, ticks, progress)?
@@ -68,6 +69,7 @@ pub fn move_params(b: &config::Bhop) -> MoveParams {
         Preset::Quakeworld => MoveParams::quakeworld(),
         Preset::Q3 => MoveParams::quake3(),
         Preset::Source => MoveParams::source(),
+        Preset::Cpma => MoveParams::cpma(),
     };
     // The pilot holds jump the whole time, so without auto-hop it would jump once.
     p.auto_hop = b.auto_hop.unwrap_or(true);
@@ -561,6 +563,7 @@ pub fn findings(file: &ScenarioFile, trace: &Trace) -> Vec<String> {
                 num(max(0), 1)
             ));
         }
+        Kind::Cpma => out.extend(super::features::cpma_findings(trace)),
         Kind::Ghosts => {
             let firing = trace.samples.iter().filter(|s| s.flag(0)).count();
             out.push(format!(
