@@ -34,6 +34,8 @@
 //!   [`MoveParams::quake3`], [`MoveParams::source`], [`MoveParams::cpma`].
 //! - [`cpma`]: Challenge ProMode's air step (air stop acceleration, strafe acceleration with its
 //!   wish-speed cap, W-only air control), on with [`MoveParams::cpm_air`].
+//! - [`platform`]: moving platforms — carried while grounded, the surface's velocity kept on
+//!   leaving ([`crate::ground::GroundProbe::surface_motion`]).
 //! - [`jump`]: release-to-rejump, auto-hop, coyote time, jump buffer, bunny-hop cap, variable height.
 //! - [`contact`]: the ground test against a [`crate::ground::GroundProbe`].
 //! - [`mover`]: [`MoverState`], [`MoveInput`], [`step`] → [`StepEvents`].
@@ -85,6 +87,7 @@ pub mod jump;
 pub mod kernels;
 pub mod mover;
 pub mod params;
+pub mod platform;
 pub mod prepared;
 pub mod seed;
 

@@ -213,6 +213,9 @@ pub struct StepEvents {
     pub dropped_time: f32,
     /// `dt` was NaN or ≤ 0 and nothing happened.
     pub rejected: bool,
+    /// Radians the ground turned the character (a turning platform, [`super::platform`]); add
+    /// it to the view yaw to turn with the platform. 0 off moving surfaces.
+    pub carried_yaw: f32,
 }
 
 impl StepEvents {
@@ -229,6 +232,7 @@ impl StepEvents {
         substeps: 0,
         dropped_time: 0.0,
         rejected: false,
+        carried_yaw: 0.0,
     };
 
     /// The result of a rejected `dt`.
@@ -293,6 +297,7 @@ pub fn step_wish(
     ev.substeps = split.count;
     ev.dropped_time = split.dropped;
     for _ in 0..split.count {
+        ev.carried_yaw += super::platform::carried_yaw(state, probe, split.step);
         run_tick(state, params, &wish, jump, probe, split.step).add_to(&mut ev);
     }
     ev
@@ -308,6 +313,7 @@ pub fn tick(
     dt: f32,
     ev: &mut StepEvents,
 ) {
+    ev.carried_yaw += super::platform::carried_yaw(state, probe, dt);
     run_tick(state, params, &wish, jump, probe, dt).add_to(ev);
 }
 
@@ -374,9 +380,28 @@ fn larger_impact(max: f32, new: f32) -> f32 {
     }
 }
 
+/// The tick with the moving-platform rules around it ([`super::platform`]: carried before, the
+/// surface's velocity kept on leaving or taken off on landing after). With a probe whose surfaces
+/// never move ([`GroundProbe::surface_motion`]'s default) this is [`run_tick_still`].
+#[inline(always)]
+fn run_tick(
+    state: &mut MoverState,
+    params: &MoveParams,
+    wish: &WishDir,
+    jump: bool,
+    probe: &impl GroundProbe,
+    dt: f32,
+) -> TickEvents {
+    let was_grounded = state.grounded;
+    let carried = super::platform::carry(state, probe, dt);
+    let out = run_tick_still(state, params, wish, jump, probe, dt);
+    super::platform::settle(state, probe, carried, was_grounded);
+    out
+}
+
 /// The tick itself, in Quake order: categorise the ground, jump and move ([`jump_and_move`]),
 /// categorise the ground again, then guard, count the timers down and flush.
-fn run_tick(
+fn run_tick_still(
     state: &mut MoverState,
     params: &MoveParams,
     wish: &WishDir,
@@ -397,7 +422,7 @@ fn run_tick(
     end_tick(state, params, jump, dt, start_position, out)
 }
 
-/// [`run_tick`] for the Cortex-M targets (soft float or hard-float Arm), the same bits
+/// [`run_tick_still`] for the Cortex-M targets (soft float or hard-float Arm), the same bits
 /// (`two_pass_tick_is_the_tick`): the two ground checks are one [`ground_check`] run by a loop of
 /// two passes, so the categorisation is in the binary once. There the plain form, with the
 /// categorisation inlined twice, costs instructions on the demo's tick and flash
@@ -781,7 +806,7 @@ mod tests {
                     WishDir::from_world(Vec2::new(rng.signed_unit(), rng.signed_unit()))
                 };
                 let jump = rng.below(3) == 0;
-                let a = run_tick(&mut s, &p, &wish, jump, &terrain, dt);
+                let a = run_tick_still(&mut s, &p, &wish, jump, &terrain, dt);
                 let b = run_tick_two_pass(&mut t, &p, &wish, jump, &terrain, dt);
                 assert_eq!(
                     (a.flags, a.impact_speed.to_bits()),

@@ -2,7 +2,7 @@
 //! (`host-sim/scenarios/*.toml`, compiled into the binary).
 //!
 //! ```toml
-//! kind = "bhop"            # bhop | arrival | follower | slope | ghosts | cpma (required)
+//! kind = "bhop"            # bhop | arrival | follower | slope | ghosts | cpma | platform
 //! title = "My experiment"  # plot title (optional)
 //! seconds = 10.0           # simulated time, 0 < s ≤ 600 (optional, default per kind)
 //! tick_hz = 60             # fixed tick rate, 1..=1000 (optional, default 60)
@@ -42,6 +42,8 @@ pub enum Kind {
     Ghosts,
     /// CPM air control against Quake III with the same keys and view.
     Cpma,
+    /// Standing on a turntable, then jumping off it.
+    Platform,
 }
 
 impl Kind {
@@ -54,6 +56,7 @@ impl Kind {
             Kind::Slope => "slope",
             Kind::Ghosts => "ghosts",
             Kind::Cpma => "cpma",
+            Kind::Platform => "platform",
         }
     }
 }
@@ -91,6 +94,9 @@ pub struct ScenarioFile {
     /// `kind = "cpma"` settings.
     #[serde(default)]
     pub cpma: Option<Cpma>,
+    /// `kind = "platform"` settings.
+    #[serde(default)]
+    pub platform: Option<Platform>,
 }
 
 fn default_tick_hz() -> u32 {
@@ -263,6 +269,34 @@ impl Default for Cpma {
         Cpma {
             run_up: 0.5,
             turn_rate_deg: 90.0,
+        }
+    }
+}
+
+/// `[platform]`: a character (`MoveParams::seed()`, metres) standing still on a turntable — a disc
+/// of radius 6 at height 0.5 turning about the origin — carried round with it, then jumping
+/// (straight up, no input) at `jump_at` seconds: it keeps the table's velocity at its feet and
+/// flies off on the tangent onto the floor.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct Platform {
+    /// Turning rate of the table, degrees per second (positive turns left). Default 60.
+    #[serde(deserialize_with = "degrees")]
+    pub yaw_rate_deg: f32,
+    /// Where the character stands, distance from the centre, world units (at most 6). Default 5.5.
+    #[serde(deserialize_with = "non_negative")]
+    pub radius: f32,
+    /// When it jumps, seconds. Default 4.
+    #[serde(deserialize_with = "non_negative")]
+    pub jump_at: f32,
+}
+
+impl Default for Platform {
+    fn default() -> Self {
+        Platform {
+            yaw_rate_deg: 60.0,
+            radius: 5.5,
+            jump_at: 4.0,
         }
     }
 }
@@ -481,11 +515,12 @@ impl ScenarioFile {
 }
 
 /// The built-in scenarios as `(name, file text)`.
-pub const BUILTINS: [(&str, &str); 6] = [
+pub const BUILTINS: [(&str, &str); 7] = [
     ("bhop", include_str!("../../scenarios/bhop.toml")),
     ("arrival", include_str!("../../scenarios/arrival.toml")),
     ("follower", include_str!("../../scenarios/follower.toml")),
     ("slope", include_str!("../../scenarios/slope.toml")),
     ("ghosts", include_str!("../../scenarios/ghosts.toml")),
     ("cpma", include_str!("../../scenarios/cpma.toml")),
+    ("platform", include_str!("../../scenarios/platform.toml")),
 ];

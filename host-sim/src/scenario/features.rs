@@ -1,7 +1,7 @@
-//! Scenarios for the movement features of issue 26 (CPM air control, …): each runs the feature
+//! Scenarios for the movement features of issue 26 (CPM air control, moving platforms, …): each runs the feature
 //! against a character without it, so the CSV and the plot show the difference.
 
-use hopkit::ground::FlatGround;
+use hopkit::ground::{FlatGround, GroundHit, GroundProbe, SurfaceMotion};
 use hopkit::math::{Vec2, Vec3};
 use hopkit::movement::{facing_from_yaw, step, MoveInput, MoveParams, MoverState};
 
@@ -131,5 +131,140 @@ pub fn cpma_findings(trace: &Trace) -> Vec<String> {
         num(top, 1),
         num(q3_top, 1)
     ));
+    out
+}
+
+/// The `platform` scenario's turntable: radius 6 at height 0.5 about the origin.
+struct Turntable {
+    yaw_rate: f32,
+}
+
+/// Radius of the `platform` scenario's turntable, world units.
+pub const TURNTABLE_RADIUS: f32 = 6.0;
+/// Height of its top, world units.
+pub const TURNTABLE_TOP: f32 = 0.5;
+
+impl Turntable {
+    fn on(p: Vec3) -> bool {
+        p.x * p.x + p.z * p.z <= TURNTABLE_RADIUS * TURNTABLE_RADIUS
+    }
+}
+
+impl GroundProbe for Turntable {
+    fn probe(&self, p: Vec3) -> Option<GroundHit> {
+        let height = if Turntable::on(p) { TURNTABLE_TOP } else { 0.0 };
+        Some(GroundHit {
+            height,
+            normal: Vec3::UP,
+        })
+    }
+    fn surface_motion(&self, p: Vec3) -> SurfaceMotion {
+        if Turntable::on(p) {
+            SurfaceMotion::rotating(Vec3::ZERO, self.yaw_rate)
+        } else {
+            SurfaceMotion::STILL
+        }
+    }
+}
+
+/// `kind = "platform"`. Extra columns: `grounded`, `on_table` (feet over the turntable),
+/// `carried_yaw_deg` (the view turned by the table so far), `spot_error` (distance from the spot
+/// of the table the character started on, while it has not jumped; 0 after), `jumped`.
+pub fn platform(file: &ScenarioFile, ticks: u32, progress: &mut dyn FnMut()) -> Trace {
+    let c = file.platform.clone().unwrap_or_default();
+    let dt = 1.0 / file.tick_hz as f32;
+    let rate = c.yaw_rate_deg.to_radians();
+    let table = Turntable { yaw_rate: rate };
+    let params = MoveParams::seed();
+    let r = c.radius.min(TURNTABLE_RADIUS);
+    let mut s = MoverState::new(Vec3::new(r, TURNTABLE_TOP, 0.0));
+    s.grounded = true; // standing on it at rest
+    let mut yaw = 0.0f32;
+    let mut jumped = false;
+    let mut table_path = vec![];
+    let mut trace = Trace {
+        tick_hz: file.tick_hz,
+        actor: "character".into(),
+        extra_columns: vec![
+            "grounded".into(),
+            "on_table".into(),
+            "carried_yaw_deg".into(),
+            "spot_error".into(),
+            "jumped".into(),
+        ],
+        ..Trace::default()
+    };
+    for t in 0..ticks {
+        let time = t as f32 * dt;
+        let jump = !jumped && time >= c.jump_at;
+        let input = MoveInput::new(Vec2::ZERO, jump, facing_from_yaw(yaw));
+        let ev = step(&mut s, &params, &input, &table, dt);
+        yaw += ev.carried_yaw;
+        jumped |= ev.jumped;
+        // The spot the character started on, turned with the table (f64 for the reference).
+        let a = f64::from(rate) * f64::from(t + 1) * f64::from(dt);
+        let spot = (f64::from(r) * a.cos(), -f64::from(r) * a.sin());
+        table_path.push((spot.0 as f32 as f64, spot.1 as f32 as f64));
+        let spot_error = if jumped {
+            0.0
+        } else {
+            let (dx, dz) = (
+                f64::from(s.position.x) - spot.0,
+                f64::from(s.position.z) - spot.1,
+            );
+            (dx * dx + dz * dz).sqrt() as f32
+        };
+        trace.samples.push(Sample {
+            tick: t,
+            time: time_after(t, file.tick_hz),
+            position: s.position,
+            velocity: s.velocity,
+            speed: s.planar_speed(),
+            extra: extras(&[
+                flag(s.grounded),
+                flag(Turntable::on(s.position)),
+                yaw.to_degrees(),
+                spot_error,
+                flag(ev.jumped),
+            ]),
+        });
+        progress();
+    }
+    trace.others.push(Path2 {
+        label: "the starting spot on the table".into(),
+        points: table_path,
+    });
+    trace.others.push(Path2 {
+        label: "table edge".into(),
+        points: (0..=64)
+            .map(|i| {
+                let a = f64::from(i) / 64.0 * std::f64::consts::TAU;
+                (
+                    f64::from(TURNTABLE_RADIUS) * a.cos(),
+                    f64::from(TURNTABLE_RADIUS) * a.sin(),
+                )
+            })
+            .collect(),
+    });
+    trace
+}
+
+/// Findings of a `platform` run: how far the character drifted from its spot on the table, how
+/// far the view turned with it, and where it landed.
+pub fn platform_findings(trace: &Trace) -> Vec<String> {
+    let drift = trace.samples.iter().map(|s| s.extra[3]).fold(0.0, f32::max);
+    let mut out = vec![format!(
+        "largest distance from the spot on the table while standing: {} world units",
+        num(drift, 6)
+    )];
+    if let Some(j) = trace.samples.iter().position(|s| s.flag(4)) {
+        let s = &trace.samples[j];
+        out.push(format!(
+            "jumped at {} s with the table's velocity {} world units/s; view turned {} degrees",
+            num(s.time, 2),
+            num(s.speed, 3),
+            num(s.extra[2], 1)
+        ));
+    }
     out
 }

@@ -44,6 +44,7 @@ pub fn run(file: &ScenarioFile, base_dir: &Path, quiet: bool) -> Result<Trace> {
         Kind::Follower => follower(file, ticks, progress),
         Kind::Slope => slope(file, ticks, progress),
         Kind::Cpma => super::features::cpma(file, ticks, progress),
+        Kind::Platform => super::features::platform(file, ticks, progress),
         Kind::Ghosts => {
             let bytes = recording.as_ref().map_or(&[][..], |(b, _)| b.as_slice());
             ghosts(file, bytes, ticks, progress)?
@@ -564,6 +565,7 @@ pub fn findings(file: &ScenarioFile, trace: &Trace) -> Vec<String> {
             ));
         }
         Kind::Cpma => out.extend(super::features::cpma_findings(trace)),
+        Kind::Platform => out.extend(super::features::platform_findings(trace)),
         Kind::Ghosts => {
             let firing = trace.samples.iter().filter(|s| s.flag(0)).count();
             out.push(format!(
