@@ -62,6 +62,16 @@ pub trait GroundProbe {
         let _ = point;
         SurfaceMotion::STILL
     }
+
+    /// Free height above `feet` (up to the ceiling), units: a crouched character stands up only
+    /// where this is at least its standing height (`movement::crouch`). The default is
+    /// `f32::INFINITY`, nothing overhead. NaN also means nothing overhead; ≤ 0 means no room.
+    /// Asked only when a crouched character wants to stand.
+    #[inline]
+    fn clearance(&self, feet: Vec3) -> f32 {
+        let _ = feet;
+        f32::INFINITY
+    }
 }
 
 /// How a surface moves (a moving platform, a conveyor, a turntable): linear velocity plus a turn

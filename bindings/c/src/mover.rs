@@ -360,6 +360,8 @@ impl HkMoverState {
             jump_held: flag(self.jump_held)?,
             jump_latched: flag(self.jump_latched)?,
             jump_rising: flag(self.jump_rising)?,
+            // Not in this ABI version (the C input has no crouch key).
+            crouched: false,
         })
     }
 }

@@ -34,7 +34,7 @@
 //!
 //! ## Differences from the reference (documented)
 //! - Planar only; the vertical velocity is never touched (as in CPM, which zeroes and restores it).
-//! - The budget is formed `accel·wishspeed·dt` (hopkit's [`accel_budget`](super::accel_budget))
+//! - The budget is formed `accel·wishspeed·dt` (hopkit's [`accel_budget`])
 //!   where Q3 writes `accel·frametime·wishspeed`: at most 1 ulp apart.
 //! - The non-strafe cap is `min(wishspeed, air_wish_cap)` (infinite in [`MoveParams::cpma`], so
 //!   exactly CPM); the budget style follows [`MoveParams::accel_budget`] and the style

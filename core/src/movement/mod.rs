@@ -36,6 +36,8 @@
 //!   wish-speed cap, W-only air control), on with [`MoveParams::cpm_air`].
 //! - [`platform`]: moving platforms — carried while grounded, the surface's velocity kept on
 //!   leaving ([`crate::ground::GroundProbe::surface_motion`]).
+//! - [`crouch`]: crouch height and speed, the crouch-jump, no standing up under a ceiling
+//!   ([`crate::ground::GroundProbe::clearance`]).
 //! - [`jump`]: release-to-rejump, auto-hop, coyote time, jump buffer, bunny-hop cap, variable height.
 //! - [`contact`]: the ground test against a [`crate::ground::GroundProbe`].
 //! - [`mover`]: [`MoverState`], [`MoveInput`], [`step`] → [`StepEvents`].
@@ -83,6 +85,7 @@
 pub mod batch;
 pub mod contact;
 pub mod cpma;
+pub mod crouch;
 pub mod jump;
 pub mod kernels;
 pub mod mover;

@@ -47,6 +47,9 @@ pub struct MoverState {
     pub jump_latched: bool,
     /// Rising from a jump (for variable jump height); cleared at the apex or on the ground.
     pub jump_rising: bool,
+    /// Crouched ([`super::crouch`]): the body is `crouch_height` tall. Hashed only when set, so
+    /// the hash of a character that never crouches is what it was before crouching existed.
+    pub crouched: bool,
 }
 
 impl Default for MoverState {
@@ -68,6 +71,7 @@ impl MoverState {
             jump_held: false,
             jump_latched: false,
             jump_rising: false,
+            crouched: false,
         }
     }
 
@@ -139,6 +143,9 @@ impl StateHash for MoverState {
         h.write_bool(self.jump_held);
         h.write_bool(self.jump_latched);
         h.write_bool(self.jump_rising);
+        if self.crouched {
+            h.write_bool(true);
+        }
     }
 }
 
@@ -152,6 +159,8 @@ pub struct MoveInput {
     pub wish: Vec2,
     /// Jump key down.
     pub jump: bool,
+    /// Crouch key down ([`super::crouch`]; applied by [`step`]). Default false.
+    pub crouch: bool,
     /// The view's planar unit forward in world `(x, z)` = `math::yaw_forward(yaw)`
     /// ([`MoveInput::with_yaw`] computes it). Kept as a vector so the tick needs no trigonometry.
     /// Non-unit is normalised, zero/NaN means yaw 0 (−Z).
@@ -163,6 +172,7 @@ impl Default for MoveInput {
         MoveInput {
             wish: Vec2::ZERO,
             jump: false,
+            crouch: false,
             facing: Vec2::new(0.0, -1.0),
         }
     }
@@ -171,7 +181,17 @@ impl Default for MoveInput {
 impl MoveInput {
     /// Input with an explicit planar unit `facing` `(x, z)`.
     pub const fn new(wish: Vec2, jump: bool, facing: Vec2) -> Self {
-        MoveInput { wish, jump, facing }
+        MoveInput {
+            wish,
+            jump,
+            crouch: false,
+            facing,
+        }
+    }
+
+    /// The same input with the crouch key down or up.
+    pub const fn with_crouch(self, crouch: bool) -> Self {
+        MoveInput { crouch, ..self }
     }
 
     /// Input with the view yaw in radians (0 faces −Z, positive turns left); one sin/cos here.
@@ -179,6 +199,7 @@ impl MoveInput {
         MoveInput {
             wish,
             jump,
+            crouch: false,
             facing: super::kernels::facing_from_yaw(yaw),
         }
     }
@@ -251,6 +272,7 @@ impl StepEvents {
 ///   step is exactly one tick.
 /// - Non-finite input is sanitised ([`MoveInput`]); a state containing NaN/inf is repaired first
 ///   (non-finite velocity components → 0, non-finite position → origin).
+/// - Crouching ([`MoveInput::crouch`]) is applied once, before the ticks ([`super::crouch`]).
 pub fn step(
     state: &mut MoverState,
     params: &MoveParams,
@@ -261,7 +283,12 @@ pub fn step(
     if !(dt > 0.0) {
         return StepEvents::REJECTED;
     }
-    step_wish(state, params, input.world_wish(), input.jump, probe, dt)
+    let wish = if input.crouch || state.crouched {
+        super::crouch::prepare(state, params, input, probe)
+    } else {
+        input.world_wish()
+    };
+    step_wish(state, params, wish, input.jump, probe, dt)
 }
 
 /// [`step`] with an already converted world-space wish (cached by the caller), saving its sqrt.
@@ -650,7 +677,7 @@ mod tests {
     fn hash_covers_every_field() {
         let base = MoverState::new(Vec3::new(1.0, 2.0, 3.0));
         let h = base.state_hash();
-        let mut variants = [base; 9];
+        let mut variants = [base; 10];
         variants[0].position.x = 1.5;
         variants[1].velocity.z = 1.0;
         variants[2].grounded = true;
@@ -660,6 +687,7 @@ mod tests {
         variants[6].jump_held = true;
         variants[7].jump_latched = true;
         variants[8].jump_rising = true;
+        variants[9].crouched = true;
         for (i, v) in variants.iter().enumerate() {
             assert_ne!(v.state_hash(), h, "field {i} not hashed");
         }

@@ -108,6 +108,18 @@ pub struct MoveParams {
     /// towards the wish without changing speed. 1/s·(units/s) in CPM's scaling (tuned for Quake
     /// units). 0 = off. Default 150 (`cpm_pm_aircontrol`).
     pub air_control: f32,
+    // --- crouching (module `crouch`) ---
+    /// Body height standing, units: standing up needs this much clearance above the feet.
+    /// Default 1.8 (m); Quake presets 56 (Quake III's box, −24..32); Source 72.
+    pub stand_height: f32,
+    /// Body height crouched, units. Default 0.9; Quake presets 40 (Quake III ducked); Source 36.
+    pub crouch_height: f32,
+    /// Ground wish-speed multiplier while crouched, `0..=1`. Default 0.5; Quake presets 0.25
+    /// (Quake III `pm_duckScale`); Source 0.333.
+    pub crouch_speed_scale: f32,
+    /// Crouching in the air pulls the feet up by `stand_height − crouch_height` (Source /
+    /// Half-Life: the crouch-jump reaches higher ledges). Default false; Source true.
+    pub crouch_jump: bool,
     // --- vertical ---
     /// Gravity, units/s² (positive pulls down). Default 9.81 (Unity's default; the seed gives none).
     pub gravity: f32,
@@ -216,6 +228,10 @@ impl MoveParams {
             strafe_accel: CPM_STRAFE_ACCEL,
             strafe_wish_cap: CPM_STRAFE_WISH_CAP,
             air_control: CPM_AIR_CONTROL,
+            stand_height: 1.8,
+            crouch_height: 0.9,
+            crouch_speed_scale: 0.5,
+            crouch_jump: false,
             gravity: 9.81,
             jump_speed: 4.43,
             auto_hop: true,
@@ -265,6 +281,10 @@ impl MoveParams {
             strafe_accel: CPM_STRAFE_ACCEL,
             strafe_wish_cap: CPM_STRAFE_WISH_CAP,
             air_control: CPM_AIR_CONTROL,
+            stand_height: 56.0,
+            crouch_height: 40.0,
+            crouch_speed_scale: 0.25,
+            crouch_jump: false,
             gravity: 800.0,
             jump_speed: 270.0,
             auto_hop: false,
@@ -308,6 +328,10 @@ impl MoveParams {
         p.jump_speed = 268.328_16;
         p.max_ground_rise_speed = 140.0;
         p.max_velocity = 3500.0;
+        p.stand_height = 72.0;
+        p.crouch_height = 36.0;
+        p.crouch_speed_scale = 0.333;
+        p.crouch_jump = true;
         p
     }
 

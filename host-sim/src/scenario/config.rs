@@ -2,7 +2,7 @@
 //! (`host-sim/scenarios/*.toml`, compiled into the binary).
 //!
 //! ```toml
-//! kind = "bhop"            # bhop | arrival | follower | slope | ghosts | cpma | platform
+//! kind = "bhop"            # bhop | arrival | follower | slope | ghosts | cpma | platform | crouch
 //! title = "My experiment"  # plot title (optional)
 //! seconds = 10.0           # simulated time, 0 < s ≤ 600 (optional, default per kind)
 //! tick_hz = 60             # fixed tick rate, 1..=1000 (optional, default 60)
@@ -44,6 +44,8 @@ pub enum Kind {
     Cpma,
     /// Standing on a turntable, then jumping off it.
     Platform,
+    /// Crouching through a tunnel, then a crouch-jump onto a ledge.
+    Crouch,
 }
 
 impl Kind {
@@ -57,6 +59,7 @@ impl Kind {
             Kind::Ghosts => "ghosts",
             Kind::Cpma => "cpma",
             Kind::Platform => "platform",
+            Kind::Crouch => "crouch",
         }
     }
 }
@@ -97,6 +100,9 @@ pub struct ScenarioFile {
     /// `kind = "platform"` settings.
     #[serde(default)]
     pub platform: Option<Platform>,
+    /// `kind = "crouch"` settings.
+    #[serde(default)]
+    pub crouch: Option<Crouch>,
 }
 
 fn default_tick_hz() -> u32 {
@@ -297,6 +303,29 @@ impl Default for Platform {
             yaw_rate_deg: 60.0,
             radius: 5.5,
             jump_at: 4.0,
+        }
+    }
+}
+
+/// `[crouch]`: a Source character (`MoveParams::source()`, Quake units) runs along +X through a
+/// 50-unit tunnel from x = 150 to 350 (crouching before it, letting go of the key just inside:
+/// it stays crouched until it is out) and jumps at `jump_x` towards a 70-unit ledge at x = 640,
+/// crouching in the air (the crouch-jump) if `crouch_jump`.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct Crouch {
+    /// Where it jumps, world units along X. Default 560.
+    #[serde(deserialize_with = "size")]
+    pub jump_x: f32,
+    /// Crouch two ticks after the jump (reaching the ledge). Default true.
+    pub crouch_jump: bool,
+}
+
+impl Default for Crouch {
+    fn default() -> Self {
+        Crouch {
+            jump_x: 560.0,
+            crouch_jump: true,
         }
     }
 }
@@ -515,7 +544,7 @@ impl ScenarioFile {
 }
 
 /// The built-in scenarios as `(name, file text)`.
-pub const BUILTINS: [(&str, &str); 7] = [
+pub const BUILTINS: [(&str, &str); 8] = [
     ("bhop", include_str!("../../scenarios/bhop.toml")),
     ("arrival", include_str!("../../scenarios/arrival.toml")),
     ("follower", include_str!("../../scenarios/follower.toml")),
@@ -523,4 +552,5 @@ pub const BUILTINS: [(&str, &str); 7] = [
     ("ghosts", include_str!("../../scenarios/ghosts.toml")),
     ("cpma", include_str!("../../scenarios/cpma.toml")),
     ("platform", include_str!("../../scenarios/platform.toml")),
+    ("crouch", include_str!("../../scenarios/crouch.toml")),
 ];

@@ -45,6 +45,7 @@ pub fn run(file: &ScenarioFile, base_dir: &Path, quiet: bool) -> Result<Trace> {
         Kind::Slope => slope(file, ticks, progress),
         Kind::Cpma => super::features::cpma(file, ticks, progress),
         Kind::Platform => super::features::platform(file, ticks, progress),
+        Kind::Crouch => super::features::crouch(file, ticks, progress),
         Kind::Ghosts => {
             let bytes = recording.as_ref().map_or(&[][..], |(b, _)| b.as_slice());
             ghosts(file, bytes, ticks, progress)?
@@ -566,6 +567,7 @@ pub fn findings(file: &ScenarioFile, trace: &Trace) -> Vec<String> {
         }
         Kind::Cpma => out.extend(super::features::cpma_findings(trace)),
         Kind::Platform => out.extend(super::features::platform_findings(trace)),
+        Kind::Crouch => out.extend(super::features::crouch_findings(trace)),
         Kind::Ghosts => {
             let firing = trace.samples.iter().filter(|s| s.flag(0)).count();
             out.push(format!(
@@ -663,6 +665,7 @@ pub fn plot_spec(file: &ScenarioFile, title: &str, trace: &Trace) -> PlotSpec {
                 ..PlotSpec::default()
             }
         }
+        Kind::Crouch => super::features::crouch_plot(title, trace),
         _ => top_down(title, trace),
     }
 }

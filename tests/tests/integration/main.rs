@@ -14,6 +14,7 @@ mod ghost_golden;
 mod ghost_playback;
 mod movement_bot;
 mod movement_cpma;
+mod movement_crouch;
 mod movement_fixedstep;
 mod movement_ground;
 mod movement_jump;
