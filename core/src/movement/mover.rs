@@ -324,7 +324,10 @@ pub fn step_wish(
     ev.substeps = split.count;
     ev.dropped_time = split.dropped;
     for _ in 0..split.count {
-        ev.carried_yaw += super::platform::carried_yaw(state, probe, split.step);
+        let turned = super::platform::carried_yaw(state, probe, split.step);
+        if turned != 0.0 {
+            ev.carried_yaw += turned;
+        }
         run_tick(state, params, &wish, jump, probe, split.step).add_to(&mut ev);
     }
     ev
@@ -340,7 +343,10 @@ pub fn tick(
     dt: f32,
     ev: &mut StepEvents,
 ) {
-    ev.carried_yaw += super::platform::carried_yaw(state, probe, dt);
+    let turned = super::platform::carried_yaw(state, probe, dt);
+    if turned != 0.0 {
+        ev.carried_yaw += turned;
+    }
     run_tick(state, params, &wish, jump, probe, dt).add_to(ev);
 }
 
@@ -556,7 +562,7 @@ fn jump_and_move(
     if let Some(kind) = check_jump(state, params, jump) {
         flags = JUMPED | ((kind == JumpKind::Coyote) as u32 * COYOTE_JUMP);
     }
-    let v = if params.cpm_air && !state.grounded {
+    let v = if !state.grounded && params.cpm_air {
         super::cpma::cpm_air_velocity(state.velocity.planar(), *wish, params, dt)
     } else {
         planar_velocity_tick(state.velocity.planar(), *wish, params, state.grounded, dt)
