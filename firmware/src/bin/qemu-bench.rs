@@ -106,7 +106,14 @@ fn feature_steps(c: &Counter, dt: f32) -> (u64, u64, u64, u64) {
     });
     let mut q = rider();
     let platform = per_call(c, |_| {
-        step_wish(&mut q, &params, black_box(WishDir::NONE), false, &Turntable, dt);
+        step_wish(
+            &mut q,
+            &params,
+            black_box(WishDir::NONE),
+            false,
+            &Turntable,
+            dt,
+        );
     });
     black_box((r, q));
     (q3, cpm, still, platform)
