@@ -326,7 +326,7 @@ pub fn step_wish(
     for _ in 0..split.count {
         let turned = super::platform::carried_yaw(state, probe, split.step);
         if turned != 0.0 {
-            ev.carried_yaw += turned;
+            ev.carried_yaw = crate::math::scalar::flush_subnormal(ev.carried_yaw + turned);
         }
         run_tick(state, params, &wish, jump, probe, split.step).add_to(&mut ev);
     }
@@ -345,7 +345,7 @@ pub fn tick(
 ) {
     let turned = super::platform::carried_yaw(state, probe, dt);
     if turned != 0.0 {
-        ev.carried_yaw += turned;
+        ev.carried_yaw = crate::math::scalar::flush_subnormal(ev.carried_yaw + turned);
     }
     run_tick(state, params, &wish, jump, probe, dt).add_to(ev);
 }

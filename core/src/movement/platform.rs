@@ -106,10 +106,10 @@ pub(super) fn carried_yaw(state: &MoverState, probe: &impl GroundProbe, dt: f32)
     }
 }
 
-/// `yaw_rate·dt`, or 0 if that is not finite.
+/// `yaw_rate·dt`, or 0 if that is not finite (subnormals flushed).
 #[inline(never)]
 fn yaw_of(m: SurfaceMotion, dt: f32) -> f32 {
-    crate::math::finite_or(m.yaw_rate * dt, 0.0)
+    scalar::flush_subnormal(crate::math::finite_or(m.yaw_rate * dt, 0.0))
 }
 
 /// Steps 2 and 3, after the tick: `carried` is [`carry`]'s result, `was_grounded` the grounded

@@ -474,3 +474,87 @@ fn cpm_air_step_never_leaves_bad_numbers() {
         }
     }
 }
+
+/// A ground with adversarial heights, normals, surface motions (moving platforms) and
+/// clearances (crouching).
+struct WeirdPlatform {
+    ground: WeirdGround,
+    motion: hopkit::ground::SurfaceMotion,
+    clearance: f32,
+}
+impl GroundProbe for WeirdPlatform {
+    fn probe(&self, p: Vec3) -> Option<GroundHit> {
+        self.ground.probe(p)
+    }
+    fn surface_motion(&self, _p: Vec3) -> hopkit::ground::SurfaceMotion {
+        self.motion
+    }
+    fn clearance(&self, _feet: Vec3) -> f32 {
+        self.clearance
+    }
+}
+
+/// Moving platforms and crouching: poisoned surface motions, clearances, crouch params and a
+/// crouch key that comes and goes, on every preset that has a crouch.
+fn platform_crouch_case(g: &mut Gen) -> Result<(), String> {
+    let mut p = match g.0.below(4) {
+        0 => MoveParams::seed(),
+        1 => MoveParams::quake3(),
+        2 => MoveParams::source(),
+        _ => MoveParams::cpma(),
+    };
+    p.stand_height = g.maybe(p.stand_height);
+    p.crouch_height = g.maybe(p.crouch_height);
+    p.crouch_speed_scale = g.maybe(p.crouch_speed_scale);
+    p.crouch_jump = g.bool();
+    p.max_velocity = g.maybe(p.max_velocity);
+    let mut s = MoverState::new(if g.bool() { Vec3::ZERO } else { g.v3() });
+    s.velocity = if g.bool() { Vec3::ZERO } else { g.v3() };
+    s.grounded = g.bool();
+    s.crouched = g.bool();
+    let probe = WeirdPlatform {
+        ground: WeirdGround {
+            height: g.maybe(0.0),
+            normal: if g.bool() { Vec3::UP } else { g.v3() },
+        },
+        motion: hopkit::ground::SurfaceMotion {
+            velocity: g.v3(),
+            yaw_rate: g.f(),
+            pivot: if g.bool() { Vec3::ZERO } else { g.v3() },
+        },
+        clearance: g.f(),
+    };
+    for _ in 0..4 {
+        let input = MoveInput::new(g.v2(), g.bool(), g.v2()).with_crouch(g.bool());
+        let dt = g.dt();
+        let ev = movement::step(&mut s, &p, &input, &probe, dt);
+        if ev.substeps > 0
+            && (bad3(s.position)
+                || bad3(s.velocity)
+                || bad3(s.ground_normal)
+                || bad(s.coyote_timer)
+                || bad(s.jump_buffer_timer)
+                || bad(ev.carried_yaw))
+        {
+            return Err(format!(
+                "bad state {s:?} (params {p:?}, dt {dt}, ev {ev:?})"
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn platforms_and_crouching_never_leave_bad_numbers() {
+    let cases: u64 = std::env::var("HOPKIT_ADVERSARIAL_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(20_000)
+        / 4;
+    let mut g = Gen(Pcg32::seeded(0x9_1a7f));
+    for case in 0..cases {
+        if let Err(e) = platform_crouch_case(&mut g) {
+            panic!("adversarial platform/crouch case {case}: {e}");
+        }
+    }
+}
