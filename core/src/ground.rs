@@ -72,6 +72,16 @@ pub trait GroundProbe {
         let _ = feet;
         f32::INFINITY
     }
+
+    /// A climbable surface (a ladder) the character at `feet` touches: its normal, pointing from
+    /// the ladder towards the character (only the horizontal part is used), or `None`
+    /// (`movement::ladder`). The default is `None`: no ladders, and nothing of the ladder code
+    /// runs.
+    #[inline]
+    fn ladder(&self, feet: Vec3) -> Option<Vec3> {
+        let _ = feet;
+        None
+    }
 }
 
 /// How a surface moves (a moving platform, a conveyor, a turntable): linear velocity plus a turn

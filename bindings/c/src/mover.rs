@@ -251,6 +251,9 @@ impl HkMoveParams {
             crouch_height: non_negative(self.crouch_height)?,
             crouch_speed_scale: in_unit(self.crouch_speed_scale)?,
             crouch_jump: flag(self.crouch_jump)?,
+            // Not in ABI version 2 (the C ground reports no ladders).
+            ladder_climb_speed: 0.0,
+            ladder_jump_speed: 0.0,
         })
     }
 }

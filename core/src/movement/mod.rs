@@ -38,6 +38,8 @@
 //!   leaving ([`crate::ground::GroundProbe::surface_motion`]).
 //! - [`crouch`]: crouch height and speed, the crouch-jump, no standing up under a ceiling
 //!   ([`crate::ground::GroundProbe::clearance`]).
+//! - [`ladder`]: climbing ladders with the move input and jumping off them
+//!   ([`crate::ground::GroundProbe::ladder`]).
 //! - [`jump`]: release-to-rejump, auto-hop, coyote time, jump buffer, bunny-hop cap, variable height.
 //! - [`contact`]: the ground test against a [`crate::ground::GroundProbe`].
 //! - [`mover`]: [`MoverState`], [`MoveInput`], [`step`] → [`StepEvents`].
@@ -88,6 +90,7 @@ pub mod cpma;
 pub mod crouch;
 pub mod jump;
 pub mod kernels;
+pub mod ladder;
 pub mod mover;
 pub mod params;
 pub mod platform;

@@ -272,7 +272,8 @@ impl StepEvents {
 ///   step is exactly one tick.
 /// - Non-finite input is sanitised ([`MoveInput`]); a state containing NaN/inf is repaired first
 ///   (non-finite velocity components → 0, non-finite position → origin).
-/// - Crouching ([`MoveInput::crouch`]) is applied once, before the ticks ([`super::crouch`]).
+/// - Crouching ([`MoveInput::crouch`]) is applied once, before the ticks ([`super::crouch`]);
+///   on a ladder the whole call climbs ([`super::ladder`]).
 pub fn step(
     state: &mut MoverState,
     params: &MoveParams,
@@ -288,6 +289,9 @@ pub fn step(
     } else {
         input.world_wish()
     };
+    if let Some(n) = super::ladder::touching(probe, state, params, wish) {
+        return super::ladder::climb(state, params, n, wish, input.jump, probe, dt);
+    }
     step_wish(state, params, wish, input.jump, probe, dt)
 }
 

@@ -120,6 +120,13 @@ pub struct MoveParams {
     /// Crouching in the air pulls the feet up by `stand_height − crouch_height` (Source /
     /// Half-Life: the crouch-jump reaches higher ledges). Default false; Source true.
     pub crouch_jump: bool,
+    // --- ladders (module `ladder`) ---
+    /// Climbing speed on a ladder at full input, units/s. Default 3 (m/s); Quake presets 200
+    /// (Quake II / Source).
+    pub ladder_climb_speed: f32,
+    /// Speed of the push-off when jumping from a ladder, along its normal, units/s. Default 4;
+    /// Quake presets 270 (Source).
+    pub ladder_jump_speed: f32,
     // --- vertical ---
     /// Gravity, units/s² (positive pulls down). Default 9.81 (Unity's default; the seed gives none).
     pub gravity: f32,
@@ -232,6 +239,8 @@ impl MoveParams {
             crouch_height: 0.9,
             crouch_speed_scale: 0.5,
             crouch_jump: false,
+            ladder_climb_speed: 3.0,
+            ladder_jump_speed: 4.0,
             gravity: 9.81,
             jump_speed: 4.43,
             auto_hop: true,
@@ -285,6 +294,8 @@ impl MoveParams {
             crouch_height: 40.0,
             crouch_speed_scale: 0.25,
             crouch_jump: false,
+            ladder_climb_speed: 200.0,
+            ladder_jump_speed: 270.0,
             gravity: 800.0,
             jump_speed: 270.0,
             auto_hop: false,

@@ -3,6 +3,7 @@
 //!
 //! ```toml
 //! kind = "bhop"            # bhop | arrival | follower | slope | ghosts | cpma | platform | crouch
+//!                          # | ladder
 //! title = "My experiment"  # plot title (optional)
 //! seconds = 10.0           # simulated time, 0 < s ≤ 600 (optional, default per kind)
 //! tick_hz = 60             # fixed tick rate, 1..=1000 (optional, default 60)
@@ -46,6 +47,8 @@ pub enum Kind {
     Platform,
     /// Crouching through a tunnel, then a crouch-jump onto a ledge.
     Crouch,
+    /// Climbing a ladder, jumping off it, climbing it over the top.
+    Ladder,
 }
 
 impl Kind {
@@ -60,6 +63,7 @@ impl Kind {
             Kind::Cpma => "cpma",
             Kind::Platform => "platform",
             Kind::Crouch => "crouch",
+            Kind::Ladder => "ladder",
         }
     }
 }
@@ -103,6 +107,9 @@ pub struct ScenarioFile {
     /// `kind = "crouch"` settings.
     #[serde(default)]
     pub crouch: Option<Crouch>,
+    /// `kind = "ladder"` settings.
+    #[serde(default)]
+    pub ladder: Option<Ladder>,
 }
 
 fn default_tick_hz() -> u32 {
@@ -330,6 +337,23 @@ impl Default for Crouch {
     }
 }
 
+/// `[ladder]`: a QuakeWorld character walks to a ladder on a 160-unit wall, climbs it for
+/// `climb_first` seconds, jumps off (the push-off), walks back and climbs over the top onto the
+/// ledge.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct Ladder {
+    /// Seconds of climbing before the push-off jump. Default 0.4.
+    #[serde(deserialize_with = "non_negative")]
+    pub climb_first: f32,
+}
+
+impl Default for Ladder {
+    fn default() -> Self {
+        Ladder { climb_first: 0.4 }
+    }
+}
+
 /// `[bhop]`: strafe-jumping from a standing start, jump held (auto-hop), on flat ground.
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
@@ -544,7 +568,7 @@ impl ScenarioFile {
 }
 
 /// The built-in scenarios as `(name, file text)`.
-pub const BUILTINS: [(&str, &str); 8] = [
+pub const BUILTINS: [(&str, &str); 9] = [
     ("bhop", include_str!("../../scenarios/bhop.toml")),
     ("arrival", include_str!("../../scenarios/arrival.toml")),
     ("follower", include_str!("../../scenarios/follower.toml")),
@@ -553,4 +577,5 @@ pub const BUILTINS: [(&str, &str); 8] = [
     ("cpma", include_str!("../../scenarios/cpma.toml")),
     ("platform", include_str!("../../scenarios/platform.toml")),
     ("crouch", include_str!("../../scenarios/crouch.toml")),
+    ("ladder", include_str!("../../scenarios/ladder.toml")),
 ];

@@ -443,3 +443,128 @@ pub fn crouch_plot(title: &str, trace: &Trace) -> PlotSpec {
         ..PlotSpec::default()
     }
 }
+
+/// Height of the `ladder` scenario's wall (and of the ledge on top of it), world units.
+pub const LADDER_TOP: f32 = 160.0;
+
+/// The `ladder` course: floor at 0 for x < 0, a wall at x = 0 with a ladder on its −X face (felt
+/// within 16 units of it, below the top), a ledge at [`LADDER_TOP`] for x ≥ 0.
+struct LadderWall;
+
+impl GroundProbe for LadderWall {
+    fn probe(&self, p: Vec3) -> Option<GroundHit> {
+        let height = if p.x >= 0.0 { LADDER_TOP } else { 0.0 };
+        Some(GroundHit {
+            height,
+            normal: Vec3::UP,
+        })
+    }
+    fn ladder(&self, feet: Vec3) -> Option<Vec3> {
+        (feet.x < 0.0 && feet.x > -16.0 && feet.y < LADDER_TOP).then_some(Vec3::new(-1.0, 0.0, 0.0))
+    }
+}
+
+/// `kind = "ladder"`: a QuakeWorld character (`MoveParams::quakeworld()`, ladder climb 200,
+/// push-off 270) starts 100 units from the wall facing it: W to the ladder and up it for
+/// `climb_first` seconds, jump off (pushed away, falls), then W again: back to the ladder, up it
+/// and over the top onto the ledge. Extra columns: `grounded`, `on_ladder`, `jumped`, `w_key`.
+pub fn ladder(file: &ScenarioFile, ticks: u32, progress: &mut dyn FnMut()) -> Trace {
+    let c = file.ladder.clone().unwrap_or_default();
+    let dt = 1.0 / file.tick_hz as f32;
+    let params = MoveParams::quakeworld();
+    let mut s = MoverState::new(Vec3::new(-100.0, 0.0, 0.0));
+    let mut climbed = 0.0f32;
+    let mut pushed_off_at = None;
+    let mut trace = Trace {
+        tick_hz: file.tick_hz,
+        actor: "character".into(),
+        extra_columns: vec![
+            "grounded".into(),
+            "on_ladder".into(),
+            "jumped".into(),
+            "w_key".into(),
+        ],
+        ..Trace::default()
+    };
+    for t in 0..ticks {
+        let on = LadderWall.ladder(s.position).is_some() && !s.grounded;
+        if on && pushed_off_at.is_none() {
+            climbed += dt;
+        }
+        let jump = pushed_off_at.is_none() && climbed >= c.climb_first;
+        // After the push-off, let go of W for half a second, then walk back in.
+        let w = pushed_off_at.is_none_or(|p| t >= p + file.tick_hz / 2);
+        let input = MoveInput::new(
+            Vec2::new(if w { 1.0 } else { 0.0 }, 0.0),
+            jump,
+            Vec2::new(1.0, 0.0),
+        );
+        let ev = step(&mut s, &params, &input, &LadderWall, dt);
+        if ev.jumped && pushed_off_at.is_none() {
+            pushed_off_at = Some(t);
+        }
+        trace.samples.push(Sample {
+            tick: t,
+            time: time_after(t, file.tick_hz),
+            position: s.position,
+            velocity: s.velocity,
+            speed: s.planar_speed(),
+            extra: extras(&[
+                flag(s.grounded),
+                flag(LadderWall.ladder(s.position).is_some() && !s.grounded),
+                flag(ev.jumped),
+                flag(w),
+            ]),
+        });
+        progress();
+    }
+    trace
+}
+
+/// Findings of a `ladder` run: the push-off, and whether it ended on the ledge.
+pub fn ladder_findings(trace: &Trace) -> Vec<String> {
+    let mut out = vec![];
+    if let Some(s) = trace.samples.iter().find(|s| s.flag(2)) {
+        out.push(format!(
+            "pushed off the ladder at height {} with {} world units/s",
+            num(s.position.y, 1),
+            num(s.speed, 1)
+        ));
+    }
+    let top = trace
+        .samples
+        .last()
+        .is_some_and(|s| s.flag(0) && s.position.y == LADDER_TOP);
+    out.push(format!(
+        "on the {}-unit ledge at the end: {}",
+        num(LADDER_TOP, 0),
+        if top { "yes" } else { "no" }
+    ));
+    out
+}
+
+/// The `ladder` plot: a side view (x against height) of the feet, with the wall and the ledge.
+pub fn ladder_plot(title: &str, trace: &Trace) -> PlotSpec {
+    let feet: Vec<(f64, f64)> = trace
+        .samples
+        .iter()
+        .map(|s| (f64::from(s.position.x), f64::from(s.position.y)))
+        .collect();
+    let top = f64::from(LADDER_TOP);
+    PlotSpec {
+        title: format!("{title} (side view)"),
+        x_label: "x (world units)".into(),
+        y_label: "height (world units)".into(),
+        series: vec![
+            Series::line(
+                "floor, wall and ledge",
+                vec![(-220.0, 0.0), (0.0, 0.0), (0.0, top), (120.0, top)],
+                (90, 90, 100),
+            ),
+            Series::dashed("ladder", vec![(-2.0, 0.0), (-2.0, top)], (200, 140, 30)),
+            Series::line("feet", feet, (215, 60, 40)),
+        ],
+        y_from_zero: true,
+        ..PlotSpec::default()
+    }
+}

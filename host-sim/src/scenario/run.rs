@@ -46,6 +46,7 @@ pub fn run(file: &ScenarioFile, base_dir: &Path, quiet: bool) -> Result<Trace> {
         Kind::Cpma => super::features::cpma(file, ticks, progress),
         Kind::Platform => super::features::platform(file, ticks, progress),
         Kind::Crouch => super::features::crouch(file, ticks, progress),
+        Kind::Ladder => super::features::ladder(file, ticks, progress),
         Kind::Ghosts => {
             let bytes = recording.as_ref().map_or(&[][..], |(b, _)| b.as_slice());
             ghosts(file, bytes, ticks, progress)?
@@ -568,6 +569,7 @@ pub fn findings(file: &ScenarioFile, trace: &Trace) -> Vec<String> {
         Kind::Cpma => out.extend(super::features::cpma_findings(trace)),
         Kind::Platform => out.extend(super::features::platform_findings(trace)),
         Kind::Crouch => out.extend(super::features::crouch_findings(trace)),
+        Kind::Ladder => out.extend(super::features::ladder_findings(trace)),
         Kind::Ghosts => {
             let firing = trace.samples.iter().filter(|s| s.flag(0)).count();
             out.push(format!(
@@ -666,6 +668,7 @@ pub fn plot_spec(file: &ScenarioFile, title: &str, trace: &Trace) -> PlotSpec {
             }
         }
         Kind::Crouch => super::features::crouch_plot(title, trace),
+        Kind::Ladder => super::features::ladder_plot(title, trace),
         _ => top_down(title, trace),
     }
 }

@@ -481,6 +481,7 @@ struct WeirdPlatform {
     ground: WeirdGround,
     motion: hopkit::ground::SurfaceMotion,
     clearance: f32,
+    ladder: Option<Vec3>,
 }
 impl GroundProbe for WeirdPlatform {
     fn probe(&self, p: Vec3) -> Option<GroundHit> {
@@ -492,10 +493,13 @@ impl GroundProbe for WeirdPlatform {
     fn clearance(&self, _feet: Vec3) -> f32 {
         self.clearance
     }
+    fn ladder(&self, _feet: Vec3) -> Option<Vec3> {
+        self.ladder
+    }
 }
 
-/// Moving platforms and crouching: poisoned surface motions, clearances, crouch params and a
-/// crouch key that comes and goes, on every preset that has a crouch.
+/// Moving platforms, crouching and ladders: poisoned surface motions, clearances, ladder
+/// normals, crouch and ladder params, and a crouch key that comes and goes.
 fn platform_crouch_case(g: &mut Gen) -> Result<(), String> {
     let mut p = match g.0.below(4) {
         0 => MoveParams::seed(),
@@ -508,6 +512,8 @@ fn platform_crouch_case(g: &mut Gen) -> Result<(), String> {
     p.crouch_speed_scale = g.maybe(p.crouch_speed_scale);
     p.crouch_jump = g.bool();
     p.max_velocity = g.maybe(p.max_velocity);
+    p.ladder_climb_speed = g.maybe(p.ladder_climb_speed);
+    p.ladder_jump_speed = g.maybe(p.ladder_jump_speed);
     let mut s = MoverState::new(if g.bool() { Vec3::ZERO } else { g.v3() });
     s.velocity = if g.bool() { Vec3::ZERO } else { g.v3() };
     s.grounded = g.bool();
@@ -523,6 +529,7 @@ fn platform_crouch_case(g: &mut Gen) -> Result<(), String> {
             pivot: if g.bool() { Vec3::ZERO } else { g.v3() },
         },
         clearance: g.f(),
+        ladder: if g.bool() { Some(g.v3()) } else { None },
     };
     for _ in 0..4 {
         let input = MoveInput::new(g.v2(), g.bool(), g.v2()).with_crouch(g.bool());

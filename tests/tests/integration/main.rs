@@ -18,6 +18,7 @@ mod movement_crouch;
 mod movement_fixedstep;
 mod movement_ground;
 mod movement_jump;
+mod movement_ladder;
 mod movement_oracles;
 mod movement_platform;
 mod movement_props;
