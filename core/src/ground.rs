@@ -51,6 +51,106 @@ pub trait GroundProbe {
     fn height(&self, point: Vec3) -> Option<f32> {
         self.probe(point).map(|hit| hit.height)
     }
+
+    /// How the surface found by [`GroundProbe::probe`] at `point` moves: a moving platform's
+    /// velocity and yaw rate ([`SurfaceMotion`]). A character standing on it is carried with it
+    /// and keeps its velocity when it leaves (`movement::platform`). The default is
+    /// [`SurfaceMotion::STILL`]: a probe that does not override it costs nothing (the mover's
+    /// platform code folds away). Asked only for a grounded character, at its feet.
+    #[inline]
+    fn surface_motion(&self, point: Vec3) -> SurfaceMotion {
+        let _ = point;
+        SurfaceMotion::STILL
+    }
+
+    /// Free height above `feet` (up to the ceiling), units: a crouched character stands up only
+    /// where this is at least its standing height (`movement::crouch`). The default is
+    /// `f32::INFINITY`, nothing overhead. NaN also means nothing overhead; ≤ 0 means no room.
+    /// Asked only when a crouched character wants to stand.
+    #[inline]
+    fn clearance(&self, feet: Vec3) -> f32 {
+        let _ = feet;
+        f32::INFINITY
+    }
+
+    /// A climbable surface (a ladder) the character at `feet` touches: its normal, pointing from
+    /// the ladder towards the character (only the horizontal part is used), or `None`
+    /// (`movement::ladder`). The default is `None`: no ladders, and nothing of the ladder code
+    /// runs.
+    #[inline]
+    fn ladder(&self, feet: Vec3) -> Option<Vec3> {
+        let _ = feet;
+        None
+    }
+}
+
+/// How a surface moves (a moving platform, a conveyor, a turntable): linear velocity plus a turn
+/// about a vertical axis. The velocity of the surface at a point `p` is
+/// `velocity + yaw_rate·(r.z, 0, −r.x)` with `r = p − pivot` ([`SurfaceMotion::point_velocity`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct SurfaceMotion {
+    /// Linear velocity of the surface, world units/s. Default zero.
+    pub velocity: Vec3,
+    /// Turning rate about the vertical axis through `pivot`, radians/s, positive turning left
+    /// (the yaw convention: yaw 0 faces −Z). Default 0.
+    pub yaw_rate: f32,
+    /// A point on the vertical turning axis, world units (only `x`, `z` matter; ignored when
+    /// `yaw_rate` is 0). Default the origin.
+    pub pivot: Vec3,
+}
+
+impl Default for SurfaceMotion {
+    fn default() -> Self {
+        SurfaceMotion::STILL
+    }
+}
+
+impl SurfaceMotion {
+    /// A surface that does not move.
+    pub const STILL: SurfaceMotion = SurfaceMotion {
+        velocity: Vec3::ZERO,
+        yaw_rate: 0.0,
+        pivot: Vec3::ZERO,
+    };
+
+    /// Moving at `velocity` without turning.
+    pub const fn translating(velocity: Vec3) -> SurfaceMotion {
+        SurfaceMotion {
+            velocity,
+            yaw_rate: 0.0,
+            pivot: Vec3::ZERO,
+        }
+    }
+
+    /// Turning at `yaw_rate` rad/s about the vertical axis through `pivot`.
+    pub const fn rotating(pivot: Vec3, yaw_rate: f32) -> SurfaceMotion {
+        SurfaceMotion {
+            velocity: Vec3::ZERO,
+            yaw_rate,
+            pivot,
+        }
+    }
+
+    /// True when the surface neither moves nor turns (exactly zero velocity and yaw rate).
+    #[inline]
+    pub fn is_still(&self) -> bool {
+        self.velocity.x == 0.0
+            && self.velocity.y == 0.0
+            && self.velocity.z == 0.0
+            && self.yaw_rate == 0.0
+    }
+
+    /// The surface's velocity at `p`: `velocity + yaw_rate·(r.z, 0, −r.x)`, `r = p − pivot`.
+    #[inline]
+    pub fn point_velocity(&self, p: Vec3) -> Vec3 {
+        let (rx, rz) = (p.x - self.pivot.x, p.z - self.pivot.z);
+        Vec3::new(
+            self.velocity.x + self.yaw_rate * rz,
+            self.velocity.y,
+            self.velocity.z - self.yaw_rate * rx,
+        )
+    }
 }
 
 /// An infinite horizontal plane at `height`, normal +Y.

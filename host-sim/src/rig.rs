@@ -79,7 +79,7 @@ pub fn strafe_readout(rig: &DemoRig, raw: &RawSticks) -> StrafeReadout {
         let u = v / speed;
         let (s, c) = deg.to_radians().sin_cos();
         let dir = Vec2::new(u.x * c - u.y * s, u.x * s + u.y * c);
-        let w = WishDir { dir, scale };
+        let w = WishDir::new(dir, scale);
         let next = planar_velocity_tick(v, w, params, false, dt);
         (next.length() - speed) * TICK_HZ as f32
     };

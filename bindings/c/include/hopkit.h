@@ -28,7 +28,7 @@
  * Version of this C ABI. Bumped on any incompatible change of a struct layout, storage size or
  * function signature.
  */
-#define HK_ABI_VERSION 1
+#define HK_ABI_VERSION 2
 
 /**
  * Alignment of every opaque storage type, bytes.
@@ -1216,6 +1216,42 @@ typedef struct HkMoveParams {
    * Per-axis velocity clamp, units/s. Seed 100.
    */
   float max_velocity;
+  /**
+   * 1 = CPM's air step (`hk_move_params_cpma`): the next four fields apply. Seed 0.
+   */
+  uint8_t cpm_air;
+  /**
+   * CPM: air acceleration while the wish points against the velocity. Seed 2.5.
+   */
+  float air_stop_accel;
+  /**
+   * CPM: air acceleration while only strafe keys are held. Seed 70.
+   */
+  float strafe_accel;
+  /**
+   * CPM: wish-speed cap while only strafe keys are held, units/s. Seed 30.
+   */
+  float strafe_wish_cap;
+  /**
+   * CPM: air-control strength while only forward/back is held (0 = off). Seed 150.
+   */
+  float air_control;
+  /**
+   * Body height standing (standing up needs this clearance), units. Seed 1.8.
+   */
+  float stand_height;
+  /**
+   * Body height crouched, units. Seed 0.9.
+   */
+  float crouch_height;
+  /**
+   * Ground wish-speed multiplier while crouched, 0..1. Seed 0.5.
+   */
+  float crouch_speed_scale;
+  /**
+   * 1 = crouching in the air pulls the feet up (Source's crouch-jump). Seed 0.
+   */
+  uint8_t crouch_jump;
 } HkMoveParams;
 
 /**
@@ -1269,6 +1305,10 @@ typedef struct HkMoverState {
    * 1 while rising from a jump.
    */
   uint8_t jump_rising;
+  /**
+   * 1 while crouched.
+   */
+  uint8_t crouched;
 } HkMoverState;
 
 /**
@@ -1289,6 +1329,10 @@ typedef struct HkMoveInput {
    * zero means yaw 0 (−Z).
    */
   struct HkVec2 facing;
+  /**
+   * 1 while the crouch key is down (0 in inputs made before ABI version 2).
+   */
+  uint8_t crouch;
 } HkMoveInput;
 
 /**
@@ -1331,6 +1375,11 @@ typedef struct HkStepEvents {
    * Seconds of `dt` dropped by the long-frame clamp.
    */
   float dropped_time;
+  /**
+   * Radians a turning platform turned the character (add to the view yaw); 0 here, as the C
+   * ground has no surface motion yet.
+   */
+  float carried_yaw;
 } HkStepEvents;
 
 /**
@@ -2015,6 +2064,15 @@ HkStatus hk_move_params_quake3(struct HkMoveParams *out_params);
  * `out_params` NULL or writable.
  */
 HkStatus hk_move_params_source(struct HkMoveParams *out_params);
+
+/**
+ * Challenge ProMode (Quake units): Quake III with accelerate 15, friction 8 and CPM's air step
+ * (air stop accelerate 2.5, strafe accelerate 70 with wish cap 30, air control 150).
+ *
+ * # Safety
+ * `out_params` NULL or writable.
+ */
+HkStatus hk_move_params_cpma(struct HkMoveParams *out_params);
 
 /**
  * Initialise a mover at rest at `position` (feet; finite), airborne until the first tick

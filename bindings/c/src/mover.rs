@@ -91,6 +91,24 @@ pub struct HkMoveParams {
     pub max_substeps: u32,
     /// Per-axis velocity clamp, units/s. Seed 100.
     pub max_velocity: f32,
+    /// 1 = CPM's air step (`hk_move_params_cpma`): the next four fields apply. Seed 0.
+    pub cpm_air: u8,
+    /// CPM: air acceleration while the wish points against the velocity. Seed 2.5.
+    pub air_stop_accel: f32,
+    /// CPM: air acceleration while only strafe keys are held. Seed 70.
+    pub strafe_accel: f32,
+    /// CPM: wish-speed cap while only strafe keys are held, units/s. Seed 30.
+    pub strafe_wish_cap: f32,
+    /// CPM: air-control strength while only forward/back is held (0 = off). Seed 150.
+    pub air_control: f32,
+    /// Body height standing (standing up needs this clearance), units. Seed 1.8.
+    pub stand_height: f32,
+    /// Body height crouched, units. Seed 0.9.
+    pub crouch_height: f32,
+    /// Ground wish-speed multiplier while crouched, 0..1. Seed 0.5.
+    pub crouch_speed_scale: f32,
+    /// 1 = crouching in the air pulls the feet up (Source's crouch-jump). Seed 0.
+    pub crouch_jump: u8,
 }
 
 impl From<MoveParams> for HkMoveParams {
@@ -133,6 +151,15 @@ impl From<MoveParams> for HkMoveParams {
             max_tick_dt: p.max_tick_dt,
             max_substeps: p.max_substeps,
             max_velocity: p.max_velocity,
+            cpm_air: p.cpm_air as u8,
+            air_stop_accel: p.air_stop_accel,
+            strafe_accel: p.strafe_accel,
+            strafe_wish_cap: p.strafe_wish_cap,
+            air_control: p.air_control,
+            stand_height: p.stand_height,
+            crouch_height: p.crouch_height,
+            crouch_speed_scale: p.crouch_speed_scale,
+            crouch_jump: p.crouch_jump as u8,
         }
     }
 }
@@ -215,6 +242,18 @@ impl HkMoveParams {
             max_tick_dt: self.max_tick_dt,
             max_substeps: self.max_substeps,
             max_velocity: non_negative(self.max_velocity)?,
+            cpm_air: flag(self.cpm_air)?,
+            air_stop_accel: non_negative(self.air_stop_accel)?,
+            strafe_accel: non_negative(self.strafe_accel)?,
+            strafe_wish_cap: non_negative(self.strafe_wish_cap)?,
+            air_control: non_negative(self.air_control)?,
+            stand_height: non_negative(self.stand_height)?,
+            crouch_height: non_negative(self.crouch_height)?,
+            crouch_speed_scale: in_unit(self.crouch_speed_scale)?,
+            crouch_jump: flag(self.crouch_jump)?,
+            // Not in ABI version 2 (the C ground reports no ladders).
+            ladder_climb_speed: 0.0,
+            ladder_jump_speed: 0.0,
         })
     }
 }
@@ -288,6 +327,20 @@ pub unsafe extern "C" fn hk_move_params_source(out_params: *mut HkMoveParams) ->
     })())
 }
 
+/// Challenge ProMode (Quake units): Quake III with accelerate 15, friction 8 and CPM's air step
+/// (air stop accelerate 2.5, strafe accelerate 70 with wish cap 30, air control 150).
+///
+/// # Safety
+/// `out_params` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn hk_move_params_cpma(out_params: *mut HkMoveParams) -> HkStatus {
+    status((|| {
+        let o = out(out_params)?;
+        unsafe { put(o, MoveParams::cpma().into()) };
+        Ok(())
+    })())
+}
+
 /// Size in bytes of [`HkMover`] storage.
 pub const HK_MOVER_SIZE: usize = 96;
 const MOVER_TAG: u64 = u64::from_le_bytes(*b"hkMover1");
@@ -323,6 +376,8 @@ pub struct HkMoverState {
     pub jump_latched: u8,
     /// 1 while rising from a jump.
     pub jump_rising: u8,
+    /// 1 while crouched.
+    pub crouched: u8,
 }
 
 impl From<MoverState> for HkMoverState {
@@ -337,6 +392,7 @@ impl From<MoverState> for HkMoverState {
             jump_held: s.jump_held as u8,
             jump_latched: s.jump_latched as u8,
             jump_rising: s.jump_rising as u8,
+            crouched: s.crouched as u8,
         }
     }
 }
@@ -358,6 +414,7 @@ impl HkMoverState {
             jump_held: flag(self.jump_held)?,
             jump_latched: flag(self.jump_latched)?,
             jump_rising: flag(self.jump_rising)?,
+            crouched: flag(self.crouched)?,
         })
     }
 }
@@ -422,6 +479,8 @@ pub struct HkMoveInput {
     /// The view's planar unit forward `(x, z)` (`hk_facing_from_yaw`); non-unit is normalised,
     /// zero means yaw 0 (−Z).
     pub facing: HkVec2,
+    /// 1 while the crouch key is down (0 in inputs made before ABI version 2).
+    pub crouch: u8,
 }
 
 /// What happened during an `hk_mover_step` (over all its sub-steps).
@@ -446,6 +505,9 @@ pub struct HkStepEvents {
     pub substeps: u32,
     /// Seconds of `dt` dropped by the long-frame clamp.
     pub dropped_time: f32,
+    /// Radians a turning platform turned the character (add to the view yaw); 0 here, as the C
+    /// ground has no surface motion yet.
+    pub carried_yaw: f32,
 }
 
 impl From<StepEvents> for HkStepEvents {
@@ -460,6 +522,7 @@ impl From<StepEvents> for HkStepEvents {
             impact_speed: e.impact_speed,
             substeps: e.substeps,
             dropped_time: e.dropped_time,
+            carried_yaw: e.carried_yaw,
         }
     }
 }
@@ -487,7 +550,8 @@ pub unsafe extern "C" fn hk_mover_step(
     status((|| {
         let p = unsafe { move_params(params)? };
         let i = unsafe { ptr::read(input)? };
-        let input = MoveInput::new(i.wish.finite()?, flag(i.jump)?, i.facing.finite()?);
+        let input = MoveInput::new(i.wish.finite()?, flag(i.jump)?, i.facing.finite()?)
+            .with_crouch(flag(i.crouch)?);
         let g = unsafe { Ground::from_c(ground)? };
         if !(finite(dt)? > 0.0 && dt <= HK_MAX_STEP_DT) {
             return Err(HK_ERR_INVALID_ARG);
@@ -584,6 +648,7 @@ pub unsafe extern "C" fn hk_move_input_from_wish(
                     wish: v.into(),
                     jump,
                     facing: f.into(),
+                    crouch: 0,
                 },
             )
         };

@@ -53,10 +53,7 @@ pub fn planar_velocity_tick_batch(
     );
     if params.accel_style != AccelStyle::Projection {
         for i in 0..n {
-            let w = WishDir {
-                dir: Vec2::new(dx[i], dz[i]),
-                scale: sc[i],
-            };
+            let w = WishDir::new(Vec2::new(dx[i], dz[i]), sc[i]);
             let v = planar_velocity_tick(Vec2::new(vx[i], vz[i]), w, params, gr[i], dt);
             vx[i] = v.x;
             vz[i] = v.y;
@@ -196,10 +193,7 @@ mod tests {
                 n
             );
             for i in 0..n {
-                let w = WishDir {
-                    dir: Vec2::new(dx[i], dz[i]),
-                    scale: sc[i],
-                };
+                let w = WishDir::new(Vec2::new(dx[i], dz[i]), sc[i]);
                 let s = planar_velocity_tick(Vec2::new(vx[i], vz[i]), w, &params, gr[i], dt);
                 assert_eq!(
                     (bx[i].to_bits(), bz[i].to_bits()),

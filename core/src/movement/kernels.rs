@@ -18,6 +18,46 @@
 use super::params::{AccelBudget, AccelStyle, FrictionModel, MoveParams};
 use crate::math::{scalar, Vec2, NORMALIZE_EPSILON_SQ};
 
+/// Which movement keys a wish came from, in the view frame — what Quake III's `movementDir`
+/// tells CPM's air step ([`super::cpma`]): only forward/back held (air control turns the
+/// velocity), only strafe held (strafe acceleration with its wish-speed cap), or anything else.
+/// Read only by the CPM air step (`MoveParams::cpm_air`); every other rule ignores it.
+///
+/// A component counts as "not held" when it is exactly zero, as Quake's integer `forwardmove` /
+/// `rightmove` are: keyboard input and the stick module's axis snapping give exact zeros, a raw
+/// analog stick rarely does (then the wish is [`WishKeys::Mixed`], plain air acceleration).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[repr(u8)]
+pub enum WishKeys {
+    /// Both components held (diagonal), or not known (a wish built from a world vector).
+    #[default]
+    Mixed = 0,
+    /// Only forward and/or back (`right == 0`, `front != 0`): Quake III `movementDir` 0 or 4.
+    ForwardBack = 1,
+    /// Only strafe (`front == 0`, `right != 0`): Quake III `movementDir` 2 or 6.
+    Strafe = 2,
+}
+
+impl WishKeys {
+    /// Classify a view-frame wish `(front, right)` (exact zeros, see [`WishKeys`]); no input at
+    /// all, and NaN components, are [`WishKeys::Mixed`].
+    #[inline]
+    pub fn of(front: f32, right: f32) -> WishKeys {
+        if right == 0.0 {
+            if front == 0.0 {
+                WishKeys::Mixed
+            } else {
+                WishKeys::ForwardBack
+            }
+        } else if front == 0.0 {
+            WishKeys::Strafe
+        } else {
+            WishKeys::Mixed
+        }
+    }
+}
+
 /// A world-space planar wish: unit direction and analog scale.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
@@ -26,6 +66,10 @@ pub struct WishDir {
     pub dir: Vec2,
     /// Analog scale in `[0, 1]`: the wish speed is `max_speed·scale`. 0 for no input.
     pub scale: f32,
+    /// Which keys the wish came from (read only by the CPM air step). [`WishKeys::Mixed`] from
+    /// [`WishDir::from_world`]; [`world_wish`] and [`world_wish_unit`] classify the view-frame
+    /// wish.
+    pub keys: WishKeys,
 }
 
 impl WishDir {
@@ -33,7 +77,25 @@ impl WishDir {
     pub const NONE: WishDir = WishDir {
         dir: Vec2::ZERO,
         scale: 0.0,
+        keys: WishKeys::Mixed,
     };
+
+    /// A wish with a direction and scale and no key information ([`WishKeys::Mixed`]), as a struct
+    /// literal would build it.
+    #[inline]
+    pub const fn new(dir: Vec2, scale: f32) -> WishDir {
+        WishDir {
+            dir,
+            scale,
+            keys: WishKeys::Mixed,
+        }
+    }
+
+    /// The same wish with `keys` set.
+    #[inline]
+    pub const fn with_keys(self, keys: WishKeys) -> WishDir {
+        WishDir { keys, ..self }
+    }
 
     /// From a world-space planar wish vector whose length (≤ 1, longer clamps to 1) is the analog
     /// scale. Zero, tiny (length < 1e-6) or non-finite input gives [`WishDir::NONE`].
@@ -49,6 +111,7 @@ impl WishDir {
         WishDir {
             dir: Vec2::new(w.x * inv, w.y * inv),
             scale: if len < 1.0 { len } else { 1.0 },
+            keys: WishKeys::Mixed,
         }
     }
 
@@ -75,6 +138,7 @@ impl WishDir {
             } else {
                 0.0
             },
+            keys: self.keys,
         }
     }
 }
@@ -107,7 +171,12 @@ pub fn world_wish(wish: Vec2, facing: Vec2) -> WishDir {
         f.x * wish.x + right.x * wish.y,
         f.y * wish.x + right.y * wish.y,
     );
-    WishDir::from_world(w)
+    let d = WishDir::from_world(w);
+    if d.scale > 0.0 {
+        d.with_keys(WishKeys::of(wish.x, wish.y))
+    } else {
+        d // no input: exactly `WishDir::NONE`
+    }
 }
 
 /// World wish from an already **unit** `(front, right)` direction and an analog `magnitude` in
@@ -124,6 +193,7 @@ pub fn world_wish_unit(front: f32, right: f32, magnitude: f32, facing: Vec2) -> 
     WishDir {
         dir: Vec2::new(f.x * front + r.x * right, f.y * front + r.y * right),
         scale: if magnitude < 1.0 { magnitude } else { 1.0 },
+        keys: WishKeys::of(front, right),
     }
 }
 
@@ -279,7 +349,13 @@ pub fn accelerate_clamped(v: Vec2, dir: Vec2, target: f32, budget: f32) -> Vec2 
 /// Apply `params.accel_style` with the given cap/target and budget. No input (`scale == 0`) → no
 /// change in either style.
 #[inline]
-fn accelerate_styled(v: Vec2, wish: WishDir, cap: f32, budget: f32, style: AccelStyle) -> Vec2 {
+pub(super) fn accelerate_styled(
+    v: Vec2,
+    wish: WishDir,
+    cap: f32,
+    budget: f32,
+    style: AccelStyle,
+) -> Vec2 {
     match style {
         AccelStyle::Projection => accelerate(v, wish.dir, cap, budget),
         AccelStyle::ClampedDelta if wish.scale > 0.0 => {
@@ -441,15 +517,9 @@ mod tests {
         for &x in &specials {
             for &y in &specials {
                 for &scale in &specials {
-                    let w = WishDir {
-                        dir: Vec2::new(x, y),
-                        scale,
-                    };
+                    let w = WishDir::new(Vec2::new(x, y), scale);
                     let want = if w.dir.is_finite() {
-                        WishDir {
-                            dir: w.dir,
-                            scale: crate::math::clamp(scale, 0.0, 1.0),
-                        }
+                        WishDir::new(w.dir, crate::math::clamp(scale, 0.0, 1.0))
                     } else {
                         WishDir::NONE
                     };

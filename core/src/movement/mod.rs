@@ -31,7 +31,15 @@
 //!   wish conversion [`world_wish`].
 //! - [`params`]: [`MoveParams`] (every field documented with unit and default) and the presets
 //!   [`MoveParams::seed`], [`MoveParams::seed_figure`], [`MoveParams::quakeworld`],
-//!   [`MoveParams::quake3`], [`MoveParams::source`].
+//!   [`MoveParams::quake3`], [`MoveParams::source`], [`MoveParams::cpma`].
+//! - [`cpma`]: Challenge ProMode's air step (air stop acceleration, strafe acceleration with its
+//!   wish-speed cap, W-only air control), on with [`MoveParams::cpm_air`].
+//! - [`platform`]: moving platforms — carried while grounded, the surface's velocity kept on
+//!   leaving ([`crate::ground::GroundProbe::surface_motion`]).
+//! - [`crouch`]: crouch height and speed, the crouch-jump, no standing up under a ceiling
+//!   ([`crate::ground::GroundProbe::clearance`]).
+//! - [`ladder`]: climbing ladders with the move input and jumping off them
+//!   ([`crate::ground::GroundProbe::ladder`]).
 //! - [`jump`]: release-to-rejump, auto-hop, coyote time, jump buffer, bunny-hop cap, variable height.
 //! - [`contact`]: the ground test against a [`crate::ground::GroundProbe`].
 //! - [`mover`]: [`MoverState`], [`MoveInput`], [`step`] → [`StepEvents`].
@@ -78,10 +86,14 @@
 
 pub mod batch;
 pub mod contact;
+pub mod cpma;
+pub mod crouch;
 pub mod jump;
 pub mod kernels;
+pub mod ladder;
 pub mod mover;
 pub mod params;
+pub mod platform;
 pub mod prepared;
 pub mod seed;
 
@@ -91,7 +103,7 @@ pub use jump::JumpKind;
 pub use kernels::{
     accel_budget, accelerate, accelerate_clamped, air_accelerate, air_cap_and_budget,
     facing_from_yaw, friction, friction_constant, friction_stopspeed, ground_accelerate,
-    optimal_strafe_cos, planar_velocity_tick, world_wish, world_wish_unit, WishDir,
+    optimal_strafe_cos, planar_velocity_tick, world_wish, world_wish_unit, WishDir, WishKeys,
 };
 pub use mover::{step, step_wish, tick, MoveInput, MoverState, StepEvents};
 pub use params::{AccelBudget, AccelStyle, FrictionModel, MoveParams};

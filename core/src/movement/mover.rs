@@ -47,6 +47,9 @@ pub struct MoverState {
     pub jump_latched: bool,
     /// Rising from a jump (for variable jump height); cleared at the apex or on the ground.
     pub jump_rising: bool,
+    /// Crouched ([`super::crouch`]): the body is `crouch_height` tall. Hashed only when set, so
+    /// the hash of a character that never crouches is what it was before crouching existed.
+    pub crouched: bool,
 }
 
 impl Default for MoverState {
@@ -68,6 +71,7 @@ impl MoverState {
             jump_held: false,
             jump_latched: false,
             jump_rising: false,
+            crouched: false,
         }
     }
 
@@ -139,6 +143,9 @@ impl StateHash for MoverState {
         h.write_bool(self.jump_held);
         h.write_bool(self.jump_latched);
         h.write_bool(self.jump_rising);
+        if self.crouched {
+            h.write_bool(true);
+        }
     }
 }
 
@@ -152,6 +159,8 @@ pub struct MoveInput {
     pub wish: Vec2,
     /// Jump key down.
     pub jump: bool,
+    /// Crouch key down ([`super::crouch`]; applied by [`step`]). Default false.
+    pub crouch: bool,
     /// The view's planar unit forward in world `(x, z)` = `math::yaw_forward(yaw)`
     /// ([`MoveInput::with_yaw`] computes it). Kept as a vector so the tick needs no trigonometry.
     /// Non-unit is normalised, zero/NaN means yaw 0 (−Z).
@@ -163,6 +172,7 @@ impl Default for MoveInput {
         MoveInput {
             wish: Vec2::ZERO,
             jump: false,
+            crouch: false,
             facing: Vec2::new(0.0, -1.0),
         }
     }
@@ -171,7 +181,17 @@ impl Default for MoveInput {
 impl MoveInput {
     /// Input with an explicit planar unit `facing` `(x, z)`.
     pub const fn new(wish: Vec2, jump: bool, facing: Vec2) -> Self {
-        MoveInput { wish, jump, facing }
+        MoveInput {
+            wish,
+            jump,
+            crouch: false,
+            facing,
+        }
+    }
+
+    /// The same input with the crouch key down or up.
+    pub const fn with_crouch(self, crouch: bool) -> Self {
+        MoveInput { crouch, ..self }
     }
 
     /// Input with the view yaw in radians (0 faces −Z, positive turns left); one sin/cos here.
@@ -179,6 +199,7 @@ impl MoveInput {
         MoveInput {
             wish,
             jump,
+            crouch: false,
             facing: super::kernels::facing_from_yaw(yaw),
         }
     }
@@ -213,6 +234,9 @@ pub struct StepEvents {
     pub dropped_time: f32,
     /// `dt` was NaN or ≤ 0 and nothing happened.
     pub rejected: bool,
+    /// Radians the ground turned the character (a turning platform, [`super::platform`]); add
+    /// it to the view yaw to turn with the platform. 0 off moving surfaces.
+    pub carried_yaw: f32,
 }
 
 impl StepEvents {
@@ -229,6 +253,7 @@ impl StepEvents {
         substeps: 0,
         dropped_time: 0.0,
         rejected: false,
+        carried_yaw: 0.0,
     };
 
     /// The result of a rejected `dt`.
@@ -239,7 +264,7 @@ impl StepEvents {
 
     /// Add the events of a later step or [`tick`] to these (what [`step`] does over its
     /// sub-steps): flags are or-ed, the impact speed is the larger one, sub-steps and dropped
-    /// time are summed.
+    /// time are summed, carried yaw added up.
     pub fn merge(&mut self, later: StepEvents) {
         self.jumped |= later.jumped;
         self.coyote_jump |= later.coyote_jump;
@@ -253,6 +278,10 @@ impl StepEvents {
         self.substeps = self.substeps.saturating_add(later.substeps);
         self.dropped_time += later.dropped_time;
         self.rejected |= later.rejected;
+        if later.carried_yaw != 0.0 {
+            self.carried_yaw =
+                crate::math::scalar::flush_subnormal(self.carried_yaw + later.carried_yaw);
+        }
     }
 }
 
@@ -265,6 +294,8 @@ impl StepEvents {
 ///   step is exactly one tick.
 /// - Non-finite input is sanitised ([`MoveInput`]); a state containing NaN/inf is repaired first
 ///   (non-finite velocity components → 0, non-finite position → origin).
+/// - Crouching ([`MoveInput::crouch`]) is applied once, before the ticks ([`super::crouch`]);
+///   on a ladder the whole call climbs ([`super::ladder`]).
 pub fn step(
     state: &mut MoverState,
     params: &MoveParams,
@@ -275,7 +306,15 @@ pub fn step(
     if !(dt > 0.0) {
         return StepEvents::REJECTED;
     }
-    step_wish(state, params, input.world_wish(), input.jump, probe, dt)
+    let wish = if input.crouch || state.crouched {
+        super::crouch::prepare(state, params, input, probe)
+    } else {
+        input.world_wish()
+    };
+    if let Some(n) = super::ladder::touching(probe, state, params, wish) {
+        return super::ladder::climb(state, params, n, wish, input.jump, probe, dt);
+    }
+    step_wish(state, params, wish, input.jump, probe, dt)
 }
 
 /// [`step`] with an already converted world-space wish (cached by the caller), saving its sqrt.
@@ -311,6 +350,10 @@ pub fn step_wish(
     ev.substeps = split.count;
     ev.dropped_time = split.dropped;
     for _ in 0..split.count {
+        let turned = super::platform::carried_yaw(state, probe, split.step);
+        if turned != 0.0 {
+            ev.carried_yaw = crate::math::scalar::flush_subnormal(ev.carried_yaw + turned);
+        }
         run_tick(state, params, &wish, jump, probe, split.step).add_to(&mut ev);
     }
     ev
@@ -329,6 +372,10 @@ pub fn tick(
 ) -> StepEvents {
     let mut ev = StepEvents::NONE;
     ev.substeps = 1;
+    let turned = super::platform::carried_yaw(state, probe, dt);
+    if turned != 0.0 {
+        ev.carried_yaw = crate::math::scalar::flush_subnormal(turned);
+    }
     run_tick(state, params, &wish, jump, probe, dt).add_to(&mut ev);
     ev
 }
@@ -396,9 +443,28 @@ fn larger_impact(max: f32, new: f32) -> f32 {
     }
 }
 
+/// The tick with the moving-platform rules around it ([`super::platform`]: carried before, the
+/// surface's velocity kept on leaving or taken off on landing after). With a probe whose surfaces
+/// never move ([`GroundProbe::surface_motion`]'s default) this is [`run_tick_still`].
+#[inline(always)]
+fn run_tick(
+    state: &mut MoverState,
+    params: &MoveParams,
+    wish: &WishDir,
+    jump: bool,
+    probe: &impl GroundProbe,
+    dt: f32,
+) -> TickEvents {
+    let was_grounded = state.grounded;
+    let carried = super::platform::carry(state, probe, dt);
+    let out = run_tick_still(state, params, wish, jump, probe, dt);
+    super::platform::settle(state, probe, carried, was_grounded);
+    out
+}
+
 /// The tick itself, in Quake order: categorise the ground, jump and move ([`jump_and_move`]),
 /// categorise the ground again, then guard, count the timers down and flush.
-fn run_tick(
+fn run_tick_still(
     state: &mut MoverState,
     params: &MoveParams,
     wish: &WishDir,
@@ -419,7 +485,7 @@ fn run_tick(
     end_tick(state, params, jump, dt, start_position, out)
 }
 
-/// [`run_tick`] for the Cortex-M targets (soft float or hard-float Arm), the same bits
+/// [`run_tick_still`] for the Cortex-M targets (soft float or hard-float Arm), the same bits
 /// (`two_pass_tick_is_the_tick`): the two ground checks are one [`ground_check`] run by a loop of
 /// two passes, so the categorisation is in the binary once. There the plain form, with the
 /// categorisation inlined twice, costs instructions on the demo's tick and flash
@@ -526,7 +592,11 @@ fn jump_and_move(
     if let Some(kind) = check_jump(state, params, jump) {
         flags = JUMPED | ((kind == JumpKind::Coyote) as u32 * COYOTE_JUMP);
     }
-    let v = planar_velocity_tick(state.velocity.planar(), *wish, params, state.grounded, dt);
+    let v = if !state.grounded && params.cpm_air {
+        super::cpma::cpm_air_velocity(state.velocity.planar(), *wish, params, dt)
+    } else {
+        planar_velocity_tick(state.velocity.planar(), *wish, params, state.grounded, dt)
+    };
     state.velocity.x = v.x;
     state.velocity.z = v.y;
     if state.grounded {
@@ -643,7 +713,7 @@ mod tests {
     fn hash_covers_every_field() {
         let base = MoverState::new(Vec3::new(1.0, 2.0, 3.0));
         let h = base.state_hash();
-        let mut variants = [base; 9];
+        let mut variants = [base; 10];
         variants[0].position.x = 1.5;
         variants[1].velocity.z = 1.0;
         variants[2].grounded = true;
@@ -653,6 +723,7 @@ mod tests {
         variants[6].jump_held = true;
         variants[7].jump_latched = true;
         variants[8].jump_rising = true;
+        variants[9].crouched = true;
         for (i, v) in variants.iter().enumerate() {
             assert_ne!(v.state_hash(), h, "field {i} not hashed");
         }
@@ -799,7 +870,7 @@ mod tests {
                     WishDir::from_world(Vec2::new(rng.signed_unit(), rng.signed_unit()))
                 };
                 let jump = rng.below(3) == 0;
-                let a = run_tick(&mut s, &p, &wish, jump, &terrain, dt);
+                let a = run_tick_still(&mut s, &p, &wish, jump, &terrain, dt);
                 let b = run_tick_two_pass(&mut t, &p, &wish, jump, &terrain, dt);
                 assert_eq!(
                     (a.flags, a.impact_speed.to_bits()),

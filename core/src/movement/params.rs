@@ -11,6 +11,7 @@
 //! | [`MoveParams::quakeworld`] | `accel·wish·dt` = 10·320·dt | `min(320, 30)` = 30 | 10·320·dt |
 //! | [`MoveParams::quake3`] | 10·320·dt | 320 (no cap) | 1·320·dt |
 //! | [`MoveParams::source`] | 10·250·dt | 30 | 10·250·dt |
+//! | [`MoveParams::cpma`] | 15·320·dt | 320; strafe-only 30 | 1·320·dt; slowing 2.5·320·dt; strafe-only 70·30·dt |
 
 use crate::math::Vec3;
 
@@ -86,6 +87,46 @@ pub struct MoveParams {
     /// the budget still uses the uncapped wish speed. QuakeWorld/Source 30; `f32::INFINITY` = no
     /// cap (Quake III, seed). Default `f32::INFINITY`.
     pub air_wish_cap: f32,
+    // --- CPM air step (Challenge ProMode; module `cpma`) ---
+    /// Use CPM's air step ([`super::cpma`]) instead of plain air acceleration: a different
+    /// acceleration while slowing down, strafe-only acceleration with its own wish-speed cap, and
+    /// air control while only forward/back is held. The four fields below are read only when this
+    /// is on. Default false (every preset but [`MoveParams::cpma`]).
+    pub cpm_air: bool,
+    /// CPM only: air acceleration while the wish points against the velocity (`v·wishdir < 0`),
+    /// same units as `air_accel`. Default 2.5 (`cpm_pm_airstopaccelerate`).
+    pub air_stop_accel: f32,
+    /// CPM only: air acceleration while only strafe keys are held, same units as `air_accel`; its
+    /// budget uses the *capped* wish speed. Default 70 (`cpm_pm_strafeaccelerate`).
+    pub strafe_accel: f32,
+    /// CPM only: cap on the wish speed while only strafe keys are held, units/s. Default 30
+    /// (`cpm_pm_wishspeed`, Quake units).
+    pub strafe_wish_cap: f32,
+    /// CPM only: air-control strength while only forward/back is held: each tick the planar
+    /// velocity direction gets `32·air_control·d²·dt` units/s of the wish direction added
+    /// (`d` = cosine between them, only while `d > 0`) and is renormalised, so the velocity turns
+    /// towards the wish without changing speed. 1/s·(units/s) in CPM's scaling (tuned for Quake
+    /// units). 0 = off. Default 150 (`cpm_pm_aircontrol`).
+    pub air_control: f32,
+    // --- crouching (module `crouch`) ---
+    /// Body height standing, units: standing up needs this much clearance above the feet.
+    /// Default 1.8 (m); Quake presets 56 (Quake III's box, −24..32); Source 72.
+    pub stand_height: f32,
+    /// Body height crouched, units. Default 0.9; Quake presets 40 (Quake III ducked); Source 36.
+    pub crouch_height: f32,
+    /// Ground wish-speed multiplier while crouched, `0..=1`. Default 0.5; Quake presets 0.25
+    /// (Quake III `pm_duckScale`); Source 0.333.
+    pub crouch_speed_scale: f32,
+    /// Crouching in the air pulls the feet up by `stand_height − crouch_height` (Source /
+    /// Half-Life: the crouch-jump reaches higher ledges). Default false; Source true.
+    pub crouch_jump: bool,
+    // --- ladders (module `ladder`) ---
+    /// Climbing speed on a ladder at full input, units/s. Default 3 (m/s); Quake presets 200
+    /// (Quake II / Source).
+    pub ladder_climb_speed: f32,
+    /// Speed of the push-off when jumping from a ladder, along its normal, units/s. Default 4;
+    /// Quake presets 270 (Source).
+    pub ladder_jump_speed: f32,
     // --- vertical ---
     /// Gravity, units/s² (positive pulls down). Default 9.81 (Unity's default; the seed gives none).
     pub gravity: f32,
@@ -163,6 +204,15 @@ pub const SEED_ACCEL_AIR: f32 = 100.0;
 /// Seed constants: friction deceleration, m/s².
 pub const SEED_FRICTION_ACCEL: f32 = 70.0;
 
+/// CPM (`bg_promode.c`, pro mode): `cpm_pm_airstopaccelerate`.
+pub const CPM_AIR_STOP_ACCEL: f32 = 2.5;
+/// CPM: `cpm_pm_strafeaccelerate`.
+pub const CPM_STRAFE_ACCEL: f32 = 70.0;
+/// CPM: `cpm_pm_wishspeed`, units/s.
+pub const CPM_STRAFE_WISH_CAP: f32 = 30.0;
+/// CPM: `cpm_pm_aircontrol`.
+pub const CPM_AIR_CONTROL: f32 = 150.0;
+
 impl MoveParams {
     /// The seed's code constants (ground max 10, air max 0.5, ground accel 120, air accel 100,
     /// friction 70; metres, seconds), per-second budget, constant friction, no separate air cap,
@@ -180,6 +230,17 @@ impl MoveParams {
             air_max_speed: SEED_MAX_SPEED_AIR,
             air_accel: SEED_ACCEL_AIR,
             air_wish_cap: f32::INFINITY,
+            cpm_air: false,
+            air_stop_accel: CPM_AIR_STOP_ACCEL,
+            strafe_accel: CPM_STRAFE_ACCEL,
+            strafe_wish_cap: CPM_STRAFE_WISH_CAP,
+            air_control: CPM_AIR_CONTROL,
+            stand_height: 1.8,
+            crouch_height: 0.9,
+            crouch_speed_scale: 0.5,
+            crouch_jump: false,
+            ladder_climb_speed: 3.0,
+            ladder_jump_speed: 4.0,
             gravity: 9.81,
             jump_speed: 4.43,
             auto_hop: true,
@@ -224,6 +285,17 @@ impl MoveParams {
             air_max_speed: 320.0,
             air_accel: 10.0,
             air_wish_cap: 30.0,
+            cpm_air: false,
+            air_stop_accel: CPM_AIR_STOP_ACCEL,
+            strafe_accel: CPM_STRAFE_ACCEL,
+            strafe_wish_cap: CPM_STRAFE_WISH_CAP,
+            air_control: CPM_AIR_CONTROL,
+            stand_height: 56.0,
+            crouch_height: 40.0,
+            crouch_speed_scale: 0.25,
+            crouch_jump: false,
+            ladder_climb_speed: 200.0,
+            ladder_jump_speed: 270.0,
             gravity: 800.0,
             jump_speed: 270.0,
             auto_hop: false,
@@ -267,6 +339,27 @@ impl MoveParams {
         p.jump_speed = 268.328_16;
         p.max_ground_rise_speed = 140.0;
         p.max_velocity = 3500.0;
+        p.stand_height = 72.0;
+        p.crouch_height = 36.0;
+        p.crouch_speed_scale = 0.333;
+        p.crouch_jump = true;
+        p
+    }
+
+    /// Challenge ProMode / Defrag "CPM" (Quake units): [`MoveParams::quake3`] with CPM's pro-mode
+    /// settings from `bg_promode.c` `CPM_UpdateSettings`: ground accelerate 15, friction 8, and the
+    /// CPM air step on ([`MoveParams::cpm_air`]: air stop accelerate 2.5, strafe accelerate 70 with
+    /// wish-speed cap 30, air control 150; air accelerate 1 otherwise, no 30 cap). CPM's double
+    /// jump (`cpm_pm_jump_z`) is not modelled.
+    pub const fn cpma() -> Self {
+        let mut p = MoveParams::quake3();
+        p.accel = 15.0;
+        p.friction = 8.0;
+        p.cpm_air = true;
+        p.air_stop_accel = CPM_AIR_STOP_ACCEL;
+        p.strafe_accel = CPM_STRAFE_ACCEL;
+        p.strafe_wish_cap = CPM_STRAFE_WISH_CAP;
+        p.air_control = CPM_AIR_CONTROL;
         p
     }
 
@@ -309,7 +402,21 @@ mod tests {
         );
         assert!((src.jump_speed - 268.328).abs() < 1e-3);
         assert_eq!(MoveParams::seed_figure().max_speed, 7.7);
-        for p in [qw, q3, src] {
+        for p in [MoveParams::seed(), MoveParams::seed_figure(), qw, q3, src] {
+            assert!(!p.cpm_air, "only the CPM preset runs the CPM air step");
+        }
+        let cpm = MoveParams::cpma();
+        assert!(cpm.cpm_air);
+        assert_eq!(
+            (cpm.accel, cpm.friction, cpm.air_accel, cpm.air_stop_accel),
+            (15.0, 8.0, 1.0, 2.5)
+        );
+        assert_eq!(
+            (cpm.strafe_accel, cpm.strafe_wish_cap, cpm.air_control),
+            (70.0, 30.0, 150.0)
+        );
+        assert!(cpm.air_wish_cap.is_infinite());
+        for p in [qw, q3, src, cpm] {
             assert!(!p.auto_hop);
             assert_eq!((p.coyote_time, p.jump_buffer_time), (0.0, 0.0));
             assert_eq!((p.jump_release_gravity, p.jump_release_cut), (1.0, 1.0));

@@ -298,10 +298,7 @@ mod tests {
                     };
                     let w = match i % 29 {
                         0 => WishDir::NONE,
-                        1 => WishDir {
-                            dir: Vec2::new(f32::NAN, 0.0),
-                            scale: 1.0,
-                        },
+                        1 => WishDir::new(Vec2::new(f32::NAN, 0.0), 1.0),
                         _ => WishDir::from_world(Vec2::new(
                             rng.range_f32(-1.2, 1.2),
                             rng.range_f32(-1.2, 1.2),

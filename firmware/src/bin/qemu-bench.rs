@@ -9,6 +9,10 @@
 //!   the same through `planar_velocity_tick` (same bits, constants derived per call);
 //!   `movement-seed-step-instr`: the seed's `GetNextPlayerVector` port;
 //!   `movement-full-step-instr`: a whole character `step_wish` (ground probe, jump rules, gravity);
+//!   `movement-q3-air-step-instr` / `movement-cpm-air-step-instr`: an airborne `step_wish` with W
+//!   only held, Quake III's air step against CPM's (air control); `movement-still-step-instr` /
+//!   `movement-platform-step-instr`: a character standing still on flat ground against one
+//!   carried by a turning platform (issue 26; hard-float targets only);
 //! - `demo-tick-instr` / `demo-tick-instr-max`: one `DemoRig::tick` on the scripted input
 //!   (mean / worst over the run);
 //! - `demo-view-instr`, `demo-draw-instr` / `demo-draw-instr-max`, `app-poll-instr` /
@@ -65,6 +69,82 @@ use hopkit_demo::demo_recording;
 use hopkit_demo::seams::{Scripted, StepClock};
 use hopkit_demo::{scripted_raw, DemoRig};
 use qemu_rt::{exit, stack_high_water, Counter, Out, MACHINE, TARGET};
+
+/// The issue 26 feature rows (hard-float targets only, see `main`).
+#[cfg(target_abi = "eabihf")]
+mod features {
+    use super::*;
+    use hopkit::ground::{GroundHit, GroundProbe, NoGround, SurfaceMotion};
+    use hopkit::movement::WishKeys;
+
+    /// Flat ground at height 0 turning at 1 rad/s about the origin (a turntable).
+    struct Turntable;
+
+    impl GroundProbe for Turntable {
+        fn probe(&self, p: Vec3) -> Option<GroundHit> {
+            FlatGround::new(0.0).probe(p)
+        }
+        fn surface_motion(&self, _p: Vec3) -> SurfaceMotion {
+            SurfaceMotion::rotating(Vec3::ZERO, 1.0)
+        }
+    }
+
+    /// Flat ground at height 0 that does not move, as its own type: the still-standing comparison
+    /// for [`Turntable`] must not share `step_wish::<FlatGround>` with `movement-full-step-instr`
+    /// (a second caller changes that instance's inlining and so the figure it measures).
+    struct Floor;
+
+    impl GroundProbe for Floor {
+        fn probe(&self, p: Vec3) -> Option<GroundHit> {
+            FlatGround::new(0.0).probe(p)
+        }
+    }
+
+    /// The movement features of issue 26, each on its own path (a character using none of them is
+    /// `movement-full-step-instr`): an airborne `step_wish` with W only held, Quake III's air step
+    /// against CPM's (air control: two sqrt, two divides); a character standing still on flat
+    /// ground against one carried by a turning platform (the carry: one `sin_cos`). Out of line so
+    /// the figures above are built as before.
+    #[inline(never)]
+    pub fn feature_steps(c: &Counter, dt: f32) -> (u64, u64, u64, u64) {
+        let w_only = WishDir::from_world(Vec2::new(0.6, -0.8)).with_keys(WishKeys::ForwardBack);
+        let air_step = |p: MoveParams| {
+            let p = black_box(p);
+            let mut flyer = MoverState::new(Vec3::new(0.0, 1.0e4, 0.0));
+            flyer.velocity = Vec3::new(400.0, 0.0, 0.0);
+            let n = per_call(c, |_| {
+                step_wish(&mut flyer, &p, black_box(w_only), false, &NoGround, dt);
+            });
+            black_box(flyer);
+            n
+        };
+        let q3 = air_step(MoveParams::quake3());
+        let cpm = air_step(MoveParams::cpma());
+        let params = black_box(MoveParams::seed());
+        let rider = || {
+            let mut r = MoverState::new(Vec3::new(5.0, 0.0, 0.0));
+            r.grounded = true;
+            r
+        };
+        let mut r = rider();
+        let still = per_call(c, |_| {
+            step_wish(&mut r, &params, black_box(WishDir::NONE), false, &Floor, dt);
+        });
+        let mut q = rider();
+        let platform = per_call(c, |_| {
+            step_wish(
+                &mut q,
+                &params,
+                black_box(WishDir::NONE),
+                false,
+                &Turntable,
+                dt,
+            );
+        });
+        black_box((r, q));
+        (q3, cpm, still, platform)
+    }
+}
 
 /// Ticks of the scripted demo measured one by one.
 const DEMO_TICKS: u32 = 600;
@@ -299,6 +379,10 @@ fn main() -> ! {
         let jump = i & 127 == 0;
         step_wish(&mut mover, &params, black_box(wish), jump, &ground, dt);
     });
+    // Hard-float targets only: on the soft-float Cortex-M0 the extra `step_wish` instances change
+    // how the shared movement code is inlined into `movement-full-step-instr` (+350 there).
+    #[cfg(target_abi = "eabihf")]
+    let (q3_air_step, cpm_air_step, still_step, platform_step) = features::feature_steps(&c, dt);
     black_box((v, sv, mover));
     let _ = writeln!(out, "movement-kernel-ground-instr: {kernel_ground}");
     let _ = writeln!(out, "movement-kernel-air-instr: {kernel_air}");
@@ -308,6 +392,13 @@ fn main() -> ! {
     );
     let _ = writeln!(out, "movement-seed-step-instr: {seed_step}");
     let _ = writeln!(out, "movement-full-step-instr: {full_step}");
+    #[cfg(target_abi = "eabihf")]
+    {
+        let _ = writeln!(out, "movement-q3-air-step-instr: {q3_air_step}");
+        let _ = writeln!(out, "movement-cpm-air-step-instr: {cpm_air_step}");
+        let _ = writeln!(out, "movement-still-step-instr: {still_step}");
+        let _ = writeln!(out, "movement-platform-step-instr: {platform_step}");
+    }
 
     // --- ghost recording format v2: encode per frame, decode of a 30 s recording ---
     ghost_v2(&c, &mut out);

@@ -2,7 +2,8 @@
 //! (`host-sim/scenarios/*.toml`, compiled into the binary).
 //!
 //! ```toml
-//! kind = "bhop"            # bhop | arrival | follower | slope | ghosts (required)
+//! kind = "bhop"            # bhop | arrival | follower | slope | ghosts | cpma | platform | crouch
+//!                          # | ladder
 //! title = "My experiment"  # plot title (optional)
 //! seconds = 10.0           # simulated time, 0 < s ≤ 600 (optional, default per kind)
 //! tick_hz = 60             # fixed tick rate, 1..=1000 (optional, default 60)
@@ -40,6 +41,14 @@ pub enum Kind {
     Slope,
     /// Ghost fighters replaying a recording.
     Ghosts,
+    /// CPM air control against Quake III with the same keys and view.
+    Cpma,
+    /// Standing on a turntable, then jumping off it.
+    Platform,
+    /// Crouching through a tunnel, then a crouch-jump onto a ledge.
+    Crouch,
+    /// Climbing a ladder, jumping off it, climbing it over the top.
+    Ladder,
 }
 
 impl Kind {
@@ -51,6 +60,10 @@ impl Kind {
             Kind::Follower => "follower",
             Kind::Slope => "slope",
             Kind::Ghosts => "ghosts",
+            Kind::Cpma => "cpma",
+            Kind::Platform => "platform",
+            Kind::Crouch => "crouch",
+            Kind::Ladder => "ladder",
         }
     }
 }
@@ -85,6 +98,18 @@ pub struct ScenarioFile {
     /// `kind = "ghosts"` settings.
     #[serde(default)]
     pub ghosts: Option<Ghosts>,
+    /// `kind = "cpma"` settings.
+    #[serde(default)]
+    pub cpma: Option<Cpma>,
+    /// `kind = "platform"` settings.
+    #[serde(default)]
+    pub platform: Option<Platform>,
+    /// `kind = "crouch"` settings.
+    #[serde(default)]
+    pub crouch: Option<Crouch>,
+    /// `kind = "ladder"` settings.
+    #[serde(default)]
+    pub ladder: Option<Ladder>,
 }
 
 fn default_tick_hz() -> u32 {
@@ -216,6 +241,9 @@ pub enum Preset {
     Q3,
     /// `MoveParams::source()` (Quake units; ground max 250, air wish cap 30).
     Source,
+    /// `MoveParams::cpma()` (Quake units; Quake III with CPM's air step). The `optimal` pilot
+    /// aims for the plain air step, not CPM's strafe-only one.
+    Cpma,
 }
 
 /// How the bhop pilot steers.
@@ -232,11 +260,105 @@ pub enum Pilot {
     Keys,
 }
 
+/// `[cpma]`: a CPM player (`MoveParams::cpma()`) and a Quake III one (`MoveParams::quake3()`)
+/// given the same keys and view, jump held (auto-hop) on flat ground, at the scenario's tick rate:
+/// a run-up, then W only while the view turns (CPM's air control makes the velocity follow the
+/// view; Quake III barely turns) until 3 s, then strafe keys only with the view along the CPM
+/// player's velocity, switching sides on every jump (CPM's strafe acceleration turns sharply)
+/// until 5.5 s, then S only (CPM's air stop acceleration brakes 2.5× harder in the air).
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct Cpma {
+    /// Seconds of running forward on the ground before the first jump. Default 0.5.
+    #[serde(deserialize_with = "non_negative")]
+    pub run_up: f32,
+    /// View turn rate while W only is held, degrees per second (to the left). Default 90.
+    #[serde(deserialize_with = "positive")]
+    pub turn_rate_deg: f32,
+}
+
+impl Default for Cpma {
+    fn default() -> Self {
+        Cpma {
+            run_up: 0.5,
+            turn_rate_deg: 90.0,
+        }
+    }
+}
+
+/// `[platform]`: a character (`MoveParams::seed()`, metres) standing still on a turntable — a disc
+/// of radius 6 at height 0.5 turning about the origin — carried round with it, then jumping
+/// (straight up, no input) at `jump_at` seconds: it keeps the table's velocity at its feet and
+/// flies off on the tangent onto the floor.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct Platform {
+    /// Turning rate of the table, degrees per second (positive turns left). Default 60.
+    #[serde(deserialize_with = "degrees")]
+    pub yaw_rate_deg: f32,
+    /// Where the character stands, distance from the centre, world units (at most 6). Default 5.5.
+    #[serde(deserialize_with = "non_negative")]
+    pub radius: f32,
+    /// When it jumps, seconds. Default 4.
+    #[serde(deserialize_with = "non_negative")]
+    pub jump_at: f32,
+}
+
+impl Default for Platform {
+    fn default() -> Self {
+        Platform {
+            yaw_rate_deg: 60.0,
+            radius: 5.5,
+            jump_at: 4.0,
+        }
+    }
+}
+
+/// `[crouch]`: a Source character (`MoveParams::source()`, Quake units) runs along +X through a
+/// 50-unit tunnel from x = 150 to 350 (crouching before it, letting go of the key just inside:
+/// it stays crouched until it is out) and jumps at `jump_x` towards a 70-unit ledge at x = 640,
+/// crouching in the air (the crouch-jump) if `crouch_jump`.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct Crouch {
+    /// Where it jumps, world units along X. Default 560.
+    #[serde(deserialize_with = "size")]
+    pub jump_x: f32,
+    /// Crouch two ticks after the jump (reaching the ledge). Default true.
+    pub crouch_jump: bool,
+}
+
+impl Default for Crouch {
+    fn default() -> Self {
+        Crouch {
+            jump_x: 560.0,
+            crouch_jump: true,
+        }
+    }
+}
+
+/// `[ladder]`: a QuakeWorld character walks to a ladder on a 160-unit wall, climbs it for
+/// `climb_first` seconds, jumps off (the push-off), walks back and climbs over the top onto the
+/// ledge.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct Ladder {
+    /// Seconds of climbing before the push-off jump. Default 0.4.
+    #[serde(deserialize_with = "non_negative")]
+    pub climb_first: f32,
+}
+
+impl Default for Ladder {
+    fn default() -> Self {
+        Ladder { climb_first: 0.4 }
+    }
+}
+
 /// `[bhop]`: strafe-jumping from a standing start, jump held (auto-hop), on flat ground.
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
 pub struct Bhop {
-    /// Movement preset: `seed`, `seed-figure`, `quakeworld`, `q3`, `source`. Default
+    /// Movement preset: `seed`, `seed-figure`, `quakeworld`, `q3`, `source`, `cpma`. Default
     /// `seed-figure`.
     pub preset: Preset,
     /// Pilot: `optimal` or `keys`. Default `optimal`.
@@ -446,10 +568,14 @@ impl ScenarioFile {
 }
 
 /// The built-in scenarios as `(name, file text)`.
-pub const BUILTINS: [(&str, &str); 5] = [
+pub const BUILTINS: [(&str, &str); 9] = [
     ("bhop", include_str!("../../scenarios/bhop.toml")),
     ("arrival", include_str!("../../scenarios/arrival.toml")),
     ("follower", include_str!("../../scenarios/follower.toml")),
     ("slope", include_str!("../../scenarios/slope.toml")),
     ("ghosts", include_str!("../../scenarios/ghosts.toml")),
+    ("cpma", include_str!("../../scenarios/cpma.toml")),
+    ("platform", include_str!("../../scenarios/platform.toml")),
+    ("crouch", include_str!("../../scenarios/crouch.toml")),
+    ("ladder", include_str!("../../scenarios/ladder.toml")),
 ];

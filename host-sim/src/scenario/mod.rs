@@ -1,10 +1,12 @@
 //! Scenarios: headless experiments on single mechanics, with CSV traces and plots.
 //!
 //! A scenario is a TOML file ([`config`]); the built-ins (`bhop`, `arrival`, `follower`, `slope`,
-//! `ghosts`) are such files compiled into the binary.
+//! `ghosts`, `cpma`) are such files compiled into the binary; [`features`] runs the movement
+//! feature scenarios.
 
 pub mod config;
 pub mod error;
+pub mod features;
 
 use std::path::{Path, PathBuf};
 

@@ -43,6 +43,10 @@ pub fn run(file: &ScenarioFile, base_dir: &Path, quiet: bool) -> Result<Trace> {
         Kind::Arrival => arrival(file, ticks, progress),
         Kind::Follower => follower(file, ticks, progress),
         Kind::Slope => slope(file, ticks, progress),
+        Kind::Cpma => super::features::cpma(file, ticks, progress),
+        Kind::Platform => super::features::platform(file, ticks, progress),
+        Kind::Crouch => super::features::crouch(file, ticks, progress),
+        Kind::Ladder => super::features::ladder(file, ticks, progress),
         Kind::Ghosts => {
             let bytes = recording.as_ref().map_or(&[][..], |(b, _)| b.as_slice());
             ghosts(file, bytes, ticks, progress)?
@@ -68,6 +72,7 @@ pub fn move_params(b: &config::Bhop) -> MoveParams {
         Preset::Quakeworld => MoveParams::quakeworld(),
         Preset::Q3 => MoveParams::quake3(),
         Preset::Source => MoveParams::source(),
+        Preset::Cpma => MoveParams::cpma(),
     };
     // The pilot holds jump the whole time, so without auto-hop it would jump once.
     p.auto_hop = b.auto_hop.unwrap_or(true);
@@ -561,6 +566,10 @@ pub fn findings(file: &ScenarioFile, trace: &Trace) -> Vec<String> {
                 num(max(0), 1)
             ));
         }
+        Kind::Cpma => out.extend(super::features::cpma_findings(trace)),
+        Kind::Platform => out.extend(super::features::platform_findings(trace)),
+        Kind::Crouch => out.extend(super::features::crouch_findings(trace)),
+        Kind::Ladder => out.extend(super::features::ladder_findings(trace)),
         Kind::Ghosts => {
             let firing = trace.samples.iter().filter(|s| s.flag(0)).count();
             out.push(format!(
@@ -658,6 +667,8 @@ pub fn plot_spec(file: &ScenarioFile, title: &str, trace: &Trace) -> PlotSpec {
                 ..PlotSpec::default()
             }
         }
+        Kind::Crouch => super::features::crouch_plot(title, trace),
+        Kind::Ladder => super::features::ladder_plot(title, trace),
         _ => top_down(title, trace),
     }
 }

@@ -493,7 +493,9 @@ fn demo_hash_is_stable_across_runs_and_fps() {
 #[test]
 fn every_builtin_scenario_writes_csv_and_plot() {
     let dir = tempfile::tempdir().unwrap();
-    for name in ["bhop", "arrival", "follower", "slope", "ghosts"] {
+    for name in [
+        "bhop", "arrival", "follower", "slope", "ghosts", "cpma", "platform",
+    ] {
         let csv = dir.path().join(format!("{name}.csv"));
         let png = dir.path().join(format!("{name}.png"));
         sim()
@@ -750,7 +752,9 @@ fn no_summary_line_prints_nan() {
         &frames,
     ]));
     outputs.push(summary());
-    for name in ["bhop", "arrival", "follower", "slope", "ghosts"] {
+    for name in [
+        "bhop", "arrival", "follower", "slope", "ghosts", "cpma", "platform",
+    ] {
         outputs.push(run_ok(&[&"scenario", &name, &"--seconds", &"3"]));
     }
     for text in &outputs {

@@ -155,12 +155,36 @@ fn valid_dt(dt: f32) -> bool {
 }
 
 fn movement_case(g: &mut Gen) -> Result<(), String> {
-    let mut p = match g.0.below(4) {
+    let p = match g.0.below(4) {
         0 => MoveParams::seed(),
         1 => MoveParams::quakeworld(),
         2 => MoveParams::quake3(),
         _ => MoveParams::source(),
     };
+    movement_case_with(g, p, |g| g.v2())
+}
+
+/// [`movement_case`] from the CPM preset with its air-step fields poisoned too, and wishes that
+/// often hold only forward/back or only strafe (the CPM key cases).
+fn cpm_movement_case(g: &mut Gen) -> Result<(), String> {
+    let mut p = MoveParams::cpma();
+    p.air_stop_accel = g.maybe(p.air_stop_accel);
+    p.strafe_accel = g.maybe(p.strafe_accel);
+    p.strafe_wish_cap = g.maybe(p.strafe_wish_cap);
+    p.air_control = g.maybe(p.air_control);
+    p.air_max_speed = g.maybe(p.air_max_speed);
+    movement_case_with(g, p, |g| match g.0.below(3) {
+        0 => Vec2::new(g.f(), 0.0),
+        1 => Vec2::new(0.0, g.f()),
+        _ => g.v2(),
+    })
+}
+
+fn movement_case_with(
+    g: &mut Gen,
+    mut p: MoveParams,
+    wish: impl Fn(&mut Gen) -> Vec2,
+) -> Result<(), String> {
     p.max_speed = g.maybe(p.max_speed);
     p.accel = g.maybe(p.accel);
     p.friction = g.maybe(p.friction);
@@ -182,7 +206,7 @@ fn movement_case(g: &mut Gen) -> Result<(), String> {
     s.velocity = if g.bool() { Vec3::ZERO } else { g.v3() };
     s.coyote_timer = g.maybe(0.0);
     s.jump_buffer_timer = g.maybe(0.0);
-    let input = MoveInput::new(g.v2(), g.bool(), g.v2());
+    let input = MoveInput::new(wish(g), g.bool(), g.v2());
     let ground = WeirdGround {
         height: g.maybe(0.0),
         normal: if g.bool() { Vec3::UP } else { g.v3() },
@@ -434,4 +458,110 @@ fn no_mechanic_panics_or_leaves_bad_numbers() {
         "adversarial: {cases} cases (movement {}, steering {}, follower+party {}, slope {}, ghost+recorder {}, sticks+timestep {}), 0 failures",
         per_mechanic[0], per_mechanic[1], per_mechanic[2], per_mechanic[3], per_mechanic[4], per_mechanic[5]
     );
+}
+
+#[test]
+fn cpm_air_step_never_leaves_bad_numbers() {
+    let cases: u64 = std::env::var("HOPKIT_ADVERSARIAL_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(20_000)
+        / 4;
+    let mut g = Gen(Pcg32::seeded(0xc0_3a1c));
+    for case in 0..cases {
+        if let Err(e) = cpm_movement_case(&mut g) {
+            panic!("adversarial CPM case {case}: {e}");
+        }
+    }
+}
+
+/// A ground with adversarial heights, normals, surface motions (moving platforms) and
+/// clearances (crouching).
+struct WeirdPlatform {
+    ground: WeirdGround,
+    motion: hopkit::ground::SurfaceMotion,
+    clearance: f32,
+    ladder: Option<Vec3>,
+}
+impl GroundProbe for WeirdPlatform {
+    fn probe(&self, p: Vec3) -> Option<GroundHit> {
+        self.ground.probe(p)
+    }
+    fn surface_motion(&self, _p: Vec3) -> hopkit::ground::SurfaceMotion {
+        self.motion
+    }
+    fn clearance(&self, _feet: Vec3) -> f32 {
+        self.clearance
+    }
+    fn ladder(&self, _feet: Vec3) -> Option<Vec3> {
+        self.ladder
+    }
+}
+
+/// Moving platforms, crouching and ladders: poisoned surface motions, clearances, ladder
+/// normals, crouch and ladder params, and a crouch key that comes and goes.
+fn platform_crouch_case(g: &mut Gen) -> Result<(), String> {
+    let mut p = match g.0.below(4) {
+        0 => MoveParams::seed(),
+        1 => MoveParams::quake3(),
+        2 => MoveParams::source(),
+        _ => MoveParams::cpma(),
+    };
+    p.stand_height = g.maybe(p.stand_height);
+    p.crouch_height = g.maybe(p.crouch_height);
+    p.crouch_speed_scale = g.maybe(p.crouch_speed_scale);
+    p.crouch_jump = g.bool();
+    p.max_velocity = g.maybe(p.max_velocity);
+    p.ladder_climb_speed = g.maybe(p.ladder_climb_speed);
+    p.ladder_jump_speed = g.maybe(p.ladder_jump_speed);
+    let mut s = MoverState::new(if g.bool() { Vec3::ZERO } else { g.v3() });
+    s.velocity = if g.bool() { Vec3::ZERO } else { g.v3() };
+    s.grounded = g.bool();
+    s.crouched = g.bool();
+    let probe = WeirdPlatform {
+        ground: WeirdGround {
+            height: g.maybe(0.0),
+            normal: if g.bool() { Vec3::UP } else { g.v3() },
+        },
+        motion: hopkit::ground::SurfaceMotion {
+            velocity: g.v3(),
+            yaw_rate: g.f(),
+            pivot: if g.bool() { Vec3::ZERO } else { g.v3() },
+        },
+        clearance: g.f(),
+        ladder: if g.bool() { Some(g.v3()) } else { None },
+    };
+    for _ in 0..4 {
+        let input = MoveInput::new(g.v2(), g.bool(), g.v2()).with_crouch(g.bool());
+        let dt = g.dt();
+        let ev = movement::step(&mut s, &p, &input, &probe, dt);
+        if ev.substeps > 0
+            && (bad3(s.position)
+                || bad3(s.velocity)
+                || bad3(s.ground_normal)
+                || bad(s.coyote_timer)
+                || bad(s.jump_buffer_timer)
+                || bad(ev.carried_yaw))
+        {
+            return Err(format!(
+                "bad state {s:?} (params {p:?}, dt {dt}, ev {ev:?})"
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn platforms_and_crouching_never_leave_bad_numbers() {
+    let cases: u64 = std::env::var("HOPKIT_ADVERSARIAL_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(20_000)
+        / 4;
+    let mut g = Gen(Pcg32::seeded(0x9_1a7f));
+    for case in 0..cases {
+        if let Err(e) = platform_crouch_case(&mut g) {
+            panic!("adversarial platform/crouch case {case}: {e}");
+        }
+    }
 }

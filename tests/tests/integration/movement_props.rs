@@ -11,7 +11,8 @@ use hopkit::movement::{
 use proptest::prelude::*;
 
 fn preset(i: u8) -> MoveParams {
-    match i % 5 {
+    match i % 6 {
+        5 => MoveParams::cpma(),
         0 => MoveParams::seed(),
         1 => MoveParams::quakeworld(),
         2 => MoveParams::quake3(),
@@ -64,7 +65,7 @@ proptest! {
     #[test]
     fn finite_inputs_keep_the_state_finite(
         mut s in finite_state(),
-        pi in 0u8..5,
+        pi in 0u8..6,
         wx in -2.0f32..2.0, wy in -2.0f32..2.0,
         yaw in -10.0f32..10.0,
         dt in 1.0e-4f32..1.0,
@@ -91,7 +92,7 @@ proptest! {
     #[test]
     fn wild_inputs_are_sanitised(
         mut s in finite_state(),
-        pi in 0u8..5,
+        pi in 0u8..6,
         wx in wild_f32(), wy in wild_f32(), fx in wild_f32(), fz in wild_f32(),
         dt in 1.0e-3f32..0.1,
         jump in any::<bool>(),
@@ -114,7 +115,7 @@ proptest! {
     fn a_corrupted_state_is_repaired(
         px in wild_f32(), py in wild_f32(), pz in wild_f32(),
         vx in wild_f32(), vy in wild_f32(), vz in wild_f32(),
-        pi in 0u8..5,
+        pi in 0u8..6,
     ) {
         let p = preset(pi);
         let mut s = MoverState::new(Vec3::new(px, py, pz));
@@ -127,7 +128,7 @@ proptest! {
     #[test]
     fn rejected_dt_is_a_no_op(
         s0 in finite_state(),
-        pi in 0u8..5,
+        pi in 0u8..6,
         dt in prop_oneof![Just(0.0f32), Just(-0.0f32), Just(f32::NAN), Just(f32::NEG_INFINITY), -1.0e6f32..0.0],
     ) {
         let p = preset(pi);
@@ -142,7 +143,7 @@ proptest! {
     #[test]
     fn huge_dt_is_clamped_and_reported(
         mut s in finite_state(),
-        pi in 0u8..5,
+        pi in 0u8..6,
         dt in prop_oneof![Just(f32::INFINITY), Just(1.0e6f32), Just(f32::MAX), 1.0f32..1.0e5],
     ) {
         let p = preset(pi);
@@ -168,7 +169,7 @@ proptest! {
         dt in 1.0e-3f32..0.05,
     ) {
         let p = preset(pi);
-        let wish = WishDir { dir: Vec2::new(ang.cos(), ang.sin()), scale };
+        let wish = WishDir::new(Vec2::new(ang.cos(), ang.sin()), scale);
         let v = Vec2::new(vx, vz);
         let out = air_accelerate(v, wish, &p, dt);
         let dv = out - v;

@@ -51,10 +51,7 @@ fn sanitized(w: WishDir) -> WishDir {
     if !w.dir.is_finite() {
         return WishDir::NONE;
     }
-    WishDir {
-        dir: w.dir,
-        scale: hopkit::math::clamp(w.scale, 0.0, 1.0),
-    }
+    WishDir::new(w.dir, hopkit::math::clamp(w.scale, 0.0, 1.0))
 }
 
 /// The step as it was.
@@ -537,10 +534,10 @@ fn wish_from_world(w: Vec2) -> WishDir {
     }
     let len = scalar::sqrt(l2);
     let inv = 1.0 / len;
-    WishDir {
-        dir: Vec2::new(w.x * inv, w.y * inv),
-        scale: if len < 1.0 { len } else { 1.0 },
-    }
+    WishDir::new(
+        Vec2::new(w.x * inv, w.y * inv),
+        if len < 1.0 { len } else { 1.0 },
+    )
 }
 
 #[cfg(test)]
@@ -698,18 +695,9 @@ mod tests {
     fn wish(rng: &mut Pcg32) -> WishDir {
         match rng.below(20) {
             0 => WishDir::NONE,
-            1 => WishDir {
-                dir: Vec2::new(special(rng), 0.6),
-                scale: 1.0,
-            },
-            2 => WishDir {
-                dir: Vec2::new(0.6, -0.8),
-                scale: special(rng),
-            },
-            3 => WishDir {
-                dir: Vec2::new(0.6, -0.8),
-                scale: rng.range_f32(-1.0, 2.0),
-            },
+            1 => WishDir::new(Vec2::new(special(rng), 0.6), 1.0),
+            2 => WishDir::new(Vec2::new(0.6, -0.8), special(rng)),
+            3 => WishDir::new(Vec2::new(0.6, -0.8), rng.range_f32(-1.0, 2.0)),
             _ => wish_from_world(Vec2::new(rng.signed_unit() * 1.3, rng.signed_unit() * 1.3)),
         }
     }

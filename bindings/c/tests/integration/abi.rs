@@ -63,6 +63,7 @@ fn null_pointers_are_reported() {
         wish: HkVec2 { x: 1.0, y: 0.0 },
         jump: 0,
         facing: HkVec2 { x: 0.0, y: -1.0 },
+        crouch: 0,
     };
     let mut m = new_mover();
     unsafe {
@@ -137,6 +138,7 @@ fn misaligned_and_uninitialised_storage_are_reported() {
             wish: HkVec2::default(),
             jump: 0,
             facing: HkVec2::default(),
+            crouch: 0,
         };
         assert_eq!(
             hk_mover_step(even, &p, &input, null(), 0.016, null_mut()),
@@ -171,6 +173,7 @@ fn bad_numbers_are_rejected_and_change_nothing() {
         wish: HkVec2 { x: 1.0, y: 0.0 },
         jump: 1,
         facing: HkVec2 { x: 0.0, y: -1.0 },
+        crouch: 0,
     };
     let mut m = new_mover();
     for _ in 0..30 {
@@ -283,7 +286,12 @@ fn mover_matches_the_core_bit_for_bit() {
                 },
             )
         };
-        let input = HkMoveInput { wish, jump, facing };
+        let input = HkMoveInput {
+            wish,
+            jump,
+            facing,
+            crouch: 0,
+        };
         assert_eq!(
             unsafe { hk_mover_step(&mut m, &p, &input, &g, 1.0 / 60.0, null_mut()) },
             HK_OK
@@ -314,6 +322,7 @@ fn presets_convert_losslessly() {
         (hk_move_params_quakeworld, MoveParams::quakeworld()),
         (hk_move_params_quake3, MoveParams::quake3()),
         (hk_move_params_source, MoveParams::source()),
+        (hk_move_params_cpma, MoveParams::cpma()),
     ] {
         assert_eq!(unsafe { f(p.as_mut_ptr()) }, HK_OK);
         let c = unsafe { p.assume_init() };
@@ -324,6 +333,7 @@ fn presets_convert_losslessly() {
             wish: HkVec2 { x: 1.0, y: 1.0 },
             jump: 1,
             facing: HkVec2 { x: 0.0, y: -1.0 },
+            crouch: 1,
         };
         assert_eq!(
             unsafe { hk_mover_step(&mut m, &c, &input, &flat(), 0.02, null_mut()) },
@@ -909,6 +919,7 @@ fn callback_ground_is_used_and_validated() {
         wish: HkVec2::default(),
         jump: 0,
         facing: HkVec2::default(),
+        crouch: 0,
     };
     assert_eq!(
         unsafe { hk_mover_step(&mut m, &p, &input, &g, 1.0 / 60.0, null_mut()) },
@@ -958,7 +969,7 @@ mod props {
             let p = seed_params();
             let mut m = new_mover();
             let g = HkGround { height: h, ..flat() };
-            let input = HkMoveInput { wish: HkVec2 { x: wx, y: wy }, jump, facing: HkVec2 { x: fx, y: fy } };
+            let input = HkMoveInput { wish: HkVec2 { x: wx, y: wy }, jump, facing: HkVec2 { x: fx, y: fy }, crouch: jump };
             let before = mover_hash(&m);
             let st = unsafe { hk_mover_step(&mut m, &p, &input, &g, dt, null_mut()) };
             let mut s = MaybeUninit::<HkMoverState>::uninit();
@@ -1224,6 +1235,7 @@ fn a_callback_reentering_the_stepped_mover_gets_busy() {
             jump_held: 0,
             jump_latched: 0,
             jump_rising: 0,
+            crouched: 0,
         };
         probe
             .statuses
@@ -1257,6 +1269,7 @@ fn a_callback_reentering_the_stepped_mover_gets_busy() {
         wish: HkVec2 { x: 1.0, y: 0.0 },
         jump: 0,
         facing: HkVec2 { x: 0.0, y: -1.0 },
+        crouch: 0,
     };
     assert_eq!(
         unsafe { hk_mover_step(mp, &seed_params(), &input, &g, 1.0 / 60.0, null_mut()) },

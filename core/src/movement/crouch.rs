@@ -1,0 +1,145 @@
+//! Crouching: a lower body, a slower walk, the crouch-jump, and no standing up under a ceiling.
+//!
+//! The character's height is `MoveParams::stand_height`, or `crouch_height` while
+//! [`MoverState::crouched`]. [`MoveInput::crouch`] asks for it; [`super::step`] applies it once per
+//! call, before the ticks ([`update`]), and scales the wish while crouched on the ground
+//! ([`wish`]). Callers of [`super::step_wish`] / [`super::tick`] call both themselves.
+//!
+//! - **Crouching** is always allowed. On the ground the feet stay where they are (the head comes
+//!   down). In the air with `crouch_jump` (Source / Half-Life), the feet are pulled up by
+//!   `stand_height − crouch_height` instead (the head stays): crouching at the top of a jump
+//!   reaches ledges that much higher — the crouch-jump.
+//! - **Standing up** needs room: the probe's [`GroundProbe::clearance`] at the feet (free height
+//!   above them; default: nothing overhead) must be at least `stand_height`. Under a low ceiling
+//!   the character stays crouched, however long the key is up, and stands as soon as it is out. In
+//!   the air after a crouch-jump it stands by lowering its feet again, only if the ground is at
+//!   least that far below them (else it stays crouched until it lands).
+//! - **Speed**: while crouched and grounded at the start of a step, the wish speed is scaled by
+//!   `crouch_speed_scale` (Quake III `pm_duckScale` 0.25, Source ≈ 1/3); in the air it is not (as
+//!   both engines).
+//!
+//! This is a height-probe world: the body does not collide with walls or ceilings while moving
+//! (a ceiling only keeps a crouched character crouched). Clearance values: NaN or `+inf` mean
+//! nothing overhead, a negative or zero one means no room.
+//!
+//! ## Cost
+//! Nothing for a character that never crouches: [`super::step`] tests `input.crouch ||
+//! state.crouched` once per call; the tick itself is unchanged and never asks for the clearance.
+
+use super::kernels::WishDir;
+use super::mover::{MoveInput, MoverState};
+use super::params::MoveParams;
+use crate::ground::GroundProbe;
+use crate::math::Vec3;
+
+/// What a crouch [`update`] did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct CrouchEvents {
+    /// The character crouched.
+    pub crouched: bool,
+    /// The character stood up.
+    pub stood_up: bool,
+    /// It wanted to stand up but had no room (a ceiling, or ground too close below in the air).
+    pub blocked: bool,
+}
+
+/// The character's body height now, units.
+#[inline]
+pub fn height(state: &MoverState, params: &MoveParams) -> f32 {
+    if state.crouched {
+        params.crouch_height
+    } else {
+        params.stand_height
+    }
+}
+
+/// How far the feet move up on a crouch in the air with `crouch_jump` (and down on standing up
+/// again there): `stand_height − crouch_height`, or 0 if that is not a positive finite number.
+#[inline]
+pub fn crouch_jump_lift(params: &MoveParams) -> f32 {
+    let lift = params.stand_height - params.crouch_height;
+    if params.crouch_jump && lift > 0.0 && lift <= f32::MAX {
+        lift
+    } else {
+        0.0
+    }
+}
+
+/// Room above `feet` for a body of `height`: the probe's clearance is at least `height` (NaN and
+/// `+inf` mean nothing overhead).
+#[inline]
+fn room(probe: &impl GroundProbe, feet: Vec3, height: f32) -> bool {
+    let c = probe.clearance(feet);
+    c.is_nan() || c >= height
+}
+
+/// Crouch or stand up as `want` asks (see the module docs). Call once per step, before it.
+pub fn update(
+    state: &mut MoverState,
+    params: &MoveParams,
+    want: bool,
+    probe: &impl GroundProbe,
+) -> CrouchEvents {
+    let mut ev = CrouchEvents::default();
+    if want == state.crouched {
+        return ev;
+    }
+    let lift = if state.grounded {
+        0.0
+    } else {
+        crouch_jump_lift(params)
+    };
+    if want {
+        state.crouched = true;
+        state.position.y += lift;
+        ev.crouched = true;
+        return ev;
+    }
+    let feet = Vec3::new(state.position.x, state.position.y - lift, state.position.z);
+    // In the air, lowering the feet needs the ground to be at least `lift` below them.
+    let ground_ok = lift == 0.0
+        || match probe.height(state.position) {
+            Some(h) => !(h > feet.y),
+            None => true,
+        };
+    if ground_ok && feet.is_finite() && room(probe, feet, params.stand_height) {
+        state.crouched = false;
+        state.position = feet;
+        ev.stood_up = true;
+    } else {
+        ev.blocked = true;
+    }
+    ev
+}
+
+/// The wish for a step that starts with `state`: scaled by `crouch_speed_scale` (clamped to
+/// `[0, 1]`, NaN → 1) while crouched on the ground, else unchanged.
+#[inline]
+pub fn wish(w: WishDir, state: &MoverState, params: &MoveParams) -> WishDir {
+    if !(state.crouched && state.grounded) {
+        return w;
+    }
+    let k = params.crouch_speed_scale;
+    let k = if k.is_nan() {
+        1.0
+    } else {
+        crate::math::clamp(k, 0.0, 1.0)
+    };
+    WishDir {
+        scale: w.scale * k,
+        ..w
+    }
+}
+
+/// [`update`] then [`wish`] for a [`MoveInput`]: what [`super::step`] does before its ticks.
+#[inline]
+pub fn prepare(
+    state: &mut MoverState,
+    params: &MoveParams,
+    input: &MoveInput,
+    probe: &impl GroundProbe,
+) -> WishDir {
+    update(state, params, input.crouch, probe);
+    wish(input.world_wish(), state, params)
+}

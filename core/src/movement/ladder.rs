@@ -1,0 +1,165 @@
+//! Ladders (Quake II / Source style): while the probe reports a climbable surface at the feet
+//! ([`GroundProbe::ladder`], default none), the character climbs along it with the move input
+//! instead of walking or falling, and a jump pushes it off.
+//!
+//! One climbing tick, with `n` the ladder's planar normal (unit, pointing from the ladder towards
+//! the character) and `w` the world wish (direction × analog scale):
+//! - the part of `w` pushing into the ladder (`−w·n`: forward when facing it) becomes vertical
+//!   speed, up (or down when pulling away: S), times `ladder_climb_speed`;
+//! - the part of `w` along the ladder becomes sideways speed, times `ladder_climb_speed`;
+//! - no gravity, no friction: letting go of the keys holds the character where it is;
+//! - a jump (the key going down) sets the velocity to `n·ladder_jump_speed` (Source's push-off)
+//!   and the character falls away from the ladder under the normal rules;
+//! - after the move the ground is categorised as always, so climbing down ends standing.
+//!
+//! A character is on the ladder when the probe reports one and it is not moving away from it
+//! faster than `ladder_climb_speed` (so the push-off is not caught again). At the top, where the
+//! probe stops reporting the ladder, the climbing speed carries it up over the edge and the
+//! normal tick takes over.
+//!
+//! [`super::step`] applies this (once per call, over its sub-steps); [`super::step_wish`] and
+//! [`super::tick`] do not — call [`touching`] and [`climb`] yourself. With a probe that does not
+//! override `ladder`, nothing of this runs (the test folds away). A non-finite normal, or one
+//! with no horizontal part, is no ladder.
+
+use super::kernels::WishDir;
+use super::mover::{MoverState, StepEvents};
+use super::params::MoveParams;
+use crate::ground::GroundProbe;
+use crate::math::{scalar, Vec2, Vec3};
+use crate::timestep::SubSteps;
+
+/// The planar unit normal of the ladder the character is on, if it is on one (see the module
+/// docs: the probe reports one and the character is not moving away from it faster than
+/// `ladder_climb_speed`; standing on the ground, only while the wish pushes into it, so it can
+/// walk away from the foot of a ladder).
+#[inline(always)]
+pub fn touching(
+    probe: &impl GroundProbe,
+    state: &MoverState,
+    params: &MoveParams,
+    wish: WishDir,
+) -> Option<Vec2> {
+    let n = probe.ladder(state.position)?;
+    grab(n, state, params, wish)
+}
+
+/// [`touching`]'s tests on a reported normal. Out of line: only ladders reach it.
+#[inline(never)]
+fn grab(n: Vec3, state: &MoverState, params: &MoveParams, wish: WishDir) -> Option<Vec2> {
+    let n = Vec2::new(n.x, n.z);
+    let l2 = n.length_squared();
+    if !(l2 > 1.0e-6) || !(l2 <= f32::MAX) {
+        return None;
+    }
+    let n = n * (1.0 / scalar::sqrt(l2));
+    let away = state.velocity.x * n.x + state.velocity.z * n.y;
+    if away > params.ladder_climb_speed {
+        return None;
+    }
+    let w = wish.sanitized();
+    let into = -(w.dir.x * n.x + w.dir.y * n.y) * w.scale;
+    if state.grounded && !(into > 0.0) {
+        return None;
+    }
+    Some(n)
+}
+
+/// Climb for `dt` seconds on the ladder with planar normal `n` ([`touching`]), sub-stepped like
+/// [`super::step_wish`]. `wish` is the world wish (sanitised here); `jump` the jump key.
+pub fn climb(
+    state: &mut MoverState,
+    params: &MoveParams,
+    n: Vec2,
+    wish: WishDir,
+    jump: bool,
+    probe: &impl GroundProbe,
+    dt: f32,
+) -> StepEvents {
+    if !(dt > 0.0) {
+        return StepEvents::REJECTED;
+    }
+    let split = if dt <= params.max_tick_dt {
+        SubSteps {
+            count: 1,
+            step: dt,
+            dropped: 0.0,
+        }
+    } else {
+        SubSteps::split(dt, params.max_tick_dt, params.max_substeps)
+    };
+    let mut ev = StepEvents::NONE;
+    ev.substeps = split.count;
+    ev.dropped_time = split.dropped;
+    if split.count == 0 {
+        return StepEvents::REJECTED;
+    }
+    if !state.is_finite() {
+        // As `step_wish` repairs a state handed in with NaN/inf: such fields become 0 (the
+        // normal up).
+        state.position = state.position.sanitize();
+        state.velocity = state.velocity.sanitize();
+        state.coyote_timer = crate::math::finite_or(state.coyote_timer, 0.0);
+        state.jump_buffer_timer = crate::math::finite_or(state.jump_buffer_timer, 0.0);
+        if !state.ground_normal.is_finite() {
+            state.ground_normal = Vec3::UP;
+        }
+    }
+    let wish = wish.sanitized();
+    let w = wish.dir * wish.scale;
+    let into = -(w.x * n.x + w.y * n.y);
+    let side = Vec2::new(w.x + into * n.x, w.y + into * n.y);
+    let speed = params.ladder_climb_speed;
+    for _ in 0..split.count {
+        let pressed = jump && !state.jump_held;
+        state.jump_held = jump;
+        if pressed {
+            state.jump_latched = true;
+        } else if !jump {
+            state.jump_latched = false;
+        }
+        let v = if pressed {
+            ev.jumped = true;
+            state.grounded = false;
+            Vec3::new(
+                n.x * params.ladder_jump_speed,
+                0.0,
+                n.y * params.ladder_jump_speed,
+            )
+        } else {
+            Vec3::new(side.x * speed, into * speed, side.y * speed)
+        };
+        if !v.is_finite() {
+            state.velocity = Vec3::ZERO;
+            state.flush_subnormals();
+            continue;
+        }
+        let before = state.position;
+        state.velocity = v;
+        state.position += v * split.step;
+        if !state.position.is_finite() {
+            state.position = before;
+            state.velocity = Vec3::ZERO;
+        }
+        // Pushed off: the normal rules from the next tick on.
+        if !pressed {
+            let was = state.grounded;
+            let c = super::contact::categorize_ground(state, params, probe, false);
+            ev.landed |= c.landed && !was;
+            if state.grounded {
+                state.velocity.y = 0.0;
+            }
+            // The categorisation clips the velocity against the ground's normal, which a bad
+            // probe may make huge: the same last-resort repair as the tick's guard.
+            if !state.velocity.is_finite() {
+                state.velocity = Vec3::ZERO;
+            }
+            if !state.position.is_finite() {
+                state.position = before;
+                state.velocity = Vec3::ZERO;
+            }
+        }
+        state.flush_subnormals();
+    }
+    ev
+}

@@ -1,0 +1,145 @@
+//! Moving platforms: a grounded character is carried by the surface it stands on, and keeps the
+//! surface's velocity when it leaves it (Source's "base velocity").
+//!
+//! The probe says how the surface moves: [`GroundProbe::surface_motion`] (default
+//! [`SurfaceMotion::STILL`]) gives a linear velocity and a yaw rate about a vertical axis. Every
+//! tick ([`super::step`], [`super::step_wish`], [`super::tick`]):
+//!
+//! 1. **Carry** (before the tick, only while grounded): the surface motion at the feet is asked
+//!    for; the character is moved with the surface over `dt` — turned by `yaw_rate·dt` about the
+//!    pivot (exactly, one `sin_cos`), then moved by `velocity·dt` (vertical included; the tick's
+//!    categorisation then snaps it to the surface) — and its planar velocity, which on a platform
+//!    is relative to it, is turned by the same angle. The step reports the angle in
+//!    [`StepEvents::carried_yaw`](super::StepEvents::carried_yaw): add it to the view yaw
+//!    (the facing is the host's input), and the character turns with the platform.
+//! 2. **Leave** (after the tick): a character that was carried and is no longer grounded —
+//!    jumped, or walked or fell off — gets the surface's velocity at the point it stood on
+//!    ([`SurfaceMotion::point_velocity`], turning included) added to its own: its momentum in the
+//!    world is what it had on the platform.
+//! 3. **Land** (after the tick): a character that lands on a moving surface has that surface's
+//!    planar point velocity taken off its velocity, which from then on is relative to the surface
+//!    (friction acts on the relative velocity: standing still on a platform is standing still).
+//!
+//! Walking from one surface to another while grounded keeps the relative velocity: stepping onto
+//! a conveyor starts carrying, stepping off it onto still ground stops (as Quake's movers).
+//!
+//! ## Cost
+//! With a probe that does not override `surface_motion`, the motion is the constant
+//! [`SurfaceMotion::STILL`], every test on it is decided at compile time and this module adds
+//! nothing to the tick. On a moving surface: one `sin_cos` per tick while turning, a few
+//! multiply-adds otherwise.
+//!
+//! ## Bad numbers
+//! A motion with a non-finite velocity, yaw rate or pivot counts as still; a carry that would make
+//! the position or velocity non-finite is not applied; a velocity that would overflow on leaving
+//! or landing is left as it was.
+
+use super::mover::MoverState;
+use crate::ground::{GroundProbe, SurfaceMotion};
+use crate::math::{scalar, Vec3};
+
+/// The surface's point velocity at the feet when a grounded character was carried this tick
+/// (what it keeps if it leaves), or `None`.
+pub(super) type Carried = Option<Vec3>;
+
+/// The motion under a grounded character, if it moves (finite and not still).
+#[inline(always)]
+fn moving_under(state: &MoverState, probe: &impl GroundProbe) -> Option<SurfaceMotion> {
+    if !state.grounded {
+        return None;
+    }
+    let m = probe.surface_motion(state.position);
+    if m.is_still() {
+        return None;
+    }
+    usable(m)
+}
+
+/// `m` if every number in it is finite.
+#[inline(never)]
+fn usable(m: SurfaceMotion) -> Option<SurfaceMotion> {
+    let finite = m.velocity.is_finite() && m.yaw_rate.is_finite() && m.pivot.is_finite();
+    finite.then_some(m)
+}
+
+/// Step 1: carry a grounded character with the surface under it over `dt`.
+#[inline(always)]
+pub(super) fn carry(state: &mut MoverState, probe: &impl GroundProbe, dt: f32) -> Carried {
+    let m = moving_under(state, probe)?;
+    carry_by(state, m, dt)
+}
+
+/// [`carry`] on a known moving surface. Out of line: only platforms reach it.
+#[inline(never)]
+fn carry_by(state: &mut MoverState, m: SurfaceMotion, dt: f32) -> Carried {
+    let p = state.position;
+    let kept = m.point_velocity(p);
+    let (mut rx, mut rz) = (p.x - m.pivot.x, p.z - m.pivot.z);
+    let (mut vx, mut vz) = (state.velocity.x, state.velocity.z);
+    let angle = m.yaw_rate * dt;
+    if angle != 0.0 {
+        let (s, c) = scalar::sin_cos(angle);
+        (rx, rz) = (rx * c + rz * s, rz * c - rx * s);
+        (vx, vz) = (vx * c + vz * s, vz * c - vx * s);
+    }
+    let moved = Vec3::new(
+        m.pivot.x + rx + m.velocity.x * dt,
+        p.y + m.velocity.y * dt,
+        m.pivot.z + rz + m.velocity.z * dt,
+    );
+    if !(moved.is_finite() && vx.is_finite() && vz.is_finite() && kept.is_finite()) {
+        return None;
+    }
+    state.position = moved.flush_subnormal();
+    state.velocity.x = scalar::flush_subnormal(vx);
+    state.velocity.z = scalar::flush_subnormal(vz);
+    Some(kept)
+}
+
+/// The angle a grounded character is turned by the surface under it over `dt` (what [`carry`]
+/// turns it by), radians; 0 off moving surfaces.
+#[inline(always)]
+pub(super) fn carried_yaw(state: &MoverState, probe: &impl GroundProbe, dt: f32) -> f32 {
+    match moving_under(state, probe) {
+        Some(m) => yaw_of(m, dt),
+        None => 0.0,
+    }
+}
+
+/// `yaw_rate·dt`, or 0 if that is not finite (subnormals flushed).
+#[inline(never)]
+fn yaw_of(m: SurfaceMotion, dt: f32) -> f32 {
+    scalar::flush_subnormal(crate::math::finite_or(m.yaw_rate * dt, 0.0))
+}
+
+/// Steps 2 and 3, after the tick: `carried` is [`carry`]'s result, `was_grounded` the grounded
+/// flag before the tick.
+#[inline(always)]
+pub(super) fn settle(
+    state: &mut MoverState,
+    probe: &impl GroundProbe,
+    carried: Carried,
+    was_grounded: bool,
+) {
+    if let Some(kept) = carried {
+        if !state.grounded {
+            add_velocity(state, kept);
+        }
+        return;
+    }
+    if !was_grounded && state.grounded {
+        if let Some(m) = moving_under(state, probe) {
+            let pv = m.point_velocity(state.position);
+            add_velocity(state, Vec3::new(-pv.x, 0.0, -pv.z));
+        }
+    }
+}
+
+/// `velocity += dv` unless that overflows or `dv` is not finite (subnormals flushed).
+#[inline(never)]
+fn add_velocity(state: &mut MoverState, dv: Vec3) {
+    let v = state.velocity + dv;
+    if v.is_finite() {
+        state.velocity = v.flush_subnormal();
+    }
+}
