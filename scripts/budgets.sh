@@ -66,6 +66,8 @@ elf_sizes qemu-demo.thumbv6m "$cross_dir/thumbv6m-none-eabi/firmware/qemu-demo"
 for arch in thumbv7em thumbv6m; do
     out="$("$REPO/scripts/qemu.sh" "$arch" bench)" || { echo "$out"; echo "budgets: qemu-bench $arch failed" >&2; exit 1; }
     echo "$out" | sed -n "s/^\([a-z0-9-]*\): \([0-9][0-9]*\)$/$arch.\1 \2/p" >>"$measured"
+    out="$("$REPO/scripts/qemu.sh" "$arch" netplay)" || { echo "$out"; echo "budgets: qemu-netplay $arch failed" >&2; exit 1; }
+    echo "$out" | sed -n "s/^\([a-z0-9-]*\): \([0-9][0-9]*\)$/$arch.\1 \2/p" >>"$measured"
 done
 
 # The other CPUs (issue 15): the Cortex-M33 runs the same qemu-bench; RISC-V and AArch64 print

@@ -6,7 +6,7 @@
 #     delay 0, desync detection every frame, 3,600 frames: same state hash, 0 desync events; the
 #     logged inputs replayed through `hopkit-sim hash --arena` give that hash;
 #     the same session played straight (no rollback) by the Cortex-M4F and Cortex-M0 images under
-#     QEMU (qemu-bench's arena-session-hash) gives that hash too;
+#     QEMU (qemu-netplay's arena-session-hash) gives that hash too;
 #  3. negative controls: a synctest whose step flips a bit once must fail; a peer that flips one
 #     state bit at tick 300 must be reported as a desync (both peers exit 1).
 # Prints every run's summary. Takes about 70 s (the peers play in real time, 60 frames/s).
@@ -62,9 +62,9 @@ echo "$hr"
 [ "$hr" = "$ha" ] || fail "replay $hr differs from the session's $ha"
 cmp -s "$tmp/a/player-1.ghost" "$tmp/b/player-1.ghost" && cmp -s "$tmp/a/player-2.ghost" "$tmp/b/player-2.ghost" ||
   fail "the peers logged different confirmed inputs"
-echo "-- the same session played straight on the Cortex-M4F and the Cortex-M0 (qemu-bench: arena-session-hash)"
+echo "-- the same session played straight on the Cortex-M4F and the Cortex-M0 (qemu-netplay: arena-session-hash)"
 for arch in thumbv7em thumbv6m; do
-  hq=$(scripts/qemu.sh "$arch" bench | sed -n 's/^arena-session-hash: /state-hash: /p')
+  hq=$(scripts/qemu.sh "$arch" netplay | sed -n 's/^arena-session-hash: /state-hash: /p')
   echo "$arch: $hq"
   [ "$hq" = "$ha" ] || fail "$arch: $hq differs from the session's $ha"
 done

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build a hopkit QEMU image and run it, printing its output; exits with the image's status.
 #
-#   scripts/qemu.sh [ARCH] [demo|bench|panic-check]
+#   scripts/qemu.sh [ARCH] [demo|bench|netplay|panic-check]
 #
 #   thumbv7em (default): thumbv7em-none-eabihf on `qemu-system-arm -machine mps2-an386 -cpu cortex-m4`
 #   thumbv6m:            thumbv6m-none-eabi   on `qemu-system-arm -machine microbit` (Cortex-M0, 16 KiB RAM)
@@ -13,6 +13,7 @@
 #   demo (default): the handheld app on scripted input; prints `state-hash: 0x…` after 600 ticks and
 #                   `state-hash-3600: 0x…` after 3,600 (RISC-V / AArch64: src/bin/cpu-demo.rs, which
 #                   also prints its instruction counts)
+#   netplay:        rollback netplay's instruction counts and session hash (src/bin/qemu-netplay.rs)
 #   bench:          instruction counts (`-icount shift=0`): movement-step-instr, demo-tick-instr, …
 #   panic-check:    the image that only links if the core's per-tick path has no reachable panic
 #
@@ -55,7 +56,7 @@ case "$arch" in
         qemu=qemu-system-aarch64
         machine=(-machine virt -cpu cortex-a53)
         ;;
-    *) echo "usage: $0 [thumbv7em|thumbv6m|thumbv8m|riscv32imac|riscv32imafc|aarch64] [demo|bench|panic-check]" >&2; exit 2 ;;
+    *) echo "usage: $0 [thumbv7em|thumbv6m|thumbv8m|riscv32imac|riscv32imafc|aarch64] [demo|bench|netplay|panic-check]" >&2; exit 2 ;;
 esac
 case "$target:$image" in
     riscv32* | aarch64*)
@@ -65,8 +66,9 @@ case "$target:$image" in
         ;;
     *:demo) bin=qemu-demo ;;
     *:bench) bin=qemu-bench ;;
+    *:netplay) bin=qemu-netplay ;;
     *:panic-check) bin=panic-check ;;
-    *) echo "usage: $0 [thumbv7em|thumbv6m|thumbv8m|riscv32imac|riscv32imafc|aarch64] [demo|bench|panic-check]" >&2; exit 2 ;;
+    *) echo "usage: $0 [thumbv7em|thumbv6m|thumbv8m|riscv32imac|riscv32imafc|aarch64] [demo|bench|netplay|panic-check]" >&2; exit 2 ;;
 esac
 
 command -v "$qemu" >/dev/null ||

@@ -27,13 +27,6 @@
 //!   `ghost-v2-decode-30s-instr`: decoding that whole recording (30 s, the bytes a 1 KiB disk
 //!   holds) — CRC check, header, every frame — in one go, `ghost-v2-decode-frame-instr` the same
 //!   per frame; `ghost-v2-bytes`: its size;
-//! - `arena-rollback-8-instr` / `arena-rollback-8-instr-max`: one 8-frame rollback of the
-//!   2-player netplay arena (`hopkit_demo::arena`): restore a saved world (a copy) and
-//!   re-simulate 8 ticks from both players' inputs, mean / worst over the scripted run (every
-//!   rollback's result checked against the first simulation, outside the timed span);
-//!   `arena-world-bytes`: the size of the saved world; `arena-session-hash`: the state hash of the
-//!   arena after the 3,600 frames of the two-peer session `scripts/ci-netplay.sh` plays (player 1
-//!   mixed input, player 2 random, seed 24), which the script compares with the peers' hash;
 //! - `math-*-instr`: scalar maths for reference;
 //! - `f32-*-instr`: one `f32` add / sub / mul / divide / compare (the soft-float helpers on the Cortex-M0),
 //!   the cost of fetching the operands and of the loop subtracted (helper call included).
@@ -60,15 +53,11 @@ use hopkit::movement::{
     planar_velocity_tick, step_wish, MoveParams, MoverState, TickConsts, WishDir,
 };
 use hopkit_demo::app::App;
-use hopkit_demo::arena::{
-    scripted_input, session_hash, ArenaInput, ArenaParams, ArenaWorld, InputKind, InputSource,
-    NEUTRAL_INPUT,
-};
 use hopkit_demo::counting::FrameBuffer;
 use hopkit_demo::demo_recording;
 use hopkit_demo::seams::{Scripted, StepClock};
 use hopkit_demo::{scripted_raw, DemoRig};
-use qemu_rt::{exit, stack_high_water, Counter, Out, MACHINE, TARGET};
+use qemu_rt::{exit, stack_high_water, Counter, Out, Tally, MACHINE, TARGET};
 
 /// The issue 26 feature rows (hard-float targets only, see `main`).
 #[cfg(target_abi = "eabihf")]
@@ -148,14 +137,6 @@ mod features {
 
 /// Ticks of the scripted demo measured one by one.
 const DEMO_TICKS: u32 = 600;
-/// 8-frame rollbacks of the arena measured (one per 8 ticks of a 30 s script loop).
-const ROLLBACKS: u32 = 225;
-/// Frames of the netplay session replayed (scripts/ci-netplay.sh's lossy pair).
-const SESSION_FRAMES: u32 = 3600;
-/// Seed of its inputs (`hopkit-sim netplay --seed`'s default).
-const SESSION_SEED: u64 = 24;
-/// Frames re-simulated per rollback.
-const ROLLBACK_FRAMES: usize = 8;
 /// Repetitions for the small kernels.
 const REPS: u32 = 2_000;
 
@@ -190,32 +171,6 @@ fn per_call_minus(c: &Counter, mut harness: impl FnMut(u32), mut f: impl FnMut(u
     }
     let full = c.stop_ticks(s) as u64;
     c.instructions(full.saturating_sub(empty)) / REPS as u64
-}
-
-/// Mean and max instructions of `f()` measured span by span over `n` calls.
-struct Tally {
-    total: u64,
-    max: u64,
-    n: u64,
-}
-
-impl Tally {
-    const fn new() -> Self {
-        Tally {
-            total: 0,
-            max: 0,
-            n: 0,
-        }
-    }
-    fn add(&mut self, c: &Counter, ticks: u32) {
-        let i = c.instructions(ticks as u64);
-        self.total += i;
-        self.max = self.max.max(i);
-        self.n += 1;
-    }
-    fn mean(&self) -> u64 {
-        self.total / self.n.max(1)
-    }
 }
 
 /// The format-version-2 rows: the demo's 1800 frames recorded into a 1 KiB v2 recorder frame by
@@ -430,51 +385,6 @@ fn main() -> ! {
     let _ = writeln!(out, "demo-draw-instr: {}", draw.mean());
     let _ = writeln!(out, "demo-draw-instr-max: {}", draw.max);
     let _ = writeln!(out, "demo-frames-fingerprint: 0x{:016x}", frames.finish());
-
-    // --- one 8-frame rollback of the 2-player arena: restore + 8 ticks ---
-    let aparams = black_box(ArenaParams::default());
-    let mut live = ArenaWorld::new(2);
-    let mut rollback = Tally::new();
-    for r in 0..ROLLBACKS {
-        let saved = live;
-        let mut inputs = [[NEUTRAL_INPUT; 2]; ROLLBACK_FRAMES];
-        let first = r * ROLLBACK_FRAMES as u32;
-        for (t, i) in (first..).zip(inputs.iter_mut()) {
-            *i = [scripted_input(t, 0), scripted_input(t, 1)];
-        }
-        for i in inputs.iter() {
-            live.step(&aparams, i);
-        }
-        let s = c.start();
-        let mut world = black_box(saved);
-        for i in inputs.iter() {
-            world.step(&aparams, black_box::<&[ArenaInput; 2]>(i));
-        }
-        black_box(&world);
-        rollback.add(&c, c.stop_ticks(s));
-        if world != live {
-            let _ = writeln!(out, "arena rollback {r}: re-simulation differs");
-            exit(false)
-        }
-    }
-    let _ = writeln!(out, "arena-rollback-8-instr: {}", rollback.mean());
-    let _ = writeln!(out, "arena-rollback-8-instr-max: {}", rollback.max);
-    let _ = writeln!(
-        out,
-        "arena-world-bytes: {}",
-        core::mem::size_of::<ArenaWorld>()
-    );
-
-    // The lossy two-peer session of scripts/ci-netplay.sh, played straight on this CPU.
-    let Ok(rec) = hopkit_demo::demo_recording() else {
-        exit(false)
-    };
-    let sources = [
-        InputSource::new(InputKind::Mixed, SESSION_SEED, 2, rec),
-        InputSource::new(InputKind::Random, SESSION_SEED, 2, rec),
-    ];
-    let session = session_hash(&aparams, &sources, SESSION_FRAMES);
-    let _ = writeln!(out, "arena-session-hash: 0x{session:016x}");
 
     // --- the whole application step ---
     let mut app = App::new(

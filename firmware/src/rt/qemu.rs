@@ -203,3 +203,33 @@ pub fn stack_bounds() -> (u32, u32) {
         core::ptr::addr_of!(_stack_start) as u32,
     )
 }
+
+/// Mean and max instructions of `f()` measured span by span over `n` calls.
+pub struct Tally {
+    total: u64,
+    /// The largest span, instructions.
+    pub max: u64,
+    n: u64,
+}
+
+impl Tally {
+    /// No spans yet.
+    pub const fn new() -> Self {
+        Tally {
+            total: 0,
+            max: 0,
+            n: 0,
+        }
+    }
+    /// Count one span of `ticks` counter ticks.
+    pub fn add(&mut self, c: &Counter, ticks: u32) {
+        let i = c.instructions(ticks as u64);
+        self.total += i;
+        self.max = self.max.max(i);
+        self.n += 1;
+    }
+    /// The mean span, instructions (0 before the first).
+    pub fn mean(&self) -> u64 {
+        self.total / self.n.max(1)
+    }
+}
