@@ -182,8 +182,9 @@ impl Encoder {
     }
 }
 
-/// Decoder state over a byte slice.
-#[derive(Clone, Debug)]
+/// Decoder state over a byte slice. `Copy` (five words), so hot loops can keep it in registers
+/// and hand copies to out-of-line code.
+#[derive(Clone, Copy, Debug)]
 pub struct Decoder<'a> {
     bytes: &'a [u8],
     pos: usize,
@@ -221,6 +222,16 @@ impl<'a> Decoder<'a> {
 
     #[inline(always)]
     fn normalize(&mut self) {
+        if self.range < TOP {
+            self.refill();
+        }
+    }
+
+    /// Shift bytes in until the range is back above `2^24` — out of line: a human's flight
+    /// needs a new byte only every few frames, and the per-bit path stays short.
+    #[inline(never)]
+    #[cold]
+    fn refill(&mut self) {
         while self.range < TOP {
             self.range <<= 8;
             self.code = (self.code << 8) | self.next_byte() as u32;
@@ -230,17 +241,19 @@ impl<'a> Decoder<'a> {
     /// Decode one bit with the adaptive probability `p` (updated as the encoder did).
     #[inline(always)]
     pub fn bit(&mut self, p: &mut Prob) -> bool {
-        let bound = (self.range >> PROB_BITS) * p.get();
+        let q = p.p;
+        let bound = (self.range >> PROB_BITS) * q as u32;
         let bit = if self.code < bound {
             self.range = bound;
+            p.p = q + ((PROB_ONE - q) >> SHIFT);
             false
         } else {
             // Corrupt input can leave `code ≥ range`; wrapping keeps every value defined.
             self.code = self.code.wrapping_sub(bound);
             self.range -= bound;
+            p.p = q - (q >> SHIFT);
             true
         };
-        p.update(bit);
         self.normalize();
         bit
     }
