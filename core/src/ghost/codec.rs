@@ -32,6 +32,11 @@
 use super::frame::Frame;
 use super::range::{Decoder, Encoder, Prob, Sink, PROB_INIT};
 
+/// Bucket of the controls' unchanged run (0, 1, 2–3, 4+ frames), by the run kept at most 4.
+const RUN_BUCKET: [u8; 8] = [0, 1, 2, 2, 3, 3, 3, 3];
+/// The run after one more unchanged frame, kept at most 4.
+const RUN_NEXT: [u8; 8] = [1, 2, 3, 4, 4, 4, 4, 4];
+
 /// Contexts of the Condition zero bit (frames since the last Condition change, capped).
 const COND_RUN_CTX: usize = 16;
 
@@ -167,7 +172,7 @@ pub struct FrameModel {
     cond_last_nz: i8,
     /// "Sticks or flags changed", by [`FrameModel::controls_ctx`].
     controls_changed: [Prob; 16],
-    /// Frames since the sticks or flags last changed (saturating).
+    /// Frames since the sticks or flags last changed, kept at most 4 (all the context uses).
     controls_run: u8,
     /// "Any flag changed" (once the controls changed).
     flags_changed: Prob,
@@ -347,20 +352,17 @@ impl FrameModel {
     /// how long the controls have been unchanged (0, 1, 2–3, 4+ frames).
     #[inline(always)]
     fn controls_ctx(&self) -> usize {
-        let run = match self.controls_run {
-            0 => 0,
-            1 => 1,
-            2 | 3 => 2,
-            _ => 3,
-        };
-        (self.last_d[0][0] != 0) as usize | ((self.last_d[1][0] != 0) as usize) << 1 | run << 2
+        (self.last_d[0][0] != 0) as usize
+            | ((self.last_d[1][0] != 0) as usize) << 1
+            | (RUN_BUCKET[self.controls_run as usize & 7] as usize) << 2
     }
 
     #[inline(always)]
     fn note_unmoved(&mut self) {
         self.note_stick(0, 0);
         self.note_stick(1, 0);
-        self.controls_run = self.controls_run.saturating_add(1);
+        // Only the bucket matters: the run is kept at most 4 ("4+").
+        self.controls_run = RUN_NEXT[self.controls_run as usize & 7];
     }
 
     /// Stick contexts: the sizes of the last two deltas and, for yaw, whether pitch moved in this

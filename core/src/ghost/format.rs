@@ -960,9 +960,10 @@ fn decode_v2_body(
     }
     let mut dec = super::range::Decoder::new(body);
     let mut model = super::codec::FrameModel::new();
-    let mut next_check = 0u32;
+    // Without checksums the next one is "never" (`i < frame_count ≤ u32::MAX`): one compare.
+    let mut next_check = if k > 0 { 0 } else { u32::MAX };
     for i in 0..header.frame_count {
-        if k > 0 && i == next_check {
+        if i == next_check {
             on_item(V2Item::Check(dec.direct(32)));
             next_check = next_check.saturating_add(k);
         }

@@ -241,17 +241,19 @@ impl<'a> Decoder<'a> {
     /// Decode one bit with the adaptive probability `p` (updated as the encoder did).
     #[inline(always)]
     pub fn bit(&mut self, p: &mut Prob) -> bool {
-        let q = p.p;
-        let bound = (self.range >> PROB_BITS) * q as u32;
+        // In 32-bit arithmetic (no 16-bit masking in the hot path); the same values as
+        // `Prob::update`.
+        let q = p.p as u32;
+        let bound = (self.range >> PROB_BITS) * q;
         let bit = if self.code < bound {
             self.range = bound;
-            p.p = q + ((PROB_ONE - q) >> SHIFT);
+            p.p = (q + ((PROB_ONE as u32 - q) >> SHIFT)) as u16;
             false
         } else {
             // Corrupt input can leave `code ≥ range`; wrapping keeps every value defined.
             self.code = self.code.wrapping_sub(bound);
             self.range -= bound;
-            p.p = q - (q >> SHIFT);
+            p.p = (q - (q >> SHIFT)) as u16;
             true
         };
         self.normalize();
