@@ -51,8 +51,8 @@
 #![deny(missing_docs)]
 
 use hopkit::ghost::{
-    load, record_and_fly, recording_size, FlyerParams, FlyerState, PilotInput, Recorder,
-    Recording, RecordingInfo,
+    load, record_and_fly, recording_size, FlyerParams, FlyerState, PilotInput, Recorder, Recording,
+    RecordingInfo,
 };
 use hopkit::math::Vec3;
 use hopkit::stick::digital::{W4_BUTTON_1, W4_BUTTON_2, W4_DOWN, W4_LEFT, W4_RIGHT, W4_UP};
@@ -82,8 +82,11 @@ pub const RECORD_CHECK_INTERVAL: u16 = 60;
 
 /// RAM a loaded recording needs ([`hopkit::ghost::load`] decodes version 2 into the version 1
 /// layout): enough for [`MAX_RECORD_FRAMES`] (11,064 bytes; the bundled ghost needs 5,544).
-pub const SCRATCH_LEN: usize =
-    recording_size(MAX_RECORD_FRAMES as usize, RECORD_CHECK_INTERVAL);
+pub const SCRATCH_LEN: usize = recording_size(MAX_RECORD_FRAMES as usize, RECORD_CHECK_INTERVAL);
+
+/// Record mode can be entered: feature `record` (and in this crate's tests). Without it the
+/// cart still plays a recording found on the disk.
+pub const RECORD_MODE: bool = cfg!(any(test, feature = "record"));
 
 /// DOWN + X + Z: held for [`COMBO_FRAMES`] it starts and ends record mode.
 pub const RECORD_COMBO: u8 = W4_DOWN | W4_BUTTON_1 | W4_BUTTON_2;
@@ -204,9 +207,8 @@ impl RecordMode {
         } else {
             0
         };
-        self.done = full
-            || self.combo >= COMBO_FRAMES
-            || self.recorder.frames() >= MAX_RECORD_FRAMES;
+        self.done =
+            full || self.combo >= COMBO_FRAMES || self.recorder.frames() >= MAX_RECORD_FRAMES;
         self.done
     }
 
@@ -369,7 +371,7 @@ impl Game {
     /// else `None`. The cart writes them to the disk and restarts.
     pub fn finished_recording(&mut self) -> Option<&[u8]> {
         match &mut self.record {
-            Some(r) if r.done => Some(r.recorder.finish()),
+            Some(r) if RECORD_MODE && r.done => Some(r.recorder.finish()),
             _ => None,
         }
     }
@@ -379,7 +381,7 @@ impl Game {
     /// run followed by the state hash). In record mode the byte flies the fighter instead (not
     /// logged). Holding [`RECORD_COMBO`] for [`COMBO_FRAMES`] ticks starts record mode.
     pub fn update(&mut self, gamepad: u8, mut trace: impl FnMut(&[u8])) {
-        if let Some(r) = &mut self.record {
+        if let Some(r) = self.record.as_mut().filter(|_| RECORD_MODE) {
             if r.update(gamepad) {
                 let mut l = Line::default();
                 l.push("recorded ")
@@ -391,15 +393,17 @@ impl Game {
             }
             return;
         }
-        self.combo = if gamepad & RECORD_COMBO == RECORD_COMBO {
-            self.combo.saturating_add(1)
-        } else {
-            0
-        };
-        if self.combo >= COMBO_FRAMES {
-            self.record = RecordMode::new();
-            trace(b"record mode");
-            return;
+        if RECORD_MODE {
+            self.combo = if gamepad & RECORD_COMBO == RECORD_COMBO {
+                self.combo.saturating_add(1)
+            } else {
+                0
+            };
+            if self.combo >= COMBO_FRAMES {
+                self.record = RecordMode::new();
+                trace(b"record mode");
+                return;
+            }
         }
         if let Some((b, n)) = self.log.push(gamepad) {
             trace(pad_line(b, n).as_bytes());
@@ -689,7 +693,9 @@ mod tests {
             assert_eq!(source, GhostSource::BundledBadDisk);
             assert!(rec.is_some());
         }
-        assert_eq!(GhostSource::BundledBadDisk.note(), "ghost: bundled (disk corrupt)");
+        assert_eq!(
+            GhostSource::BundledBadDisk.note(),
+            "ghost: bundled (disk corrupt)"
+        );
     }
-
 }

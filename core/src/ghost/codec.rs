@@ -77,14 +77,14 @@ impl<const LEN: usize, const MANT: usize> Gamma<LEN, MANT> {
     #[inline(always)]
     fn decode(&mut self, d: &mut Decoder<'_>) -> u32 {
         let mut extra = 0usize;
-        while extra < LEN && d.bit(&mut self.len[extra]) {
+        while extra < LEN && d.bit_outlined(&mut self.len[extra]) {
             extra += 1;
         }
         let row = extra.min(LEN - 1);
         let mut m = 1u32;
         for i in (0..extra).rev() {
             let slot = i.min(MANT - 1);
-            m = (m << 1) | d.bit(&mut self.mant[row][slot]) as u32;
+            m = (m << 1) | d.bit_outlined(&mut self.mant[row][slot]) as u32;
         }
         m
     }
@@ -129,10 +129,10 @@ impl<const Z: usize, const S: usize, const G: usize, const LEN: usize, const MAN
 
     #[inline(always)]
     fn decode(&mut self, c: Ctx, nonzero: bool, dec: &mut Decoder<'_>) -> i32 {
-        if !nonzero && !dec.bit(&mut self.zero[c.zero.min(Z - 1)]) {
+        if !nonzero && !dec.bit_outlined(&mut self.zero[c.zero.min(Z - 1)]) {
             return 0;
         }
-        let neg = dec.bit(&mut self.sign[c.sign.min(S - 1)]);
+        let neg = dec.bit_outlined(&mut self.sign[c.sign.min(S - 1)]);
         let m = self.mag[c.mag.min(G - 1)].decode(dec) as i32;
         if neg {
             -m
@@ -295,11 +295,11 @@ impl FrameModel {
         let p = self.prev;
         self.controls_run = 0;
         let mut w = 0;
-        let flags = dec.bit(&mut self.flags_changed);
+        let flags = dec.bit_outlined(&mut self.flags_changed);
         if flags {
             for k in 0..4 {
                 let was = (p >> k) & 1;
-                w |= (dec.bit(&mut self.flags[k][was as usize]) as u32) << k;
+                w |= (dec.bit_outlined(&mut self.flags[k][was as usize]) as u32) << k;
             }
         } else {
             w |= p & 0xF;

@@ -1059,8 +1059,8 @@ pub fn load<'a>(bytes: &'a [u8], scratch: &'a mut [u8]) -> Result<Recording<'a>,
             at += CHECKSUM_LEN;
         }
         V2Item::Frame(_, w) => {
-            if let Some(d) = image.get_mut(at..at + FRAME_LEN) {
-                d.copy_from_slice(&w.to_le_bytes()[..FRAME_LEN]);
+            if let Some([b0, b1, b2]) = image.get_mut(at..at + FRAME_LEN) {
+                [*b0, *b1, *b2] = [w as u8, (w >> 8) as u8, (w >> 16) as u8];
             }
             at += FRAME_LEN;
         }

@@ -44,11 +44,17 @@ impl Prob {
     }
 
     #[inline(always)]
+    fn set(&mut self, p: u32) {
+        self.p = p as u16;
+    }
+
+    #[inline(always)]
     fn update(&mut self, bit: bool) {
+        let p = self.get();
         if bit {
-            self.p -= self.p >> SHIFT;
+            self.set(p - (p >> SHIFT));
         } else {
-            self.p += (PROB_ONE - self.p) >> SHIFT;
+            self.set(p + ((PROB_ONE as u32 - p) >> SHIFT));
         }
     }
 }
@@ -146,8 +152,9 @@ impl Encoder {
         }
     }
 
-    /// Code `bit` with the adaptive probability `p`.
-    #[inline(always)]
+    /// Code `bit` with the adaptive probability `p`. One shared copy (not inlined): encoding
+    /// happens once per recorded tick, and the WASM-4 cart that records counts its bytes.
+    #[inline(never)]
     pub fn bit(&mut self, p: &mut Prob, bit: bool, out: &mut Sink<'_>) {
         let bound = (self.range >> PROB_BITS) * p.get();
         if bit {
@@ -243,21 +250,30 @@ impl<'a> Decoder<'a> {
     pub fn bit(&mut self, p: &mut Prob) -> bool {
         // In 32-bit arithmetic (no 16-bit masking in the hot path); the same values as
         // `Prob::update`.
-        let q = p.p as u32;
+        let q = p.get();
         let bound = (self.range >> PROB_BITS) * q;
         let bit = if self.code < bound {
             self.range = bound;
-            p.p = (q + ((PROB_ONE as u32 - q) >> SHIFT)) as u16;
+            p.set(q + ((PROB_ONE as u32 - q) >> SHIFT));
             false
         } else {
             // Corrupt input can leave `code ≥ range`; wrapping keeps every value defined.
             self.code = self.code.wrapping_sub(bound);
             self.range -= bound;
-            p.p = (q - (q >> SHIFT)) as u16;
+            p.set(q - (q >> SHIFT));
             true
         };
         self.normalize();
         bit
+    }
+
+    /// [`Decoder::bit`] as one shared function: for the rare paths of a model (a frame whose
+    /// controls changed), where one copy of the bit decoder costs less code than one per call
+    /// site (the WASM-4 cart's 64 KiB) and the call costs little next to the decoder's state
+    /// being in memory there anyway.
+    #[inline(never)]
+    pub fn bit_outlined(&mut self, p: &mut Prob) -> bool {
+        self.bit(p)
     }
 
     /// Decode `n ≤ 32` bits at even odds, most significant first.
