@@ -635,6 +635,7 @@ mod tests {
         let (bytes, frames) = record(1900, true);
         assert_eq!(frames, 1900 + COMBO_FRAMES as u32);
         assert!(bytes.len() <= DISK_LEN, "{} bytes", bytes.len());
+        println!("{frames} ticks recorded in {} bytes", bytes.len());
         let (rec, source) = load_ghost(Box::leak(bytes.into_boxed_slice()), scratch());
         assert_eq!(source, GhostSource::Disk);
         let rec = rec.unwrap();
@@ -667,6 +668,7 @@ mod tests {
         let (bytes, frames) = record(MAX_RECORD_FRAMES + 100, false);
         assert_eq!(frames, MAX_RECORD_FRAMES);
         assert!(bytes.len() <= DISK_LEN);
+        println!("{frames} ticks recorded in {} bytes", bytes.len());
         let (rec, source) = load_ghost(Box::leak(bytes.into_boxed_slice()), scratch());
         assert_eq!(source, GhostSource::Disk);
         assert_eq!(rec.unwrap().frame_count(), MAX_RECORD_FRAMES);
