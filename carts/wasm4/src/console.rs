@@ -92,6 +92,8 @@ fn start_game(game: &mut MaybeUninit<Game>) {
     // SAFETY: `disk` is DISK_LEN writable bytes; WASM-4 writes at most `size` of them.
     let n = unsafe { ffi::diskr(disk.as_mut_ptr(), DISK_LEN as u32) } as usize;
     let (rec, source) = load_ghost(disk.get(..n).unwrap_or(&[]), scratch);
+    // The first line of every run (the browser test checks which ghost flies).
+    trace(source.note().as_bytes());
     game.write(Game::with_recording(rec, source));
 }
 
