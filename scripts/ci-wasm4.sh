@@ -7,8 +7,10 @@
 #     gamepad bytes the cart says it read and the hash it printed at tick 600
 #     (carts/wasm4/web/browser-test.mjs).
 #  3. `hopkit-sim hash --gamepad` over exactly those bytes must print the same hash.
-#  4. The same cart, key script and check in WASM-4's native runtime under Xvfb
-#     (scripts/ci-wasm4-native.sh).
+#  4. The same with a recording on the cart's disk (`--disk`, the page reloaded): the cart says it
+#     flies it and `hopkit-sim hash --gamepad … --ghost FILE` agrees; a corrupt disk: the bundled one.
+#  5. The same cart, key script and check in WASM-4's native runtime under Xvfb
+#     (scripts/ci-wasm4-native.sh; it runs first, right after the build).
 # Without a browser (not root, or apt cannot install chromium) step 2–3 print SKIP with the reason.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,4 +38,36 @@ host="$(cargo run -q -p hopkit-sim --release -- hash --gamepad "$RUN/gamepad.bin
 echo "cart in Chromium: $cart"
 echo "host (x86_64)   : $host  (hopkit-sim hash --gamepad, $(stat -c %s "$RUN/gamepad.bin") bytes)"
 [ "$cart" = "$host" ] || { echo "ci-wasm4: FAIL: the browser cart and the host disagree" >&2; exit 1; }
+want_ghost() { # run-dir expected-line
+    [ "$(cat "$1/ghost.txt")" = "$2" ] ||
+        { echo "ci-wasm4: FAIL: the cart says '$(cat "$1/ghost.txt")', expected '$2'" >&2; exit 1; }
+}
+want_ghost "$RUN" "ghost: bundled (disk empty)"
+
+# 4. The disk (issue 25): a recording on the cart's disk (put in localStorage, the page reloaded)
+#    is what the formation flies — the host replays the same bytes with that ghost and must print
+#    the same hash; a corrupt disk falls back to the bundled ghost. The recording is a corpus file
+#    of 275 bytes, not a multiple of 4: the web runtime reads it back zero-padded to 276.
+disk="$REPO/demo/assets/corpus/keyboard.v2.ghost"
+run_disk="$WEB/out/run-disk"
+rm -rf "$run_disk"
+(cd "$WEB" && CHROMIUM="$chromium" node browser-test.mjs out/hopkit.html out/run-disk --disk "$disk")
+want_ghost "$run_disk" "ghost: your recording"
+cart="$(cat "$run_disk/cart-hash.txt")"
+host="$(cargo run -q -p hopkit-sim --release -- hash --gamepad "$run_disk/gamepad.bin" --ghost "$disk")"
+echo "cart with the disk's ghost: $cart"
+echo "host (hash --ghost)       : $host"
+[ "$cart" = "$host" ] ||
+    { echo "ci-wasm4: FAIL: the browser cart and the host disagree on the disk's ghost" >&2; exit 1; }
+bad="$WEB/out/corrupt.ghost"
+python3 -c 'import sys; b = bytearray(open(sys.argv[1], "rb").read()); b[100] ^= 0x10; open(sys.argv[2], "wb").write(b)' "$disk" "$bad"
+run_bad="$WEB/out/run-corrupt"
+rm -rf "$run_bad"
+(cd "$WEB" && CHROMIUM="$chromium" node browser-test.mjs out/hopkit.html out/run-corrupt --disk "$bad")
+want_ghost "$run_bad" "ghost: bundled (disk corrupt)"
+cart="$(cat "$run_bad/cart-hash.txt")"
+host="$(cargo run -q -p hopkit-sim --release -- hash --gamepad "$run_bad/gamepad.bin")"
+[ "$cart" = "$host" ] ||
+    { echo "ci-wasm4: FAIL: corrupt disk: the cart ($cart) and the host's bundled ghost ($host) disagree" >&2; exit 1; }
+echo "corrupt disk: the bundled ghost, $cart"
 echo "ci-wasm4: ok"

@@ -25,7 +25,7 @@ if [ ! -x "$WEB/node_modules/.bin/w4" ] || [ "$WEB/package-lock.json" -nt "$WEB/
     (cd "$WEB" && npm ci --no-audit --no-fund --loglevel=error)
 fi
 scripts/cross-cargo.sh build --target wasm32-unknown-unknown -p hopkit-wasm4 --lib --release \
-    --features f32-render \
+    --features "f32-render${HOPKIT_WASM4_FEATURES:+,$HOPKIT_WASM4_FEATURES}" \
     --config 'profile.release.opt-level="z"' --config 'profile.release.lto="fat"' \
     --config 'profile.release.panic="abort"' --config 'profile.release.strip=true' \
     --config 'profile.release.debug=0' --config 'profile.release.codegen-units=1'

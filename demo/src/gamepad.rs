@@ -31,7 +31,12 @@ pub fn gamepad_raw(gamepad: u8) -> RawSticks {
 /// Run the standard demo rig ([`DemoRig::new`]) for one tick per byte of `gamepad` and return
 /// its state hash. An empty slice gives the hash of the start state.
 pub fn gamepad_hash(gamepad: &[u8]) -> u64 {
-    let mut rig = DemoRig::new();
+    gamepad_hash_rig(DemoRig::new(), gamepad)
+}
+
+/// [`gamepad_hash`] from another start, e.g. [`DemoRig::with_recording`] with the ghost a WASM-4
+/// cart loaded from its disk.
+pub fn gamepad_hash_rig(mut rig: DemoRig, gamepad: &[u8]) -> u64 {
     for &b in gamepad {
         rig.tick(&gamepad_raw(b));
     }

@@ -375,7 +375,14 @@ impl StateHash for DemoScene {
 impl DemoRig {
     /// The standard demo: default stick pipeline, the scene with the bundled ghost recording.
     pub fn new() -> Self {
-        let recording = crate::pilot::demo_recording().ok();
+        Self::with_recording(crate::pilot::demo_recording().ok())
+    }
+
+    /// The standard demo with another ghost recording (`None`: no ghosts). The WASM-4 cart
+    /// passes the player's own recording, or the bundled one decoded from its version 2 bytes
+    /// (the same frames as [`DemoRig::new`]'s, so the same hashes), and so does not link the
+    /// 5.5 KB version 1 file.
+    pub fn with_recording(recording: Option<Recording<'static>>) -> Self {
         DemoRig {
             pipeline: StickPipeline::default(),
             scene: DemoScene::new(recording.as_ref()),

@@ -173,7 +173,10 @@ pub fn hash(args: &HashArgs) -> Result<()> {
         let mut buf = [0u8; 64];
         println!(
             "{}",
-            hopkit::hash::format_hash_line(gamepad_hash_file(path)?, &mut buf)
+            hopkit::hash::format_hash_line(
+                gamepad_hash_file(path, args.ghost.as_deref())?,
+                &mut buf
+            )
         );
         return Ok(());
     }
@@ -205,8 +208,26 @@ pub fn hash(args: &HashArgs) -> Result<()> {
 }
 
 /// The demo's state hash after one tick per byte of the gamepad file at `path`
-/// ([`hopkit_demo::gamepad_hash`], the code the WASM-4 and wasm32 carts run).
-pub fn gamepad_hash_file(path: &std::path::Path) -> Result<u64> {
+/// ([`hopkit_demo::gamepad_hash`], the code the WASM-4 and wasm32 carts run); with `ghost`, the
+/// formation flies that recording ([`hopkit_demo::DemoRig::with_recording`]).
+pub fn gamepad_hash_file(path: &std::path::Path, ghost: Option<&std::path::Path>) -> Result<u64> {
+    let rig = match ghost {
+        None => hopkit_demo::DemoRig::new(),
+        Some(g) => {
+            // One run per process: the recording and its decoded image live until exit.
+            let bytes: &'static [u8] = Vec::leak(replay::read_recording(g)?);
+            let header = hopkit::ghost::format::peek_header(bytes)
+                .map_err(|e| UserError(format!("recording {}: {e}", g.display())))?;
+            let size = hopkit::ghost::format::load_scratch_size(
+                header.frame_count as usize,
+                header.checksum_interval,
+            );
+            let scratch: &'static mut [u8] = Vec::leak(vec![0u8; size]);
+            let rec = hopkit::ghost::load(bytes, scratch)
+                .map_err(|e| UserError(format!("recording {}: {e}", g.display())))?;
+            hopkit_demo::DemoRig::with_recording(Some(rec))
+        }
+    };
     let max = max_ticks(hopkit_demo::TICK_HZ);
     let shown = path.display();
     let bytes = crate::infile::read_limited(path, u64::from(max), 0, |_| Ok(())).map_err(|e| {
@@ -221,7 +242,7 @@ pub fn gamepad_hash_file(path: &std::path::Path) -> Result<u64> {
             e => UserError(format!("cannot read gamepad file {shown}: {e}")),
         }
     })?;
-    Ok(hopkit_demo::gamepad_hash(&bytes))
+    Ok(hopkit_demo::gamepad::gamepad_hash_rig(rig, &bytes))
 }
 
 /// `hash --sticks FILE [--ticks N] [--frames OUT]`: the demo's state hash after one

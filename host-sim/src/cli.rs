@@ -264,6 +264,10 @@ pub struct HashArgs {
     /// them; the tick count is the file's length (at most 36000).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["ticks", "sticks"])]
     pub gamepad: Option<PathBuf>,
+    /// With --gamepad: the demo's formation flies this recording (version 1 or 2) instead of the
+    /// bundled one — what the WASM-4 cart does with a recording on its disk.
+    #[arg(long, value_name = "FILE", requires = "gamepad")]
+    pub ghost: Option<PathBuf>,
     /// The handheld demo driven by a sticks file: raw ADC stick samples, one tick per line,
     /// `left_x left_y right_x right_y buttons` (12-bit counts 0..=4095; buttons JUMP 1, FIRE 2,
     /// LEFT_STICK 4, RIGHT_STICK 8); `#` lines are comments. --ticks N runs the first N lines

@@ -55,8 +55,18 @@ impl Default for Cart {
 impl Cart {
     /// The start of the demo scene, drawn.
     pub fn new() -> Self {
+        Self::with_rig(DemoRig::new())
+    }
+
+    /// The start of the demo scene with another ghost recording ([`DemoRig::with_recording`]),
+    /// drawn.
+    pub fn with_recording(recording: Option<hopkit::ghost::Recording<'static>>) -> Self {
+        Self::with_rig(DemoRig::with_recording(recording))
+    }
+
+    fn with_rig(rig: DemoRig) -> Self {
         let mut c = Cart {
-            rig: DemoRig::new(),
+            rig,
             fb: Framebuffer::default(),
         };
         c.draw();

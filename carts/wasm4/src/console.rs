@@ -4,7 +4,7 @@
 use core::cell::UnsafeCell;
 use core::mem::MaybeUninit;
 
-use crate::{Game, Line};
+use crate::{load_ghost, Game, Line, DISK_LEN, SCRATCH_LEN};
 
 // Memory map (https://wasm4.org/docs/reference/memory).
 const PALETTE: *mut [u32; 4] = 0x04 as _;
@@ -29,6 +29,8 @@ mod ffi {
         pub fn text(text: *const u8, length: usize, x: i32, y: i32);
         #[link_name = "traceUtf8"]
         pub fn trace(text: *const u8, length: usize);
+        pub fn diskr(dest: *mut u8, size: u32) -> u32;
+        pub fn diskw(src: *const u8, size: u32) -> u32;
     }
 }
 
@@ -62,6 +64,39 @@ static GAME: Global = Global {
     game: UnsafeCell::new(MaybeUninit::zeroed()),
 };
 
+/// The disk as read at start, and the RAM the formation's recording is decoded into (the
+/// [`Recording`](hopkit::ghost::Recording) in the game borrows both for the rest of the run).
+struct Ghost {
+    disk: UnsafeCell<[u8; DISK_LEN]>,
+    scratch: UnsafeCell<[u8; SCRATCH_LEN]>,
+}
+// SAFETY: as `Global`.
+unsafe impl Sync for Ghost {}
+static GHOST: Ghost = Ghost {
+    disk: UnsafeCell::new([0; DISK_LEN]),
+    scratch: UnsafeCell::new([0; SCRATCH_LEN]),
+};
+
+/// A fresh game on the disk's recording (or the bundled ghost): read the disk, decode, start.
+fn start_game(game: &mut MaybeUninit<Game>) {
+    // The old game (if any) still borrows the buffers: replace it by one without a recording
+    // first, so that nothing refers to them while they are rewritten.
+    game.write(Game::with_recording(
+        None,
+        crate::GhostSource::BundledEmptyDisk,
+    ));
+    // SAFETY: single-threaded (see `Global`); the only references to the buffers were in the
+    // game just replaced, and the new ones live in the game written below.
+    let (disk, scratch): (&'static mut [u8; DISK_LEN], &'static mut [u8; SCRATCH_LEN]) =
+        unsafe { (&mut *GHOST.disk.get(), &mut *GHOST.scratch.get()) };
+    // SAFETY: `disk` is DISK_LEN writable bytes; WASM-4 writes at most `size` of them.
+    let n = unsafe { ffi::diskr(disk.as_mut_ptr(), DISK_LEN as u32) } as usize;
+    let (rec, source) = load_ghost(disk.get(..n).unwrap_or(&[]), scratch);
+    // The first line of every run (the browser test checks which ghost flies).
+    trace(source.note().as_bytes());
+    game.write(Game::with_recording(rec, source));
+}
+
 fn with_game(f: impl FnOnce(&mut Game)) {
     // SAFETY: see `Global`; no reference outlives the call, and `game` is initialised before
     // `live` is set.
@@ -69,10 +104,16 @@ fn with_game(f: impl FnOnce(&mut Game)) {
         let live = &mut *GAME.live.get();
         let game = &mut *GAME.game.get();
         if !*live {
-            game.write(Game::default());
+            start_game(game);
             *live = true;
         }
-        f(game.assume_init_mut())
+        f(game.assume_init_mut());
+        // Record mode ended: the recording goes to the disk, and the demo restarts on it, as
+        // the next start will.
+        if let Some(bytes) = game.assume_init_mut().finished_recording() {
+            ffi::diskw(bytes.as_ptr(), bytes.len() as u32);
+            start_game(game);
+        }
     }
 }
 
@@ -81,7 +122,7 @@ fn with_game(f: impl FnOnce(&mut Game)) {
 pub extern "C" fn start() {
     // SAFETY: PALETTE is WASM-4's register at a fixed address of the imported memory.
     unsafe { PALETTE.write_volatile(COLORS) }
-    with_game(|g| *g = Game::default());
+    with_game(|_| {});
 }
 
 /// WASM-4 calls this 60 times a second: read the gamepad, tick, draw.
@@ -96,6 +137,9 @@ pub extern "C" fn update() {
 }
 
 fn draw(g: &Game) {
+    if let Some(r) = g.record.as_ref().filter(|_| crate::RECORD_MODE) {
+        return draw_record(r);
+    }
     colors(0x3);
     text(b"hopkit handheld", 20, 3);
     // Frame around the handheld display (outline only), then the display: lit pixels bright.
@@ -111,8 +155,42 @@ fn draw(g: &Game) {
     colors(0x3);
     text(tick.as_bytes(), 8, 96);
     colors(0x2);
+    text(g.source.note().as_bytes(), 8, 76);
     text(b"arrows move+turn", 8, 108);
     text(b"X jump  Z fire", 8, 118);
+    if crate::RECORD_MODE {
+        text(b"DOWN+X+Z 1s: record", 0, 150);
+    }
+}
+
+/// Record mode: a map of the arena seen from above (±64 m around the centre, 1 px per m) with
+/// the fighter and the targets, the time and bytes used, and the controls.
+fn draw_record(r: &crate::RecordMode) {
+    colors(0x3);
+    let mut l = Line::default();
+    let t = r.tenths();
+    l.push("REC ").num(t / 10).push(".").num(t % 10).push("s ");
+    l.num(r.recorder.len() as u32).push("/1024B");
+    text(l.as_bytes(), 4, 3);
+    colors(0x20);
+    rect(16, 14, 128, 128);
+    colors(0x3);
+    for p in hopkit_demo::pilot::TARGETS {
+        rect(80 + p.x as i32 - 1, 78 + p.z as i32 - 1, 3, 3);
+    }
+    let p = r.flyer.position;
+    colors(0x4);
+    rect(
+        80 + (p.x as i32).clamp(-63, 62),
+        78 + (p.z as i32).clamp(-63, 62),
+        2,
+        2,
+    );
+    let mut a = Line::default();
+    a.push("alt ").num(p.y.max(0.0) as u32).push("m");
+    text(a.as_bytes(), 4, 144);
+    colors(0x2);
+    text(b"arrows fly X gun Z msl", 0, 152);
 }
 
 fn rect(x: i32, y: i32, w: u32, h: u32) {

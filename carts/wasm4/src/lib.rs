@@ -18,6 +18,21 @@
 //! past the ground max speed (the speed line shows the ratio). The byte goes through
 //! `hopkit_demo::gamepad_raw` into the rig's stick pipeline.
 //!
+//! ## Record mode: your own ghost (issue 25)
+//! Hold **DOWN + X + Z** for a second: the cart switches to a fighter (a ghost pilot,
+//! [`hopkit::ghost::FlyerState`]) flown with the gamepad — UP/DOWN pitch, LEFT/RIGHT yaw, X guns,
+//! Z missile — over the demo level, recorded tick by tick in recording format version 2
+//! ([`hopkit::ghost::record_and_fly`] into a 1,024-byte [`Recorder`], as `hopkit-sim record`
+//! does). It ends when DOWN + X + Z are held for a second again, when the recorder is full, or at
+//! [`MAX_RECORD_FRAMES`] (60 s); the recording is then written to WASM-4's disk (`diskw`, the
+//! whole version 2 file with its CRC) and the demo restarts with it. At every start the cart
+//! reads the disk (`diskr`, [`load_ghost`]): a valid recording is the formation's ghost; an
+//! empty or corrupt disk falls back to the bundled ghost, and the screen says which.
+//!
+//! The bundled ghost ships as its version 2 bytes ([`BUNDLED_GHOST_V2`], 483 B instead of the
+//! 5,544-byte version 1 file) and is decoded at start into a RAM buffer; it decodes to the same
+//! frames, so the demo's hashes are the ones of the version 1 file.
+//!
 //! ## Console output (`trace`)
 //! So that a host can recompute the state from exactly the input the cart read — a browser cannot
 //! place key events on exact frames — the cart traces every gamepad byte it read, run-length
@@ -35,6 +50,12 @@
 #![cfg_attr(target_arch = "wasm32", no_std)]
 #![deny(missing_docs)]
 
+use hopkit::ghost::{
+    load, record_and_fly, recording_size, FlyerParams, FlyerState, PilotInput, Recorder, Recording,
+    RecordingInfo,
+};
+use hopkit::math::Vec3;
+use hopkit::stick::digital::{W4_BUTTON_1, W4_BUTTON_2, W4_DOWN, W4_LEFT, W4_RIGHT, W4_UP};
 use hopkit_cart::Cart;
 
 #[cfg(target_arch = "wasm32")]
@@ -45,6 +66,171 @@ pub const HASH_EVERY: u32 = 600;
 
 /// Longest line the cart traces, bytes.
 pub const LINE_LEN: usize = 48;
+
+/// The bundled demo ghost as its version 2 bytes (`demo/assets/demo.v2.ghost`: the same frames
+/// and checksums as the 5,544-byte version 1 file, in 483 bytes).
+pub const BUNDLED_GHOST_V2: &[u8] = include_bytes!("../../../demo/assets/demo.v2.ghost");
+
+/// WASM-4's persistent disk, bytes.
+pub const DISK_LEN: usize = 1024;
+
+/// Longest recording, ticks (60 s; 30 s of a player's flight takes a few hundred bytes).
+pub const MAX_RECORD_FRAMES: u32 = 3600;
+
+/// State checksums in the player's recordings: one a second, as in the bundled one.
+pub const RECORD_CHECK_INTERVAL: u16 = 60;
+
+/// RAM a loaded recording needs ([`hopkit::ghost::load`] decodes version 2 into the version 1
+/// layout): enough for [`MAX_RECORD_FRAMES`] (11,064 bytes; the bundled ghost needs 5,544).
+pub const SCRATCH_LEN: usize = recording_size(MAX_RECORD_FRAMES as usize, RECORD_CHECK_INTERVAL);
+
+/// Record mode can be entered: feature `record` (and in this crate's tests). Without it the
+/// cart still plays a recording found on the disk.
+pub const RECORD_MODE: bool = cfg!(any(test, feature = "record"));
+
+/// DOWN + X + Z: held for [`COMBO_FRAMES`] it starts and ends record mode.
+pub const RECORD_COMBO: u8 = W4_DOWN | W4_BUTTON_1 | W4_BUTTON_2;
+
+/// Ticks the record combo must be held (1 s).
+pub const COMBO_FRAMES: u8 = 60;
+
+/// Where the formation's ghost came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GhostSource {
+    /// The player's recording, read from the disk.
+    Disk,
+    /// The bundled ghost: the disk was empty.
+    BundledEmptyDisk,
+    /// The bundled ghost: the disk held something that is not a valid recording (bad magic,
+    /// CRC, header or length, no frames, or more frames than [`SCRATCH_LEN`] holds).
+    BundledBadDisk,
+}
+
+impl GhostSource {
+    /// The note on screen.
+    pub fn note(self) -> &'static str {
+        match self {
+            GhostSource::Disk => "ghost: your recording",
+            GhostSource::BundledEmptyDisk => "ghost: bundled (disk empty)",
+            GhostSource::BundledBadDisk => "ghost: bundled (disk corrupt)",
+        }
+    }
+}
+
+/// The formation's recording at start: `disk` (what `diskr` read) if it is a valid recording
+/// with frames, else the bundled ghost, decoded into `scratch` (at least [`SCRATCH_LEN`] bytes
+/// for the player's longest recording; 5,544 for the bundled one). `None` only if `scratch`
+/// is too small even for the bundled ghost.
+pub fn load_ghost<'a>(
+    disk: &'a [u8],
+    scratch: &'a mut [u8],
+) -> (Option<Recording<'a>>, GhostSource) {
+    // WASM-4's web runtime keeps the disk in localStorage in 4-byte groups (Z85): after a
+    // reload it reads back up to 3 zero bytes past what was written. A recording's length is
+    // exact (a version 2 stream must end where the file ends), so up to 3 trailing zero bytes
+    // are tried off; the CRC tells the one true length.
+    let mut found = None;
+    for cut in 0..4 {
+        let Some(end) = disk.len().checked_sub(cut) else {
+            break;
+        };
+        if cut > 0 && disk.get(end) != Some(&0) {
+            break;
+        }
+        let bytes = disk.get(..end).unwrap_or(&[]);
+        if !bytes.is_empty() && load(bytes, scratch).is_ok_and(|r| !r.is_empty()) {
+            found = Some(bytes);
+            break;
+        }
+    }
+    let source = match found {
+        Some(_) => GhostSource::Disk,
+        None if disk.is_empty() => GhostSource::BundledEmptyDisk,
+        None => GhostSource::BundledBadDisk,
+    };
+    (
+        load(found.unwrap_or(BUNDLED_GHOST_V2), scratch).ok(),
+        source,
+    )
+}
+
+/// Record mode: a fighter flown with the gamepad, recorded (format version 2) as it flies.
+#[derive(Clone, Debug)]
+pub struct RecordMode {
+    /// The recording so far (at most [`DISK_LEN`] bytes).
+    pub recorder: Recorder<DISK_LEN>,
+    /// The fighter.
+    pub flyer: FlyerState,
+    /// Its flight parameters (the defaults, as the bundled ghost's).
+    pub params: FlyerParams,
+    /// Ticks the record combo has been held.
+    combo: u8,
+    /// Recording stopped (combo, recorder full, or [`MAX_RECORD_FRAMES`]).
+    pub done: bool,
+}
+
+/// A WASM-4 gamepad byte as pilot input: UP/DOWN pitch ±1 (UP raises the nose), LEFT/RIGHT yaw
+/// ±1 (LEFT turns left), X (`BUTTON_1`) guns, Z (`BUTTON_2`) missile.
+pub fn pilot_input(pad: u8) -> PilotInput {
+    let axis = |pos: u8, neg: u8| (pad & pos != 0) as i8 as f32 - (pad & neg != 0) as i8 as f32;
+    PilotInput {
+        pitch: axis(W4_UP, W4_DOWN),
+        yaw: axis(W4_LEFT, W4_RIGHT),
+        fire: pad & W4_BUTTON_1 != 0,
+        missile: pad & W4_BUTTON_2 != 0,
+        toward: false,
+        away: false,
+    }
+}
+
+impl RecordMode {
+    /// A fresh recording; the fighter starts where the formation's leader does (level at
+    /// `(−30, 14, 36)`, facing −Z, cruise speed). `None` never happens with the fixed, valid
+    /// [`RecordingInfo`] used (the recorder validates it).
+    pub fn new() -> Option<Self> {
+        let params = FlyerParams::default();
+        let info = RecordingInfo {
+            checksum_interval: RECORD_CHECK_INTERVAL,
+            ..RecordingInfo::default()
+        };
+        Some(RecordMode {
+            recorder: Recorder::new_v2(info).ok()?,
+            flyer: FlyerState::level(Vec3::new(-30.0, 14.0, 36.0), 0.0, params.cruise_speed),
+            params,
+            combo: 0,
+            done: false,
+        })
+    }
+
+    /// One tick with a gamepad byte; returns true once the recording has ended.
+    pub fn update(&mut self, pad: u8) -> bool {
+        if self.done {
+            return true;
+        }
+        let full = record_and_fly(
+            &mut self.recorder,
+            &mut self.flyer,
+            &self.params,
+            &pilot_input(pad),
+            &hopkit_demo::pilot::TARGETS,
+            &hopkit_demo::level::DemoGround,
+        )
+        .is_err();
+        self.combo = if pad & RECORD_COMBO == RECORD_COMBO {
+            self.combo.saturating_add(1)
+        } else {
+            0
+        };
+        self.done =
+            full || self.combo >= COMBO_FRAMES || self.recorder.frames() >= MAX_RECORD_FRAMES;
+        self.done
+    }
+
+    /// Seconds recorded, in tenths.
+    pub fn tenths(&self) -> u32 {
+        self.recorder.frames() / 6
+    }
+}
 
 /// A run-length log of the gamepad bytes read, one run per change.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -155,29 +341,84 @@ pub fn hash_line(hash: u64, tick: u32) -> Line {
     l
 }
 
-/// The cart's game: the demo ([`Cart`]) plus the gamepad log. Plain Rust, so host tests run it.
+/// The cart's game: the demo ([`Cart`]) plus the gamepad log, and record mode. Plain Rust, so
+/// host tests run it.
 #[derive(Clone, Debug)]
 pub struct Game {
     /// The demo rig and its 128×64 1-bpp framebuffer.
     pub cart: Cart,
     /// Gamepad bytes read, run-length encoded.
     pub log: PadLog,
+    /// Where the formation's ghost came from (the note on screen).
+    pub source: GhostSource,
+    /// Record mode, while it runs (the demo is paused; its gamepad bytes are not logged).
+    pub record: Option<RecordMode>,
+    /// Ticks the record combo has been held in the demo.
+    combo: u8,
 }
 
 impl Default for Game {
+    /// The demo with the bundled version 1 recording (host tests; the cart itself starts from
+    /// [`Game::with_recording`] and [`load_ghost`]).
     fn default() -> Self {
-        Game {
-            cart: Cart::new(),
-            log: PadLog::default(),
-        }
+        Self::with_cart(Cart::new(), GhostSource::BundledEmptyDisk)
     }
 }
 
 impl Game {
+    /// The demo with `recording` as the formation's ghost.
+    pub fn with_recording(recording: Option<Recording<'static>>, source: GhostSource) -> Self {
+        Self::with_cart(Cart::with_recording(recording), source)
+    }
+
+    fn with_cart(cart: Cart, source: GhostSource) -> Self {
+        Game {
+            cart,
+            log: PadLog::default(),
+            source,
+            record: None,
+            combo: 0,
+        }
+    }
+
+    /// The finished recording's bytes (a complete version 2 file) once record mode has ended,
+    /// else `None`. The cart writes them to the disk and restarts.
+    pub fn finished_recording(&mut self) -> Option<&[u8]> {
+        match &mut self.record {
+            Some(r) if RECORD_MODE && r.done => Some(r.recorder.finish()),
+            _ => None,
+        }
+    }
+
     /// One frame: log the gamepad byte, tick the demo with it and draw the handheld picture;
     /// `trace` receives the lines to print (ended runs, and every [`HASH_EVERY`] ticks the open
-    /// run followed by the state hash).
+    /// run followed by the state hash). In record mode the byte flies the fighter instead (not
+    /// logged). Holding [`RECORD_COMBO`] for [`COMBO_FRAMES`] ticks starts record mode.
     pub fn update(&mut self, gamepad: u8, mut trace: impl FnMut(&[u8])) {
+        if let Some(r) = self.record.as_mut().filter(|_| RECORD_MODE) {
+            if r.update(gamepad) {
+                let mut l = Line::default();
+                l.push("recorded ")
+                    .num(r.recorder.frames())
+                    .push(" ticks, ")
+                    .num(r.recorder.finish().len() as u32)
+                    .push(" bytes");
+                trace(l.as_bytes());
+            }
+            return;
+        }
+        if RECORD_MODE {
+            self.combo = if gamepad & RECORD_COMBO == RECORD_COMBO {
+                self.combo.saturating_add(1)
+            } else {
+                0
+            };
+            if self.combo >= COMBO_FRAMES {
+                self.record = RecordMode::new();
+                trace(b"record mode");
+                return;
+            }
+        }
         if let Some((b, n)) = self.log.push(gamepad) {
             trace(pad_line(b, n).as_bytes());
         }
@@ -318,5 +559,178 @@ mod tests {
         }
         assert!(top > 130, "top speed {top}% of the ground max");
         assert!(text(&game.speed_line()).starts_with("speed 1."));
+    }
+
+    fn scratch() -> &'static mut [u8] {
+        Box::leak(vec![0u8; SCRATCH_LEN].into_boxed_slice())
+    }
+
+    #[test]
+    fn the_bundled_v2_ghost_hashes_like_the_v1_file() {
+        let (rec, source) = load_ghost(&[], scratch());
+        assert_eq!(source, GhostSource::BundledEmptyDisk);
+        let v1 = hopkit_demo::demo_recording().unwrap();
+        let rec = rec.unwrap();
+        assert!(rec.frames().eq(v1.frames()));
+        assert!(rec.checksums().eq(v1.checksums()));
+        let mut a = Game::with_recording(Some(rec), source);
+        let mut b = Game::default();
+        for t in 0..900u32 {
+            let pad = match t {
+                0..=59 => W4_UP,
+                60..=700 => W4_RIGHT | W4_BUTTON_1,
+                _ => (t % 7) as u8 * 16,
+            };
+            a.update(pad, |_| {});
+            b.update(pad, |_| {});
+            if t % 100 == 99 {
+                assert_eq!(a.cart.state_hash(), b.cart.state_hash(), "tick {t}");
+            }
+        }
+        // The golden hash of the demo's first 600 ticks on its own scripted input.
+        let (rec, source) = load_ghost(&[], scratch());
+        let mut c = Game::with_recording(rec, source);
+        for _ in 0..600 {
+            c.cart.update_scripted();
+        }
+        assert_eq!(c.cart.state_hash(), 0xd625_d6dd_acdc_8e4f);
+    }
+
+    /// A human-like gamepad script for record mode: turns, climbs, bursts of fire.
+    fn flight_pad(t: u32) -> u8 {
+        let turn = match (t / 90) % 4 {
+            0 => W4_LEFT,
+            1 => 0,
+            2 => W4_RIGHT,
+            _ => 0,
+        };
+        let climb = match (t / 130) % 3 {
+            0 => W4_UP,
+            1 => 0,
+            _ => W4_DOWN,
+        };
+        let fire = if (t / 40) % 5 == 0 { W4_BUTTON_1 } else { 0 };
+        let missile = if t % 311 == 7 { W4_BUTTON_2 } else { 0 };
+        turn | climb | fire | missile
+    }
+
+    fn record(ticks: u32, end_with_combo: bool) -> (Vec<u8>, u32) {
+        let mut g = Game::default();
+        let mut lines = Vec::new();
+        for _ in 0..COMBO_FRAMES {
+            g.update(RECORD_COMBO, |l| lines.push(l.to_vec()));
+        }
+        assert!(g.record.is_some());
+        assert_eq!(lines.last().unwrap(), b"record mode");
+        let t0 = g.cart.rig.tick_count();
+        for t in 0..ticks {
+            g.update(flight_pad(t), |l| lines.push(l.to_vec()));
+            if g.finished_recording().is_some() {
+                break;
+            }
+        }
+        // Record mode pauses the demo.
+        assert_eq!(g.cart.rig.tick_count(), t0);
+        if end_with_combo {
+            for _ in 0..COMBO_FRAMES {
+                g.update(RECORD_COMBO, |l| lines.push(l.to_vec()));
+            }
+        }
+        let frames = g.record.as_ref().unwrap().recorder.frames();
+        let bytes = g.finished_recording().expect("ended").to_vec();
+        assert!(String::from_utf8(lines.last().unwrap().clone())
+            .unwrap()
+            .starts_with("recorded "));
+        (bytes, frames)
+    }
+
+    #[test]
+    fn thirty_seconds_recorded_fit_the_disk_and_fly_as_the_ghost() {
+        let (bytes, frames) = record(1900, true);
+        assert_eq!(frames, 1900 + COMBO_FRAMES as u32);
+        assert!(bytes.len() <= DISK_LEN, "{} bytes", bytes.len());
+        println!("{frames} ticks recorded in {} bytes", bytes.len());
+        let (rec, source) = load_ghost(Box::leak(bytes.into_boxed_slice()), scratch());
+        assert_eq!(source, GhostSource::Disk);
+        let rec = rec.unwrap();
+        assert_eq!(rec.frame_count(), frames);
+        assert_eq!(rec.header().version, 2);
+        // The recording replays: re-flying it from the same start matches every state checksum.
+        let params = FlyerParams::default();
+        let start = FlyerState::level(Vec3::new(-30.0, 14.0, 36.0), 0.0, params.cruise_speed);
+        let checks = hopkit::ghost::verify(
+            &rec,
+            &params,
+            start,
+            &hopkit_demo::pilot::TARGETS,
+            &hopkit_demo::level::DemoGround,
+        )
+        .unwrap();
+        assert_eq!(checks, frames.div_ceil(RECORD_CHECK_INTERVAL as u32));
+        // The formation flies it: a different world from the bundled ghost's.
+        let mut a = Game::with_recording(Some(rec), source);
+        let mut b = Game::default();
+        for _ in 0..300 {
+            a.cart.update_scripted();
+            b.cart.update_scripted();
+        }
+        assert_ne!(a.cart.state_hash(), b.cart.state_hash());
+    }
+
+    #[test]
+    fn a_recording_read_back_in_4_byte_groups_still_loads() {
+        // The web runtime's disk after a page reload: the bytes written, then zeros up to a
+        // multiple of 4.
+        let mut unaligned = 0;
+        for ticks in [300u32, 330, 360, 390, 600, 900] {
+            let (bytes, frames) = record(ticks, true);
+            unaligned += (bytes.len() % 4 != 0) as u32;
+            let mut padded = bytes.clone();
+            while padded.len() % 4 != 0 {
+                padded.push(0);
+            }
+            let (rec, source) = load_ghost(Box::leak(padded.into_boxed_slice()), scratch());
+            assert_eq!(source, GhostSource::Disk, "{} bytes", bytes.len());
+            assert_eq!(rec.unwrap().frame_count(), frames);
+        }
+        assert!(unaligned > 0, "no length to pad");
+    }
+
+    #[test]
+    fn recording_stops_at_the_time_limit() {
+        let (bytes, frames) = record(MAX_RECORD_FRAMES + 100, false);
+        assert_eq!(frames, MAX_RECORD_FRAMES);
+        assert!(bytes.len() <= DISK_LEN);
+        println!("{frames} ticks recorded in {} bytes", bytes.len());
+        let (rec, source) = load_ghost(Box::leak(bytes.into_boxed_slice()), scratch());
+        assert_eq!(source, GhostSource::Disk);
+        assert_eq!(rec.unwrap().frame_count(), MAX_RECORD_FRAMES);
+    }
+
+    #[test]
+    fn a_corrupt_disk_falls_back_to_the_bundled_ghost() {
+        let (bytes, _) = record(600, true);
+        let v1 = hopkit_demo::demo_recording().unwrap();
+        for at in [0usize, 5, 9, 20, 30, bytes.len() - 1] {
+            let mut bad = bytes.clone();
+            bad[at] ^= 0x10;
+            let (rec, source) = load_ghost(Box::leak(bad.into_boxed_slice()), scratch());
+            assert_eq!(source, GhostSource::BundledBadDisk, "byte {at}");
+            assert!(rec.unwrap().frames().eq(v1.frames()));
+        }
+        // Cut short, zero-filled (a fresh disk read whole), garbage.
+        for bad in [
+            bytes[..bytes.len() - 3].to_vec(),
+            vec![0u8; DISK_LEN],
+            (0..DISK_LEN).map(|i| (i * 37) as u8).collect(),
+        ] {
+            let (rec, source) = load_ghost(Box::leak(bad.into_boxed_slice()), scratch());
+            assert_eq!(source, GhostSource::BundledBadDisk);
+            assert!(rec.is_some());
+        }
+        assert_eq!(
+            GhostSource::BundledBadDisk.note(),
+            "ghost: bundled (disk corrupt)"
+        );
     }
 }

@@ -1,7 +1,7 @@
 // Plays the bundled WASM-4 cart (hopkit.html, made by `w4 bundle --html`) in headless Chromium
 // with a fixed key script, and writes down what the cart says it read.
 //
-//   node browser-test.mjs PAGE.html OUT_DIR [--screenshot FILE.png]
+//   node browser-test.mjs PAGE.html OUT_DIR [--screenshot FILE.png] [--disk FILE]
 //
 // The cart traces every gamepad byte it read as run-length lines (`pad 0x21 x588`) and, every 600
 // ticks, `state-hash: 0x… tick N`. Key events in a browser do not land on exact frames, so this
@@ -11,7 +11,7 @@
 // must print the same hash (scripts/ci-wasm4.sh compares them).
 //
 // Chromium is the system one (Debian's `chromium` package, or $CHROMIUM); nothing is downloaded.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -19,10 +19,18 @@ import puppeteer from 'puppeteer-core';
 
 const [page_path, out_dir, ...rest] = process.argv.slice(2);
 if (!page_path || !out_dir) {
-  console.error('usage: node browser-test.mjs PAGE.html OUT_DIR [--screenshot FILE.png]');
+  console.error('usage: node browser-test.mjs PAGE.html OUT_DIR [--screenshot FILE.png] [--disk FILE]');
   process.exit(2);
 }
-const shot = rest[0] === '--screenshot' ? rest[1] : null;
+// --disk FILE: before the run, put FILE's bytes on the cart's disk (the web runtime keeps it in
+// localStorage, Z85-encoded, under `<disk prefix>-disk`) and reload the page, as a player's
+// saved recording would be found at the next start. The cart traces which ghost it flies first.
+const opt = (name) => {
+  const i = rest.indexOf(name);
+  return i >= 0 ? rest[i + 1] : null;
+};
+const shot = opt('--screenshot');
+const disk = opt('--disk');
 const HASH_TICK = 600;
 const TIMEOUT_MS = 120_000;
 
@@ -35,6 +43,24 @@ const SCRIPT = [
   [['ArrowLeft', 'KeyX', 'KeyZ'], 2000], // strafe-jump left, firing
   [[], 1000], //                         let go
 ];
+
+// Z85 in 4-byte groups, zero-padded: the web runtime's disk encoding (what its `diskw` stores).
+function z85(bytes) {
+  const abc = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-:+=^!/*?&<>()[]{}@%$#';
+  const b = [...bytes];
+  while (b.length % 4) b.push(0);
+  let out = '';
+  for (let i = 0; i < b.length; i += 4) {
+    let v = ((b[i] << 24) >>> 0) + (b[i + 1] << 16) + (b[i + 2] << 8) + b[i + 3];
+    let s = '';
+    for (let k = 0; k < 5; k++) {
+      s = abc[v % 85] + s;
+      v = Math.floor(v / 85);
+    }
+    out += s;
+  }
+  return out;
+}
 
 const profile = mkdtempSync(join(tmpdir(), 'hopkit-chromium-'));
 const browser = await puppeteer.launch({
@@ -69,6 +95,15 @@ try {
   });
   page.on('pageerror', (e) => lines.push(`pageerror: ${e.message}`));
   await page.goto(pathToFileURL(resolve(page_path)).href, { waitUntil: 'load' });
+  if (disk) {
+    const bytes = [...readFileSync(disk)];
+    await page.evaluate((z85, bytes) => {
+      const prefix = document.getElementById('wasm4-disk-prefix')?.textContent;
+      if (!prefix) throw new Error('no #wasm4-disk-prefix in the page');
+      localStorage.setItem(`${prefix}-disk`, z85);
+    }, z85(bytes), bytes);
+    await page.reload({ waitUntil: 'load' });
+  }
   // WASM-4 listens for keys on the window; give the page focus first.
   await page.mouse.click(320, 320);
 
@@ -87,9 +122,12 @@ try {
   if (shot) await page.screenshot({ path: shot });
   await play;
 
-  // Rebuild the bytes the cart read up to its hash line.
+  // Rebuild the bytes the cart read up to its hash line, in the last run (after the last
+  // `ghost:` line the cart traces at start; a reload starts a new run).
+  const start = lines.findLastIndex((l) => l.startsWith('ghost: '));
+  const ghost = start >= 0 ? lines[start] : '(no ghost line)';
   const bytes = [];
-  for (const l of lines) {
+  for (const l of lines.slice(Math.max(start, 0))) {
     const m = /^pad 0x([0-9a-f]{2}) x(\d+)$/.exec(l);
     if (m) {
       for (let i = 0; i < Number(m[2]); i++) bytes.push(parseInt(m[1], 16));
@@ -100,6 +138,8 @@ try {
   writeFileSync(join(out_dir, 'gamepad.bin'), Buffer.from(bytes));
   const hash = cart_line.replace(/ tick \d+$/, '');
   writeFileSync(join(out_dir, 'cart-hash.txt'), `${hash}\n`);
+  writeFileSync(join(out_dir, 'ghost.txt'), `${ghost}\n`);
+  console.log(`browser: ${ghost}`);
   writeFileSync(join(out_dir, 'console.txt'), `${lines.join('\n')}\n`);
   const distinct = new Set(bytes);
   console.log(`browser: ${lines.filter((l) => l.startsWith('pad ')).length} pad runs, ${bytes.length} ticks, ${distinct.size} distinct gamepad bytes`);

@@ -32,6 +32,11 @@
 use super::frame::Frame;
 use super::range::{Decoder, Encoder, Prob, Sink, PROB_INIT};
 
+/// Bucket of the controls' unchanged run (0, 1, 2–3, 4+ frames), by the run kept at most 4.
+const RUN_BUCKET: [u8; 8] = [0, 1, 2, 2, 3, 3, 3, 3];
+/// The run after one more unchanged frame, kept at most 4.
+const RUN_NEXT: [u8; 8] = [1, 2, 3, 4, 4, 4, 4, 4];
+
 /// Contexts of the Condition zero bit (frames since the last Condition change, capped).
 const COND_RUN_CTX: usize = 16;
 
@@ -72,14 +77,14 @@ impl<const LEN: usize, const MANT: usize> Gamma<LEN, MANT> {
     #[inline(always)]
     fn decode(&mut self, d: &mut Decoder<'_>) -> u32 {
         let mut extra = 0usize;
-        while extra < LEN && d.bit(&mut self.len[extra]) {
+        while extra < LEN && d.bit_outlined(&mut self.len[extra]) {
             extra += 1;
         }
         let row = extra.min(LEN - 1);
         let mut m = 1u32;
         for i in (0..extra).rev() {
             let slot = i.min(MANT - 1);
-            m = (m << 1) | d.bit(&mut self.mant[row][slot]) as u32;
+            m = (m << 1) | d.bit_outlined(&mut self.mant[row][slot]) as u32;
         }
         m
     }
@@ -124,10 +129,10 @@ impl<const Z: usize, const S: usize, const G: usize, const LEN: usize, const MAN
 
     #[inline(always)]
     fn decode(&mut self, c: Ctx, nonzero: bool, dec: &mut Decoder<'_>) -> i32 {
-        if !nonzero && !dec.bit(&mut self.zero[c.zero.min(Z - 1)]) {
+        if !nonzero && !dec.bit_outlined(&mut self.zero[c.zero.min(Z - 1)]) {
             return 0;
         }
-        let neg = dec.bit(&mut self.sign[c.sign.min(S - 1)]);
+        let neg = dec.bit_outlined(&mut self.sign[c.sign.min(S - 1)]);
         let m = self.mag[c.mag.min(G - 1)].decode(dec) as i32;
         if neg {
             -m
@@ -167,7 +172,7 @@ pub struct FrameModel {
     cond_last_nz: i8,
     /// "Sticks or flags changed", by [`FrameModel::controls_ctx`].
     controls_changed: [Prob; 16],
-    /// Frames since the sticks or flags last changed (saturating).
+    /// Frames since the sticks or flags last changed, kept at most 4 (all the context uses).
     controls_run: u8,
     /// "Any flag changed" (once the controls changed).
     flags_changed: Prob,
@@ -252,65 +257,112 @@ impl FrameModel {
 
     /// Decode one frame.
     pub fn decode(&mut self, dec: &mut Decoder<'_>) -> Frame {
-        let p = self.prev;
-        let mut w = p & 0xFFFF;
+        let w = self.decode_word(dec);
+        Frame::unpack([w as u8, (w >> 8) as u8, (w >> 16) as u8])
+    }
+
+    /// Decode one frame as its stored 24-bit word ([`Frame::pack`]'s bytes, little-endian).
+    ///
+    /// Shaped for the Cortex-M0 (the "fits in one 60 Hz frame" requirement): the common frame —
+    /// controls and Condition unchanged, two coded bits — stays in this function's few
+    /// registers; the rare branches (the controls changed, the Condition changed) are out of
+    /// line.
+    #[inline(always)]
+    pub(crate) fn decode_word(&mut self, dec: &mut Decoder<'_>) -> u32 {
         let sc = self.controls_ctx();
-        if dec.bit(&mut self.controls_changed[sc]) {
-            self.controls_run = 0;
-            w = 0;
-            let flags = dec.bit(&mut self.flags_changed);
-            if flags {
-                for k in 0..4 {
-                    let was = (p >> k) & 1;
-                    w |= (dec.bit(&mut self.flags[k][was as usize]) as u32) << k;
-                }
-            } else {
-                w |= p & 0xF;
-            }
-            let mut moved = false;
-            for a in 0..2 {
-                let shift = 4 + 6 * a as u32;
-                let c = self.stick_ctx(a, moved);
-                let nonzero = a == 1 && !flags && !moved;
-                let d = self.stick[a].decode(c, nonzero, dec);
-                let v = ((p >> shift) as i32).wrapping_add(d) as u32 & 0x3F;
-                w |= v << shift;
-                // The delta as the encoder saw it (6-bit wrapped), so the contexts agree even for
-                // corrupt magnitudes.
-                let d = sext(v.wrapping_sub(p >> shift) & 0x3F, 6);
-                self.note_stick(a, d);
-                moved |= d != 0;
-            }
+        let w = if dec.bit(&mut self.controls_changed[sc]) {
+            self.decode_controls(dec)
         } else {
             self.note_unmoved();
-        }
-        let c = self.cond_ctx();
-        let d = self.cond.decode(c, false, dec);
-        let c = ((p >> 16) as i32).wrapping_add(d) as u32 & 0xFF;
-        self.note_cond(sext(c.wrapping_sub(p >> 16) & 0xFF, 8));
-        w |= c << 16;
+            self.prev & 0xFFFF
+        };
+        let zc = self.cond_zero_ctx();
+        let p = self.prev >> 16;
+        let c = if dec.bit(&mut self.cond.zero[zc]) {
+            self.decode_cond_change(dec, p)
+        } else {
+            self.cond_run = (self.cond_run + 1).min(COND_RUN_CTX as u8 - 1);
+            p
+        };
+        let w = w | c << 16;
         self.prev = w;
-        Frame::unpack([w as u8, (w >> 8) as u8, (w >> 16) as u8])
+        w
+    }
+
+    /// The controls changed: flags and stick deltas (returns the low 16 bits of the word).
+    #[inline(never)]
+    fn decode_controls(&mut self, dec: &mut Decoder<'_>) -> u32 {
+        let p = self.prev;
+        self.controls_run = 0;
+        let mut w = 0;
+        let flags = dec.bit_outlined(&mut self.flags_changed);
+        if flags {
+            for k in 0..4 {
+                let was = (p >> k) & 1;
+                w |= (dec.bit_outlined(&mut self.flags[k][was as usize]) as u32) << k;
+            }
+        } else {
+            w |= p & 0xF;
+        }
+        let mut moved = false;
+        for a in 0..2 {
+            let shift = 4 + 6 * a as u32;
+            let c = self.stick_ctx(a, moved);
+            let nonzero = a == 1 && !flags && !moved;
+            let d = self.stick[a].decode(c, nonzero, dec);
+            let v = ((p >> shift) as i32).wrapping_add(d) as u32 & 0x3F;
+            w |= v << shift;
+            // The delta as the encoder saw it (6-bit wrapped), so the contexts agree even for
+            // corrupt magnitudes.
+            let d = sext(v.wrapping_sub(p >> shift) & 0x3F, 6);
+            self.note_stick(a, d);
+            moved |= d != 0;
+        }
+        w
+    }
+
+    /// The Condition changed (its zero bit was 1): sign and magnitude; returns the new value.
+    #[inline(never)]
+    fn decode_cond_change(&mut self, dec: &mut Decoder<'_>, p: u32) -> u32 {
+        let c = self.cond_ctx();
+        let d = self.cond.decode(c, true, dec);
+        let c = (p as i32).wrapping_add(d) as u32 & 0xFF;
+        self.note_cond(sext(c.wrapping_sub(p) & 0xFF, 8));
+        c
+    }
+
+    /// Index of the Condition's zero bit (see [`FrameModel::cond_ctx`]).
+    #[inline(always)]
+    fn cond_zero_ctx(&self) -> usize {
+        let run = self.cond_run as u32 + 1;
+        let prev = self.cond_prev_run as u32;
+        let rel = if run < prev {
+            0
+        } else if run == prev {
+            1
+        } else if run == prev + 1 {
+            2
+        } else {
+            3
+        };
+        (self.cond_run as usize).min(7) * 4 + rel
     }
 
     /// Context of the "controls changed" bit: whether each stick moved in the previous frame and
     /// how long the controls have been unchanged (0, 1, 2–3, 4+ frames).
     #[inline(always)]
     fn controls_ctx(&self) -> usize {
-        let run = match self.controls_run {
-            0 => 0,
-            1 => 1,
-            2 | 3 => 2,
-            _ => 3,
-        };
-        (self.last_d[0][0] != 0) as usize | ((self.last_d[1][0] != 0) as usize) << 1 | run << 2
+        (self.last_d[0][0] != 0) as usize
+            | ((self.last_d[1][0] != 0) as usize) << 1
+            | (RUN_BUCKET[self.controls_run as usize & 7] as usize) << 2
     }
 
     #[inline(always)]
     fn note_unmoved(&mut self) {
         self.note_stick(0, 0);
         self.note_stick(1, 0);
-        self.controls_run = self.controls_run.saturating_add(1);
+        // Only the bucket matters: the run is kept at most 4 ("4+").
+        self.controls_run = RUN_NEXT[self.controls_run as usize & 7];
     }
 
     /// Stick contexts: the sizes of the last two deltas and, for yaw, whether pitch moved in this
@@ -331,19 +383,8 @@ impl FrameModel {
     /// previous run's length (the distance changes at a steady pace); the last change's sign.
     #[inline(always)]
     fn cond_ctx(&self) -> Ctx {
-        let run = self.cond_run as u32 + 1;
-        let prev = self.cond_prev_run as u32;
-        let rel = if run < prev {
-            0
-        } else if run == prev {
-            1
-        } else if run == prev + 1 {
-            2
-        } else {
-            3
-        };
         Ctx {
-            zero: (self.cond_run as usize).min(7) * 4 + rel,
+            zero: self.cond_zero_ctx(),
             sign: sign_ctx(self.cond_last_nz as i32),
             mag: 0,
         }

@@ -842,9 +842,9 @@ pub fn decode<const N: usize>(
             });
         }
         let r = decode_v2_body(&header, body, |item| {
-            if let V2Item::Frame(_, f) = item {
+            if let V2Item::Frame(_, w) = item {
                 // Capacity was checked: every push fits.
-                let _ = out.push(f);
+                let _ = out.push(Frame::unpack([w as u8, (w >> 8) as u8, (w >> 16) as u8]));
             }
         });
         if let Err(e) = r {
@@ -929,10 +929,10 @@ fn parse_v2(bytes: &[u8]) -> Result<(Header, &[u8]), DecodeError> {
 
 /// One decoded item of a version 2 body.
 enum V2Item {
-    /// State checksum `j`.
-    Check(u32, u32),
-    /// Frame `i`.
-    Frame(u32, Frame),
+    /// A state checksum.
+    Check(u32),
+    /// Frame `i`, as its stored 24-bit word ([`Frame::pack`]'s bytes, little-endian).
+    Frame(u32, u32),
 }
 
 /// Decode a version 2 body, calling `on_item` for every checksum and frame in file order. Work is `O(frame_count)` (the caller bounds `frame_count` by its
@@ -960,13 +960,14 @@ fn decode_v2_body(
     }
     let mut dec = super::range::Decoder::new(body);
     let mut model = super::codec::FrameModel::new();
-    let mut next_check = 0u32;
+    // Without checksums the next one is "never" (`i < frame_count ≤ u32::MAX`): one compare.
+    let mut next_check = if k > 0 { 0 } else { u32::MAX };
     for i in 0..header.frame_count {
-        if k > 0 && i == next_check {
-            on_item(V2Item::Check(i / k, dec.direct(32)));
+        if i == next_check {
+            on_item(V2Item::Check(dec.direct(32)));
             next_check = next_check.saturating_add(k);
         }
-        on_item(V2Item::Frame(i, model.decode(&mut dec)));
+        on_item(V2Item::Frame(i, model.decode_word(&mut dec)));
         // A stream that ran far past its end is cut short here rather than decoded on zeros.
         if dec.consumed() > body.len().saturating_add(8) {
             break;
@@ -997,8 +998,8 @@ pub fn for_each_frame(
     if read_u16(bytes, 4) == FORMAT_VERSION_2 && bytes.get(0..4) == Some(&MAGIC[..]) {
         let (header, body) = parse_v2(bytes)?;
         decode_v2_body(&header, body, |item| {
-            if let V2Item::Frame(i, f) = item {
-                on_frame(i, f);
+            if let V2Item::Frame(i, w) = item {
+                on_frame(i, Frame::unpack([w as u8, (w >> 8) as u8, (w >> 16) as u8]));
             }
         })?;
         return Ok(header);
@@ -1048,9 +1049,21 @@ pub fn load<'a>(bytes: &'a [u8], scratch: &'a mut [u8]) -> Result<Recording<'a>,
         });
     }
     let image: &mut [u8] = scratch;
+    // The version 1 layout is the items in file order (each checksum before its block of
+    // frames), so the write position just advances: no per-frame offset (a division on the
+    // Cortex-M0). `needed ≤ image.len()` was checked, so the writes land.
+    let mut at = HEADER_LEN;
     decode_v2_body(&header, body, |item| match item {
-        V2Item::Check(j, c) => put_bytes(image, checksum_offset(j, k), &c.to_le_bytes()),
-        V2Item::Frame(i, f) => put_bytes(image, frame_offset(i, k), &f.pack()),
+        V2Item::Check(c) => {
+            put_bytes(image, at, &c.to_le_bytes());
+            at += CHECKSUM_LEN;
+        }
+        V2Item::Frame(_, w) => {
+            if let Some([b0, b1, b2]) = image.get_mut(at..at + FRAME_LEN) {
+                [*b0, *b1, *b2] = [w as u8, (w >> 8) as u8, (w >> 16) as u8];
+            }
+            at += FRAME_LEN;
+        }
     })?;
     put_bytes(image, 0, bytes.get(..HEADER_LEN).unwrap_or(&[]));
     let len = needed as usize;

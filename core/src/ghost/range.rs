@@ -44,11 +44,17 @@ impl Prob {
     }
 
     #[inline(always)]
+    fn set(&mut self, p: u32) {
+        self.p = p as u16;
+    }
+
+    #[inline(always)]
     fn update(&mut self, bit: bool) {
+        let p = self.get();
         if bit {
-            self.p -= self.p >> SHIFT;
+            self.set(p - (p >> SHIFT));
         } else {
-            self.p += (PROB_ONE - self.p) >> SHIFT;
+            self.set(p + ((PROB_ONE as u32 - p) >> SHIFT));
         }
     }
 }
@@ -146,8 +152,9 @@ impl Encoder {
         }
     }
 
-    /// Code `bit` with the adaptive probability `p`.
-    #[inline(always)]
+    /// Code `bit` with the adaptive probability `p`. One shared copy (not inlined): encoding
+    /// happens once per recorded tick, and the WASM-4 cart that records counts its bytes.
+    #[inline(never)]
     pub fn bit(&mut self, p: &mut Prob, bit: bool, out: &mut Sink<'_>) {
         let bound = (self.range >> PROB_BITS) * p.get();
         if bit {
@@ -182,8 +189,9 @@ impl Encoder {
     }
 }
 
-/// Decoder state over a byte slice.
-#[derive(Clone, Debug)]
+/// Decoder state over a byte slice. `Copy` (five words), so hot loops can keep it in registers
+/// and hand copies to out-of-line code.
+#[derive(Clone, Copy, Debug)]
 pub struct Decoder<'a> {
     bytes: &'a [u8],
     pos: usize,
@@ -221,6 +229,16 @@ impl<'a> Decoder<'a> {
 
     #[inline(always)]
     fn normalize(&mut self) {
+        if self.range < TOP {
+            self.refill();
+        }
+    }
+
+    /// Shift bytes in until the range is back above `2^24` — out of line: a human's flight
+    /// needs a new byte only every few frames, and the per-bit path stays short.
+    #[inline(never)]
+    #[cold]
+    fn refill(&mut self) {
         while self.range < TOP {
             self.range <<= 8;
             self.code = (self.code << 8) | self.next_byte() as u32;
@@ -230,19 +248,32 @@ impl<'a> Decoder<'a> {
     /// Decode one bit with the adaptive probability `p` (updated as the encoder did).
     #[inline(always)]
     pub fn bit(&mut self, p: &mut Prob) -> bool {
-        let bound = (self.range >> PROB_BITS) * p.get();
+        // In 32-bit arithmetic (no 16-bit masking in the hot path); the same values as
+        // `Prob::update`.
+        let q = p.get();
+        let bound = (self.range >> PROB_BITS) * q;
         let bit = if self.code < bound {
             self.range = bound;
+            p.set(q + ((PROB_ONE as u32 - q) >> SHIFT));
             false
         } else {
             // Corrupt input can leave `code ≥ range`; wrapping keeps every value defined.
             self.code = self.code.wrapping_sub(bound);
             self.range -= bound;
+            p.set(q - (q >> SHIFT));
             true
         };
-        p.update(bit);
         self.normalize();
         bit
+    }
+
+    /// [`Decoder::bit`] as one shared function: for the rare paths of a model (a frame whose
+    /// controls changed), where one copy of the bit decoder costs less code than one per call
+    /// site (the WASM-4 cart's 64 KiB) and the call costs little next to the decoder's state
+    /// being in memory there anyway.
+    #[inline(never)]
+    pub fn bit_outlined(&mut self, p: &mut Prob) -> bool {
+        self.bit(p)
     }
 
     /// Decode `n ≤ 32` bits at even odds, most significant first.
