@@ -560,28 +560,7 @@ impl<'a> Recording<'a> {
     /// Validate `bytes` as a recording (see the decoding order in the module docs). Allocation-free;
     /// runs the CRC over the whole input once.
     pub fn parse(bytes: &'a [u8]) -> Result<Recording<'a>, DecodeError> {
-        if bytes.len() < HEADER_LEN {
-            return Err(DecodeError::Truncated {
-                expected: HEADER_LEN as u64,
-                found: bytes.len(),
-            });
-        }
-        if bytes[0..4] != MAGIC {
-            return Err(DecodeError::BadMagic);
-        }
-        let version = read_u16(bytes, 4);
-        if version != FORMAT_VERSION {
-            return Err(DecodeError::UnsupportedVersion { version });
-        }
-        let header = Header {
-            version,
-            tick_hz: read_u16(bytes, 6),
-            frame_count: read_u32(bytes, 8),
-            flags: read_u16(bytes, 12),
-            checksum_interval: read_u16(bytes, 14),
-            condition_unit: f32::from_bits(read_u32(bytes, 16)),
-            crc: read_u32(bytes, 20),
-        };
+        let header = read_header(bytes, |v| v == FORMAT_VERSION)?;
         // The layout only depends on the interval when the flag says checksums are present.
         let layout_k = if header.flags & FLAG_CHECKSUMS != 0 {
             header.checksum_interval
@@ -867,6 +846,13 @@ pub fn decode<const N: usize>(
 /// and frame count before decoding (e.g. to size a buffer for [`load`]). Decode with [`load`] /
 /// [`decode`] / [`Recording::parse`], which check everything.
 pub fn peek_header(bytes: &[u8]) -> Result<Header, DecodeError> {
+    read_header(bytes, |v| v == FORMAT_VERSION || v == FORMAT_VERSION_2)
+}
+
+/// The first checks of every reader, in the order the module docs give: length ≥ 24, the magic,
+/// a version `supported` accepts; then the header's fields as stored (neither the CRC nor the
+/// fields are checked here).
+fn read_header(bytes: &[u8], supported: impl Fn(u16) -> bool) -> Result<Header, DecodeError> {
     if bytes.len() < HEADER_LEN {
         return Err(DecodeError::Truncated {
             expected: HEADER_LEN as u64,
@@ -877,7 +863,7 @@ pub fn peek_header(bytes: &[u8]) -> Result<Header, DecodeError> {
         return Err(DecodeError::BadMagic);
     }
     let version = read_u16(bytes, 4);
-    if version != FORMAT_VERSION && version != FORMAT_VERSION_2 {
+    if !supported(version) {
         return Err(DecodeError::UnsupportedVersion { version });
     }
     Ok(Header {
@@ -894,28 +880,7 @@ pub fn peek_header(bytes: &[u8]) -> Result<Header, DecodeError> {
 /// Check a version 2 file's header and CRC (order: length ≥ 24, magic, version, CRC, header
 /// fields); returns the header and the coded body.
 fn parse_v2(bytes: &[u8]) -> Result<(Header, &[u8]), DecodeError> {
-    if bytes.len() < HEADER_LEN {
-        return Err(DecodeError::Truncated {
-            expected: HEADER_LEN as u64,
-            found: bytes.len(),
-        });
-    }
-    if bytes.get(0..4) != Some(&MAGIC[..]) {
-        return Err(DecodeError::BadMagic);
-    }
-    let version = read_u16(bytes, 4);
-    if version != FORMAT_VERSION_2 {
-        return Err(DecodeError::UnsupportedVersion { version });
-    }
-    let header = Header {
-        version,
-        tick_hz: read_u16(bytes, 6),
-        frame_count: read_u32(bytes, 8),
-        flags: read_u16(bytes, 12),
-        checksum_interval: read_u16(bytes, 14),
-        condition_unit: f32::from_bits(read_u32(bytes, 16)),
-        crc: read_u32(bytes, 20),
-    };
+    let header = read_header(bytes, |v| v == FORMAT_VERSION_2)?;
     let computed = crc_of(bytes);
     if computed != header.crc {
         return Err(DecodeError::CrcMismatch {
