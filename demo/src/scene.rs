@@ -80,7 +80,14 @@ pub(crate) fn move_in_arena(
 ) {
     // `step_wish`, not `step`: the demo's players never crouch and the level has no ladders, so
     // `step` would run the same ticks (the same bits) with its crouch and ladder checks linked in.
-    movement::step_wish(mover, movement, input.world_wish(), input.jump, &DemoGround, dt);
+    movement::step_wish(
+        mover,
+        movement,
+        input.world_wish(),
+        input.jump,
+        &DemoGround,
+        dt,
+    );
     let (clamped, hit_x, hit_z) = clamp_to_arena(mover.position.planar());
     if hit_x {
         mover.velocity.x = 0.0;
