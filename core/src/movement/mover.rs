@@ -350,11 +350,7 @@ pub fn step_wish(
     ev.substeps = split.count;
     ev.dropped_time = split.dropped;
     for _ in 0..split.count {
-        let turned = super::platform::carried_yaw(state, probe, split.step);
-        if turned != 0.0 {
-            ev.carried_yaw = crate::math::scalar::flush_subnormal(ev.carried_yaw + turned);
-        }
-        run_tick(state, params, &wish, jump, probe, split.step).add_to(&mut ev);
+        carry_and_tick(state, params, &wish, jump, probe, split.step, &mut ev);
     }
     ev
 }
@@ -372,12 +368,28 @@ pub fn tick(
 ) -> StepEvents {
     let mut ev = StepEvents::NONE;
     ev.substeps = 1;
+    carry_and_tick(state, params, &wish, jump, probe, dt, &mut ev);
+    ev
+}
+
+/// One tick as [`step_wish`] and [`tick`] run it: first the platform under the character carries
+/// it (its yaw added to `ev.carried_yaw`; nothing for a still ground), then [`run_tick`], its
+/// events added to `ev`.
+#[inline(always)]
+fn carry_and_tick(
+    state: &mut MoverState,
+    params: &MoveParams,
+    wish: &WishDir,
+    jump: bool,
+    probe: &impl GroundProbe,
+    dt: f32,
+    ev: &mut StepEvents,
+) {
     let turned = super::platform::carried_yaw(state, probe, dt);
     if turned != 0.0 {
-        ev.carried_yaw = crate::math::scalar::flush_subnormal(turned);
+        ev.carried_yaw = crate::math::scalar::flush_subnormal(ev.carried_yaw + turned);
     }
-    run_tick(state, params, &wish, jump, probe, dt).add_to(&mut ev);
-    ev
+    run_tick(state, params, wish, jump, probe, dt).add_to(ev);
 }
 
 /// [`TickEvents::flags`] bits.
