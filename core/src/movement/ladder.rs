@@ -27,7 +27,6 @@ use super::mover::{MoverState, StepEvents};
 use super::params::MoveParams;
 use crate::ground::GroundProbe;
 use crate::math::{scalar, Vec2, Vec3};
-use crate::timestep::SubSteps;
 
 /// The planar unit normal of the ladder the character is on, if it is on one (see the module
 /// docs: the probe reports one and the character is not moving away from it faster than
@@ -79,32 +78,16 @@ pub fn climb(
     if !(dt > 0.0) {
         return StepEvents::REJECTED;
     }
-    let split = if dt <= params.max_tick_dt {
-        SubSteps {
-            count: 1,
-            step: dt,
-            dropped: 0.0,
-        }
-    } else {
-        SubSteps::split(dt, params.max_tick_dt, params.max_substeps)
-    };
+    let split = super::mover::split_dt(params, dt);
     let mut ev = StepEvents::NONE;
     ev.substeps = split.count;
     ev.dropped_time = split.dropped;
     if split.count == 0 {
         return StepEvents::REJECTED;
     }
-    if !state.is_finite() {
-        // As `step_wish` repairs a state handed in with NaN/inf: such fields become 0 (the
-        // normal up).
-        state.position = state.position.sanitize();
-        state.velocity = state.velocity.sanitize();
-        state.coyote_timer = crate::math::finite_or(state.coyote_timer, 0.0);
-        state.jump_buffer_timer = crate::math::finite_or(state.jump_buffer_timer, 0.0);
-        if !state.ground_normal.is_finite() {
-            state.ground_normal = Vec3::UP;
-        }
-    }
+    // As `step_wish` repairs a state handed in with NaN/inf: such fields become 0 (the normal up).
+    super::mover::repair_state(state);
+    super::mover::repair_ground_normal(state);
     let wish = wish.sanitized();
     let w = wish.dir * wish.scale;
     let into = -(w.x * n.x + w.y * n.y);

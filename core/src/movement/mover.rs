@@ -331,17 +331,7 @@ pub fn step_wish(
     }
     let wish = wish.sanitized();
     repair_state(state);
-    let split = if dt <= params.max_tick_dt {
-        // The fixed-tick case: exactly one tick of `dt` (what `SubSteps` gives, without its
-        // divides).
-        SubSteps {
-            count: 1,
-            step: dt,
-            dropped: 0.0,
-        }
-    } else {
-        SubSteps::split(dt, params.max_tick_dt, params.max_substeps)
-    };
+    let split = split_dt(params, dt);
     if split.count == 0 {
         repair_ground_normal(state);
         return StepEvents::REJECTED;
@@ -698,7 +688,7 @@ fn clamp_or_restore(state: &mut MoverState, m: f32, previous: Vec3) {
 /// categorisation overwrites it before anything reads it (only a step that then runs no tick
 /// repairs it, [`repair_ground_normal`]).
 #[inline]
-fn repair_state(state: &mut MoverState) {
+pub(super) fn repair_state(state: &mut MoverState) {
     if state.motion_is_finite() {
         return;
     }
@@ -708,9 +698,24 @@ fn repair_state(state: &mut MoverState) {
     state.jump_buffer_timer = crate::math::finite_or(state.jump_buffer_timer, 0.0);
 }
 
+/// The sub-steps of a step of `dt > 0` seconds: with a fixed tick (`dt ≤ max_tick_dt`) exactly one
+/// tick of `dt` (what [`SubSteps::split`] gives, without its divides), else that split.
+#[inline(always)]
+pub(super) fn split_dt(params: &MoveParams, dt: f32) -> SubSteps {
+    if dt <= params.max_tick_dt {
+        SubSteps {
+            count: 1,
+            step: dt,
+            dropped: 0.0,
+        }
+    } else {
+        SubSteps::split(dt, params.max_tick_dt, params.max_substeps)
+    }
+}
+
 /// A non-finite ground normal becomes [`Vec3::UP`] (the rest of [`repair_state`]).
 #[inline]
-fn repair_ground_normal(state: &mut MoverState) {
+pub(super) fn repair_ground_normal(state: &mut MoverState) {
     if !state.ground_normal.is_finite() {
         state.ground_normal = Vec3::UP;
     }
