@@ -58,7 +58,7 @@ impl<const LEN: usize, const MANT: usize> Gamma<LEN, MANT> {
     /// Encode `m ≥ 1` (values above `2^LEN` are never passed).
     #[inline(always)]
     fn encode(&mut self, m: u32, e: &mut Encoder, out: &mut Sink<'_>) {
-        let n = 32 - m.leading_zeros(); // 1..=LEN+1... bit length
+        let n = 32u32.wrapping_sub(m.leading_zeros()); // the bit length (leading_zeros ≤ 32)
         let extra = (n as usize).saturating_sub(1);
         for k in 0..LEN {
             let more = k < extra;
@@ -70,7 +70,12 @@ impl<const LEN: usize, const MANT: usize> Gamma<LEN, MANT> {
         let row = extra.min(LEN - 1);
         for i in (0..extra).rev() {
             let slot = i.min(MANT - 1);
-            e.bit(&mut self.mant[row][slot], (m >> i) & 1 != 0, out);
+            // `i < extra < 32`: the shift never wraps (the wrapping form spares its check).
+            e.bit(
+                &mut self.mant[row][slot],
+                m.wrapping_shr(i as u32) & 1 != 0,
+                out,
+            );
         }
     }
 
@@ -134,8 +139,9 @@ impl<const Z: usize, const S: usize, const G: usize, const LEN: usize, const MAN
         }
         let neg = dec.bit_outlined(&mut self.sign[c.sign.min(S - 1)]);
         let m = self.mag[c.mag.min(G - 1)].decode(dec) as i32;
+        // A corrupt stream can decode any magnitude: wrapping keeps `i32::MIN` defined.
         if neg {
-            -m
+            m.wrapping_neg()
         } else {
             m
         }
@@ -281,7 +287,7 @@ impl FrameModel {
         let c = if dec.bit(&mut self.cond.zero[zc]) {
             self.decode_cond_change(dec, p)
         } else {
-            self.cond_run = (self.cond_run + 1).min(COND_RUN_CTX as u8 - 1);
+            self.cond_run = self.cond_run.saturating_add(1).min(COND_RUN_CTX as u8 - 1);
             p
         };
         let w = w | c << 16;
@@ -401,9 +407,9 @@ impl FrameModel {
     #[inline(always)]
     fn note_cond(&mut self, d: i32) {
         if d == 0 {
-            self.cond_run = (self.cond_run + 1).min(COND_RUN_CTX as u8 - 1);
+            self.cond_run = self.cond_run.saturating_add(1).min(COND_RUN_CTX as u8 - 1);
         } else {
-            self.cond_prev_run = self.cond_run + 1;
+            self.cond_prev_run = self.cond_run.saturating_add(1);
             self.cond_run = 0;
             self.cond_last_nz = d as i8;
         }

@@ -1021,13 +1021,13 @@ pub fn load<'a>(bytes: &'a [u8], scratch: &'a mut [u8]) -> Result<Recording<'a>,
     decode_v2_body(&header, body, |item| match item {
         V2Item::Check(c) => {
             put_bytes(image, at, &c.to_le_bytes());
-            at += CHECKSUM_LEN;
+            at = at.saturating_add(CHECKSUM_LEN);
         }
         V2Item::Frame(_, w) => {
-            if let Some([b0, b1, b2]) = image.get_mut(at..at + FRAME_LEN) {
+            if let Some([b0, b1, b2]) = image.get_mut(at..at.saturating_add(FRAME_LEN)) {
                 [*b0, *b1, *b2] = [w as u8, (w >> 8) as u8, (w >> 16) as u8];
             }
-            at += FRAME_LEN;
+            at = at.saturating_add(FRAME_LEN);
         }
     })?;
     put_bytes(image, 0, bytes.get(..HEADER_LEN).unwrap_or(&[]));

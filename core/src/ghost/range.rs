@@ -50,11 +50,13 @@ impl Prob {
 
     #[inline(always)]
     fn update(&mut self, bit: bool) {
+        // `0 < p < PROB_ONE` always (the updates move `p` a fraction of the way to either end),
+        // so nothing wraps: the wrapping forms only spare the overflow checks.
         let p = self.get();
         if bit {
-            self.set(p - (p >> SHIFT));
+            self.set(p.wrapping_sub(p >> SHIFT));
         } else {
-            self.set(p + ((PROB_ONE as u32 - p) >> SHIFT));
+            self.set(p.wrapping_add((PROB_ONE as u32).wrapping_sub(p) >> SHIFT));
         }
     }
 }
@@ -133,7 +135,7 @@ impl Encoder {
                     self.started = true;
                 }
                 temp = 0xFF;
-                self.cache_size -= 1;
+                self.cache_size = self.cache_size.wrapping_sub(1);
                 if self.cache_size == 0 {
                     break;
                 }
@@ -156,10 +158,12 @@ impl Encoder {
     /// happens once per recorded tick, and the WASM-4 cart that records counts its bytes.
     #[inline(never)]
     pub fn bit(&mut self, p: &mut Prob, bit: bool, out: &mut Sink<'_>) {
-        let bound = (self.range >> PROB_BITS) * p.get();
+        // `bound < range` (`p < PROB_ONE`), and `low` stays below 2³³ (`shift_low` takes the
+        // carry out every byte): modular arithmetic by construction, written so.
+        let bound = (self.range >> PROB_BITS).wrapping_mul(p.get());
         if bit {
-            self.low += bound as u64;
-            self.range -= bound;
+            self.low = self.low.wrapping_add(bound as u64);
+            self.range = self.range.wrapping_sub(bound);
         } else {
             self.range = bound;
         }
@@ -174,7 +178,7 @@ impl Encoder {
             i -= 1;
             self.range >>= 1;
             if (v >> i) & 1 != 0 {
-                self.low += self.range as u64;
+                self.low = self.low.wrapping_add(self.range as u64);
             }
             self.normalize(out);
         }
@@ -250,17 +254,18 @@ impl<'a> Decoder<'a> {
     pub fn bit(&mut self, p: &mut Prob) -> bool {
         // In 32-bit arithmetic (no 16-bit masking in the hot path); the same values as
         // `Prob::update`.
+        // As in `Encoder::bit` and `Prob::update`: `bound < range`, `0 < q < PROB_ONE`.
         let q = p.get();
-        let bound = (self.range >> PROB_BITS) * q;
+        let bound = (self.range >> PROB_BITS).wrapping_mul(q);
         let bit = if self.code < bound {
             self.range = bound;
-            p.set(q + ((PROB_ONE as u32 - q) >> SHIFT));
+            p.set(q.wrapping_add((PROB_ONE as u32).wrapping_sub(q) >> SHIFT));
             false
         } else {
             // Corrupt input can leave `code ≥ range`; wrapping keeps every value defined.
             self.code = self.code.wrapping_sub(bound);
-            self.range -= bound;
-            p.set(q - (q >> SHIFT));
+            self.range = self.range.wrapping_sub(bound);
+            p.set(q.wrapping_sub(q >> SHIFT));
             true
         };
         self.normalize();
