@@ -210,8 +210,9 @@ mod tests {
         );
         let out = air_control(v, d, 150.0, 0.008);
         // k = 32·150·0.5·0.008 = 19.2: angle atan(19.2·0.7071 / (400 + 19.2·0.7071)).
-        let want = (19.2f32 * 0.70710677).atan2(400.0 + 19.2 * 0.70710677);
-        let got = (-out.x).atan2(-out.y);
+        // `libm` explicitly (not `f32::atan2`, nor the backend's approximate one under micromath).
+        let want = libm::atan2f(19.2f32 * 0.70710677, 400.0 + 19.2 * 0.70710677);
+        let got = libm::atan2f(-out.x, -out.y);
         assert!((got - want).abs() < 1e-5, "{got} {want}");
         assert!((out.length() - 400.0).abs() < 1e-3);
         // Bad inputs leave v alone, never NaN.
