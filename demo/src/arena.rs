@@ -46,7 +46,7 @@
 //!
 //! # Tick
 //! Per tick, in this order: each player (index order) turns by its look rate, moves (seed preset,
-//! auto-hop) on [`DemoGround`], is stopped by the arena walls and tilts to the ground; the
+//! auto-hop) on [`crate::level::DemoLevel`] (its ladder, pool and turntable), is stopped by the arena walls and tilts to the ground; the
 //! companion follows player 0's breadcrumb trail; critter `i` arrives at a point of a ring around
 //! player `i % players`; the tick counter advances. Players do not collide with each other.
 //!
@@ -64,7 +64,9 @@ use hopkit::steering::arrival::arrival_step;
 use hopkit::steering::{ArrivalParams, ArrivalState, SteeringParams};
 
 use super::level::DemoGround;
-use super::scene::{move_in_arena, COMPANION_START, CRITTERS, CRITTER_RING, LOOK_MAX_RATE, RING};
+use super::scene::{
+    add_carried_yaw, move_in_arena, COMPANION_START, CRITTERS, CRITTER_RING, LOOK_MAX_RATE, RING,
+};
 use super::TICK_HZ;
 
 /// Most players in an arena.
@@ -279,7 +281,7 @@ fn step_player(pl: &mut ArenaPlayer, params: &ArenaParams, c: &Controls, dt: f32
     pl.yaw = hopkit::math::wrap_angle(pl.yaw + rate * dt);
     pl.facing = hopkit::math::yaw_forward(pl.yaw);
     let input = MoveInput::new(c.wish, c.jump, pl.facing);
-    move_in_arena(
+    let carried = move_in_arena(
         &mut pl.mover,
         &mut pl.tilt,
         pl.yaw,
@@ -287,6 +289,7 @@ fn step_player(pl: &mut ArenaPlayer, params: &ArenaParams, c: &Controls, dt: f32
         &input,
         dt,
     );
+    pl.yaw = add_carried_yaw(pl.yaw, carried);
     pl.firing = c.fire;
 }
 

@@ -1,13 +1,22 @@
-//! The demo level: a flat square arena with two ramps, as a [`GroundProbe`].
+//! The demo level: a flat square arena with two ramps ([`DemoGround`]), and the features the
+//! players meet on it ([`DemoLevel`]): a block ([`TOWER`]) with a ladder up its west face
+//! ([`LADDER`]), a pool ([`POOL`], its floor [`POOL_FLOOR`] below the water at height 0) and a
+//! turntable ([`TURNTABLE_CENTER`], a moving platform turning at [`TURNTABLE_YAW_RATE`]).
 //!
 //! Ramps rise from height 0 at their low edge along their uphill direction and end in a drop back
 //! to the floor at the high edge. Slope constants are precomputed literals (no trigonometry per
 //! probe), so probing costs a handful of multiplies.
+//!
+//! The ghosts and the companion fly and walk over [`DemoGround`] alone: the bundled recordings'
+//! state checksums were taken over it (a ghost's terrain avoidance reads the ground), so the
+//! features do not change how the ghosts fly. The players — the demo's, the netplay arena's —
+//! move on [`DemoLevel`].
 
-use hopkit::ground::{GroundHit, GroundProbe};
+use hopkit::ground::{GroundHit, GroundProbe, SurfaceMotion};
 use hopkit::math::{Vec2, Vec3};
 
-use super::view::{RampView, MAX_RAMPS};
+use super::view::{FeatureView, RampView, MAX_RAMPS};
+use super::TICK_HZ;
 
 /// Half size of the arena along X and Z, world units. Bodies are kept inside it.
 pub const ARENA_HALF_EXTENT: f32 = 48.0;
@@ -129,6 +138,168 @@ impl GroundProbe for DemoGround {
         Some(h)
     }
 }
+
+/// The ground the players move on: [`DemoLevel`] with the `level-features` feature (default),
+/// else [`DemoGround`].
+#[cfg(feature = "level-features")]
+pub type PlayersGround = DemoLevel;
+/// The ground the players move on: [`DemoLevel`] with the `level-features` feature (default),
+/// else [`DemoGround`].
+#[cfg(not(feature = "level-features"))]
+pub type PlayersGround = DemoGround;
+
+/// The view's [`FeatureView`] after `tick` ticks, if the players' ground has the features.
+#[inline]
+pub fn features_if_any(tick: u32) -> Option<FeatureView> {
+    #[cfg(feature = "level-features")]
+    {
+        Some(feature_view(tick))
+    }
+    #[cfg(not(feature = "level-features"))]
+    {
+        let _ = tick;
+        None
+    }
+}
+
+/// An axis-aligned rectangle of the level seen from above: `(x, z)` corners, `min ≤ max`.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Zone {
+    /// Minimum corner `(x, z)`, world units.
+    pub min: Vec2,
+    /// Maximum corner `(x, z)`, world units.
+    pub max: Vec2,
+}
+
+impl Zone {
+    /// True if the planar point is inside (edges included; false for NaN).
+    #[inline(always)]
+    pub fn contains(&self, p: Vec2) -> bool {
+        p.x >= self.min.x && p.x <= self.max.x && p.y >= self.min.y && p.y <= self.max.y
+    }
+}
+
+/// The tower: a block [`TOWER_HEIGHT`] high, too high to step onto (the seed's `step_up` is
+/// 0.3): its sides are walls, its top is reached by the ladder.
+pub const TOWER: Zone = Zone {
+    min: Vec2::new(30.0, 18.0),
+    max: Vec2::new(36.0, 26.0),
+};
+/// Height of the tower's top, world units (m).
+pub const TOWER_HEIGHT: f32 = 3.0;
+/// The ladder on the tower's west (−X) face: felt by feet inside this zone (0.6 m deep in front
+/// of the face, 2 m wide) below the top.
+pub const LADDER: Zone = Zone {
+    min: Vec2::new(29.4, 21.0),
+    max: Vec2::new(29.999, 23.0),
+};
+/// The ladder's normal: from the face towards a climber (−X).
+pub const LADDER_NORMAL: Vec3 = Vec3::new(-1.0, 0.0, 0.0);
+/// The pool: its floor is [`POOL_FLOOR`], the water's surface is at height 0 (the floor's).
+pub const POOL: Zone = Zone {
+    min: Vec2::new(-38.0, 24.0),
+    max: Vec2::new(-26.0, 34.0),
+};
+/// Height of the pool's floor, world units (m): 2 m of water.
+pub const POOL_FLOOR: f32 = -2.0;
+/// Height of the pool's water surface, world units (the floor around it).
+pub const POOL_WATER: f32 = 0.0;
+/// Centre `(x, z)` of the turntable, a disc flush with the floor that turns (a moving platform:
+/// [`GroundProbe::surface_motion`]).
+pub const TURNTABLE_CENTER: Vec2 = Vec2::new(24.0, -40.0);
+/// Radius of the turntable, world units (m).
+pub const TURNTABLE_RADIUS: f32 = 5.0;
+/// Turning rate of the turntable, rad/s (positive turns left: counter-clockwise from above).
+pub const TURNTABLE_YAW_RATE: f32 = 0.8;
+
+/// The players' ground: [`DemoGround`] (floor and ramps) plus the [`TOWER`] with its [`LADDER`],
+/// the [`POOL`] and the turntable (see the module docs). Heights and normals are
+/// [`DemoGround`]'s everywhere outside the tower and the pool.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct DemoLevel;
+
+impl DemoLevel {
+    /// The tower's or the pool's floor height at `p`, if `p` is over one of them.
+    #[inline(always)]
+    fn feature_height(p: Vec2) -> Option<f32> {
+        if TOWER.contains(p) {
+            Some(TOWER_HEIGHT)
+        } else if POOL.contains(p) {
+            Some(POOL_FLOOR)
+        } else {
+            None
+        }
+    }
+}
+
+impl GroundProbe for DemoLevel {
+    /// The tower's top or the pool's floor (normal +Y) over them; else [`DemoGround::probe`]
+    /// (`None` for a non-finite point).
+    fn probe(&self, point: Vec3) -> Option<GroundHit> {
+        match Self::feature_height(point.planar()) {
+            // A NaN or infinite `x`, `z` is in no zone; `y` is checked here.
+            Some(height) if point.y.is_finite() => Some(GroundHit {
+                height,
+                normal: Vec3::UP,
+            }),
+            _ => DemoGround.probe(point),
+        }
+    }
+
+    /// [`DemoLevel::probe`]'s height.
+    #[inline]
+    fn height(&self, point: Vec3) -> Option<f32> {
+        match Self::feature_height(point.planar()) {
+            Some(height) if point.y.is_finite() => Some(height),
+            _ => DemoGround.height(point),
+        }
+    }
+
+    /// The turntable within [`TURNTABLE_RADIUS`] of [`TURNTABLE_CENTER`]; still elsewhere.
+    fn surface_motion(&self, point: Vec3) -> SurfaceMotion {
+        let r = point.planar() - TURNTABLE_CENTER;
+        if r.length_squared() <= TURNTABLE_RADIUS * TURNTABLE_RADIUS {
+            SurfaceMotion::rotating(
+                Vec3::new(TURNTABLE_CENTER.x, 0.0, TURNTABLE_CENTER.y),
+                TURNTABLE_YAW_RATE,
+            )
+        } else {
+            SurfaceMotion::STILL
+        }
+    }
+
+    /// [`LADDER_NORMAL`] for feet inside [`LADDER`] below [`TOWER_HEIGHT`].
+    fn ladder(&self, feet: Vec3) -> Option<Vec3> {
+        (LADDER.contains(feet.planar()) && feet.y < TOWER_HEIGHT).then_some(LADDER_NORMAL)
+    }
+}
+
+/// What the view draws of the level's features after `tick` ticks (their zones are constants;
+/// the turntable's spoke angle comes from the tick).
+pub fn feature_view(tick: u32) -> FeatureView {
+    // The spoke's angle after `tick` ticks, kept within one turn (so the float stays small
+    // however long the demo runs).
+    let turn = core::f32::consts::TAU;
+    let mut angle = TURNTABLE_YAW_RATE * (tick % TURNTABLE_TICKS_PER_TURN) as f32 / TICK_HZ as f32;
+    if angle >= turn {
+        angle -= turn;
+    }
+    FeatureView {
+        tower: TOWER,
+        ladder: LADDER,
+        pool: POOL,
+        turntable_center: TURNTABLE_CENTER,
+        turntable_radius: TURNTABLE_RADIUS,
+        turntable_angle: angle,
+    }
+}
+
+/// Ticks after which the turntable's spoke is drawn from angle 0 again: a whole number of ticks
+/// near one turn (so the angle's float stays small however long the demo runs).
+const TURNTABLE_TICKS_PER_TURN: u32 =
+    (core::f32::consts::TAU / TURNTABLE_YAW_RATE * TICK_HZ as f32) as u32;
 
 /// [`Ramp::contains`], inlined into the probes.
 #[inline(always)]
@@ -302,6 +473,89 @@ mod tests {
                 rng.range_f32(-60.0, 60.0),
             ));
         }
+    }
+
+    #[test]
+    fn demo_level_is_demo_ground_outside_its_features() {
+        let l = DemoLevel;
+        let in_feature = |p: Vec2| TOWER.contains(p) || POOL.contains(p);
+        let mut rng = hopkit::rng::Pcg32::seeded(26);
+        for _ in 0..100_000 {
+            let p = Vec3::new(
+                rng.range_f32(-60.0, 60.0),
+                rng.range_f32(-5.0, 30.0),
+                rng.range_f32(-60.0, 60.0),
+            );
+            let q = Vec3::new(
+                f32::from_bits(rng.next_u32()),
+                f32::from_bits(rng.next_u32()),
+                f32::from_bits(rng.next_u32()),
+            );
+            for p in [p, q] {
+                let (a, b) = (l.probe(p), l.height(p));
+                assert_eq!(a.map(|h| h.height.to_bits()), b.map(f32::to_bits), "{p:?}");
+                if in_feature(p.planar()) && p.y.is_finite() {
+                    let h = a.unwrap();
+                    assert_eq!(h.normal, Vec3::UP);
+                    assert!(h.height == TOWER_HEIGHT || h.height == POOL_FLOOR);
+                } else {
+                    assert!(same_hit(a, DemoGround.probe(p)), "{p:?}");
+                }
+            }
+        }
+        for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
+            let c = (TOWER.min + TOWER.max) * 0.5;
+            assert!(l.probe(Vec3::new(c.x, bad, c.y)).is_none());
+            assert!(l.probe(Vec3::new(bad, 0.0, c.y)).is_none());
+            assert!(l.ladder(Vec3::new(bad, 0.0, 22.0)).is_none());
+            assert!(l.surface_motion(Vec3::new(bad, 0.0, bad)).is_still());
+        }
+        // The features keep clear of the ramps, of each other and of the arena's edge.
+        for z in [TOWER, POOL, LADDER] {
+            for r in RAMPS.iter() {
+                assert!(
+                    z.max.x < r.min.x
+                        || z.min.x > r.max.x
+                        || z.max.y < r.min.y
+                        || z.min.y > r.max.y
+                );
+            }
+            assert!(z.min.x > -ARENA_HALF_EXTENT && z.max.x < ARENA_HALF_EXTENT);
+            assert!(z.min.y > -ARENA_HALF_EXTENT && z.max.y < ARENA_HALF_EXTENT);
+        }
+        let t = TURNTABLE_CENTER;
+        assert!(t.x.abs() + TURNTABLE_RADIUS < ARENA_HALF_EXTENT);
+        assert!(t.y.abs() + TURNTABLE_RADIUS < ARENA_HALF_EXTENT);
+        // The ladder is in front of the tower's west face, below its top.
+        const {
+            assert!(
+                LADDER.max.x < TOWER.min.x
+                    && LADDER.min.y >= TOWER.min.y
+                    && LADDER.max.y <= TOWER.max.y
+            )
+        };
+        assert_eq!(l.ladder(Vec3::new(29.7, 1.0, 22.0)), Some(LADDER_NORMAL));
+        assert_eq!(l.ladder(Vec3::new(29.7, TOWER_HEIGHT, 22.0)), None);
+        assert_eq!(l.ladder(Vec3::new(28.0, 1.0, 22.0)), None);
+        let m = l.surface_motion(Vec3::new(t.x + 1.0, 0.0, t.y));
+        assert_eq!(m.yaw_rate, TURNTABLE_YAW_RATE);
+        assert!(l
+            .surface_motion(Vec3::new(t.x + TURNTABLE_RADIUS + 0.1, 0.0, t.y))
+            .is_still());
+    }
+
+    #[test]
+    fn feature_view_spoke_is_unit_and_turns_with_the_disc() {
+        for tick in 0..2000u32 {
+            let f = feature_view(tick);
+            let s = f.turntable_spoke();
+            assert!((s.length() - 1.0).abs() < 1e-5);
+            assert!((0.0..core::f32::consts::TAU).contains(&f.turntable_angle));
+        }
+        // A quarter turn later the spoke has moved from +X towards −Z.
+        let q = (core::f32::consts::FRAC_PI_2 / TURNTABLE_YAW_RATE * TICK_HZ as f32) as u32;
+        let s = feature_view(q).turntable_spoke();
+        assert!(s.y < -0.99, "{s:?}");
     }
 
     #[test]

@@ -31,6 +31,22 @@ pub fn demo_recording() -> Result<Recording<'static>, DecodeError> {
     Recording::parse(DEMO_RECORDING)
 }
 
+/// The bundled recording in the version 2 format (`demo/assets/demo.v2.ghost`): the same frames
+/// and checksums as [`DEMO_RECORDING`] in 483 bytes instead of 5,544. Images short of flash (the
+/// Black Pill board's 64 KiB budget, the WASM-4 cart) link this and decode it once at start-up
+/// with [`demo_recording_v2`].
+pub const DEMO_RECORDING_V2: &[u8] = include_bytes!("../assets/demo.v2.ghost");
+
+/// RAM [`demo_recording_v2`] decodes into, bytes: the size of [`DEMO_RECORDING`].
+pub const DEMO_SCRATCH_LEN: usize = 5544;
+
+/// [`DEMO_RECORDING_V2`] decoded into `scratch` ([`hopkit::ghost::load`]: CRC checked, then the
+/// version 1 image written there): the same recording as [`demo_recording`], so the same
+/// hashes (tested). `scratch` must hold [`DEMO_SCRATCH_LEN`] bytes.
+pub fn demo_recording_v2(scratch: &'static mut [u8]) -> Result<Recording<'static>, DecodeError> {
+    hopkit::ghost::load(DEMO_RECORDING_V2, scratch)
+}
+
 /// Seed of the demo formation's leader start frame (seed 002).
 pub const DEMO_SEED: u64 = 2;
 
@@ -187,4 +203,32 @@ pub fn record_demo() -> Result<(Recorder<RECORDING_LEN>, FlyerState), HeaderFiel
         let _ = record_and_fly(&mut rec, &mut pilot, &params, &input, &TARGETS, &DemoGround);
     }
     Ok((rec, pilot))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_v2_bundle_decodes_to_the_v1_bytes() {
+        let scratch =
+            std::boxed::Box::leak(std::vec![0u8; super::DEMO_SCRATCH_LEN].into_boxed_slice());
+        let rec = super::demo_recording_v2(scratch).unwrap();
+        let v1 = super::demo_recording().unwrap();
+        assert_eq!(super::DEMO_SCRATCH_LEN, super::DEMO_RECORDING.len());
+        assert_eq!(rec.as_bytes().len(), v1.as_bytes().len());
+        // The same frames and checksums (the body after the 24-byte header); the header says
+        // which format the file was.
+        assert!(rec.as_bytes()[24..] == v1.as_bytes()[24..]);
+        assert_eq!(rec.frame_count(), v1.frame_count());
+        // The board's rig (the v2 bundle) runs the demo's golden ticks.
+        let (mut a, mut b) = (
+            crate::DemoRig::with_recording(Some(rec)),
+            crate::DemoRig::new(),
+        );
+        for t in 0..600 {
+            a.tick(&crate::scripted_raw(t));
+            b.tick(&crate::scripted_raw(t));
+        }
+        assert_eq!(a.state_hash(), b.state_hash());
+        assert_eq!(a.state_hash(), 0xd625_d6dd_acdc_8e4f);
+    }
 }

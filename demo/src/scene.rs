@@ -3,8 +3,9 @@
 //!
 //! Per tick, in this order:
 //! 1. raw samples → [`StickPipeline`] → left stick wish, right stick look rate, buttons;
-//! 2. player yaw += look rate · dt; movement step (seed preset, auto-hop) on [`DemoGround`];
-//!    the arena walls stop the velocity component into them;
+//! 2. player yaw += look rate · dt; movement step (seed preset, auto-hop) on [`PlayersGround`]
+//!    (climbing on its ladder, carried by its turntable); the arena walls stop the velocity
+//!    component into them;
 //! 3. slope alignment of the player's body to the ground normal (while grounded);
 //! 4. the companion follows the player's breadcrumb trail;
 //! 5. critters arrive at points on a ring around the player (they settle when the player stops);
@@ -25,7 +26,9 @@ use hopkit::steering::arrival::{self, arrival_step_with};
 use hopkit::steering::{ArrivalParams, ArrivalState, SteeringParams};
 use hopkit::stick::{RawSticks, StickPipeline};
 
-use super::level::{clamp_to_arena, ramp_views, DemoGround, ARENA_HALF_EXTENT};
+use super::level::{
+    clamp_to_arena, features_if_any, ramp_views, DemoGround, PlayersGround, ARENA_HALF_EXTENT,
+};
 use super::script::scripted_raw;
 use super::view::{
     heading_and_speed, planar_forward, BodyView, CritterView, DemoView, GhostView, MAX_CRITTERS,
@@ -67,8 +70,10 @@ pub(crate) const RING: [Vec2; CRITTERS] = [
 ];
 
 /// One player's move on the demo level, shared by the demo scene and the netplay arena: the
-/// movement step, the arena's walls (position clamped, the blocked velocity component zeroed),
-/// then the body's slope tilt from the ground it stands on.
+/// movement step on [`PlayersGround`] (climbing while on its ladder), the arena's walls (position
+/// clamped, the blocked velocity component zeroed), then the body's slope tilt from the ground it
+/// stands on. Returns the yaw the turntable turned the player by (radians; 0 off it), for the
+/// caller to add to the view yaw.
 #[inline]
 pub(crate) fn move_in_arena(
     mover: &mut MoverState,
@@ -77,17 +82,29 @@ pub(crate) fn move_in_arena(
     (movement, slope): (&MoveParams, &SlopeParams),
     input: &MoveInput,
     dt: f32,
-) {
-    // `step_wish`, not `step`: the demo's players never crouch and the level has no ladders, so
-    // `step` would run the same ticks (the same bits) with its crouch and ladder checks linked in.
-    movement::step_wish(
-        mover,
-        movement,
-        input.world_wish(),
-        input.jump,
-        &DemoGround,
-        dt,
-    );
+) -> f32 {
+    // `step_wish` with the ladder test in front, not `step`: the demo's players never crouch, so
+    // `step` would run the same ticks (the same bits) with its crouch checks linked in.
+    let wish = input.world_wish();
+    let ev = match movement::ladder::touching(&PlayersGround::default(), mover, movement, wish) {
+        Some(n) => movement::ladder::climb(
+            mover,
+            movement,
+            n,
+            wish,
+            input.jump,
+            &PlayersGround::default(),
+            dt,
+        ),
+        None => movement::step_wish(
+            mover,
+            movement,
+            wish,
+            input.jump,
+            &PlayersGround::default(),
+            dt,
+        ),
+    };
     let (clamped, hit_x, hit_z) = clamp_to_arena(mover.position.planar());
     if hit_x {
         mover.velocity.x = 0.0;
@@ -103,6 +120,20 @@ pub(crate) fn move_in_arena(
         None
     };
     slope::step(tilt, slope, Quat::from_yaw(yaw), normal, dt);
+    ev.carried_yaw
+}
+
+/// `yaw` turned by `by` radians and wrapped into `(−π, π]`; exactly `yaw` when `by` is 0 (off the
+/// turntable: no float operation touches the yaw, so its bits stay those of a level without one).
+#[inline]
+pub(crate) fn add_carried_yaw(yaw: f32, by: f32) -> f32 {
+    // Without the level's features no platform carries anyone (and the cart has no bytes for
+    // the wrap).
+    if by == 0.0 || !cfg!(feature = "level-features") {
+        yaw
+    } else {
+        hopkit::math::wrap_angle(yaw + by)
+    }
 }
 
 /// Tuning of the demo scene. `Default` = the values documented on each field.
@@ -286,7 +317,7 @@ impl DemoScene {
             held & buttons::JUMP != 0,
             pl.facing,
         );
-        move_in_arena(
+        let carried = move_in_arena(
             &mut pl.mover,
             &mut pl.tilt,
             pl.yaw,
@@ -294,6 +325,7 @@ impl DemoScene {
             &input,
             dt,
         );
+        pl.yaw = add_carried_yaw(pl.yaw, carried);
     }
 
     fn step_critters(&mut self, dt: f32) {
@@ -331,6 +363,7 @@ impl DemoScene {
             },
             companion_head_yaw: self.companion.body.neck_yaw,
             ramps: ramp_views(),
+            features: features_if_any(self.tick),
             ..DemoView::default()
         };
         for c in self.companion.trail.iter() {
@@ -442,6 +475,90 @@ pub fn scripted_hash(ticks: u32) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(feature = "level-features")]
+    use crate::level::{
+        LADDER, TOWER, TOWER_HEIGHT, TURNTABLE_CENTER, TURNTABLE_RADIUS, TURNTABLE_YAW_RATE,
+    };
+
+    /// A scene with the player placed at `feet` facing `yaw`, no ghosts.
+    #[cfg(feature = "level-features")]
+    fn placed(feet: Vec3, yaw: f32) -> DemoScene {
+        let mut s = DemoScene::new(None);
+        s.player.mover = MoverState::new(feet);
+        s.player.yaw = yaw;
+        s
+    }
+
+    #[test]
+    #[cfg(feature = "level-features")]
+    fn the_ladder_takes_the_player_onto_the_tower() {
+        // Facing +X (yaw −π/2), 2 m in front of the ladder, stick forward.
+        let z = (LADDER.min.y + LADDER.max.y) * 0.5;
+        let mut s = placed(
+            Vec3::new(LADDER.min.x - 2.0, 0.0, z),
+            -core::f32::consts::FRAC_PI_2,
+        );
+        let mut climbed = false;
+        for _ in 0..4 * TICK_HZ {
+            s.step(Vec2::new(0.0, 1.0), 0.0, 0, None);
+            let m = &s.player.mover;
+            climbed |= !m.grounded && m.position.y > 1.0 && m.position.x < TOWER.min.x;
+            if m.grounded && m.position.y > 0.0 {
+                break; // on top: let go
+            }
+        }
+        for _ in 0..TICK_HZ {
+            s.step(Vec2::ZERO, 0.0, 0, None);
+        }
+        let m = &s.player.mover;
+        assert!(climbed, "never on the ladder: {m:?}");
+        assert!(m.grounded && m.position.y == TOWER_HEIGHT, "{m:?}");
+        assert!(TOWER.contains(m.position.planar()), "{m:?}");
+        // Without the ladder the tower's face is a wall: beside it the player stays on the floor.
+        let mut s = placed(
+            Vec3::new(LADDER.min.x - 2.0, 0.0, TOWER.min.y + 1.0),
+            -core::f32::consts::FRAC_PI_2,
+        );
+        for _ in 0..4 * TICK_HZ {
+            s.step(Vec2::new(0.0, 1.0), 0.0, 0, None);
+            assert!(s.player.mover.position.y == 0.0 && s.player.mover.position.x <= TOWER.min.x);
+        }
+    }
+
+    #[test]
+    #[cfg(feature = "level-features")]
+    fn the_turntable_carries_the_player_round() {
+        let r0 = Vec2::new(3.0, 0.0);
+        let start = TURNTABLE_CENTER + r0;
+        let mut s = placed(Vec3::new(start.x, 0.0, start.y), 0.0);
+        let secs = 2;
+        for _ in 0..secs * TICK_HZ {
+            s.step(Vec2::ZERO, 0.0, 0, None);
+        }
+        let turned = TURNTABLE_YAW_RATE * secs as f32;
+        // The yaw turned with the disc, and the player is still 3 m from the centre, moved round
+        // by the same angle (counter-clockwise from above: +X goes towards −Z).
+        // (The first tick categorises the ground before anything carries it: one tick less.)
+        let tick = TURNTABLE_YAW_RATE / TICK_HZ as f32;
+        assert!(
+            (s.player.yaw - (turned - tick)).abs() < 1e-3,
+            "yaw {}",
+            s.player.yaw
+        );
+        let r = s.player.mover.position.planar() - TURNTABLE_CENTER;
+        assert!((r.length() - r0.length()).abs() < 0.05, "{r:?}");
+        let (sin, cos) = hopkit::math::scalar::sin_cos(turned - tick);
+        let want = Vec2::new(3.0 * cos, -3.0 * sin);
+        assert!((r - want).length() < 0.05, "{r:?} vs {want:?}");
+        // Off the disc nothing turns.
+        let far = TURNTABLE_CENTER + Vec2::new(TURNTABLE_RADIUS + 1.0, 0.0);
+        let mut s = placed(Vec3::new(far.x, 0.0, far.y), 0.0);
+        for _ in 0..TICK_HZ {
+            s.step(Vec2::ZERO, 0.0, 0, None);
+        }
+        assert_eq!(s.player.yaw, 0.0);
+        assert_eq!(s.player.mover.position.planar(), far);
+    }
 
     #[test]
     fn rig_is_deterministic_and_finite() {

@@ -67,6 +67,33 @@ pub struct RampView {
     pub angle_deg: f32,
 }
 
+/// The level's features, seen from above (the constants of [`crate::level`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct FeatureView {
+    /// The tower's footprint (drawn as a raised block).
+    pub tower: crate::level::Zone,
+    /// The ladder's zone in front of the tower's face (drawn as rungs).
+    pub ladder: crate::level::Zone,
+    /// The pool (drawn as water).
+    pub pool: crate::level::Zone,
+    /// The turntable's centre `(x, z)`.
+    pub turntable_center: Vec2,
+    /// The turntable's radius, world units.
+    pub turntable_radius: f32,
+    /// Angle of the turntable's marked spoke from +X, radians in `[0, 2π)`, counter-clockwise
+    /// seen from above (towards −Z): it turns with the disc.
+    pub turntable_angle: f32,
+}
+
+impl FeatureView {
+    /// Unit direction `(x, z)` of the turntable's marked spoke: `(cos a, −sin a)`.
+    pub fn turntable_spoke(&self) -> Vec2 {
+        let (s, c) = scalar::sin_cos(self.turntable_angle);
+        Vec2::new(c, -s)
+    }
+}
+
 /// Everything a renderer needs to draw one demo frame.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct DemoView {
@@ -96,6 +123,8 @@ pub struct DemoView {
     pub ghosts: heapless::Vec<GhostView, MAX_GHOSTS>,
     /// Ramps in the level.
     pub ramps: heapless::Vec<RampView, MAX_RAMPS>,
+    /// The level's tower, ladder, pool and turntable, if it has them.
+    pub features: Option<FeatureView>,
 }
 
 /// `(v.normalize_or_zero(), v.length())` with one square root instead of two: the same

@@ -24,6 +24,8 @@
 //! - ghost fighters: filled arrow-head triangles along their heading, a dashed tracer while firing,
 //!   a dot on the display edge when off screen;
 //! - ramps: an outline with dotted contour stripes across the uphill direction;
+//! - the level's features: the pool (waves), the tower (a block with an inner outline) with its
+//!   ladder (a small box on its face), the turntable (a circle with a spoke that turns);
 //! - the arena border and a sparse dot grid (so that scrolling shows motion).
 //!
 //! ## Integers where the display is reached
@@ -47,8 +49,10 @@
 // With the `f32-render` feature the fixed-point renderer below is compiled but not called.
 #![cfg_attr(feature = "f32-render", allow(dead_code))]
 
+use crate::level::Zone;
 use crate::view::{
-    BodyView, CritterView, DemoView, GhostView, RampView, DISPLAY_HEIGHT, DISPLAY_WIDTH,
+    BodyView, CritterView, DemoView, FeatureView, GhostView, RampView, DISPLAY_HEIGHT,
+    DISPLAY_WIDTH,
 };
 use embedded_graphics::pixelcolor::BinaryColor;
 use embedded_graphics::prelude::*;
@@ -131,6 +135,26 @@ impl Viewport {
     pub fn to_point(&self, p: Vec2) -> Option<Point> {
         let (sx, sy) = self.to_display(p)?;
         Some(Point::new(clamp_px(sx, WIDTH), clamp_px(sy, HEIGHT)))
+    }
+
+    /// A world rectangle around the camera that holds everything the display shows, with room
+    /// to spare (twice the display's extent each way; all of the world when the scale is not
+    /// usable).
+    #[cfg_attr(not(feature = "level-features"), allow(dead_code))]
+    pub fn seen(&self) -> Zone {
+        let s = self.pixels_per_unit;
+        if !(s > 1.0e-6 && s <= f32::MAX && self.camera.is_finite()) {
+            let m = f32::MAX;
+            return Zone {
+                min: Vec2::new(-m, -m),
+                max: Vec2::new(m, m),
+            };
+        }
+        let half = Vec2::new(WIDTH as f32 / s, HEIGHT as f32 / s);
+        Zone {
+            min: self.camera - half,
+            max: self.camera + half,
+        }
     }
 
     /// True if world point `p` lands inside the playfield (with `margin` extra pixels).
@@ -497,6 +521,11 @@ fn draw_frame_fixed<D: DrawTarget<Color = BinaryColor>>(
     draw_arena(view, &vp, &mut field)?;
     for ramp in view.ramps.iter() {
         draw_ramp(ramp, &vp, &mut field)?;
+    }
+    // Only builds whose level has the features draw them (no code otherwise: the WASM-4 cart).
+    #[cfg(feature = "level-features")]
+    if let Some(f) = &view.features {
+        draw_features(f, &vp.vp.seen(), |p| vp.to_point(p), &mut field)?;
     }
     for crumb in view.crumbs.iter() {
         draw_crumb(*crumb, &vp, &mut field)?;
@@ -891,6 +920,102 @@ fn rect_between(a: Point, b: Point) -> Rectangle {
     let w = (a.x - b.x).unsigned_abs() + 1;
     let h = (a.y - b.y).unsigned_abs() + 1;
     Rectangle::new(tl, Size::new(w, h))
+}
+
+/// The level's features, drawn from display points only (`to_point`: the renderer's world →
+/// display map), so both renderers draw them with this one function and the same pixels:
+/// - the pool: an outline filled with short dotted waves;
+/// - the tower: an outline with a second one 2 px inside (a raised block), and its ladder as a
+///   small box on the face;
+/// - the turntable: a circle with the marked spoke from the centre (it turns with the disc).
+///
+/// A feature wholly outside `seen` (the world rectangle around the camera that covers the display
+/// with room to spare) is skipped: it would draw nothing visible.
+#[cfg_attr(not(feature = "level-features"), allow(dead_code))]
+pub(crate) fn draw_features<D: DrawTarget<Color = BinaryColor>>(
+    f: &FeatureView,
+    seen: &Zone,
+    to_point: impl Fn(Vec2) -> Option<Point>,
+    target: &mut D,
+) -> Result<(), D::Error> {
+    let apart = |z: &Zone| {
+        !(z.max.x >= seen.min.x
+            && z.min.x <= seen.max.x
+            && z.max.y >= seen.min.y
+            && z.min.y <= seen.max.y)
+    };
+    let pool = (!apart(&f.pool)).then_some(f.pool);
+    if let Some((Some(a), Some(b))) = pool.map(|z| (to_point(z.min), to_point(z.max))) {
+        let r = rect_between(a, b);
+        r.into_styled(stroke()).draw(target)?;
+        let (tl, br) = (r.top_left, a.component_max(b));
+        // Waves: pairs of pixels, every 3rd row, shifted by 2 px row to row.
+        let mut y = tl.y + 2;
+        let mut shift = 0;
+        while y < br.y - 1 {
+            let mut x = tl.x + 2 + shift;
+            while x < br.x - 1 {
+                target.draw_iter([
+                    Pixel(Point::new(x, y), BinaryColor::On),
+                    Pixel(Point::new(x + 1, y), BinaryColor::On),
+                ])?;
+                x += 5;
+            }
+            y += 3;
+            shift = 2 - shift;
+        }
+    }
+    let tower = (!apart(&f.tower)).then_some((f.tower, f.ladder));
+    let Some((tower, ladder)) = tower else {
+        return draw_turntable(f, &apart, to_point, target);
+    };
+    if let (Some(a), Some(b)) = (to_point(tower.min), to_point(tower.max)) {
+        let r = rect_between(a, b);
+        r.into_styled(stroke()).draw(target)?;
+        let (tl, br) = (r.top_left, a.component_max(b));
+        if br.x - tl.x > 5 && br.y - tl.y > 5 {
+            rect_between(tl + Point::new(2, 2), br - Point::new(2, 2))
+                .into_styled(stroke())
+                .draw(target)?;
+        }
+    }
+    if let (Some(a), Some(b)) = (to_point(ladder.min), to_point(ladder.max)) {
+        let tl = a.component_min(b) - Point::new(1, 0);
+        rect_between(tl, a.component_max(b))
+            .into_styled(stroke())
+            .draw(target)?;
+    }
+    draw_turntable(f, &apart, to_point, target)
+}
+
+/// [`draw_features`]' turntable.
+#[cfg_attr(not(feature = "level-features"), allow(dead_code))]
+fn draw_turntable<D: DrawTarget<Color = BinaryColor>>(
+    f: &FeatureView,
+    apart: &impl Fn(&Zone) -> bool,
+    to_point: impl Fn(Vec2) -> Option<Point>,
+    target: &mut D,
+) -> Result<(), D::Error> {
+    let c = f.turntable_center;
+    let r = f.turntable_radius;
+    let bounds = Zone {
+        min: c - Vec2::new(r, r),
+        max: c + Vec2::new(r, r),
+    };
+    if apart(&bounds) {
+        return Ok(());
+    }
+    let (Some(centre), Some(east)) = (to_point(c), to_point(c + Vec2::new(r, 0.0))) else {
+        return Ok(());
+    };
+    // The disc's outline: a circle through the point `r` east of the centre (odd diameter, at
+    // most the display's width: the viewport clamps points to a margin around it).
+    let d = (2 * (east.x - centre.x) + 1).clamp(1, DISPLAY_WIDTH as i32);
+    circle(centre, d, None, target)?;
+    if let Some(rim) = to_point(c + f.turntable_spoke() * r) {
+        thin_line(Line::new(centre, rim), target)?;
+    }
+    Ok(())
 }
 
 /// A ramp: outline plus contour stripes every 3 px, running across the uphill direction.
@@ -1561,7 +1686,46 @@ mod tests {
                 let _ = view.ghosts.push(g);
             }
             view.ramps = crate::level::ramp_views();
+            view.features = Some(crate::level::feature_view(i));
             same_as_reference(&view, &format!("random view {i}"));
+        }
+    }
+
+    /// The camera on each of the level's features (and between them), at every turntable angle
+    /// of a turn: both renderers draw them with the same pixels, and each one lights pixels.
+    #[test]
+    #[cfg(feature = "level-features")]
+    fn level_features_are_drawn_and_match_the_f32_reference() {
+        use crate::level::{LADDER, POOL, TOWER, TURNTABLE_CENTER};
+        let centre = |z: crate::level::Zone| (z.min + z.max) * 0.5;
+        for (k, cam) in [
+            centre(POOL),
+            centre(TOWER),
+            centre(LADDER),
+            TURNTABLE_CENTER,
+            TURNTABLE_CENTER + Vec2::new(3.3, -1.7),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let base = DemoView {
+                arena_half_extent: Vec2::new(48.0, 48.0),
+                camera: cam,
+                ..DemoView::default()
+            };
+            let mut plain = FrameBuffer::new();
+            draw_frame(&base, &mut plain).unwrap();
+            for tick in (0..480).step_by(7) {
+                let view = DemoView {
+                    tick,
+                    features: Some(crate::level::feature_view(tick)),
+                    ..base.clone()
+                };
+                same_as_reference(&view, &format!("feature {k} tick {tick}"));
+                let mut drawn = FrameBuffer::new();
+                draw_frame(&view, &mut drawn).unwrap();
+                assert!(drawn != plain, "feature {k}: nothing drawn");
+            }
         }
     }
 

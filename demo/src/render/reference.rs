@@ -36,6 +36,12 @@ pub fn draw_frame<D: DrawTarget<Color = BinaryColor>>(
     for ramp in view.ramps.iter() {
         draw_ramp(ramp, &vp, &mut field)?;
     }
+    #[cfg(feature = "level-features")]
+    if let Some(f) = &view.features {
+        // The features have one drawing routine (from display points), shared with the
+        // fixed-point renderer.
+        super::draw_features(f, &vp.seen(), |p| vp.to_point(p), &mut field)?;
+    }
     for crumb in view.crumbs.iter() {
         draw_crumb(*crumb, &vp, &mut field)?;
     }
