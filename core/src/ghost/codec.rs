@@ -376,7 +376,7 @@ impl FrameModel {
                 // Right after a change: which sticks moved in it.
                 sc = self.moved_ctx();
             }
-            let lo = if bit_regs(&mut range, &mut code, &mut self.controls_changed[sc & 15]) {
+            if bit_regs(&mut range, &mut code, &mut self.controls_changed[sc & 15]) {
                 if range < RENORM_BELOW {
                     dec.refill_regs(&mut range, &mut code);
                 }
@@ -388,7 +388,7 @@ impl FrameModel {
                 if dec.consumed() > limit {
                     left = 0;
                 }
-                lo
+                prev = (prev & 0xFF_0000) | lo;
             } else {
                 if range < RENORM_BELOW {
                     dec.refill_regs(&mut range, &mut code);
@@ -396,16 +396,19 @@ impl FrameModel {
                         left = 0;
                     }
                 }
-                if run < 2 {
-                    self.note_stick(0, 0);
-                    self.note_stick(1, 0);
+                // `RUN_NEXT`: the run is kept at most 4, the stick history shifts until it is
+                // all zeros.
+                if run < 4 {
+                    if run < 2 {
+                        self.note_stick(0, 0);
+                        self.note_stick(1, 0);
+                    }
+                    run += 1;
                 }
-                run = RUN_NEXT[run & 7] as usize;
-                prev & 0xFFFF
-            };
+            }
             // 2. The Condition: unchanged, or a delta (out of line).
             let zc = cond_row[cond_run & (COND_RUN_CTX - 1)] as usize;
-            let c = if bit_regs(&mut range, &mut code, &mut self.cond.zero[zc & 31]) {
+            if bit_regs(&mut range, &mut code, &mut self.cond.zero[zc & 31]) {
                 if range < RENORM_BELOW {
                     dec.refill_regs(&mut range, &mut code);
                 }
@@ -439,7 +442,7 @@ impl FrameModel {
                 if dec.consumed() > limit {
                     left = 0;
                 }
-                c
+                prev = (prev & 0xFFFF) | c << 16;
             } else {
                 if range < RENORM_BELOW {
                     dec.refill_regs(&mut range, &mut code);
@@ -448,9 +451,7 @@ impl FrameModel {
                     }
                 }
                 cond_run = (cond_run + 1).min(COND_RUN_CTX - 1);
-                prev >> 16
-            };
-            prev = lo | c << 16;
+            }
             emit(prev);
         }
         dec.set_regs(range, code);
