@@ -119,22 +119,18 @@ impl<const LEN: usize, const MANT: usize> Gamma<LEN, MANT> {
         }
     }
 
+    /// Decode a magnitude, each bit from `bit` (a decoder's adaptive bit), the first `extra`
+    /// "longer" bits already decoded as 1.
     #[inline(always)]
-    fn decode(&mut self, d: &mut Decoder<'_>) -> u32 {
-        self.decode_from(0, d)
-    }
-
-    /// [`Gamma::decode`] with the first `extra` "longer" bits already decoded as 1.
-    #[inline(always)]
-    fn decode_from(&mut self, mut extra: usize, d: &mut Decoder<'_>) -> u32 {
-        while extra < LEN && d.bit_rare(&mut self.len[extra]) {
+    fn decode_from(&mut self, mut extra: usize, bit: &mut impl FnMut(&mut Prob) -> bool) -> u32 {
+        while extra < LEN && bit(&mut self.len[extra]) {
             extra += 1;
         }
         let row = extra.min(LEN - 1);
         let mut m = 1u32;
         for i in (0..extra).rev() {
             let slot = i.min(MANT - 1);
-            m = (m << 1) | d.bit_rare(&mut self.mant[row][slot]) as u32;
+            m = (m << 1) | bit(&mut self.mant[row][slot]) as u32;
         }
         m
     }
@@ -177,13 +173,14 @@ impl<const Z: usize, const S: usize, const G: usize, const LEN: usize, const MAN
         }
     }
 
+    /// Decode a delta, each bit from `bit` (a decoder's adaptive bit).
     #[inline(always)]
-    fn decode(&mut self, c: Ctx, nonzero: bool, dec: &mut Decoder<'_>) -> i32 {
-        if !nonzero && !dec.bit_rare(&mut self.zero[c.zero.min(Z - 1)]) {
+    fn decode(&mut self, c: Ctx, nonzero: bool, bit: &mut impl FnMut(&mut Prob) -> bool) -> i32 {
+        if !nonzero && !bit(&mut self.zero[c.zero.min(Z - 1)]) {
             return 0;
         }
-        let neg = dec.bit_rare(&mut self.sign[c.sign.min(S - 1)]);
-        let m = self.mag[c.mag.min(G - 1)].decode(dec) as i32;
+        let neg = bit(&mut self.sign[c.sign.min(S - 1)]);
+        let m = self.mag[c.mag.min(G - 1)].decode_from(0, bit) as i32;
         // A corrupt stream can decode any magnitude: wrapping keeps `i32::MIN` defined.
         if neg {
             m.wrapping_neg()
@@ -340,8 +337,8 @@ impl FrameModel {
         w
     }
 
-    /// Decode `n` frames, calling `emit` with each one's stored word ([`Frame::pack`]'s bytes,
-    /// little-endian) in order: [`FrameModel::decode_word`] `n` times, shaped for the Cortex-M0
+    /// Decode frames `i..end`, calling `emit(i, word)` with each one's stored word ([`Frame::pack`]'s bytes,
+    /// little-endian) in order: [`FrameModel::decode_word`] for each, shaped for the Cortex-M0
     /// (the "a 30 s recording decodes within one 60 Hz frame" requirement).
     ///
     /// The loop keeps the coder's `range` and `code`, the previous word and the run counters in
@@ -352,24 +349,26 @@ impl FrameModel {
     /// stops once it is all zeros (two unchanged frames); the Condition's context is a table
     /// row per previous run ([`COND_ZERO_CTX`]), chosen once per Condition change.
     ///
-    /// Stops early after the frame in which the decoder has read more than `limit` bytes.
+    /// Stops early after the frame in which the decoder has read more than `limit` bytes;
+    /// returns the index after the last frame decoded.
     #[inline(always)]
     pub(crate) fn decode_frames(
         &mut self,
         dec: &mut Decoder<'_>,
-        n: u32,
+        mut i: u32,
+        end: u32,
         limit: usize,
-        mut emit: impl FnMut(u32),
-    ) {
+        mut emit: impl FnMut(u32, u32),
+    ) -> u32 {
         let (mut range, mut code) = dec.regs();
         let mut prev = self.prev;
         // Kept at most 4 (`RUN_NEXT`).
         let mut run = self.controls_run as usize;
         let mut cond_run = self.cond_run as usize;
         let mut cond_row = &COND_ZERO_CTX[(self.cond_prev_run as usize).min(COND_RUN_CTX)];
-        let mut left = n;
-        while left > 0 {
-            left -= 1;
+        // `stop`: the frame in which the decoder read past `limit` is the last.
+        let mut stop = end;
+        while i < stop {
             // 1. Did the sticks or flags change?
             let mut sc = RUN_CTX[run & 7] as usize;
             if run == 0 {
@@ -382,18 +381,18 @@ impl FrameModel {
                 }
                 dec.set_regs(range, code);
                 self.prev = prev;
-                let lo = self.decode_controls(dec);
+                let lo = self.decode_controls_regs(dec);
                 (range, code) = dec.regs();
                 run = 0;
                 if dec.consumed() > limit {
-                    left = 0;
+                    stop = 0;
                 }
                 prev = (prev & 0xFF_0000) | lo;
             } else {
                 if range < RENORM_BELOW {
                     dec.refill_regs(&mut range, &mut code);
                     if dec.consumed() > limit {
-                        left = 0;
+                        stop = 0;
                     }
                 }
                 // `RUN_NEXT`: the run is kept at most 4, the stick history shifts until it is
@@ -440,63 +439,101 @@ impl FrameModel {
                 cond_run = self.cond_run as usize;
                 cond_row = &COND_ZERO_CTX[(self.cond_prev_run as usize).min(COND_RUN_CTX)];
                 if dec.consumed() > limit {
-                    left = 0;
+                    stop = 0;
                 }
                 prev = (prev & 0xFFFF) | c << 16;
             } else {
                 if range < RENORM_BELOW {
                     dec.refill_regs(&mut range, &mut code);
                     if dec.consumed() > limit {
-                        left = 0;
+                        stop = 0;
                     }
                 }
                 cond_run = (cond_run + 1).min(COND_RUN_CTX - 1);
             }
-            emit(prev);
+            emit(i, prev);
+            i = i.wrapping_add(1);
         }
         dec.set_regs(range, code);
         self.prev = prev;
         self.controls_run = run as u8;
         self.cond_run = cond_run as u8;
+        i
     }
 
     /// The controls changed: flags and stick deltas (returns the low 16 bits of the word).
     #[inline(never)]
     fn decode_controls(&mut self, dec: &mut Decoder<'_>) -> u32 {
+        self.controls_from(&mut |p| dec.bit_rare(p))
+    }
+
+    /// [`FrameModel::decode_controls`] on a coder kept in locals for its few bits (the
+    /// Cortex-M0's loop, [`FrameModel::decode_frames`]).
+    #[inline(never)]
+    fn decode_controls_regs(&mut self, dec: &mut Decoder<'_>) -> u32 {
+        let (mut range, mut code) = dec.regs();
+        let w = self.controls_from(&mut |p| {
+            let b = bit_regs(&mut range, &mut code, p);
+            if range < RENORM_BELOW {
+                dec.refill_regs(&mut range, &mut code);
+            }
+            b
+        });
+        dec.set_regs(range, code);
+        w
+    }
+
+    /// The controls changed: flags and stick deltas, each bit from `bit` (returns the low 16
+    /// bits of the word).
+    #[inline(always)]
+    fn controls_from(&mut self, bit: &mut impl FnMut(&mut Prob) -> bool) -> u32 {
         let p = self.prev;
         self.controls_run = 0;
         let mut w = 0;
-        let flags = dec.bit_rare(&mut self.flags_changed);
+        let flags = bit(&mut self.flags_changed);
         if flags {
             for k in 0..4 {
                 let was = (p >> k) & 1;
-                w |= (dec.bit_rare(&mut self.flags[k][was as usize]) as u32) << k;
+                w |= (bit(&mut self.flags[k][was as usize]) as u32) << k;
             }
         } else {
             w |= p & 0xF;
         }
-        let mut moved = false;
-        for a in 0..2 {
-            let shift = 4 + 6 * a as u32;
-            let c = self.stick_ctx(a, moved);
-            let nonzero = a == 1 && !flags && !moved;
-            let d = self.stick[a].decode(c, nonzero, dec);
-            let v = ((p >> shift) as i32).wrapping_add(d) as u32 & 0x3F;
-            w |= v << shift;
-            // The delta as the encoder saw it (6-bit wrapped), so the contexts agree even for
-            // corrupt magnitudes.
-            let d = sext(v.wrapping_sub(p >> shift) & 0x3F, 6);
-            self.note_stick(a, d);
-            moved |= d != 0;
-        }
+        // Pitch, then yaw (written out: constant offsets into the model).
+        let moved = self.stick_from(0, p, false, false, &mut w, bit);
+        self.stick_from(1, p, !flags && !moved, moved, &mut w, bit);
         w
+    }
+
+    /// One stick's delta of [`FrameModel::controls_from`] (`nonzero`: yaw must have moved),
+    /// into `w`; returns whether it moved.
+    #[inline(always)]
+    fn stick_from(
+        &mut self,
+        a: usize,
+        p: u32,
+        nonzero: bool,
+        pitch_moved: bool,
+        w: &mut u32,
+        bit: &mut impl FnMut(&mut Prob) -> bool,
+    ) -> bool {
+        let shift = 4 + 6 * a as u32;
+        let c = self.stick_ctx(a, pitch_moved);
+        let d = self.stick[a].decode(c, nonzero, bit);
+        let v = ((p >> shift) as i32).wrapping_add(d) as u32 & 0x3F;
+        *w |= v << shift;
+        // The delta as the encoder saw it (6-bit wrapped), so the contexts agree even for
+        // corrupt magnitudes.
+        let d = sext(v.wrapping_sub(p >> shift) & 0x3F, 6);
+        self.note_stick(a, d);
+        d != 0
     }
 
     /// The Condition changed (its zero bit was 1): sign and magnitude; returns the new value.
     #[inline(never)]
     fn decode_cond_change(&mut self, dec: &mut Decoder<'_>, p: u32) -> u32 {
         let c = self.cond_ctx();
-        let d = self.cond.decode(c, true, dec);
+        let d = self.cond.decode(c, true, &mut |p| dec.bit_rare(p));
         let c = (p as i32).wrapping_add(d) as u32 & 0xFF;
         self.note_cond(sext(c.wrapping_sub(p) & 0xFF, 8));
         c
@@ -507,7 +544,7 @@ impl FrameModel {
     /// value. The same as [`FrameModel::decode_cond_change`].
     #[inline(never)]
     fn cond_change_tail(&mut self, dec: &mut Decoder<'_>, p: u32, neg: bool) -> u32 {
-        let m = self.cond.mag[0].decode_from(1, dec) as i32;
+        let m = self.cond.mag[0].decode_from(1, &mut |p| dec.bit_rare(p)) as i32;
         let d = if neg { m.wrapping_neg() } else { m };
         let c = (p as i32).wrapping_add(d) as u32 & 0xFF;
         self.note_cond(sext(c.wrapping_sub(p) & 0xFF, 8));
@@ -630,7 +667,13 @@ mod tests {
             while left > 0 {
                 let block = (rng.below(70) + 1).min(left);
                 let mut words: heapless::Vec<u32, 80> = heapless::Vec::new();
-                b.0.decode_frames(&mut b.1, block, limit, |w| words.push(w).unwrap());
+                let start = frames.len() as u32 - left;
+                let next =
+                    b.0.decode_frames(&mut b.1, start, start + block, limit, |i, w| {
+                        assert_eq!(i, start + words.len() as u32);
+                        words.push(w).unwrap()
+                    });
+                assert_eq!(next, start + words.len() as u32);
                 for (k, &w) in words.iter().enumerate() {
                     assert_eq!(a.0.decode_word(&mut a.1), w, "round {round} frame {k}");
                 }

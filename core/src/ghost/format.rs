@@ -954,10 +954,8 @@ fn decode_v2_body(
             next_check = next_check.saturating_add(k);
         }
         // `i < next_check` (k ≥ 1, or "never") and `i < n`: at least one frame.
-        let block = next_check.min(n).wrapping_sub(i);
-        model.decode_frames(&mut dec, block, limit, |w| {
+        i = model.decode_frames(&mut dec, i, next_check.min(n), limit, |i, w| {
             on_item(V2Item::Frame(i, w));
-            i = i.wrapping_add(1);
         });
         if dec.consumed() > limit {
             break;
