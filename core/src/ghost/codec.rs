@@ -30,6 +30,8 @@
 //! only the stream's length is checked (see [`super::format`]).
 
 use super::frame::Frame;
+use crate::math::target::SIZE_FIRST;
+
 use super::range::{bit_regs, Decoder, Encoder, Prob, Sink, PROB_INIT, RENORM_BELOW};
 
 /// Bucket of the controls' unchanged run (0, 1, 2–3, 4+ frames), by the run kept at most 4.
@@ -192,18 +194,56 @@ impl<const Z: usize, const S: usize, const G: usize, const LEN: usize, const MAN
 
 /// Sign context: 0 zero (or none yet), 1 positive, 2 negative.
 #[inline(always)]
-fn sign_ctx(d: i32) -> usize {
-    match d {
-        0 => 0,
-        d if d > 0 => 1,
-        _ => 2,
+fn sign_ctx(d: i8) -> usize {
+    if SIZE_FIRST {
+        sign_ctx_of(d)
+    } else {
+        (CTX_OF[d as u8 as usize] >> 2) as usize
     }
 }
 
 /// `min(|d|, 2)`.
 #[inline(always)]
-fn mag_ctx(d: i32) -> usize {
-    (d.unsigned_abs() as usize).min(2)
+fn mag_ctx(d: i8) -> usize {
+    if SIZE_FIRST {
+        mag_ctx_of(d)
+    } else {
+        (CTX_OF[d as u8 as usize] & 3) as usize
+    }
+}
+
+const fn sign_ctx_of(d: i8) -> usize {
+    if d == 0 {
+        0
+    } else if d > 0 {
+        1
+    } else {
+        2
+    }
+}
+
+const fn mag_ctx_of(d: i8) -> usize {
+    let m = d.unsigned_abs() as usize;
+    if m < 2 {
+        m
+    } else {
+        2
+    }
+}
+
+/// [`mag_ctx`] `| ` [`sign_ctx`] `<< 2` of every `i8` (by its bits): one load for both, on the
+/// Arm targets (256 bytes of flash; the wasm32 cart computes them).
+const CTX_OF: [u8; 256] = ctx_table();
+
+const fn ctx_table() -> [u8; 256] {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        let d = i as u8 as i8;
+        t[i] = (mag_ctx_of(d) | sign_ctx_of(d) << 2) as u8;
+        i += 1;
+    }
+    t
 }
 
 /// The adaptive model and the previous frame: everything the coder remembers between frames.
@@ -364,17 +404,19 @@ impl FrameModel {
         let mut prev = self.prev;
         // Kept at most 4 (`RUN_NEXT`).
         let mut run = self.controls_run as usize;
+        // The "controls changed" context, updated with the run: after a change, which sticks
+        // moved in it; after an unchanged frame the run's bucket alone.
+        let mut sc = if run == 0 {
+            self.moved_ctx()
+        } else {
+            RUN_CTX[run & 7] as usize
+        };
         let mut cond_run = self.cond_run as usize;
         let mut cond_row = &COND_ZERO_CTX[(self.cond_prev_run as usize).min(COND_RUN_CTX)];
         // `stop`: the frame in which the decoder read past `limit` is the last.
         let mut stop = end;
         while i < stop {
             // 1. Did the sticks or flags change?
-            let mut sc = RUN_CTX[run & 7] as usize;
-            if run == 0 {
-                // Right after a change: which sticks moved in it.
-                sc = self.moved_ctx();
-            }
             if bit_regs(&mut range, &mut code, &mut self.controls_changed[sc & 15]) {
                 if range < RENORM_BELOW {
                     dec.refill_regs(&mut range, &mut code);
@@ -384,6 +426,7 @@ impl FrameModel {
                 let lo = self.decode_controls_regs(dec);
                 (range, code) = dec.regs();
                 run = 0;
+                sc = self.moved_ctx();
                 if dec.consumed() > limit {
                     stop = 0;
                 }
@@ -403,6 +446,7 @@ impl FrameModel {
                         self.note_stick(1, 0);
                     }
                     run += 1;
+                    sc = RUN_CTX[run & 7] as usize;
                 }
             }
             // 2. The Condition: unchanged, or a delta (out of line).
@@ -412,7 +456,7 @@ impl FrameModel {
                     dec.refill_regs(&mut range, &mut code);
                 }
                 // Its sign and the first bit of its magnitude here: most changes are ±1.
-                let sc = sign_ctx(self.cond_last_nz as i32);
+                let sc = sign_ctx(self.cond_last_nz);
                 let neg = bit_regs(&mut range, &mut code, &mut self.cond.sign[sc]);
                 if range < RENORM_BELOW {
                     dec.refill_regs(&mut range, &mut code);
@@ -585,10 +629,9 @@ impl FrameModel {
     #[inline(always)]
     fn stick_ctx(&self, a: usize, pitch_moved: bool) -> Ctx {
         let [d1, d2] = self.last_d[a];
-        let (d1, d2) = (d1 as i32, d2 as i32);
         Ctx {
             zero: mag_ctx(d1) * 3 + mag_ctx(d2) + 9 * pitch_moved as usize,
-            sign: sign_ctx(d1) * 3 + sign_ctx(self.last_nz[a] as i32),
+            sign: sign_ctx(d1) * 3 + sign_ctx(self.last_nz[a]),
             mag: mag_ctx(d1),
         }
     }
@@ -599,7 +642,7 @@ impl FrameModel {
     fn cond_ctx(&self) -> Ctx {
         Ctx {
             zero: self.cond_zero_ctx(),
-            sign: sign_ctx(self.cond_last_nz as i32),
+            sign: sign_ctx(self.cond_last_nz),
             mag: 0,
         }
     }
