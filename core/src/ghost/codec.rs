@@ -543,9 +543,17 @@ impl FrameModel {
         } else {
             w |= p & 0xF;
         }
-        // Pitch, then yaw (written out: constant offsets into the model).
-        let moved = self.stick_from(0, p, false, false, &mut w, bit);
-        self.stick_from(1, p, !flags && !moved, moved, &mut w, bit);
+        // Pitch, then yaw: written out on Arm (constant offsets into the model), one copy in a
+        // loop for the wasm32 cart.
+        if SIZE_FIRST {
+            let mut moved = false;
+            for a in 0..2 {
+                moved |= self.stick_from(a, p, a == 1 && !flags && !moved, moved, &mut w, bit);
+            }
+        } else {
+            let moved = self.stick_from(0, p, false, false, &mut w, bit);
+            self.stick_from(1, p, !flags && !moved, moved, &mut w, bit);
+        }
         w
     }
 
@@ -729,6 +737,22 @@ mod tests {
                 }
                 left -= block;
             }
+        }
+    }
+
+    /// The Arm table of the stick contexts and the wasm32 cart's arithmetic agree on every `i8`.
+    #[test]
+    fn context_table_is_the_formulas() {
+        for d in i8::MIN..=i8::MAX {
+            let e = CTX_OF[d as u8 as usize] as usize;
+            assert_eq!(e & 3, (d as i32).unsigned_abs().min(2) as usize, "{d}");
+            assert_eq!(
+                e >> 2,
+                [0, 1, 2][(d != 0) as usize + (d < 0) as usize],
+                "{d}"
+            );
+            assert_eq!(e & 3, mag_ctx_of(d));
+            assert_eq!(e >> 2, sign_ctx_of(d));
         }
     }
 
