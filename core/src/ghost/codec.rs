@@ -30,15 +30,57 @@
 //! only the stream's length is checked (see [`super::format`]).
 
 use super::frame::Frame;
-use super::range::{Decoder, Encoder, Prob, Sink, PROB_INIT};
+use crate::math::target::SIZE_FIRST;
+
+use super::range::{bit_regs, Decoder, Encoder, Prob, Sink, PROB_INIT, RENORM_BELOW};
 
 /// Bucket of the controls' unchanged run (0, 1, 2–3, 4+ frames), by the run kept at most 4.
 const RUN_BUCKET: [u8; 8] = [0, 1, 2, 2, 3, 3, 3, 3];
 /// The run after one more unchanged frame, kept at most 4.
 const RUN_NEXT: [u8; 8] = [1, 2, 3, 4, 4, 4, 4, 4];
+/// The "controls changed" context of a run of at least one unchanged frame (its bucket times 4:
+/// the sticks did not move in the frame before).
+const RUN_CTX: [u8; 8] = [0, 4, 8, 8, 12, 12, 12, 12];
 
 /// Contexts of the Condition zero bit (frames since the last Condition change, capped).
 const COND_RUN_CTX: usize = 16;
+
+/// [`FrameModel::cond_zero_ctx`] by the previous run (`cond_prev_run ≤ 16`) and the current one
+/// (`cond_run ≤ 15`): one load per frame in [`FrameModel::decode_frames`] (272 bytes, Arm
+/// targets only: the wasm32 cart decodes frame by frame).
+const COND_ZERO_CTX: [[u8; COND_RUN_CTX]; COND_RUN_CTX + 1] = cond_zero_table();
+
+const fn cond_zero_table() -> [[u8; COND_RUN_CTX]; COND_RUN_CTX + 1] {
+    let mut t = [[0u8; COND_RUN_CTX]; COND_RUN_CTX + 1];
+    let mut prev = 0;
+    while prev <= COND_RUN_CTX {
+        let mut r = 0;
+        while r < COND_RUN_CTX {
+            t[prev][r] = cond_zero_index(r as u32, prev as u32) as u8;
+            r += 1;
+        }
+        prev += 1;
+    }
+    t
+}
+
+/// The Condition zero bit's context: the frames since the Condition last changed (`run`, 0..=7
+/// used) and how `run + 1` compares with the previous run's length `prev` (before, equal, one
+/// more, later).
+const fn cond_zero_index(run: u32, prev: u32) -> usize {
+    let run1 = run + 1;
+    let rel = if run1 < prev {
+        0
+    } else if run1 == prev {
+        1
+    } else if run1 == prev + 1 {
+        2
+    } else {
+        3
+    };
+    let r = if run < 7 { run } else { 7 };
+    (r * 4 + rel) as usize
+}
 
 /// Adaptive Elias-gamma code for magnitudes `1..=2^BITS` (`BITS + 1` possible lengths).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,17 +121,18 @@ impl<const LEN: usize, const MANT: usize> Gamma<LEN, MANT> {
         }
     }
 
+    /// Decode a magnitude, each bit from `bit` (a decoder's adaptive bit), the first `extra`
+    /// "longer" bits already decoded as 1.
     #[inline(always)]
-    fn decode(&mut self, d: &mut Decoder<'_>) -> u32 {
-        let mut extra = 0usize;
-        while extra < LEN && d.bit_outlined(&mut self.len[extra]) {
+    fn decode_from(&mut self, mut extra: usize, bit: &mut impl FnMut(&mut Prob) -> bool) -> u32 {
+        while extra < LEN && bit(&mut self.len[extra]) {
             extra += 1;
         }
         let row = extra.min(LEN - 1);
         let mut m = 1u32;
         for i in (0..extra).rev() {
             let slot = i.min(MANT - 1);
-            m = (m << 1) | d.bit_outlined(&mut self.mant[row][slot]) as u32;
+            m = (m << 1) | bit(&mut self.mant[row][slot]) as u32;
         }
         m
     }
@@ -132,13 +175,14 @@ impl<const Z: usize, const S: usize, const G: usize, const LEN: usize, const MAN
         }
     }
 
+    /// Decode a delta, each bit from `bit` (a decoder's adaptive bit).
     #[inline(always)]
-    fn decode(&mut self, c: Ctx, nonzero: bool, dec: &mut Decoder<'_>) -> i32 {
-        if !nonzero && !dec.bit_outlined(&mut self.zero[c.zero.min(Z - 1)]) {
+    fn decode(&mut self, c: Ctx, nonzero: bool, bit: &mut impl FnMut(&mut Prob) -> bool) -> i32 {
+        if !nonzero && !bit(&mut self.zero[c.zero.min(Z - 1)]) {
             return 0;
         }
-        let neg = dec.bit_outlined(&mut self.sign[c.sign.min(S - 1)]);
-        let m = self.mag[c.mag.min(G - 1)].decode(dec) as i32;
+        let neg = bit(&mut self.sign[c.sign.min(S - 1)]);
+        let m = self.mag[c.mag.min(G - 1)].decode_from(0, bit) as i32;
         // A corrupt stream can decode any magnitude: wrapping keeps `i32::MIN` defined.
         if neg {
             m.wrapping_neg()
@@ -150,18 +194,56 @@ impl<const Z: usize, const S: usize, const G: usize, const LEN: usize, const MAN
 
 /// Sign context: 0 zero (or none yet), 1 positive, 2 negative.
 #[inline(always)]
-fn sign_ctx(d: i32) -> usize {
-    match d {
-        0 => 0,
-        d if d > 0 => 1,
-        _ => 2,
+fn sign_ctx(d: i8) -> usize {
+    if SIZE_FIRST {
+        sign_ctx_of(d)
+    } else {
+        (CTX_OF[d as u8 as usize] >> 2) as usize
     }
 }
 
 /// `min(|d|, 2)`.
 #[inline(always)]
-fn mag_ctx(d: i32) -> usize {
-    (d.unsigned_abs() as usize).min(2)
+fn mag_ctx(d: i8) -> usize {
+    if SIZE_FIRST {
+        mag_ctx_of(d)
+    } else {
+        (CTX_OF[d as u8 as usize] & 3) as usize
+    }
+}
+
+const fn sign_ctx_of(d: i8) -> usize {
+    if d == 0 {
+        0
+    } else if d > 0 {
+        1
+    } else {
+        2
+    }
+}
+
+const fn mag_ctx_of(d: i8) -> usize {
+    let m = d.unsigned_abs() as usize;
+    if m < 2 {
+        m
+    } else {
+        2
+    }
+}
+
+/// [`mag_ctx`] `| ` [`sign_ctx`] `<< 2` of every `i8` (by its bits): one load for both, on the
+/// Arm targets (256 bytes of flash; the wasm32 cart computes them).
+const CTX_OF: [u8; 256] = ctx_table();
+
+const fn ctx_table() -> [u8; 256] {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        let d = i as u8 as i8;
+        t[i] = (mag_ctx_of(d) | sign_ctx_of(d) << 2) as u8;
+        i += 1;
+    }
+    t
 }
 
 /// The adaptive model and the previous frame: everything the coder remembers between frames.
@@ -295,43 +377,227 @@ impl FrameModel {
         w
     }
 
+    /// Decode frames `i..end`, calling `emit(i, word)` with each one's stored word ([`Frame::pack`]'s bytes,
+    /// little-endian) in order: [`FrameModel::decode_word`] for each, shaped for the Cortex-M0
+    /// (the "a 30 s recording decodes within one 60 Hz frame" requirement).
+    ///
+    /// The loop keeps the coder's `range` and `code`, the previous word and the run counters in
+    /// locals; the model's other fields stay in memory, where the rare paths (the controls
+    /// changed, the Condition changed, a byte is read) find them. The "controls changed" context
+    /// of a frame after an unchanged one is the run's bucket alone (the sticks did not move), so
+    /// only the first frame after a change reads the stick history, and the history's shift
+    /// stops once it is all zeros (two unchanged frames); the Condition's context is a table
+    /// row per previous run ([`COND_ZERO_CTX`]), chosen once per Condition change.
+    ///
+    /// Stops early after the frame in which the decoder has read more than `limit` bytes;
+    /// returns the index after the last frame decoded.
+    #[inline(always)]
+    pub(crate) fn decode_frames(
+        &mut self,
+        dec: &mut Decoder<'_>,
+        mut i: u32,
+        end: u32,
+        limit: usize,
+        mut emit: impl FnMut(u32, u32),
+    ) -> u32 {
+        let (mut range, mut code) = dec.regs();
+        let mut prev = self.prev;
+        // Kept at most 4 (`RUN_NEXT`).
+        let mut run = self.controls_run as usize;
+        // The "controls changed" context, updated with the run: after a change, which sticks
+        // moved in it; after an unchanged frame the run's bucket alone.
+        let mut sc = if run == 0 {
+            self.moved_ctx()
+        } else {
+            RUN_CTX[run & 7] as usize
+        };
+        let mut cond_run = self.cond_run as usize;
+        let mut cond_row = &COND_ZERO_CTX[(self.cond_prev_run as usize).min(COND_RUN_CTX)];
+        // `stop`: the frame in which the decoder read past `limit` is the last.
+        let mut stop = end;
+        while i < stop {
+            // 1. Did the sticks or flags change?
+            if bit_regs(&mut range, &mut code, &mut self.controls_changed[sc & 15]) {
+                if range < RENORM_BELOW {
+                    dec.refill_regs(&mut range, &mut code);
+                }
+                dec.set_regs(range, code);
+                self.prev = prev;
+                let lo = self.decode_controls_regs(dec);
+                (range, code) = dec.regs();
+                run = 0;
+                sc = self.moved_ctx();
+                if dec.consumed() > limit {
+                    stop = 0;
+                }
+                prev = (prev & 0xFF_0000) | lo;
+            } else {
+                if range < RENORM_BELOW {
+                    dec.refill_regs(&mut range, &mut code);
+                    if dec.consumed() > limit {
+                        stop = 0;
+                    }
+                }
+                // `RUN_NEXT`: the run is kept at most 4, the stick history shifts until it is
+                // all zeros.
+                if run < 4 {
+                    if run < 2 {
+                        self.note_stick(0, 0);
+                        self.note_stick(1, 0);
+                    }
+                    run += 1;
+                    sc = RUN_CTX[run & 7] as usize;
+                }
+            }
+            // 2. The Condition: unchanged, or a delta (out of line).
+            let zc = cond_row[cond_run & (COND_RUN_CTX - 1)] as usize;
+            if bit_regs(&mut range, &mut code, &mut self.cond.zero[zc & 31]) {
+                if range < RENORM_BELOW {
+                    dec.refill_regs(&mut range, &mut code);
+                }
+                // Its sign and the first bit of its magnitude here: most changes are ±1.
+                let sc = sign_ctx(self.cond_last_nz);
+                let neg = bit_regs(&mut range, &mut code, &mut self.cond.sign[sc]);
+                if range < RENORM_BELOW {
+                    dec.refill_regs(&mut range, &mut code);
+                }
+                let longer = bit_regs(&mut range, &mut code, &mut self.cond.mag[0].len[0]);
+                if range < RENORM_BELOW {
+                    dec.refill_regs(&mut range, &mut code);
+                }
+                let p = prev >> 16;
+                let c = if longer {
+                    dec.set_regs(range, code);
+                    self.cond_run = cond_run as u8;
+                    let c = self.cond_change_tail(dec, p, neg);
+                    (range, code) = dec.regs();
+                    c
+                } else {
+                    // ±1: `note_cond` of a non-zero delta.
+                    let d = if neg { -1i32 } else { 1 };
+                    self.cond_prev_run = (cond_run as u8).saturating_add(1);
+                    self.cond_run = 0;
+                    self.cond_last_nz = d as i8;
+                    (p as i32).wrapping_add(d) as u32 & 0xFF
+                };
+                cond_run = self.cond_run as usize;
+                cond_row = &COND_ZERO_CTX[(self.cond_prev_run as usize).min(COND_RUN_CTX)];
+                if dec.consumed() > limit {
+                    stop = 0;
+                }
+                prev = (prev & 0xFFFF) | c << 16;
+            } else {
+                if range < RENORM_BELOW {
+                    dec.refill_regs(&mut range, &mut code);
+                    if dec.consumed() > limit {
+                        stop = 0;
+                    }
+                }
+                cond_run = (cond_run + 1).min(COND_RUN_CTX - 1);
+            }
+            emit(i, prev);
+            i = i.wrapping_add(1);
+        }
+        dec.set_regs(range, code);
+        self.prev = prev;
+        self.controls_run = run as u8;
+        self.cond_run = cond_run as u8;
+        i
+    }
+
     /// The controls changed: flags and stick deltas (returns the low 16 bits of the word).
     #[inline(never)]
     fn decode_controls(&mut self, dec: &mut Decoder<'_>) -> u32 {
+        self.controls_from(&mut |p| dec.bit_rare(p))
+    }
+
+    /// [`FrameModel::decode_controls`] on a coder kept in locals for its few bits (the
+    /// Cortex-M0's loop, [`FrameModel::decode_frames`]).
+    #[inline(never)]
+    fn decode_controls_regs(&mut self, dec: &mut Decoder<'_>) -> u32 {
+        let (mut range, mut code) = dec.regs();
+        let w = self.controls_from(&mut |p| {
+            let b = bit_regs(&mut range, &mut code, p);
+            if range < RENORM_BELOW {
+                dec.refill_regs(&mut range, &mut code);
+            }
+            b
+        });
+        dec.set_regs(range, code);
+        w
+    }
+
+    /// The controls changed: flags and stick deltas, each bit from `bit` (returns the low 16
+    /// bits of the word).
+    #[inline(always)]
+    fn controls_from(&mut self, bit: &mut impl FnMut(&mut Prob) -> bool) -> u32 {
         let p = self.prev;
         self.controls_run = 0;
         let mut w = 0;
-        let flags = dec.bit_outlined(&mut self.flags_changed);
+        let flags = bit(&mut self.flags_changed);
         if flags {
             for k in 0..4 {
                 let was = (p >> k) & 1;
-                w |= (dec.bit_outlined(&mut self.flags[k][was as usize]) as u32) << k;
+                w |= (bit(&mut self.flags[k][was as usize]) as u32) << k;
             }
         } else {
             w |= p & 0xF;
         }
-        let mut moved = false;
-        for a in 0..2 {
-            let shift = 4 + 6 * a as u32;
-            let c = self.stick_ctx(a, moved);
-            let nonzero = a == 1 && !flags && !moved;
-            let d = self.stick[a].decode(c, nonzero, dec);
-            let v = ((p >> shift) as i32).wrapping_add(d) as u32 & 0x3F;
-            w |= v << shift;
-            // The delta as the encoder saw it (6-bit wrapped), so the contexts agree even for
-            // corrupt magnitudes.
-            let d = sext(v.wrapping_sub(p >> shift) & 0x3F, 6);
-            self.note_stick(a, d);
-            moved |= d != 0;
+        // Pitch, then yaw: written out on Arm (constant offsets into the model), one copy in a
+        // loop for the wasm32 cart.
+        if SIZE_FIRST {
+            let mut moved = false;
+            for a in 0..2 {
+                moved |= self.stick_from(a, p, a == 1 && !flags && !moved, moved, &mut w, bit);
+            }
+        } else {
+            let moved = self.stick_from(0, p, false, false, &mut w, bit);
+            self.stick_from(1, p, !flags && !moved, moved, &mut w, bit);
         }
         w
+    }
+
+    /// One stick's delta of [`FrameModel::controls_from`] (`nonzero`: yaw must have moved),
+    /// into `w`; returns whether it moved.
+    #[inline(always)]
+    fn stick_from(
+        &mut self,
+        a: usize,
+        p: u32,
+        nonzero: bool,
+        pitch_moved: bool,
+        w: &mut u32,
+        bit: &mut impl FnMut(&mut Prob) -> bool,
+    ) -> bool {
+        let shift = 4 + 6 * a as u32;
+        let c = self.stick_ctx(a, pitch_moved);
+        let d = self.stick[a].decode(c, nonzero, bit);
+        let v = ((p >> shift) as i32).wrapping_add(d) as u32 & 0x3F;
+        *w |= v << shift;
+        // The delta as the encoder saw it (6-bit wrapped), so the contexts agree even for
+        // corrupt magnitudes.
+        let d = sext(v.wrapping_sub(p >> shift) & 0x3F, 6);
+        self.note_stick(a, d);
+        d != 0
     }
 
     /// The Condition changed (its zero bit was 1): sign and magnitude; returns the new value.
     #[inline(never)]
     fn decode_cond_change(&mut self, dec: &mut Decoder<'_>, p: u32) -> u32 {
         let c = self.cond_ctx();
-        let d = self.cond.decode(c, true, dec);
+        let d = self.cond.decode(c, true, &mut |p| dec.bit_rare(p));
+        let c = (p as i32).wrapping_add(d) as u32 & 0xFF;
+        self.note_cond(sext(c.wrapping_sub(p) & 0xFF, 8));
+        c
+    }
+
+    /// The Condition changed by more than 1 (its sign `neg` and its magnitude's first "longer"
+    /// bit decoded by [`FrameModel::decode_frames`]): the rest of the magnitude; returns the new
+    /// value. The same as [`FrameModel::decode_cond_change`].
+    #[inline(never)]
+    fn cond_change_tail(&mut self, dec: &mut Decoder<'_>, p: u32, neg: bool) -> u32 {
+        let m = self.cond.mag[0].decode_from(1, &mut |p| dec.bit_rare(p)) as i32;
+        let d = if neg { m.wrapping_neg() } else { m };
         let c = (p as i32).wrapping_add(d) as u32 & 0xFF;
         self.note_cond(sext(c.wrapping_sub(p) & 0xFF, 8));
         c
@@ -340,27 +606,21 @@ impl FrameModel {
     /// Index of the Condition's zero bit (see [`FrameModel::cond_ctx`]).
     #[inline(always)]
     fn cond_zero_ctx(&self) -> usize {
-        let run = self.cond_run as u32 + 1;
-        let prev = self.cond_prev_run as u32;
-        let rel = if run < prev {
-            0
-        } else if run == prev {
-            1
-        } else if run == prev + 1 {
-            2
-        } else {
-            3
-        };
-        (self.cond_run as usize).min(7) * 4 + rel
+        cond_zero_index(self.cond_run as u32, self.cond_prev_run as u32)
     }
 
     /// Context of the "controls changed" bit: whether each stick moved in the previous frame and
     /// how long the controls have been unchanged (0, 1, 2–3, 4+ frames).
     #[inline(always)]
     fn controls_ctx(&self) -> usize {
-        (self.last_d[0][0] != 0) as usize
-            | ((self.last_d[1][0] != 0) as usize) << 1
-            | (RUN_BUCKET[self.controls_run as usize & 7] as usize) << 2
+        self.moved_ctx() | (RUN_BUCKET[self.controls_run as usize & 7] as usize) << 2
+    }
+
+    /// Whether each stick moved in the previous frame (bits 0 and 1 of [`Self::controls_ctx`];
+    /// both 0 after an unchanged frame).
+    #[inline(always)]
+    fn moved_ctx(&self) -> usize {
+        (self.last_d[0][0] != 0) as usize | ((self.last_d[1][0] != 0) as usize) << 1
     }
 
     #[inline(always)]
@@ -377,10 +637,9 @@ impl FrameModel {
     #[inline(always)]
     fn stick_ctx(&self, a: usize, pitch_moved: bool) -> Ctx {
         let [d1, d2] = self.last_d[a];
-        let (d1, d2) = (d1 as i32, d2 as i32);
         Ctx {
             zero: mag_ctx(d1) * 3 + mag_ctx(d2) + 9 * pitch_moved as usize,
-            sign: sign_ctx(d1) * 3 + sign_ctx(self.last_nz[a] as i32),
+            sign: sign_ctx(d1) * 3 + sign_ctx(self.last_nz[a]),
             mag: mag_ctx(d1),
         }
     }
@@ -391,7 +650,7 @@ impl FrameModel {
     fn cond_ctx(&self) -> Ctx {
         Ctx {
             zero: self.cond_zero_ctx(),
-            sign: sign_ctx(self.cond_last_nz as i32),
+            sign: sign_ctx(self.cond_last_nz),
             mag: 0,
         }
     }
@@ -420,6 +679,82 @@ impl FrameModel {
 mod tests {
     use super::super::format::{self, encode_v2, load, Recording};
     use super::*;
+
+    /// The two decode loops (`decode_frames` for Arm, `decode_word` per frame for the wasm32
+    /// cart) are the same function: same words, same model, same position, on valid streams
+    /// and on garbage, in blocks of any length.
+    #[test]
+    fn decode_frames_is_decode_word_n_times() {
+        let mut rng = crate::rng::Pcg32::new(11, 5);
+        let mut buf = [0u8; 600];
+        let bytes = crate::ghost::test_recording_bytes();
+        let rec = Recording::parse(&bytes).unwrap();
+        let frames: heapless::Vec<Frame, 1200> = rec.frames().collect();
+        let mut valid = [0u8; 4096];
+        let info = format::RecordingInfo {
+            checksum_interval: 0,
+            ..rec.info()
+        };
+        let n = encode_v2(&info, &frames, &[], &mut valid).unwrap();
+        for round in 0..300 {
+            let body: &[u8] = if round == 0 {
+                &valid[24..n]
+            } else {
+                let len = rng.below(buf.len() as u32) as usize;
+                for b in buf[..len].iter_mut() {
+                    // Mostly zeros (long runs of unchanged frames), some noise.
+                    *b = if rng.below(4) == 0 {
+                        rng.next_u32() as u8
+                    } else {
+                        0
+                    };
+                }
+                &buf[..len]
+            };
+            let mut a = (FrameModel::new(), Decoder::new(body));
+            let mut b = (FrameModel::new(), Decoder::new(body));
+            let limit = body.len() + 8;
+            let mut left = frames.len() as u32;
+            while left > 0 {
+                let block = (rng.below(70) + 1).min(left);
+                let mut words: heapless::Vec<u32, 80> = heapless::Vec::new();
+                let start = frames.len() as u32 - left;
+                let next =
+                    b.0.decode_frames(&mut b.1, start, start + block, limit, |i, w| {
+                        assert_eq!(i, start + words.len() as u32);
+                        words.push(w).unwrap()
+                    });
+                assert_eq!(next, start + words.len() as u32);
+                for (k, &w) in words.iter().enumerate() {
+                    assert_eq!(a.0.decode_word(&mut a.1), w, "round {round} frame {k}");
+                }
+                assert_eq!(a.0, b.0, "round {round}");
+                assert_eq!(a.1.consumed(), b.1.consumed());
+                assert_eq!(a.1.regs(), b.1.regs());
+                if (words.len() as u32) < block {
+                    assert!(b.1.consumed() > limit);
+                    break;
+                }
+                left -= block;
+            }
+        }
+    }
+
+    /// The Arm table of the stick contexts and the wasm32 cart's arithmetic agree on every `i8`.
+    #[test]
+    fn context_table_is_the_formulas() {
+        for d in i8::MIN..=i8::MAX {
+            let e = CTX_OF[d as u8 as usize] as usize;
+            assert_eq!(e & 3, (d as i32).unsigned_abs().min(2) as usize, "{d}");
+            assert_eq!(
+                e >> 2,
+                [0, 1, 2][(d != 0) as usize + (d < 0) as usize],
+                "{d}"
+            );
+            assert_eq!(e & 3, mag_ctx_of(d));
+            assert_eq!(e >> 2, sign_ctx_of(d));
+        }
+    }
 
     #[test]
     fn a_flight_round_trips_in_a_fraction_of_its_v1_size() {

@@ -77,6 +77,7 @@
 
 use super::crc::Crc32;
 use super::frame::Frame;
+use crate::math::target::SIZE_FIRST;
 
 /// File magic, ASCII `HKGH`.
 pub const MAGIC: [u8; 4] = *b"HKGH";
@@ -925,16 +926,38 @@ fn decode_v2_body(
     }
     let mut dec = super::range::Decoder::new(body);
     let mut model = super::codec::FrameModel::new();
-    // Without checksums the next one is "never" (`i < frame_count ≤ u32::MAX`): one compare.
+    // Without checksums the next one is "never" (`i < frame_count ≤ u32::MAX`).
     let mut next_check = if k > 0 { 0 } else { u32::MAX };
-    for i in 0..header.frame_count {
+    // A stream that ran far past its end is cut short (after the frame that read past `limit`)
+    // rather than decoded on zeros.
+    let limit = body.len().saturating_add(8);
+    let n = header.frame_count;
+    let mut i = 0u32;
+    if SIZE_FIRST {
+        // The smaller form (the WASM-4 cart): one frame at a time, the same frames.
+        while i < n {
+            if i == next_check {
+                on_item(V2Item::Check(dec.direct(32)));
+                next_check = next_check.saturating_add(k);
+            }
+            on_item(V2Item::Frame(i, model.decode_word(&mut dec)));
+            i = i.wrapping_add(1);
+            if dec.consumed() > limit {
+                break;
+            }
+        }
+    }
+    // The frames between two checksums in one loop (`FrameModel::decode_frames`).
+    while !SIZE_FIRST && i < n {
         if i == next_check {
             on_item(V2Item::Check(dec.direct(32)));
             next_check = next_check.saturating_add(k);
         }
-        on_item(V2Item::Frame(i, model.decode_word(&mut dec)));
-        // A stream that ran far past its end is cut short here rather than decoded on zeros.
-        if dec.consumed() > body.len().saturating_add(8) {
+        // `i < next_check` (k ≥ 1, or "never") and `i < n`: at least one frame.
+        i = model.decode_frames(&mut dec, i, next_check.min(n), limit, |i, w| {
+            on_item(V2Item::Frame(i, w));
+        });
+        if dec.consumed() > limit {
             break;
         }
     }

@@ -14,6 +14,8 @@
 //! and corrupt input only yields other bits. The caller ([`super::codec`]) checks the count
 //! afterwards, so a short or long stream is an error, never a panic or an endless loop.
 
+use crate::math::target::SIZE_FIRST;
+
 /// Probability precision in bits.
 pub const PROB_BITS: u32 = 15;
 /// One, in probability units.
@@ -193,6 +195,31 @@ impl Encoder {
     }
 }
 
+/// [`Decoder::bit`]'s arithmetic on a coder held in two locals (a hot loop's registers), without
+/// the renormalisation: the caller refills when `range < 2^24` ([`Decoder::refill_regs`]).
+#[inline(always)]
+pub(crate) fn bit_regs(range: &mut u32, code: &mut u32, p: &mut Prob) -> bool {
+    // In 32-bit arithmetic (no 16-bit masking in the hot path); the same values as
+    // `Prob::update`.
+    // As in `Encoder::bit` and `Prob::update`: `bound < range`, `0 < q < PROB_ONE`.
+    let q = p.get();
+    let bound = (*range >> PROB_BITS).wrapping_mul(q);
+    if *code < bound {
+        *range = bound;
+        p.set(q.wrapping_add((PROB_ONE as u32).wrapping_sub(q) >> SHIFT));
+        false
+    } else {
+        // Corrupt input can leave `code ≥ range`; wrapping keeps every value defined.
+        *code = code.wrapping_sub(bound);
+        *range = range.wrapping_sub(bound);
+        p.set(q.wrapping_sub(q >> SHIFT));
+        true
+    }
+}
+
+/// Below this a coder held in locals must be renormalised ([`Decoder::refill_regs`]).
+pub(crate) const RENORM_BELOW: u32 = TOP;
+
 /// Decoder state over a byte slice. `Copy` (five words), so hot loops can keep it in registers
 /// and hand copies to out-of-line code.
 #[derive(Clone, Copy, Debug)]
@@ -252,24 +279,32 @@ impl<'a> Decoder<'a> {
     /// Decode one bit with the adaptive probability `p` (updated as the encoder did).
     #[inline(always)]
     pub fn bit(&mut self, p: &mut Prob) -> bool {
-        // In 32-bit arithmetic (no 16-bit masking in the hot path); the same values as
-        // `Prob::update`.
-        // As in `Encoder::bit` and `Prob::update`: `bound < range`, `0 < q < PROB_ONE`.
-        let q = p.get();
-        let bound = (self.range >> PROB_BITS).wrapping_mul(q);
-        let bit = if self.code < bound {
-            self.range = bound;
-            p.set(q.wrapping_add((PROB_ONE as u32).wrapping_sub(q) >> SHIFT));
-            false
-        } else {
-            // Corrupt input can leave `code ≥ range`; wrapping keeps every value defined.
-            self.code = self.code.wrapping_sub(bound);
-            self.range = self.range.wrapping_sub(bound);
-            p.set(q.wrapping_sub(q >> SHIFT));
-            true
-        };
+        let bit = bit_regs(&mut self.range, &mut self.code, p);
         self.normalize();
         bit
+    }
+
+    /// The coder's `(range, code)`, for a hot loop that keeps them in locals ([`bit_regs`]);
+    /// [`Decoder::set_regs`] hands them back.
+    #[inline(always)]
+    pub(crate) fn regs(&self) -> (u32, u32) {
+        (self.range, self.code)
+    }
+
+    /// Store the `(range, code)` a hot loop kept in locals.
+    #[inline(always)]
+    pub(crate) fn set_regs(&mut self, range: u32, code: u32) {
+        self.range = range;
+        self.code = code;
+    }
+
+    /// Renormalise a coder held in locals (`range < 2^24`): bytes move in through the
+    /// out-of-line [`Decoder::refill`].
+    #[inline(always)]
+    pub(crate) fn refill_regs(&mut self, range: &mut u32, code: &mut u32) {
+        self.set_regs(*range, *code);
+        self.refill();
+        (*range, *code) = self.regs();
     }
 
     /// [`Decoder::bit`] as one shared function: for the rare paths of a model (a frame whose
@@ -279,6 +314,18 @@ impl<'a> Decoder<'a> {
     #[inline(never)]
     pub fn bit_outlined(&mut self, p: &mut Prob) -> bool {
         self.bit(p)
+    }
+
+    /// [`Decoder::bit`] for the rare paths of a model: the shared copy
+    /// ([`Decoder::bit_outlined`]) where code size comes first (wasm32, the WASM-4 cart), the
+    /// inline one elsewhere (the Cortex-M0's decode-within-a-frame requirement).
+    #[inline(always)]
+    pub fn bit_rare(&mut self, p: &mut Prob) -> bool {
+        if SIZE_FIRST {
+            self.bit_outlined(p)
+        } else {
+            self.bit(p)
+        }
     }
 
     /// Decode `n ≤ 32` bits at even odds, most significant first.
