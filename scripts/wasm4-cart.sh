@@ -8,7 +8,8 @@
 #    firmware's plain `f32` renderer (feature `f32-render`: the same pixels as the fixed-point one,
 #    in less code; wasm has hardware float).
 # 2. `wasm-opt -Oz` from the npm `binaryen` package (WASM-4 refuses carts over 64 KiB; this step
-#    takes the cart from ≈ 72 KB to ≈ 63 KB).
+#    takes the cart from ≈ 75 KB to ≈ 63 KB). Cargo keeps the function names (strip only the
+#    debug info) for wasm-opt's `--no-inline` pattern; wasm-opt strips them.
 # 3. The size check: at most 65,536 bytes (HOPKIT_WASM4_MAX_BYTES).
 # 4. The memory layout check: stack, data and statics above the console's 6,560 B, inside 64 KiB.
 # 5. `w4 bundle --html` from the npm `wasm4` package: one self-contained page with WASM-4's runtime.
@@ -27,20 +28,27 @@ fi
 scripts/cross-cargo.sh build --target wasm32-unknown-unknown -p hopkit-wasm4 --lib --release \
     --features "f32-render${HOPKIT_WASM4_FEATURES:+,$HOPKIT_WASM4_FEATURES}" \
     --config 'profile.release.opt-level="z"' --config 'profile.release.lto="fat"' \
-    --config 'profile.release.panic="abort"' --config 'profile.release.strip=true' \
+    --config 'profile.release.panic="abort"' --config 'profile.release.strip="debuginfo"' \
     --config 'profile.release.debug=0' --config 'profile.release.codegen-units=1'
 raw="${HOPKIT_CROSS_TARGET_DIR:-${CARGO_TARGET_DIR:-$REPO/target}/cross}/wasm32-unknown-unknown/release/hopkit_wasm4.wasm"
 mkdir -p "$OUT"
 # Binaryen passes, measured on this cart: flattening and re-looping first, then merging
-# near-identical functions, gains ≈ 500 B over plain -Oz. Not used: `--low-memory-unused` (≈ 470 B
+# near-identical functions, gains ≈ 500 B over plain -Oz. `-iit` (ignore implicit traps: a load
+# or conversion that would trap may be moved or dropped; the cart's loads are in its one page and
+# its float-to-int conversions saturate) ≈ 300 B. Not used: `--low-memory-unused` (≈ 470 B
 # less) — its premise, that the low 1 KiB of memory is unused, is false on WASM-4 (its registers
-# live there), and the cart has the margin without it.
-# `--skip-pass=inlining-optimizing` (+ ≈ 2.5 KB): with binaryen's inlining, WASM-4's native runtime
-# (`w4 run-native`, the wasm3 interpreter) crashes on the cart — a segfault at boot or on the first
-# frames, and a plain `-Oz` build as well; `-O1` (no inlining) and the unoptimised build run. With
-# inlining skipped the cart runs there and hashes the same as the host (docs/bindings.md).
-"$WEB/node_modules/.bin/wasm-opt" --flatten --rereloop -Oz --merge-similar-functions -Oz --converge \
-    --skip-pass=inlining-optimizing --enable-bulk-memory --enable-sign-ext \
+# live there).
+# Inlining and WASM-4's native runtime (`w4 run-native`, the wasm3 interpreter): binaryen's
+# inlining saves ≈ 3 KB, but with the record mode's `RecordMode::new` *and* `RecordMode::update`
+# both inlined into `Game::update` (and on, one-caller inlining, into the `update` export) the
+# native runtime segfaults on the first frames; with either one kept out of line it runs (measured
+# 2026-11, wasm-opt 132; a limit of wasm3's, not a bug of the cart: the browser runs every build).
+# So the cart crate's own functions (`hopkit_wasm4::*`: a few hundred bytes of glue) are never
+# inlined by binaryen (`--no-inline`, by name, before the passes that inline), everything else is.
+# scripts/ci-wasm4-native.sh plays the cart in the native runtime.
+"$WEB/node_modules/.bin/wasm-opt" '--no-inline=*hopkit_wasm4*' --flatten --rereloop -Oz \
+    --merge-similar-functions -Oz --converge -iit --strip-debug --strip-producers \
+    --strip-target-features --enable-bulk-memory --enable-sign-ext \
     --enable-mutable-globals --enable-nontrapping-float-to-int "$raw" -o "$OUT/hopkit.wasm"
 size=$(stat -c %s "$OUT/hopkit.wasm")
 echo "wasm4 cart: $(stat -c %s "$raw") bytes from cargo, $size bytes after wasm-opt -Oz (limit $MAX)"
