@@ -10,7 +10,8 @@
 #   their whole state in statics, so static RAM includes the scene and the frame buffer;
 # - instruction counts from the qemu-bench image under `qemu-system-arm -icount shift=0` on
 #   mps2-an386 (Cortex-M4F) and microbit (Cortex-M0), see docs/firmware.md;
-# - the RP2040 board image's cycles and sleep share in rp2040js (scripts/ci-rp2040.sh --measure).
+# - the RP2040 board image's cycles and sleep share in rp2040js (scripts/ci-rp2040.sh --measure);
+# - the WASM-4 cart's bytes after wasm-opt, without and with record mode (scripts/wasm4-cart.sh).
 # A value fails if it is over its hard limit, or more than `tolerance-percent` over its baseline
 # (a regression: update the baseline in the commit that knowingly causes it).
 set -euo pipefail
@@ -83,6 +84,16 @@ done
 for arch in thumbv7em thumbv6m; do
     out="$("$REPO/scripts/qemu.sh" "$arch" demo)" || { echo "$out"; echo "budgets: qemu-demo $arch failed" >&2; exit 1; }
     echo "$out" | sed -n "s/^\(stack-high-water\|ram-peak\): \([0-9][0-9]*\)$/qemu-demo.$arch.\1 \2/p" >>"$measured"
+done
+
+# The WASM-4 cart after wasm-opt (scripts/wasm4-cart.sh, which also checks the shipped one against
+# WASM-4's 64 KiB), and the cart with its record mode (feature `record`; issue 25 wants it shipped,
+# so it must fit the same 64 KiB).
+for spec in cart: record-cart:record; do
+    name="${spec%%:*}"
+    out="$(HOPKIT_WASM4_FEATURES="${spec#*:}" HOPKIT_WASM4_NAME="budget-$name" HOPKIT_WASM4_MAX_BYTES=1000000 \
+        "$REPO/scripts/wasm4-cart.sh" 2>&1)" || { echo "$out"; echo "budgets: wasm4 $name failed" >&2; exit 1; }
+    echo "$out" | sed -n "s/^wasm4 cart: [0-9]* bytes from cargo, \([0-9]*\) bytes after wasm-opt.*/wasm4.$name-bytes \1/p" >>"$measured"
 done
 
 # The RP2040 board image in rp2040js (issue 22): sizes, cycles per phase from its phase pins, and

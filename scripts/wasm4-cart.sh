@@ -3,12 +3,16 @@
 #
 #   scripts/wasm4-cart.sh            → carts/wasm4/web/out/hopkit.wasm and hopkit.html
 #
+# Environment: HOPKIT_WASM4_FEATURES (extra cargo features of hopkit-wasm4, e.g. `record`),
+# HOPKIT_WASM4_NAME (output name, default `hopkit`), HOPKIT_WASM4_MAX_BYTES (the size check).
+#
 # 1. `cargo build` for wasm32-unknown-unknown (opt-level z, fat LTO, panic=abort, stripped), via
 #    scripts/cross-cargo.sh (rustup's target, added on demand, or the Debian fallback), with the
 #    firmware's plain `f32` renderer (feature `f32-render`: the same pixels as the fixed-point one,
 #    in less code; wasm has hardware float).
 # 2. `wasm-opt -Oz` from the npm `binaryen` package (WASM-4 refuses carts over 64 KiB; this step
-#    takes the cart from ≈ 72 KB to ≈ 63 KB).
+#    takes the cart from ≈ 75 KB to ≈ 63 KB). Cargo keeps the function names (strip only the
+#    debug info) for wasm-opt's `--no-inline` pattern; wasm-opt strips them.
 # 3. The size check: at most 65,536 bytes (HOPKIT_WASM4_MAX_BYTES).
 # 4. The memory layout check: stack, data and statics above the console's 6,560 B, inside 64 KiB.
 # 5. `w4 bundle --html` from the npm `wasm4` package: one self-contained page with WASM-4's runtime.
@@ -20,6 +24,7 @@ REPO="$PWD"
 WEB="$REPO/carts/wasm4/web"
 OUT="$WEB/out"
 MAX="${HOPKIT_WASM4_MAX_BYTES:-65536}"
+NAME="${HOPKIT_WASM4_NAME:-hopkit}" # out/NAME.wasm and out/NAME.html
 command -v npm >/dev/null || { echo "wasm4-cart: npm is needed (Debian: apt-get install npm)" >&2; exit 1; }
 if [ ! -x "$WEB/node_modules/.bin/w4" ] || [ "$WEB/package-lock.json" -nt "$WEB/node_modules/.package-lock.json" ]; then
     (cd "$WEB" && npm ci --no-audit --no-fund --loglevel=error)
@@ -27,22 +32,28 @@ fi
 scripts/cross-cargo.sh build --target wasm32-unknown-unknown -p hopkit-wasm4 --lib --release \
     --features "f32-render${HOPKIT_WASM4_FEATURES:+,$HOPKIT_WASM4_FEATURES}" \
     --config 'profile.release.opt-level="z"' --config 'profile.release.lto="fat"' \
-    --config 'profile.release.panic="abort"' --config 'profile.release.strip=true' \
+    --config 'profile.release.panic="abort"' --config 'profile.release.strip="debuginfo"' \
     --config 'profile.release.debug=0' --config 'profile.release.codegen-units=1'
 raw="${HOPKIT_CROSS_TARGET_DIR:-${CARGO_TARGET_DIR:-$REPO/target}/cross}/wasm32-unknown-unknown/release/hopkit_wasm4.wasm"
 mkdir -p "$OUT"
 # Binaryen passes, measured on this cart: flattening and re-looping first, then merging
-# near-identical functions, gains ≈ 500 B over plain -Oz. Not used: `--low-memory-unused` (≈ 470 B
+# near-identical functions, gains ≈ 500 B over plain -Oz. `-iit` (ignore implicit traps: a load
+# or conversion that would trap may be moved or dropped; the cart's loads are in its one page and
+# its float-to-int conversions saturate) ≈ 300 B. Not used: `--low-memory-unused` (≈ 470 B
 # less) — its premise, that the low 1 KiB of memory is unused, is false on WASM-4 (its registers
-# live there), and the cart has the margin without it.
-# `--skip-pass=inlining-optimizing` (+ ≈ 2.5 KB): with binaryen's inlining, WASM-4's native runtime
-# (`w4 run-native`, the wasm3 interpreter) crashes on the cart — a segfault at boot or on the first
-# frames, and a plain `-Oz` build as well; `-O1` (no inlining) and the unoptimised build run. With
-# inlining skipped the cart runs there and hashes the same as the host (docs/bindings.md).
-"$WEB/node_modules/.bin/wasm-opt" --flatten --rereloop -Oz --merge-similar-functions -Oz --converge \
-    --skip-pass=inlining-optimizing --enable-bulk-memory --enable-sign-ext \
-    --enable-mutable-globals --enable-nontrapping-float-to-int "$raw" -o "$OUT/hopkit.wasm"
-size=$(stat -c %s "$OUT/hopkit.wasm")
+# live there).
+# Inlining and WASM-4's native runtime (`w4 run-native`, the wasm3 interpreter): binaryen's
+# inlining saves ≈ 3 KB, but with everything inlined (one-caller functions all the way into the
+# `update` export) the native runtime segfaults on the first frames (a 62,347-byte cart, measured
+# 2026-11 with wasm-opt 132; Chromium runs it). With the cart crate's own functions
+# (`hopkit_wasm4::*`, a few hundred bytes of glue) never inlined by binaryen (`--no-inline`, by
+# name, before the passes that inline) and everything else inlined, it runs and hashes the same
+# as the host (scripts/ci-wasm4-native.sh; the cart was 65,305 bytes with binaryen's inlining off).
+"$WEB/node_modules/.bin/wasm-opt" '--no-inline=*hopkit_wasm4*' --flatten --rereloop -Oz \
+    --merge-similar-functions -Oz --converge -iit --strip-debug --strip-producers \
+    --strip-target-features --enable-bulk-memory --enable-sign-ext \
+    --enable-mutable-globals --enable-nontrapping-float-to-int "$raw" -o "$OUT/$NAME.wasm"
+size=$(stat -c %s "$OUT/$NAME.wasm")
 echo "wasm4 cart: $(stat -c %s "$raw") bytes from cargo, $size bytes after wasm-opt -Oz (limit $MAX)"
 [ "$size" -le "$MAX" ] || { echo "wasm4-cart: FAIL: $size bytes > $MAX (WASM-4 refuses carts over 64 KiB)" >&2; exit 1; }
 # 4. The linked memory layout (parsed from the binaries, both before and after wasm-opt): the
@@ -51,7 +62,7 @@ echo "wasm4 cart: $(stat -c %s "$raw") bytes from cargo, $size bytes after wasm-
 #    must lie in [0x19a0, 65536), the data above the stack. A dependency's link flags overriding
 #    the cart's (rust-lang/cargo#9562) once put the stack top at 16384, inside the framebuffer's
 #    reach; this step fails on that.
-for wasm in "$raw" "$OUT/hopkit.wasm"; do
+for wasm in "$raw" "$OUT/$NAME.wasm"; do
     python3 - "$wasm" "${HOPKIT_WASM4_STACK:-16384}" <<'PY' || { echo "wasm4-cart: FAIL: memory layout of $wasm" >&2; exit 1; }
 import sys
 
@@ -141,5 +152,12 @@ for m in bad:
 sys.exit(1 if bad else 0)
 PY
 done
-(cd "$WEB" && node_modules/.bin/w4 bundle out/hopkit.wasm --html out/hopkit.html \
+# WASM-4 (`w4 bundle` and its web runtime) refuses carts over 64 KiB: a cart built with a higher
+# HOPKIT_WASM4_MAX_BYTES (to measure it) gets no page.
+if [ "$size" -gt 65536 ]; then
+    echo "wasm4-cart: $size bytes > 65536: no $NAME.html (WASM-4 refuses the cart)"
+    rm -f "$OUT/$NAME.html"
+    exit 0
+fi
+(cd "$WEB" && node_modules/.bin/w4 bundle "out/$NAME.wasm" --html "out/$NAME.html" \
     --title "hopkit handheld" --description "strafe-jumping, a follower, critters and ghost pilots")

@@ -1,7 +1,7 @@
 // Plays the bundled WASM-4 cart (hopkit.html, made by `w4 bundle --html`) in headless Chromium
 // with a fixed key script, and writes down what the cart says it read.
 //
-//   node browser-test.mjs PAGE.html OUT_DIR [--screenshot FILE.png] [--disk FILE]
+//   node browser-test.mjs PAGE.html OUT_DIR [--screenshot FILE.png] [--disk FILE] [--record]
 //
 // The cart traces every gamepad byte it read as run-length lines (`pad 0x21 x588`) and, every 600
 // ticks, `state-hash: 0x… tick N`. Key events in a browser do not land on exact frames, so this
@@ -19,7 +19,7 @@ import puppeteer from 'puppeteer-core';
 
 const [page_path, out_dir, ...rest] = process.argv.slice(2);
 if (!page_path || !out_dir) {
-  console.error('usage: node browser-test.mjs PAGE.html OUT_DIR [--screenshot FILE.png] [--disk FILE]');
+  console.error('usage: node browser-test.mjs PAGE.html OUT_DIR [--screenshot FILE.png] [--disk FILE] [--record]');
   process.exit(2);
 }
 // --disk FILE: before the run, put FILE's bytes on the cart's disk (the web runtime keeps it in
@@ -31,6 +31,13 @@ const opt = (name) => {
 };
 const shot = opt('--screenshot');
 const disk = opt('--disk');
+// --record: first fly a recording in the cart's record mode with RECORD_SCRIPT (DOWN + X + Z held
+// until the cart traces `record mode`, the flight, the combo again until it traces `recorded N
+// ticks, M bytes`), let the cart write it to its disk (`diskw`: the runtime stores it in
+// localStorage) and restart on it, then reload the page and play SCRIPT as usual: the cart must
+// say `ghost: your recording`. The disk's first M bytes (read back out of localStorage) go to
+// OUT_DIR/disk.ghost, for `hopkit-sim hash --gamepad … --ghost OUT_DIR/disk.ghost`.
+const record = rest.includes('--record');
 const HASH_TICK = 600;
 const TIMEOUT_MS = 120_000;
 
@@ -44,9 +51,38 @@ const SCRIPT = [
   [[], 1000], //                         let go
 ];
 
+// Record mode's flight: [keys held, milliseconds], ≈ 6 s (turns, a climb with the guns, a missile).
+const RECORD_SCRIPT = [
+  [['ArrowLeft'], 1200],
+  [['ArrowUp', 'KeyX'], 1500],
+  [[], 500],
+  [['ArrowRight', 'KeyZ'], 300],
+  [['ArrowRight'], 1200],
+  [['ArrowDown'], 800],
+  [[], 500],
+];
+const COMBO = ['ArrowDown', 'KeyX', 'KeyZ'];
+
+const Z85 = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-:+=^!/*?&<>()[]{}@%$#';
+
+// Z85 back to bytes (a multiple of 4: the runtime's groups).
+function unz85(text) {
+  const out = [];
+  for (let i = 0; i + 5 <= text.length; i += 5) {
+    let v = 0;
+    for (let k = 0; k < 5; k++) {
+      const d = Z85.indexOf(text[i + k]);
+      if (d < 0) throw new Error(`not Z85: ${JSON.stringify(text[i + k])}`);
+      v = v * 85 + d;
+    }
+    out.push((v >>> 24) & 255, (v >>> 16) & 255, (v >>> 8) & 255, v & 255);
+  }
+  return out;
+}
+
 // Z85 in 4-byte groups, zero-padded: the web runtime's disk encoding (what its `diskw` stores).
 function z85(bytes) {
-  const abc = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-:+=^!/*?&<>()[]{}@%$#';
+  const abc = Z85;
   const b = [...bytes];
   while (b.length % 4) b.push(0);
   let out = '';
@@ -87,11 +123,24 @@ try {
   await page.setViewport({ width: 640, height: 640 });
   const lines = [];
   let resolve_hash;
+  // With --record, only the hash of the run after the reload counts.
+  let armed = !record;
   const got_hash = new Promise((r) => (resolve_hash = r));
+  const waiters = [];
+  // Resolves with the first console line (from now on) that `pred` accepts.
+  const line_where = (pred, what) =>
+    Promise.race([
+      new Promise((r) => waiters.push({ pred, r })),
+      new Promise((_, reject) => setTimeout(() => reject(new Error(`no ${what} within ${TIMEOUT_MS} ms`)), TIMEOUT_MS)),
+    ]);
   page.on('console', (msg) => {
     const text = msg.text();
     lines.push(text);
-    if (text.startsWith('state-hash:') && text.endsWith(` tick ${HASH_TICK}`)) resolve_hash(text);
+    for (const w of waiters.splice(0)) {
+      if (w.pred(text)) w.r(text);
+      else waiters.push(w);
+    }
+    if (armed && text.startsWith('state-hash:') && text.endsWith(` tick ${HASH_TICK}`)) resolve_hash(text);
   });
   page.on('pageerror', (e) => lines.push(`pageerror: ${e.message}`));
   await page.goto(pathToFileURL(resolve(page_path)).href, { waitUntil: 'load' });
@@ -106,6 +155,47 @@ try {
   }
   // WASM-4 listens for keys on the window; give the page focus first.
   await page.mouse.click(320, 320);
+  if (record) {
+    await new Promise((r) => setTimeout(r, 1000)); // the page starts
+    const hold_until = async (keys, pred, what) => {
+      const seen = line_where(pred, what);
+      for (const k of keys) await page.keyboard.down(k);
+      const l = await seen;
+      for (const k of keys) await page.keyboard.up(k);
+      return l;
+    };
+    await hold_until(COMBO, (l) => l === 'record mode', '"record mode" line');
+    for (const [keys, ms] of RECORD_SCRIPT) {
+      for (const k of keys) await page.keyboard.down(k);
+      await new Promise((r) => setTimeout(r, ms));
+      for (const k of keys) await page.keyboard.up(k);
+    }
+    const restarted = line_where((l) => l.startsWith('ghost: '), 'restart after recording');
+    const done = await hold_until(COMBO, (l) => l.startsWith('recorded '), '"recorded N ticks, M bytes" line');
+    const ghost_after = await restarted;
+    const m = /^recorded (\d+) ticks, (\d+) bytes$/.exec(done);
+    if (!m) throw new Error(`unexpected line: ${done}`);
+    const len = Number(m[2]);
+    const stored = await page.evaluate(() => {
+      const prefix = document.getElementById('wasm4-disk-prefix')?.textContent;
+      return prefix ? localStorage.getItem(`${prefix}-disk`) : null;
+    });
+    if (!stored) throw new Error('the cart wrote nothing to its disk (localStorage)');
+    const bytes = unz85(stored);
+    if (bytes.length < len) throw new Error(`the disk holds ${bytes.length} bytes, the cart recorded ${len}`);
+    mkdirSync(out_dir, { recursive: true });
+    writeFileSync(join(out_dir, 'disk.ghost'), Buffer.from(bytes.slice(0, len)));
+    writeFileSync(join(out_dir, 'recorded.txt'), `${done}\n`);
+    console.log(`browser: ${done}; the cart restarted with "${ghost_after}"; disk ${bytes.length} bytes in localStorage`);
+    if (ghost_after !== 'ghost: your recording') {
+      console.error(`after recording the cart says "${ghost_after}", expected "ghost: your recording"`);
+      failed = true;
+    }
+    // The next start: the runtime reads the disk back from localStorage.
+    armed = true;
+    await page.reload({ waitUntil: 'load' });
+    await page.mouse.click(320, 320);
+  }
 
   const play = (async () => {
     for (const [keys, ms] of SCRIPT) {
