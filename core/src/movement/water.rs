@@ -85,6 +85,7 @@ pub fn level_below(surface: Option<f32>, feet: Vec3, params: &MoveParams) -> u8 
 /// The swimming wish of one call: `PM_WaterMove`'s `wishdir` and `wishspeed` (after the cap and
 /// `swim_speed_scale`), and the planar view direction for the water jump.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct SwimWish {
     /// Unit 3-D wish direction, or zero.
     pub dir: Vec3,
@@ -133,7 +134,7 @@ impl SwimWish {
             speed = m;
         }
         speed *= params.swim_speed_scale;
-        if !(speed >= 0.0 && speed <= f32::MAX) || !dir.is_finite() {
+        if !((0.0..=f32::MAX).contains(&speed) && dir.is_finite()) {
             return none;
         }
         SwimWish {
@@ -323,7 +324,7 @@ fn water_friction(v: &mut Vec3, params: &MoveParams, level: u8, dt: f32) {
         newspeed = 0.0;
     }
     newspeed /= speed;
-    *v = *v * newspeed;
+    *v *= newspeed;
 }
 
 /// QuakeWorld `PM_Accelerate` in 3-D: add up to `accel·dt·wishspeed` along `dir`, never past
@@ -338,7 +339,7 @@ fn accelerate(v: &mut Vec3, dir: Vec3, wishspeed: f32, accel: f32, dt: f32) {
     if a > add {
         a = add;
     }
-    if !(a >= 0.0 && a <= f32::MAX) {
+    if !(0.0..=f32::MAX).contains(&a) {
         return;
     }
     *v += dir * a;

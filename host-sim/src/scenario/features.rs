@@ -583,7 +583,7 @@ struct Pool;
 
 /// The `water` course's floor height at `x`.
 fn pool_floor(x: f32) -> f32 {
-    if x < 0.0 || x >= POOL_EDGE {
+    if !(0.0..POOL_EDGE).contains(&x) {
         0.0
     } else if x < 160.0 {
         -x * 0.5

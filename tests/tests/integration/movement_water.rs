@@ -20,6 +20,9 @@
 //! hopkit's wall check blocked the move are compared on the velocity only (hopkit undoes the
 //! blocked axis of the move, a trace stops at the wall).
 
+// The reference keeps the C's indexed loops.
+#![allow(clippy::needless_range_loop)]
+
 use hopkit::ground::{GroundHit, GroundProbe};
 use hopkit::hash::StateHash;
 use hopkit::math::{Vec2, Vec3};
