@@ -82,6 +82,16 @@ pub trait GroundProbe {
         let _ = feet;
         None
     }
+
+    /// The height (world Y) of the water surface in the column of `feet`, if there is water
+    /// there: points of the column below it are in water (`movement::water`). The default is
+    /// `None`: no water, and nothing of the water code runs. A non-finite height (NaN, ±inf)
+    /// means no water. Asked at the feet (and, for a water jump, at a spot just ahead of them).
+    #[inline]
+    fn water(&self, feet: Vec3) -> Option<f32> {
+        let _ = feet;
+        None
+    }
 }
 
 /// How a surface moves (a moving platform, a conveyor, a turntable): linear velocity plus a turn

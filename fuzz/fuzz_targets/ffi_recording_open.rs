@@ -53,6 +53,7 @@ fuzz_target!(|data: &[u8]| {
         },
         probe: None,
         user: core::ptr::null_mut(),
+        water: None,
     };
     for _ in 0..16 {
         let st = unsafe {

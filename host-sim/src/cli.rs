@@ -122,7 +122,7 @@ pub enum Command {
     /// (companion on the breadcrumb trail), slope (tilting over the ramps), ghosts (fighters
     /// replaying the bundled recording), cpma (CPM air control against Quake III), platform (carried
     /// by a turntable, then jumping off it), crouch (a tunnel and a crouch-jump), ladder (climbing, the push-off,
-    /// over the top). Scenario files: see docs/host-sim.md.
+    /// over the top), water (into a pool, sinking, swimming up, the water jump out). Scenario files: see docs/host-sim.md.
     #[command(after_help = LIMITS_AND_EXIT_CODES)]
     Scenario(ScenarioArgs),
     /// Record a ghost recording: from the keyboard/gamepad in a window, or from a scripted pilot
@@ -179,7 +179,7 @@ pub struct InfoArgs {
 #[derive(Args, Debug)]
 pub struct ScenarioArgs {
     /// Built-in scenario name (bhop, arrival, follower, slope, ghosts, cpma, platform, crouch,
-    /// ladder) or a scenario file path.
+    /// ladder, water) or a scenario file path.
     #[arg(value_name = "NAME|FILE")]
     pub scenario: String,
     /// Write the per-tick trace of the main actor as CSV.

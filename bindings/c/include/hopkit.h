@@ -657,6 +657,13 @@ typedef struct HkGroundHit {
 typedef int32_t (*HkGroundProbeFn)(void *user, struct HkVec3 point, struct HkGroundHit *out_hit);
 
 /**
+ * Water reported by a C callback (optional, `HkGround::water`): write the height (world Y) of
+ * the water surface in the column of `feet` to `*out_height` and return 1, or return 0 if there
+ * is no water there. Must be pure. A non-finite height counts as no water. Must not unwind.
+ */
+typedef int32_t (*HkGroundWaterFn)(void *user, struct HkVec3 feet, float *out_height);
+
+/**
  * Which ground to probe. Only the fields of the chosen `kind` are read.
  */
 typedef struct HkGround {
@@ -681,9 +688,13 @@ typedef struct HkGround {
    */
   HkGroundProbeFn probe;
   /**
-   * `HK_GROUND_CALLBACK`: passed to `probe` unchanged.
+   * `HK_GROUND_CALLBACK`: passed to `probe` (and `water`) unchanged.
    */
   void *user;
+  /**
+   * `HK_GROUND_CALLBACK`: the water surface (`movement::water`), or NULL: no water.
+   */
+  HkGroundWaterFn water;
 } HkGround;
 
 /**
@@ -1252,6 +1263,66 @@ typedef struct HkMoveParams {
    * 1 = crouching in the air pulls the feet up (Source's crouch-jump). Seed 0.
    */
   uint8_t crouch_jump;
+  /**
+   * Water acceleration, 1/s (budget `water_accel·wishspeed·dt`). Seed 10; Quake 10.
+   */
+  float water_accel;
+  /**
+   * Water friction per water level, 1/s. Seed 4; Quake 4.
+   */
+  float water_friction;
+  /**
+   * Swimming wish speed as a fraction of `max_speed`. Seed 0.7.
+   */
+  float swim_speed_scale;
+  /**
+   * Sinking wish speed with no input, units/s. Seed 0.6; Quake 60.
+   */
+  float water_sink_speed;
+  /**
+   * Upward speed the jump key sets while swimming, units/s. Seed 1.5; Quake 100.
+   */
+  float swim_up_speed;
+  /**
+   * Height above the feet of the wading test point, units. Seed 0.05; Quake 1.
+   */
+  float water_feet_height;
+  /**
+   * Height above the feet of the swimming test point, units. Seed 0.9; Quake 28.
+   */
+  float water_waist_height;
+  /**
+   * Height above the feet of the eyes (submerged test), units. Seed 1.5; Quake 46.
+   */
+  float water_eye_height;
+  /**
+   * Water jump: distance ahead of the feet of the edge test, units. Seed 0.75; Quake 24.
+   */
+  float water_jump_reach;
+  /**
+   * Water jump: height above the feet that must be solid ahead, units. Seed 1; Quake 32.
+   */
+  float water_jump_wall_height;
+  /**
+   * Water jump: height above the feet that must be free ahead, units. Seed 1.8; Quake 56.
+   */
+  float water_jump_clear_height;
+  /**
+   * Water jump: upward speed, units/s. Seed 5.5; Quake 310.
+   */
+  float water_jump_speed;
+  /**
+   * Water jump: speed ahead, units/s. Seed 1.5; Quake 50.
+   */
+  float water_jump_push;
+  /**
+   * Water jump: not taken while sinking faster than this, units/s. Seed 5.6; Quake 180.
+   */
+  float water_jump_max_sink;
+  /**
+   * Water jump: timer, seconds. Seed 2; Quake 2.
+   */
+  float water_jump_time;
 } HkMoveParams;
 
 /**
@@ -1309,6 +1380,10 @@ typedef struct HkMoverState {
    * 1 while crouched.
    */
   uint8_t crouched;
+  /**
+   * Seconds left of a water jump (0 when none).
+   */
+  float water_jump_timer;
 } HkMoverState;
 
 /**
@@ -1333,6 +1408,11 @@ typedef struct HkMoveInput {
    * 1 while the crouch key is down (0 in inputs made before ABI version 2).
    */
   uint8_t crouch;
+  /**
+   * The view's pitch as the vertical part of its unit forward vector (sin of the pitch, +1 up,
+   * −1 down; in [−1, 1]): swimming goes where the view looks. 0 = level.
+   */
+  float look_up;
 } HkMoveInput;
 
 /**

@@ -28,6 +28,12 @@ pub type HkGroundProbeFn = Option<
     unsafe extern "C" fn(user: *mut c_void, point: HkVec3, out_hit: *mut HkGroundHit) -> i32,
 >;
 
+/// Water reported by a C callback (optional, `HkGround::water`): write the height (world Y) of
+/// the water surface in the column of `feet` to `*out_height` and return 1, or return 0 if there
+/// is no water there. Must be pure. A non-finite height counts as no water. Must not unwind.
+pub type HkGroundWaterFn =
+    Option<unsafe extern "C" fn(user: *mut c_void, feet: HkVec3, out_height: *mut f32) -> i32>;
+
 /// [`HkGround::kind`]: no ground anywhere (free fall).
 pub const HK_GROUND_NONE: u32 = 0;
 /// [`HkGround::kind`]: horizontal plane at `height`.
@@ -53,8 +59,10 @@ pub struct HkGround {
     pub normal: HkVec3,
     /// `HK_GROUND_CALLBACK`: the probe, not NULL.
     pub probe: HkGroundProbeFn,
-    /// `HK_GROUND_CALLBACK`: passed to `probe` unchanged.
+    /// `HK_GROUND_CALLBACK`: passed to `probe` (and `water`) unchanged.
     pub user: *mut c_void,
+    /// `HK_GROUND_CALLBACK`: the water surface (`movement::water`), or NULL: no water.
+    pub water: HkGroundWaterFn,
 }
 
 /// A validated ground, ready to probe.
@@ -67,6 +75,7 @@ pub(crate) enum Ground {
     Callback(
         unsafe extern "C" fn(*mut c_void, HkVec3, *mut HkGroundHit) -> i32,
         *mut c_void,
+        HkGroundWaterFn,
     ),
 }
 
@@ -93,7 +102,7 @@ impl Ground {
             }
             HK_GROUND_DEMO => Ok(Ground::Demo),
             HK_GROUND_CALLBACK => match g.probe {
-                Some(f) => Ok(Ground::Callback(f, g.user)),
+                Some(f) => Ok(Ground::Callback(f, g.user, g.water)),
                 None => Err(crate::status::HK_ERR_NULL),
             },
             _ => Err(HK_ERR_INVALID_ARG),
@@ -108,7 +117,7 @@ impl GroundProbe for Ground {
             Ground::Flat(f) => f.probe(point),
             Ground::Plane(p) => p.probe(point),
             Ground::Demo => DemoGround.probe(point),
-            Ground::Callback(f, user) => {
+            Ground::Callback(f, user, _) => {
                 let mut hit = HkGroundHit::default();
                 // SAFETY: the caller promised `f` is callable with `user` (HkGround docs).
                 let found = unsafe { f(user, point.into(), &mut hit) };
@@ -122,5 +131,15 @@ impl GroundProbe for Ground {
                 }
             }
         }
+    }
+
+    fn water(&self, feet: Vec3) -> Option<f32> {
+        let Ground::Callback(_, user, Some(w)) = *self else {
+            return None;
+        };
+        let mut height = f32::NAN;
+        // SAFETY: the caller promised `w` is callable with `user` (HkGround docs).
+        let found = unsafe { w(user, feet.into(), &mut height) };
+        (found != 0 && height.is_finite()).then_some(height)
     }
 }

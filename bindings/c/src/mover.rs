@@ -109,6 +109,36 @@ pub struct HkMoveParams {
     pub crouch_speed_scale: f32,
     /// 1 = crouching in the air pulls the feet up (Source's crouch-jump). Seed 0.
     pub crouch_jump: u8,
+    /// Water acceleration, 1/s (budget `water_accel·wishspeed·dt`). Seed 10; Quake 10.
+    pub water_accel: f32,
+    /// Water friction per water level, 1/s. Seed 4; Quake 4.
+    pub water_friction: f32,
+    /// Swimming wish speed as a fraction of `max_speed`. Seed 0.7.
+    pub swim_speed_scale: f32,
+    /// Sinking wish speed with no input, units/s. Seed 0.6; Quake 60.
+    pub water_sink_speed: f32,
+    /// Upward speed the jump key sets while swimming, units/s. Seed 1.5; Quake 100.
+    pub swim_up_speed: f32,
+    /// Height above the feet of the wading test point, units. Seed 0.05; Quake 1.
+    pub water_feet_height: f32,
+    /// Height above the feet of the swimming test point, units. Seed 0.9; Quake 28.
+    pub water_waist_height: f32,
+    /// Height above the feet of the eyes (submerged test), units. Seed 1.5; Quake 46.
+    pub water_eye_height: f32,
+    /// Water jump: distance ahead of the feet of the edge test, units. Seed 0.75; Quake 24.
+    pub water_jump_reach: f32,
+    /// Water jump: height above the feet that must be solid ahead, units. Seed 1; Quake 32.
+    pub water_jump_wall_height: f32,
+    /// Water jump: height above the feet that must be free ahead, units. Seed 1.8; Quake 56.
+    pub water_jump_clear_height: f32,
+    /// Water jump: upward speed, units/s. Seed 5.5; Quake 310.
+    pub water_jump_speed: f32,
+    /// Water jump: speed ahead, units/s. Seed 1.5; Quake 50.
+    pub water_jump_push: f32,
+    /// Water jump: not taken while sinking faster than this, units/s. Seed 5.6; Quake 180.
+    pub water_jump_max_sink: f32,
+    /// Water jump: timer, seconds. Seed 2; Quake 2.
+    pub water_jump_time: f32,
 }
 
 impl From<MoveParams> for HkMoveParams {
@@ -160,6 +190,21 @@ impl From<MoveParams> for HkMoveParams {
             crouch_height: p.crouch_height,
             crouch_speed_scale: p.crouch_speed_scale,
             crouch_jump: p.crouch_jump as u8,
+            water_accel: p.water_accel,
+            water_friction: p.water_friction,
+            swim_speed_scale: p.swim_speed_scale,
+            water_sink_speed: p.water_sink_speed,
+            swim_up_speed: p.swim_up_speed,
+            water_feet_height: p.water_feet_height,
+            water_waist_height: p.water_waist_height,
+            water_eye_height: p.water_eye_height,
+            water_jump_reach: p.water_jump_reach,
+            water_jump_wall_height: p.water_jump_wall_height,
+            water_jump_clear_height: p.water_jump_clear_height,
+            water_jump_speed: p.water_jump_speed,
+            water_jump_push: p.water_jump_push,
+            water_jump_max_sink: p.water_jump_max_sink,
+            water_jump_time: p.water_jump_time,
         }
     }
 }
@@ -254,6 +299,21 @@ impl HkMoveParams {
             // Not in ABI version 2 (the C ground reports no ladders).
             ladder_climb_speed: 0.0,
             ladder_jump_speed: 0.0,
+            water_accel: non_negative(self.water_accel)?,
+            water_friction: non_negative(self.water_friction)?,
+            swim_speed_scale: non_negative(self.swim_speed_scale)?,
+            water_sink_speed: non_negative(self.water_sink_speed)?,
+            swim_up_speed: non_negative(self.swim_up_speed)?,
+            water_feet_height: non_negative(self.water_feet_height)?,
+            water_waist_height: non_negative(self.water_waist_height)?,
+            water_eye_height: non_negative(self.water_eye_height)?,
+            water_jump_reach: non_negative(self.water_jump_reach)?,
+            water_jump_wall_height: non_negative(self.water_jump_wall_height)?,
+            water_jump_clear_height: non_negative(self.water_jump_clear_height)?,
+            water_jump_speed: non_negative(self.water_jump_speed)?,
+            water_jump_push: non_negative(self.water_jump_push)?,
+            water_jump_max_sink: non_negative(self.water_jump_max_sink)?,
+            water_jump_time: non_negative(self.water_jump_time)?,
         })
     }
 }
@@ -378,6 +438,8 @@ pub struct HkMoverState {
     pub jump_rising: u8,
     /// 1 while crouched.
     pub crouched: u8,
+    /// Seconds left of a water jump (0 when none).
+    pub water_jump_timer: f32,
 }
 
 impl From<MoverState> for HkMoverState {
@@ -393,6 +455,7 @@ impl From<MoverState> for HkMoverState {
             jump_latched: s.jump_latched as u8,
             jump_rising: s.jump_rising as u8,
             crouched: s.crouched as u8,
+            water_jump_timer: s.water_jump_timer,
         }
     }
 }
@@ -415,6 +478,7 @@ impl HkMoverState {
             jump_latched: flag(self.jump_latched)?,
             jump_rising: flag(self.jump_rising)?,
             crouched: flag(self.crouched)?,
+            water_jump_timer: non_negative(self.water_jump_timer)?,
         })
     }
 }
@@ -481,6 +545,9 @@ pub struct HkMoveInput {
     pub facing: HkVec2,
     /// 1 while the crouch key is down (0 in inputs made before ABI version 2).
     pub crouch: u8,
+    /// The view's pitch as the vertical part of its unit forward vector (sin of the pitch, +1 up,
+    /// −1 down; in [−1, 1]): swimming goes where the view looks. 0 = level.
+    pub look_up: f32,
 }
 
 /// What happened during an `hk_mover_step` (over all its sub-steps).
@@ -552,6 +619,11 @@ pub unsafe extern "C" fn hk_mover_step(
         let i = unsafe { ptr::read(input)? };
         let input = MoveInput::new(i.wish.finite()?, flag(i.jump)?, i.facing.finite()?)
             .with_crouch(flag(i.crouch)?);
+        let look_up = finite(i.look_up)?;
+        if !(-1.0..=1.0).contains(&look_up) {
+            return Err(HK_ERR_INVALID_ARG);
+        }
+        let input = MoveInput { look_up, ..input };
         let g = unsafe { Ground::from_c(ground)? };
         if !(finite(dt)? > 0.0 && dt <= HK_MAX_STEP_DT) {
             return Err(HK_ERR_INVALID_ARG);
@@ -649,6 +721,7 @@ pub unsafe extern "C" fn hk_move_input_from_wish(
                     jump,
                     facing: f.into(),
                     crouch: 0,
+                    look_up: 0.0,
                 },
             )
         };

@@ -199,7 +199,7 @@ pub fn world_wish_unit(front: f32, right: f32, magnitude: f32, facing: Vec2) -> 
 
 /// `facing` if it is unit within 1e-4 (in squared length), else normalised, else yaw-0 forward.
 #[inline]
-fn unit_facing(facing: Vec2) -> Vec2 {
+pub(super) fn unit_facing(facing: Vec2) -> Vec2 {
     let l2 = facing.length_squared();
     if (l2 - 1.0).abs() <= 1.0e-4 {
         return facing;

@@ -40,6 +40,9 @@
 //!   ([`crate::ground::GroundProbe::clearance`]).
 //! - [`ladder`]: climbing ladders with the move input and jumping off them
 //!   ([`crate::ground::GroundProbe::ladder`]).
+//! - [`water`]: QuakeWorld's water — water levels, swimming where the view looks, water friction
+//!   and acceleration, swimming up, the water jump out at the edge
+//!   ([`crate::ground::GroundProbe::water`]).
 //! - [`jump`]: release-to-rejump, auto-hop, coyote time, jump buffer, bunny-hop cap, variable height.
 //! - [`contact`]: the ground test against a [`crate::ground::GroundProbe`].
 //! - [`mover`]: [`MoverState`], [`MoveInput`], [`step`] → [`StepEvents`].
@@ -96,6 +99,7 @@ pub mod params;
 pub mod platform;
 pub mod prepared;
 pub mod seed;
+pub mod water;
 
 pub use batch::{planar_velocity_tick_batch, WishBatch};
 pub use contact::{categorize_ground, categorize_hit, is_wall, resolve_walls, Contact};

@@ -50,6 +50,10 @@ pub struct MoverState {
     /// Crouched ([`super::crouch`]): the body is `crouch_height` tall. Hashed only when set, so
     /// the hash of a character that never crouches is what it was before crouching existed.
     pub crouched: bool,
+    /// Seconds left of a water jump ([`super::water`], Quake's `waterjumptime`); 0 when none.
+    /// Hashed only when not 0, so the hash of a character that never jumps out of water is what
+    /// it was before water existed.
+    pub water_jump_timer: f32,
 }
 
 impl Default for MoverState {
@@ -72,6 +76,7 @@ impl MoverState {
             jump_latched: false,
             jump_rising: false,
             crouched: false,
+            water_jump_timer: 0.0,
         }
     }
 
@@ -90,12 +95,15 @@ impl MoverState {
         self.ground_normal = self.ground_normal.flush_subnormal();
         self.coyote_timer = f(self.coyote_timer);
         self.jump_buffer_timer = f(self.jump_buffer_timer);
+        self.water_jump_timer = f(self.water_jump_timer);
     }
 
     /// True if every float field is finite.
     #[inline]
     pub fn is_finite(&self) -> bool {
-        self.motion_is_finite() && self.ground_normal.is_finite()
+        self.motion_is_finite()
+            && self.ground_normal.is_finite()
+            && self.water_jump_timer.is_finite()
     }
 
     /// True if the position, velocity and timers are finite (every float field but the ground
@@ -146,6 +154,9 @@ impl StateHash for MoverState {
         if self.crouched {
             h.write_bool(true);
         }
+        if self.water_jump_timer != 0.0 {
+            h.write_f32(self.water_jump_timer);
+        }
     }
 }
 
@@ -165,6 +176,11 @@ pub struct MoveInput {
     /// ([`MoveInput::with_yaw`] computes it). Kept as a vector so the tick needs no trigonometry.
     /// Non-unit is normalised, zero/NaN means yaw 0 (−Z).
     pub facing: Vec2,
+    /// The view's pitch as the vertical part of its unit forward vector (the sine of the pitch:
+    /// +1 looking straight up, −1 straight down; [`MoveInput::with_pitch`] computes it). Only
+    /// swimming reads it ([`super::water`]: forward swims where the view looks). Clamped to
+    /// `[−1, 1]`, NaN means level. Default 0.
+    pub look_up: f32,
 }
 
 impl Default for MoveInput {
@@ -174,6 +190,7 @@ impl Default for MoveInput {
             jump: false,
             crouch: false,
             facing: Vec2::new(0.0, -1.0),
+            look_up: 0.0,
         }
     }
 }
@@ -186,12 +203,22 @@ impl MoveInput {
             jump,
             crouch: false,
             facing,
+            look_up: 0.0,
         }
     }
 
     /// The same input with the crouch key down or up.
     pub const fn with_crouch(self, crouch: bool) -> Self {
         MoveInput { crouch, ..self }
+    }
+
+    /// The same input with the view pitched by `pitch` radians (positive looks up; one sin here):
+    /// [`MoveInput::look_up`] = `sin(pitch)`.
+    pub fn with_pitch(self, pitch: f32) -> Self {
+        MoveInput {
+            look_up: crate::math::scalar::sin(pitch),
+            ..self
+        }
     }
 
     /// Input with the view yaw in radians (0 faces −Z, positive turns left); one sin/cos here.
@@ -201,6 +228,7 @@ impl MoveInput {
             jump,
             crouch: false,
             facing: super::kernels::facing_from_yaw(yaw),
+            look_up: 0.0,
         }
     }
 
@@ -295,7 +323,8 @@ impl StepEvents {
 /// - Non-finite input is sanitised ([`MoveInput`]); a state containing NaN/inf is repaired first
 ///   (non-finite velocity components → 0, non-finite position → origin).
 /// - Crouching ([`MoveInput::crouch`]) is applied once, before the ticks ([`super::crouch`]);
-///   on a ladder the whole call climbs ([`super::ladder`]).
+///   on a ladder the whole call climbs ([`super::ladder`]); in water (the probe reports some at
+///   the feet) or during a water jump, the ticks are [`super::water`]'s.
 pub fn step(
     state: &mut MoverState,
     params: &MoveParams,
@@ -313,6 +342,9 @@ pub fn step(
     };
     if let Some(n) = super::ladder::touching(probe, state, params, wish) {
         return super::ladder::climb(state, params, n, wish, input.jump, probe, dt);
+    }
+    if super::water::wet(probe, state) {
+        return super::water::step(state, params, input, wish, probe, dt);
     }
     step_wish(state, params, wish, input.jump, probe, dt)
 }
@@ -366,7 +398,7 @@ pub fn tick(
 /// it (its yaw added to `ev.carried_yaw`; nothing for a still ground), then [`run_tick`], its
 /// events added to `ev`.
 #[inline(always)]
-fn carry_and_tick(
+pub(super) fn carry_and_tick(
     state: &mut MoverState,
     params: &MoveParams,
     wish: &WishDir,
@@ -645,7 +677,7 @@ fn clamp_axis(x: f32, max: f32) -> f32 {
 /// became non-finite is put back to `previous` with the velocity zeroed. Returns false if nothing
 /// could have changed (the common case).
 #[inline]
-fn guard_state(state: &mut MoverState, params: &MoveParams, previous: Vec3) -> bool {
+pub(super) fn guard_state(state: &mut MoverState, params: &MoveParams, previous: Vec3) -> bool {
     use crate::math::scalar::{nonfinite_flag, NONFINITE};
     let m = params.max_velocity.to_bits();
     let (v, p) = (state.velocity, state.position);
@@ -730,7 +762,7 @@ mod tests {
     fn hash_covers_every_field() {
         let base = MoverState::new(Vec3::new(1.0, 2.0, 3.0));
         let h = base.state_hash();
-        let mut variants = [base; 10];
+        let mut variants = [base; 11];
         variants[0].position.x = 1.5;
         variants[1].velocity.z = 1.0;
         variants[2].grounded = true;
@@ -741,6 +773,7 @@ mod tests {
         variants[7].jump_latched = true;
         variants[8].jump_rising = true;
         variants[9].crouched = true;
+        variants[10].water_jump_timer = 0.5;
         for (i, v) in variants.iter().enumerate() {
             assert_ne!(v.state_hash(), h, "field {i} not hashed");
         }

@@ -127,6 +127,56 @@ pub struct MoveParams {
     /// Speed of the push-off when jumping from a ladder, along its normal, units/s. Default 4;
     /// Quake presets 270 (Source).
     pub ladder_jump_speed: f32,
+    // --- water (module `water`; QuakeWorld `pmove.c`) ---
+    /// Water acceleration, 1/s: the per-tick budget is `water_accel·wishspeed·dt` (Quake's
+    /// `PM_Accelerate` form whatever `accel_budget` says). Default 10; Quake presets 10
+    /// (`movevars.wateraccelerate`).
+    pub water_accel: f32,
+    /// Water friction per water level, 1/s: `drop = speed·water_friction·level·dt` at level 2 or
+    /// 3 (QuakeWorld `PM_Friction`). Default 4; Quake presets 4 (`movevars.waterfriction`).
+    pub water_friction: f32,
+    /// Swimming wish speed as a fraction of `max_speed` (QuakeWorld `PM_WaterMove`'s
+    /// `wishspeed *= 0.7`). Default 0.7; Quake presets 0.7.
+    pub swim_speed_scale: f32,
+    /// Swimming with no move input sinks towards this wish speed, units/s (before
+    /// `swim_speed_scale`; QuakeWorld's `wishvel[2] -= 60`). Default 0.6; Quake presets 60.
+    pub water_sink_speed: f32,
+    /// The jump key while swimming sets the upward speed to this, units/s (QuakeWorld
+    /// `JumpButton` in water: 100). Default 1.5; Quake presets 100.
+    pub swim_up_speed: f32,
+    /// Height above the feet of the point that, under the water surface, makes water level 1
+    /// (wading), units (Quake: `player_mins[2] + 1`, 1 above the feet). Default 0.05; Quake
+    /// presets 1.
+    pub water_feet_height: f32,
+    /// Height above the feet of the point that, under water, makes level 2 (swimming), units
+    /// (Quake: the hull's middle, 28 of 56). Default 0.9; Quake presets 28.
+    pub water_waist_height: f32,
+    /// Height above the feet of the eyes: under water they make level 3 (submerged), units
+    /// (Quake: `origin + 22`, 46 above the feet). Default 1.5; Quake presets 46.
+    pub water_eye_height: f32,
+    /// Water jump (QuakeWorld `CheckWaterJump`): how far ahead of the feet, along the planar
+    /// view direction, the edge is looked for, units. Default 0.75; Quake presets 24.
+    pub water_jump_reach: f32,
+    /// Water jump: height above the feet at which the spot ahead must be solid (ground above
+    /// it: the pool's wall), units. Default 1.0; Quake presets 32 (`origin + 8`).
+    pub water_jump_wall_height: f32,
+    /// Water jump: height above the feet at which the spot ahead must be free (no ground, no
+    /// water above it), units. Default 1.8; Quake presets 56 (`origin + 32`).
+    pub water_jump_clear_height: f32,
+    /// Water jump: the upward speed it sets, units/s. Default 5.5; Quake presets 310.
+    pub water_jump_speed: f32,
+    /// Water jump: the planar speed along the view direction it sets, units/s. Default 1.5;
+    /// Quake presets 50.
+    pub water_jump_push: f32,
+    /// Water jump: not taken while sinking faster than this, units/s (QuakeWorld
+    /// `CheckWaterJump`: "don't hop out if we just jumped in", 180). Default 5.6; Quake presets
+    /// 180.
+    pub water_jump_max_sink: f32,
+    /// Water jump: its timer, seconds (Quake's `waterjumptime` safety net); while it runs there
+    /// is no friction and no acceleration, walls do not take the velocity, and it ends on the
+    /// ground, when falling, or (counted down only while the jump key is held, as Quake) at 0.
+    /// Default 2; Quake presets 2.
+    pub water_jump_time: f32,
     // --- vertical ---
     /// Gravity, units/s² (positive pulls down). Default 9.81 (Unity's default; the seed gives none).
     pub gravity: f32,
@@ -213,6 +263,11 @@ pub const CPM_STRAFE_WISH_CAP: f32 = 30.0;
 /// CPM: `cpm_pm_aircontrol`.
 pub const CPM_AIR_CONTROL: f32 = 150.0;
 
+/// QuakeWorld `movevars.wateraccelerate`, 1/s.
+pub const QW_WATER_ACCEL: f32 = 10.0;
+/// QuakeWorld `movevars.waterfriction`, 1/s per water level.
+pub const QW_WATER_FRICTION: f32 = 4.0;
+
 impl MoveParams {
     /// The seed's code constants (ground max 10, air max 0.5, ground accel 120, air accel 100,
     /// friction 70; metres, seconds), per-second budget, constant friction, no separate air cap,
@@ -241,6 +296,21 @@ impl MoveParams {
             crouch_jump: false,
             ladder_climb_speed: 3.0,
             ladder_jump_speed: 4.0,
+            water_accel: 10.0,
+            water_friction: 4.0,
+            swim_speed_scale: 0.7,
+            water_sink_speed: 0.6,
+            swim_up_speed: 1.5,
+            water_feet_height: 0.05,
+            water_waist_height: 0.9,
+            water_eye_height: 1.5,
+            water_jump_reach: 0.75,
+            water_jump_wall_height: 1.0,
+            water_jump_clear_height: 1.8,
+            water_jump_speed: 5.5,
+            water_jump_push: 1.5,
+            water_jump_max_sink: 5.6,
+            water_jump_time: 2.0,
             gravity: 9.81,
             jump_speed: 4.43,
             auto_hop: true,
@@ -271,7 +341,10 @@ impl MoveParams {
 
     /// QuakeWorld (Quake units): stopspeed 100, friction 6, accelerate 10 (also used in air — QW calls
     /// `PM_AirAccelerate` with `movevars.accelerate`), air wish cap 30, max 320, jump 270, gravity 800,
-    /// walkable `n.y ≥ 0.7`, no auto-hop, no coyote/buffer/variable height.
+    /// walkable `n.y ≥ 0.7`, no auto-hop, no coyote/buffer/variable height. Water as `pmove.c`:
+    /// wateraccelerate 10, waterfriction 4, swimming at 0.7 × 320, sinking towards 60, the jump
+    /// key swimming up at 100, the water jump 310 up and 50 ahead (the Quake III, Source and CPM
+    /// presets keep these water values).
     pub const fn quakeworld() -> Self {
         MoveParams {
             max_speed: 320.0,
@@ -296,6 +369,21 @@ impl MoveParams {
             crouch_jump: false,
             ladder_climb_speed: 200.0,
             ladder_jump_speed: 270.0,
+            water_accel: QW_WATER_ACCEL,
+            water_friction: QW_WATER_FRICTION,
+            swim_speed_scale: 0.7,
+            water_sink_speed: 60.0,
+            swim_up_speed: 100.0,
+            water_feet_height: 1.0,
+            water_waist_height: 28.0,
+            water_eye_height: 46.0,
+            water_jump_reach: 24.0,
+            water_jump_wall_height: 32.0,
+            water_jump_clear_height: 56.0,
+            water_jump_speed: 310.0,
+            water_jump_push: 50.0,
+            water_jump_max_sink: 180.0,
+            water_jump_time: 2.0,
             gravity: 800.0,
             jump_speed: 270.0,
             auto_hop: false,

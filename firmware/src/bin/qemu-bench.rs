@@ -13,6 +13,8 @@
 //!   only held, Quake III's air step against CPM's (air control); `movement-still-step-instr` /
 //!   `movement-platform-step-instr`: a character standing still on flat ground against one
 //!   carried by a turning platform (issue 26; hard-float targets only);
+//!   `movement-water-step-instr`: a whole `step` of a QuakeWorld swimmer under water (level 3),
+//!   W held (the water tick: water friction, 3-D acceleration, no gravity; hard-float only);
 //! - `demo-tick-instr` / `demo-tick-instr-max`: one `DemoRig::tick` on the scripted input
 //!   (mean / worst over the run);
 //! - `demo-view-instr`, `demo-draw-instr` / `demo-draw-instr-max`, `app-poll-instr` /
@@ -89,13 +91,25 @@ mod features {
         }
     }
 
+    /// A pool: flat floor 1000 units down, the water surface at 0.
+    struct Pool;
+
+    impl GroundProbe for Pool {
+        fn probe(&self, p: Vec3) -> Option<GroundHit> {
+            FlatGround::new(-1000.0).probe(p)
+        }
+        fn water(&self, _feet: Vec3) -> Option<f32> {
+            Some(0.0)
+        }
+    }
+
     /// The movement features of issue 26, each on its own path (a character using none of them is
     /// `movement-full-step-instr`): an airborne `step_wish` with W only held, Quake III's air step
     /// against CPM's (air control: two sqrt, two divides); a character standing still on flat
     /// ground against one carried by a turning platform (the carry: one `sin_cos`). Out of line so
     /// the figures above are built as before.
     #[inline(never)]
-    pub fn feature_steps(c: &Counter, dt: f32) -> (u64, u64, u64, u64) {
+    pub fn feature_steps(c: &Counter, dt: f32) -> (u64, u64, u64, u64, u64) {
         let w_only = WishDir::from_world(Vec2::new(0.6, -0.8)).with_keys(WishKeys::ForwardBack);
         let air_step = |p: MoveParams| {
             let p = black_box(p);
@@ -131,7 +145,20 @@ mod features {
             );
         });
         black_box((r, q));
-        (q3, cpm, still, platform)
+        // Swimming: W with a level view keeps the depth (level 3) at the swimming speed.
+        let qw = black_box(MoveParams::quakeworld());
+        let mut swimmer = MoverState::new(Vec3::new(0.0, -200.0, 0.0));
+        swimmer.velocity = Vec3::new(0.0, 0.0, -224.0);
+        let swim = black_box(hopkit::movement::MoveInput::new(
+            Vec2::new(1.0, 0.0),
+            false,
+            Vec2::new(0.0, -1.0),
+        ));
+        let water = per_call(c, |_| {
+            hopkit::movement::step(&mut swimmer, &qw, &swim, &Pool, dt);
+        });
+        black_box(swimmer);
+        (q3, cpm, still, platform, water)
     }
 }
 
@@ -337,7 +364,8 @@ fn main() -> ! {
     // Hard-float targets only: on the soft-float Cortex-M0 the extra `step_wish` instances change
     // how the shared movement code is inlined into `movement-full-step-instr` (+350 there).
     #[cfg(target_abi = "eabihf")]
-    let (q3_air_step, cpm_air_step, still_step, platform_step) = features::feature_steps(&c, dt);
+    let (q3_air_step, cpm_air_step, still_step, platform_step, water_step) =
+        features::feature_steps(&c, dt);
     black_box((v, sv, mover));
     let _ = writeln!(out, "movement-kernel-ground-instr: {kernel_ground}");
     let _ = writeln!(out, "movement-kernel-air-instr: {kernel_air}");
@@ -353,6 +381,7 @@ fn main() -> ! {
         let _ = writeln!(out, "movement-cpm-air-step-instr: {cpm_air_step}");
         let _ = writeln!(out, "movement-still-step-instr: {still_step}");
         let _ = writeln!(out, "movement-platform-step-instr: {platform_step}");
+        let _ = writeln!(out, "movement-water-step-instr: {water_step}");
     }
 
     // --- ghost recording format v2: encode per frame, decode of a 30 s recording ---

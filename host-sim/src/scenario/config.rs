@@ -3,7 +3,7 @@
 //!
 //! ```toml
 //! kind = "bhop"            # bhop | arrival | follower | slope | ghosts | cpma | platform | crouch
-//!                          # | ladder
+//!                          # | ladder | water
 //! title = "My experiment"  # plot title (optional)
 //! seconds = 10.0           # simulated time, 0 < s ≤ 600 (optional, default per kind)
 //! tick_hz = 60             # fixed tick rate, 1..=1000 (optional, default 60)
@@ -49,6 +49,8 @@ pub enum Kind {
     Crouch,
     /// Climbing a ladder, jumping off it, climbing it over the top.
     Ladder,
+    /// Walking into a pool, sinking, swimming up, the water jump out at the edge.
+    Water,
 }
 
 impl Kind {
@@ -64,6 +66,7 @@ impl Kind {
             Kind::Platform => "platform",
             Kind::Crouch => "crouch",
             Kind::Ladder => "ladder",
+            Kind::Water => "water",
         }
     }
 }
@@ -110,6 +113,9 @@ pub struct ScenarioFile {
     /// `kind = "ladder"` settings.
     #[serde(default)]
     pub ladder: Option<Ladder>,
+    /// `kind = "water"` settings.
+    #[serde(default)]
+    pub water: Option<Water>,
 }
 
 fn default_tick_hz() -> u32 {
@@ -184,6 +190,14 @@ ranged_fn!(positive, opt_positive, 1.0e-6, 1.0e6, "this value");
 ranged_fn!(non_negative, opt_non_negative, 0.0, 1.0e6, "this value");
 ranged_fn!(size, opt_size, 1.0e-6, COORD_LIMIT, "a size in world units");
 ranged_fn!(degrees, opt_degrees, -360.0, 360.0, "an angle in degrees");
+ranged_fn!(
+    coord,
+    opt_coord,
+    -COORD_LIMIT,
+    COORD_LIMIT,
+    "a coordinate (world units)"
+);
+ranged_fn!(pitch, opt_pitch, -90.0, 90.0, "a pitch in degrees");
 
 /// One coordinate of a point, `±COORD_LIMIT` (deserialized element by element, so an error
 /// points at the bad number and names its index, e.g. `arrival.targets[1][0]`).
@@ -351,6 +365,36 @@ pub struct Ladder {
 impl Default for Ladder {
     fn default() -> Self {
         Ladder { climb_first: 0.4 }
+    }
+}
+
+/// `[water]`: a QuakeWorld character walks down a ramp into a pool, swims on, sinks to the
+/// floor, swims up with the jump key, then swims up and ahead to the edge and jumps out.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct Water {
+    /// Where the walk-in/swim phase stops (x, world units). Default 300.
+    #[serde(deserialize_with = "coord")]
+    pub stop_x: f32,
+    /// Seconds with no keys (sinking). Default 1.5.
+    #[serde(deserialize_with = "non_negative")]
+    pub sink_for: f32,
+    /// Seconds with the jump key held (swimming up at 100). Default 0.5.
+    #[serde(deserialize_with = "non_negative")]
+    pub swim_up_for: f32,
+    /// View pitch of the last phase (W towards the edge), degrees up. Default 20.
+    #[serde(deserialize_with = "pitch")]
+    pub pitch_deg: f32,
+}
+
+impl Default for Water {
+    fn default() -> Self {
+        Water {
+            stop_x: 300.0,
+            sink_for: 1.5,
+            swim_up_for: 0.5,
+            pitch_deg: 20.0,
+        }
     }
 }
 
@@ -568,7 +612,7 @@ impl ScenarioFile {
 }
 
 /// The built-in scenarios as `(name, file text)`.
-pub const BUILTINS: [(&str, &str); 9] = [
+pub const BUILTINS: [(&str, &str); 10] = [
     ("bhop", include_str!("../../scenarios/bhop.toml")),
     ("arrival", include_str!("../../scenarios/arrival.toml")),
     ("follower", include_str!("../../scenarios/follower.toml")),
@@ -578,4 +622,5 @@ pub const BUILTINS: [(&str, &str); 9] = [
     ("platform", include_str!("../../scenarios/platform.toml")),
     ("crouch", include_str!("../../scenarios/crouch.toml")),
     ("ladder", include_str!("../../scenarios/ladder.toml")),
+    ("water", include_str!("../../scenarios/water.toml")),
 ];

@@ -47,6 +47,7 @@ pub fn run(file: &ScenarioFile, base_dir: &Path, quiet: bool) -> Result<Trace> {
         Kind::Platform => super::features::platform(file, ticks, progress),
         Kind::Crouch => super::features::crouch(file, ticks, progress),
         Kind::Ladder => super::features::ladder(file, ticks, progress),
+        Kind::Water => super::features::water(file, ticks, progress),
         Kind::Ghosts => {
             let bytes = recording.as_ref().map_or(&[][..], |(b, _)| b.as_slice());
             ghosts(file, bytes, ticks, progress)?
@@ -570,6 +571,7 @@ pub fn findings(file: &ScenarioFile, trace: &Trace) -> Vec<String> {
         Kind::Platform => out.extend(super::features::platform_findings(trace)),
         Kind::Crouch => out.extend(super::features::crouch_findings(trace)),
         Kind::Ladder => out.extend(super::features::ladder_findings(trace)),
+        Kind::Water => out.extend(super::features::water_findings(trace)),
         Kind::Ghosts => {
             let firing = trace.samples.iter().filter(|s| s.flag(0)).count();
             out.push(format!(
@@ -669,6 +671,7 @@ pub fn plot_spec(file: &ScenarioFile, title: &str, trace: &Trace) -> PlotSpec {
         }
         Kind::Crouch => super::features::crouch_plot(title, trace),
         Kind::Ladder => super::features::ladder_plot(title, trace),
+        Kind::Water => super::features::water_plot(title, trace),
         _ => top_down(title, trace),
     }
 }

@@ -494,7 +494,7 @@ fn demo_hash_is_stable_across_runs_and_fps() {
 fn every_builtin_scenario_writes_csv_and_plot() {
     let dir = tempfile::tempdir().unwrap();
     for name in [
-        "bhop", "arrival", "follower", "slope", "ghosts", "cpma", "platform",
+        "bhop", "arrival", "follower", "slope", "ghosts", "cpma", "platform", "water",
     ] {
         let csv = dir.path().join(format!("{name}.csv"));
         let png = dir.path().join(format!("{name}.png"));
@@ -528,6 +528,58 @@ fn every_builtin_scenario_writes_csv_and_plot() {
         );
         assert_png(&png);
     }
+}
+
+#[test]
+fn water_scenario_sinks_swims_up_and_jumps_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let (csv, png) = (dir.path().join("water.csv"), dir.path().join("water.png"));
+    let out = sim()
+        .args(["scenario", "water", "--csv"])
+        .arg(&csv)
+        .arg("--plot")
+        .arg(&png)
+        .assert()
+        .success();
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+    assert!(
+        stdout.contains("out of the pool on the ledge at the end: yes"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("water jump at x"), "{stdout}");
+    let (header, rows) = read_csv(&csv);
+    let (y, vy) = (col(&header, "y"), col(&header, "vy"));
+    let (level, wj, phase) = (
+        col(&header, "water_level"),
+        col(&header, "water_jump"),
+        col(&header, "phase"),
+    );
+    let grounded = col(&header, "grounded");
+    // Every water level was seen; it reached the pool floor (−80).
+    for l in 0..4 {
+        assert!(rows.iter().any(|r| r[level] == l as f64), "level {l}");
+    }
+    assert!(rows.iter().any(|r| r[y] == -80.0));
+    // With no keys in the water it sinks, never faster than QuakeWorld's sinking wish (60 ·
+    // 0.7 = 42 units/s): no gravity in water.
+    let sinking: Vec<f64> = rows
+        .iter()
+        .filter(|r| r[phase] == 1.0 && r[grounded] == 0.0)
+        .map(|r| r[vy])
+        .collect();
+    assert!(sinking.len() > 30 && sinking.iter().all(|&v| (-42.001..=0.0).contains(&v)));
+    // The jump key swims up: the feet rise in phase 2.
+    let up: Vec<&Vec<f64>> = rows.iter().filter(|r| r[phase] == 2.0).collect();
+    assert!(up.last().unwrap()[y] > up[0][y] + 20.0);
+    // The water jump: 310 up while its timer runs and the feet are still under the surface.
+    let jump = rows
+        .iter()
+        .position(|r| r[wj] == 1.0)
+        .expect("a water jump");
+    assert_eq!(rows[jump][vy], 310.0);
+    let last = &rows[rows.len() - 1];
+    assert_eq!((last[y], last[grounded]), (0.0, 1.0));
+    assert_png(&png);
 }
 
 #[test]

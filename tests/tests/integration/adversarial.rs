@@ -565,3 +565,104 @@ fn platforms_and_crouching_never_leave_bad_numbers() {
         }
     }
 }
+
+/// A ground with adversarial heights and normals and an adversarial water surface (NaN, ±inf,
+/// huge, subnormal, or a sane pool surface), the same or a different one ahead of the feet.
+struct WeirdWater {
+    ground: WeirdGround,
+    surface: Option<f32>,
+    ahead: Option<f32>,
+}
+impl GroundProbe for WeirdWater {
+    fn probe(&self, p: Vec3) -> Option<GroundHit> {
+        self.ground.probe(p)
+    }
+    fn water(&self, feet: Vec3) -> Option<f32> {
+        if feet.x.to_bits() & 1 == 0 {
+            self.surface
+        } else {
+            self.ahead
+        }
+    }
+}
+
+/// Water: poisoned water heights, water params, views (`look_up`) and water jump timers.
+fn water_case(g: &mut Gen) -> Result<(), String> {
+    let mut p = match g.0.below(4) {
+        0 => MoveParams::seed(),
+        1 => MoveParams::quakeworld(),
+        2 => MoveParams::source(),
+        _ => MoveParams::cpma(),
+    };
+    p.water_accel = g.maybe(p.water_accel);
+    p.water_friction = g.maybe(p.water_friction);
+    p.swim_speed_scale = g.maybe(p.swim_speed_scale);
+    p.water_sink_speed = g.maybe(p.water_sink_speed);
+    p.swim_up_speed = g.maybe(p.swim_up_speed);
+    p.water_feet_height = g.maybe(p.water_feet_height);
+    p.water_waist_height = g.maybe(p.water_waist_height);
+    p.water_eye_height = g.maybe(p.water_eye_height);
+    p.water_jump_reach = g.maybe(p.water_jump_reach);
+    p.water_jump_wall_height = g.maybe(p.water_jump_wall_height);
+    p.water_jump_clear_height = g.maybe(p.water_jump_clear_height);
+    p.water_jump_speed = g.maybe(p.water_jump_speed);
+    p.water_jump_push = g.maybe(p.water_jump_push);
+    p.water_jump_max_sink = g.maybe(p.water_jump_max_sink);
+    p.water_jump_time = g.maybe(p.water_jump_time);
+    p.max_speed = g.maybe(p.max_speed);
+    p.max_velocity = g.maybe(p.max_velocity);
+    let mut s = MoverState::new(if g.bool() { Vec3::ZERO } else { g.v3() });
+    s.velocity = if g.bool() { Vec3::ZERO } else { g.v3() };
+    s.grounded = g.bool();
+    s.water_jump_timer = if g.bool() { 0.0 } else { g.f() };
+    let surface = |g: &mut Gen| match g.0.below(3) {
+        0 => None,
+        1 => Some(g.0.range_f32(-2.0, 60.0)),
+        _ => Some(g.f()),
+    };
+    let probe = WeirdWater {
+        ground: WeirdGround {
+            height: g.maybe(0.0),
+            normal: if g.bool() { Vec3::UP } else { g.v3() },
+        },
+        surface: surface(g),
+        ahead: surface(g),
+    };
+    for _ in 0..4 {
+        let input = MoveInput {
+            look_up: g.f(),
+            ..MoveInput::new(g.v2(), g.bool(), g.v2()).with_crouch(g.bool())
+        };
+        let dt = g.dt();
+        let ev = movement::step(&mut s, &p, &input, &probe, dt);
+        if ev.substeps > 0
+            && (bad3(s.position)
+                || bad3(s.velocity)
+                || bad3(s.ground_normal)
+                || bad(s.coyote_timer)
+                || bad(s.jump_buffer_timer)
+                || bad(s.water_jump_timer)
+                || s.water_jump_timer < 0.0)
+        {
+            return Err(format!(
+                "bad state {s:?} (params {p:?}, dt {dt}, ev {ev:?})"
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn water_never_leaves_bad_numbers() {
+    let cases: u64 = std::env::var("HOPKIT_ADVERSARIAL_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(20_000)
+        / 4;
+    let mut g = Gen(Pcg32::seeded(0x3a_7e25));
+    for case in 0..cases {
+        if let Err(e) = water_case(&mut g) {
+            panic!("adversarial water case {case}: {e}");
+        }
+    }
+}

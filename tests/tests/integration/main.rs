@@ -25,6 +25,7 @@ mod movement_platform;
 mod movement_props;
 mod movement_reference;
 mod movement_seed;
+mod movement_water;
 mod numerics;
 mod render_rates;
 mod seed_fidelity;

@@ -18,6 +18,7 @@ fn flat() -> HkGround {
         normal: HkVec3::default(),
         probe: None,
         user: null_mut(),
+        water: None,
     }
 }
 
@@ -64,6 +65,7 @@ fn null_pointers_are_reported() {
         jump: 0,
         facing: HkVec2 { x: 0.0, y: -1.0 },
         crouch: 0,
+        look_up: 0.0,
     };
     let mut m = new_mover();
     unsafe {
@@ -139,6 +141,7 @@ fn misaligned_and_uninitialised_storage_are_reported() {
             jump: 0,
             facing: HkVec2::default(),
             crouch: 0,
+            look_up: 0.0,
         };
         assert_eq!(
             hk_mover_step(even, &p, &input, null(), 0.016, null_mut()),
@@ -174,6 +177,7 @@ fn bad_numbers_are_rejected_and_change_nothing() {
         jump: 1,
         facing: HkVec2 { x: 0.0, y: -1.0 },
         crouch: 0,
+        look_up: 0.0,
     };
     let mut m = new_mover();
     for _ in 0..30 {
@@ -291,6 +295,7 @@ fn mover_matches_the_core_bit_for_bit() {
             jump,
             facing,
             crouch: 0,
+            look_up: 0.0,
         };
         assert_eq!(
             unsafe { hk_mover_step(&mut m, &p, &input, &g, 1.0 / 60.0, null_mut()) },
@@ -334,6 +339,7 @@ fn presets_convert_losslessly() {
             jump: 1,
             facing: HkVec2 { x: 0.0, y: -1.0 },
             crouch: 1,
+            look_up: 0.0,
         };
         assert_eq!(
             unsafe { hk_mover_step(&mut m, &c, &input, &flat(), 0.02, null_mut()) },
@@ -896,6 +902,7 @@ fn callback_ground_is_used_and_validated() {
         kind: HK_GROUND_CALLBACK,
         probe: Some(floor),
         user: height_ptr.cast(),
+        water: None,
         ..flat()
     };
     let p = seed_params();
@@ -920,6 +927,7 @@ fn callback_ground_is_used_and_validated() {
         jump: 0,
         facing: HkVec2::default(),
         crouch: 0,
+        look_up: 0.0,
     };
     assert_eq!(
         unsafe { hk_mover_step(&mut m, &p, &input, &g, 1.0 / 60.0, null_mut()) },
@@ -969,7 +977,7 @@ mod props {
             let p = seed_params();
             let mut m = new_mover();
             let g = HkGround { height: h, ..flat() };
-            let input = HkMoveInput { wish: HkVec2 { x: wx, y: wy }, jump, facing: HkVec2 { x: fx, y: fy }, crouch: jump };
+            let input = HkMoveInput { wish: HkVec2 { x: wx, y: wy }, jump, facing: HkVec2 { x: fx, y: fy }, crouch: jump, look_up: 0.0 };
             let before = mover_hash(&m);
             let st = unsafe { hk_mover_step(&mut m, &p, &input, &g, dt, null_mut()) };
             let mut s = MaybeUninit::<HkMoverState>::uninit();
@@ -1236,6 +1244,7 @@ fn a_callback_reentering_the_stepped_mover_gets_busy() {
             jump_latched: 0,
             jump_rising: 0,
             crouched: 0,
+            water_jump_timer: 0.0,
         };
         probe
             .statuses
@@ -1263,6 +1272,7 @@ fn a_callback_reentering_the_stepped_mover_gets_busy() {
         kind: HK_GROUND_CALLBACK,
         probe: Some(reentrant),
         user: (&mut probe as *mut Probe).cast(),
+        water: None,
         ..flat()
     };
     let input = HkMoveInput {
@@ -1270,6 +1280,7 @@ fn a_callback_reentering_the_stepped_mover_gets_busy() {
         jump: 0,
         facing: HkVec2 { x: 0.0, y: -1.0 },
         crouch: 0,
+        look_up: 0.0,
     };
     assert_eq!(
         unsafe { hk_mover_step(mp, &seed_params(), &input, &g, 1.0 / 60.0, null_mut()) },
@@ -1376,4 +1387,106 @@ fn wasm4_gamepad_bytes_replay_to_the_carts_hash() {
             "{n} bytes"
         );
     }
+}
+
+#[test]
+fn water_callback_swims_as_the_core() {
+    // Quake units: floor at 0, water up to 40 everywhere x < 0, a dry ledge at 56 for x ≥ 0.
+    unsafe extern "C" fn floor(_u: *mut std::ffi::c_void, p: HkVec3, hit: *mut HkGroundHit) -> i32 {
+        unsafe {
+            (*hit).height = if p.x >= 0.0 { 56.0 } else { 0.0 };
+            (*hit).normal = HkVec3 {
+                x: 0.0,
+                y: 1.0,
+                z: 0.0,
+            };
+        }
+        1
+    }
+    unsafe extern "C" fn water(_u: *mut std::ffi::c_void, p: HkVec3, out: *mut f32) -> i32 {
+        if p.x < 0.0 {
+            unsafe { *out = 40.0 };
+            1
+        } else {
+            0
+        }
+    }
+    struct Pool;
+    impl hopkit::ground::GroundProbe for Pool {
+        fn probe(&self, p: hopkit::math::Vec3) -> Option<hopkit::ground::GroundHit> {
+            Some(hopkit::ground::GroundHit {
+                height: if p.x >= 0.0 { 56.0 } else { 0.0 },
+                normal: hopkit::math::Vec3::UP,
+            })
+        }
+        fn water(&self, p: hopkit::math::Vec3) -> Option<f32> {
+            (p.x < 0.0).then_some(40.0)
+        }
+    }
+    let g = HkGround {
+        kind: HK_GROUND_CALLBACK,
+        probe: Some(floor),
+        water: Some(water),
+        ..flat()
+    };
+    let mut p = MaybeUninit::<HkMoveParams>::uninit();
+    assert_eq!(unsafe { hk_move_params_quakeworld(p.as_mut_ptr()) }, HK_OK);
+    let p = unsafe { p.assume_init() };
+    assert_eq!(
+        (p.water_accel, p.water_friction, p.water_jump_speed),
+        (10.0, 4.0, 310.0)
+    );
+    let mut m = HkMover {
+        _opaque: [MaybeUninit::new(0); HK_MOVER_SIZE],
+    };
+    let start = hopkit::math::Vec3::new(-200.0, 30.0, 0.0);
+    assert_eq!(unsafe { hk_mover_init(&mut m, start.into()) }, HK_OK);
+    let mut core = MoverState::new(start);
+    let cp = MoveParams::quakeworld();
+    let east = movement::facing_from_yaw(-core::f32::consts::FRAC_PI_2);
+    let (mut min_y, mut jumped) = (f32::MAX, false);
+    for t in 0..400 {
+        let (front, look_up, jump) = match t {
+            0..=59 => (0.0, 0.0, false),
+            60..=119 => (1.0, -0.5, false),
+            120..=159 => (0.0, 0.0, true),
+            _ => (1.0, 0.0, false),
+        };
+        let input = HkMoveInput {
+            wish: HkVec2 { x: front, y: 0.0 },
+            jump: jump as u8,
+            facing: east.into(),
+            crouch: 0,
+            look_up,
+        };
+        let mut ev = HkStepEvents::default();
+        assert_eq!(
+            unsafe { hk_mover_step(&mut m, &p, &input, &g, 1.0 / 72.0, &mut ev) },
+            HK_OK
+        );
+        let ci = MoveInput {
+            look_up,
+            ..MoveInput::new(hopkit::math::Vec2::new(front, 0.0), jump, east)
+        };
+        let cev = movement::step(&mut core, &cp, &ci, &Pool, 1.0 / 72.0);
+        assert_eq!(ev.jumped, cev.jumped as u8);
+        jumped |= cev.jumped;
+        let mut h = 0u64;
+        assert_eq!(unsafe { hk_mover_state_hash(&m, &mut h) }, HK_OK);
+        assert_eq!(h, core.state_hash(), "tick {t}");
+        min_y = min_y.min(core.position.y);
+    }
+    // It sank, swam down, came up and jumped out onto the ledge.
+    assert!(min_y < 10.0 && jumped && core.position.x > 0.0, "{core:?}");
+    let bad = HkMoveInput {
+        wish: HkVec2::default(),
+        jump: 0,
+        facing: east.into(),
+        crouch: 0,
+        look_up: 1.5,
+    };
+    assert_eq!(
+        unsafe { hk_mover_step(&mut m, &p, &bad, &g, 1.0 / 72.0, null_mut()) },
+        HK_ERR_INVALID_ARG
+    );
 }

@@ -1,0 +1,392 @@
+//! Water as QuakeWorld does it (`QW/client/pmove.c`, id Software's Quake source): water levels,
+//! swimming where the view looks, water friction and acceleration, the jump key swimming up,
+//! the water jump out at the edge, no gravity while swimming.
+//!
+//! The probe reports the water surface in the column of a point ([`GroundProbe::water`]; default
+//! none, and then nothing of this runs). The **water level** is `PM_CatagorizePosition`'s: 0 dry,
+//! 1 when the point `water_feet_height` above the feet is under the surface (wading), 2 when the
+//! one at `water_waist_height` is too (swimming), 3 when the eyes at `water_eye_height` are
+//! (submerged). A point at height `y` is under a surface `s` when `y < s`; a non-finite surface is
+//! no water. Crouching does not move these points.
+//!
+//! One tick, in `PlayerMove`'s order, while the level is 2 or more or a water jump runs (else the
+//! normal tick runs, Quake's `PM_AirMove` path):
+//! 1. categorise the ground (landing ends a water jump), then the water level;
+//! 2. at level 2, `CheckWaterJump`: with no water jump running and not sinking faster than
+//!    `water_jump_max_sink`, if the spot `water_jump_reach` ahead (planar view direction) is solid
+//!    at `water_jump_wall_height` above the feet (ground above it) and free at
+//!    `water_jump_clear_height` (no ground, no water above it), the velocity becomes
+//!    `water_jump_push` ahead and `water_jump_speed` up and the water jump timer starts
+//!    (`water_jump_time`); a falling character (`vy < 0`) ends it;
+//! 3. the jump key (`JumpButton`): during a water jump it counts the timer down; else, swimming,
+//!    it sets the upward speed to `swim_up_speed` and leaves the ground;
+//! 4. `PM_Friction`'s water branch (none during a water jump): `drop = speed·water_friction·
+//!    level·dt` on the whole 3-D velocity; below `stop_threshold` the planar velocity stops;
+//! 5. swimming (`PM_WaterMove`): the wish is the view's 3-D forward (yaw and
+//!    [`MoveInput::look_up`]) times the front input plus the right vector times the side input,
+//!    times `max_speed`; with no input, `water_sink_speed` down; its length capped at `max_speed`,
+//!    then times `swim_speed_scale`; `PM_Accelerate` with `water_accel` (none during a water
+//!    jump); no gravity; move. Out of the water during a water jump (`PM_AirMove`): no
+//!    acceleration, all of a tick's gravity, then the move;
+//! 6. walls block the move as in the normal tick (during a water jump the velocity is kept, as
+//!    `PM_FlyMove` restores it), then the ground is categorised again; standing on the pool
+//!    floor keeps the vertical velocity (Quake's water move steps onto the floor without
+//!    clipping it).
+//!
+//! Differences from `pmove.c`, all from hopkit's height-probe world: the body is a point column
+//! (no hull: walls are ground more than `step_up` above the feet, "solid" at a point is ground
+//! above it), the water type is always water (no slime or lava speeds), there is no up/down move
+//! key (`cmd.upmove` is 0), and the water jump's flight has no air acceleration until it ends.
+//!
+//! [`super::step`] runs this for the whole call when the probe reports water at the feet or a
+//! water jump runs ([`wet`]); [`super::step_wish`] and [`super::tick`] do not (they have no
+//! view pitch) — call [`step`] yourself. A probe that does not override `water` costs nothing.
+
+use super::contact::{categorize_ground, categorize_hit, resolve_walls, Contact};
+use super::kernels::{unit_facing, WishDir};
+use super::mover::{MoveInput, MoverState, StepEvents};
+use super::params::MoveParams;
+use crate::ground::GroundProbe;
+use crate::math::{scalar, Vec2, Vec3};
+
+/// True when [`super::step`] hands the call to [`step`]: the probe reports water in the feet's
+/// column, or a water jump runs (a timer that is not 0, NaN included: [`step`] repairs it).
+#[inline(always)]
+pub fn wet(probe: &impl GroundProbe, state: &MoverState) -> bool {
+    probe.water(state.position).is_some() || state.water_jump_timer != 0.0
+}
+
+/// The water level (0–3, see the module docs) of a character with its feet at `feet`.
+#[inline]
+pub fn level(probe: &impl GroundProbe, feet: Vec3, params: &MoveParams) -> u8 {
+    level_below(probe.water(feet), feet, params)
+}
+
+/// The water level of feet at `feet` under a water surface at `surface` (`None` or non-finite:
+/// no water, 0).
+#[inline]
+pub fn level_below(surface: Option<f32>, feet: Vec3, params: &MoveParams) -> u8 {
+    let s = match surface {
+        Some(s) if s.is_finite() => s,
+        _ => return 0,
+    };
+    let under = |h: f32| feet.y + h < s;
+    if !under(params.water_feet_height) {
+        0
+    } else if !under(params.water_waist_height) {
+        1
+    } else if !under(params.water_eye_height) {
+        2
+    } else {
+        3
+    }
+}
+
+/// The swimming wish of one call: `PM_WaterMove`'s `wishdir` and `wishspeed` (after the cap and
+/// `swim_speed_scale`), and the planar view direction for the water jump.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct SwimWish {
+    /// Unit 3-D wish direction, or zero.
+    pub dir: Vec3,
+    /// Wish speed, units/s (≥ 0).
+    pub speed: f32,
+    /// Planar unit view direction `(x, z)` (`CheckWaterJump`'s `flatforward`).
+    pub flat: Vec2,
+}
+
+impl SwimWish {
+    /// From the input's view (`facing`, `look_up`) and `wish`, its world wish (with any crouch
+    /// scale applied): see the module docs, step 5. Non-finite parts give no wish.
+    pub fn new(input: &MoveInput, wish: WishDir, params: &MoveParams) -> SwimWish {
+        let wish = wish.sanitized();
+        let f = unit_facing(input.facing);
+        let lu = input.look_up;
+        let lu = if lu.is_nan() {
+            0.0
+        } else {
+            crate::math::clamp(lu, -1.0, 1.0)
+        };
+        let c2 = 1.0 - lu * lu;
+        let cp = scalar::sqrt(if c2 > 0.0 { c2 } else { 0.0 });
+        let w = wish.dir * wish.scale;
+        let front = w.x * f.x + w.y * f.y;
+        let k = front * (cp - 1.0);
+        let m = params.max_speed;
+        let mut v = Vec3::new((w.x + f.x * k) * m, front * lu * m, (w.y + f.y * k) * m);
+        if !(wish.scale > 0.0) {
+            // "drift towards bottom"
+            v.y -= params.water_sink_speed;
+        }
+        let none = SwimWish {
+            dir: Vec3::ZERO,
+            speed: 0.0,
+            flat: f,
+        };
+        let l2 = v.length_squared();
+        if !(l2 > 0.0) || !(l2 <= f32::MAX) {
+            return none;
+        }
+        let len = scalar::sqrt(l2);
+        let dir = v * (1.0 / len);
+        let mut speed = len;
+        if speed > m {
+            speed = m;
+        }
+        speed *= params.swim_speed_scale;
+        if !((0.0..=f32::MAX).contains(&speed) && dir.is_finite()) {
+            return none;
+        }
+        SwimWish {
+            dir,
+            speed,
+            flat: f,
+        }
+    }
+}
+
+/// Step for `dt` seconds in water ([`wet`]), sub-stepped like [`super::step_wish`]: each tick
+/// is the water tick of the module docs, or the normal tick when the character is out of the
+/// water (level below 2) with no water jump running. `wish` is the input's world wish (crouch
+/// scale applied); the state is repaired as `step_wish` does, a non-finite or negative water
+/// jump timer becoming 0.
+pub fn step(
+    state: &mut MoverState,
+    params: &MoveParams,
+    input: &MoveInput,
+    wish: WishDir,
+    probe: &impl GroundProbe,
+    dt: f32,
+) -> StepEvents {
+    if !(dt > 0.0) {
+        return StepEvents::REJECTED;
+    }
+    let wish = wish.sanitized();
+    super::mover::repair_state(state);
+    let t = state.water_jump_timer;
+    if !(t > 0.0 && t <= f32::MAX) {
+        state.water_jump_timer = 0.0;
+    }
+    let split = super::mover::split_dt(params, dt);
+    if split.count == 0 {
+        super::mover::repair_ground_normal(state);
+        return StepEvents::REJECTED;
+    }
+    let swim = SwimWish::new(input, wish, params);
+    let mut ev = StepEvents::NONE;
+    ev.substeps = split.count;
+    ev.dropped_time = split.dropped;
+    for _ in 0..split.count {
+        water_tick(
+            state, params, &wish, &swim, input.jump, probe, split.step, &mut ev,
+        );
+    }
+    ev
+}
+
+/// A categorisation's result added to the events.
+fn add_contact(ev: &mut StepEvents, c: Contact) {
+    ev.landed |= c.landed;
+    ev.left_ground |= c.left_ground;
+    ev.sliding |= c.sliding;
+    if c.impact_speed > ev.impact_speed {
+        ev.impact_speed = c.impact_speed;
+    }
+}
+
+/// Categorise with `hit` (the probe result at the feet) or by probing, keeping the vertical
+/// velocity (with `keep_vy`) when the character ends grounded (Quake's water move steps onto the
+/// floor without clipping it; only a move that hit a wall, Quake's `PM_FlyMove`, clips it), and
+/// ending a water jump on the ground (`PM_CatagorizePosition`).
+fn categorize_in_water(
+    state: &mut MoverState,
+    params: &MoveParams,
+    probe: &impl GroundProbe,
+    hit: Option<Option<crate::ground::GroundHit>>,
+    keep_vy: bool,
+    ev: &mut StepEvents,
+) {
+    let vy = state.velocity.y;
+    let c = match hit {
+        Some(hit) => categorize_hit(state, params, hit, false),
+        None => categorize_ground(state, params, probe, false),
+    };
+    add_contact(ev, c);
+    if state.grounded {
+        if keep_vy {
+            state.velocity.y = vy;
+        }
+        state.water_jump_timer = 0.0;
+    }
+}
+
+/// One tick in water (module docs). `wish` is for the normal tick out of the water.
+#[allow(clippy::too_many_arguments)]
+fn water_tick(
+    state: &mut MoverState,
+    params: &MoveParams,
+    wish: &WishDir,
+    swim: &SwimWish,
+    jump: bool,
+    probe: &impl GroundProbe,
+    dt: f32,
+    ev: &mut StepEvents,
+) {
+    if level(probe, state.position, params) < 2 && state.water_jump_timer == 0.0 {
+        super::mover::carry_and_tick(state, params, wish, jump, probe, dt, ev);
+        return;
+    }
+    // PM_CatagorizePosition.
+    categorize_in_water(state, params, probe, None, true, ev);
+    let level = level(probe, state.position, params);
+    if level == 2 && check_water_jump(state, params, swim.flat, probe) {
+        ev.jumped = true;
+    }
+    if state.velocity.y < 0.0 {
+        state.water_jump_timer = 0.0;
+    }
+    if level < 2 && state.water_jump_timer == 0.0 {
+        // Out of the water, no water jump: the normal tick (its categorisation finds the same).
+        super::mover::carry_and_tick(state, params, wish, jump, probe, dt, ev);
+        return;
+    }
+    state.jump_rising = false;
+    // JumpButton.
+    if jump {
+        if state.water_jump_timer != 0.0 {
+            let t = state.water_jump_timer - dt;
+            state.water_jump_timer = if t > 0.0 { t } else { 0.0 };
+        } else if level >= 2 {
+            state.grounded = false;
+            state.velocity.y = params.swim_up_speed;
+        }
+    } else {
+        state.jump_latched = false;
+    }
+    // PM_Friction (its water branch).
+    if state.water_jump_timer == 0.0 && level >= 2 {
+        water_friction(&mut state.velocity, params, level, dt);
+    }
+    let before = state.position;
+    if level >= 2 {
+        // PM_WaterMove.
+        if state.water_jump_timer == 0.0 {
+            accelerate(
+                &mut state.velocity,
+                swim.dir,
+                swim.speed,
+                params.water_accel,
+                dt,
+            );
+        }
+    } else {
+        // PM_AirMove during a water jump: PM_AirAccelerate returns, then gravity.
+        state.velocity.y -= params.gravity * dt;
+    }
+    let primal = state.velocity;
+    state.position += state.velocity * dt;
+    if !state.position.is_finite() || !state.velocity.is_finite() {
+        state.position = before;
+        state.velocity = Vec3::ZERO;
+    }
+    let (hit, walled) = resolve_walls(state, params, probe, before);
+    ev.hit_wall |= walled;
+    if state.water_jump_timer != 0.0 {
+        // PM_FlyMove: `if (pmove.waterjumptime) VectorCopy (primal_velocity, pmove.velocity)`.
+        state.velocity = primal;
+    }
+    // Quake's water move stands on the floor without clipping `vy`; `PM_FlyMove` (a move that
+    // hit a wall) clips it only moving down into the floor; a water jump restores it.
+    let keep_vy =
+        state.water_jump_timer != 0.0 || (level >= 2 && (!walled || state.velocity.y > 0.0));
+    categorize_in_water(state, params, probe, Some(hit), keep_vy, ev);
+    let _ = super::mover::guard_state(state, params, before);
+    super::jump::tick_jump_timers_flushed(state, dt);
+    state.jump_held = jump;
+    state.flush_subnormals();
+}
+
+/// QuakeWorld `PM_Friction`'s water branch: `speed = |v|`; below `stop_threshold` (Quake 1) the
+/// planar velocity stops; else `v *= max(speed − speed·water_friction·level·dt, 0) / speed`.
+fn water_friction(v: &mut Vec3, params: &MoveParams, level: u8, dt: f32) {
+    let speed = scalar::sqrt(v.x * v.x + v.y * v.y + v.z * v.z);
+    if speed < params.stop_threshold {
+        v.x = 0.0;
+        v.z = 0.0;
+        return;
+    }
+    if !(speed > 0.0 && speed <= f32::MAX) {
+        return;
+    }
+    let drop = speed * params.water_friction * level as f32 * dt;
+    let mut newspeed = speed - drop;
+    if !(newspeed >= 0.0) {
+        newspeed = 0.0;
+    }
+    newspeed /= speed;
+    *v *= newspeed;
+}
+
+/// QuakeWorld `PM_Accelerate` in 3-D: add up to `accel·dt·wishspeed` along `dir`, never past
+/// `wishspeed` along it.
+fn accelerate(v: &mut Vec3, dir: Vec3, wishspeed: f32, accel: f32, dt: f32) {
+    let current = v.x * dir.x + v.y * dir.y + v.z * dir.z;
+    let add = wishspeed - current;
+    if !(add > 0.0) {
+        return;
+    }
+    let mut a = accel * dt * wishspeed;
+    if a > add {
+        a = add;
+    }
+    if !(0.0..=f32::MAX).contains(&a) {
+        return;
+    }
+    *v += dir * a;
+}
+
+/// QuakeWorld `CheckWaterJump` (module docs, step 2). Returns whether it jumped.
+fn check_water_jump(
+    state: &mut MoverState,
+    params: &MoveParams,
+    flat: Vec2,
+    probe: &impl GroundProbe,
+) -> bool {
+    if state.water_jump_timer != 0.0 {
+        return false;
+    }
+    if state.velocity.y < -params.water_jump_max_sink {
+        return false;
+    }
+    let p = state.position;
+    let r = params.water_jump_reach;
+    let mut spot = Vec3::new(
+        p.x + flat.x * r,
+        p.y + params.water_jump_wall_height,
+        p.z + flat.y * r,
+    );
+    if !spot.is_finite() {
+        return false;
+    }
+    // Solid: ground above the spot.
+    if !matches!(probe.height(spot), Some(h) if h > spot.y) {
+        return false;
+    }
+    spot.y = p.y + params.water_jump_clear_height;
+    // Empty: no ground and no water above it.
+    let ground_above = matches!(probe.height(spot), Some(h) if h > spot.y);
+    let water_above = matches!(probe.water(spot), Some(s) if s > spot.y);
+    if ground_above || water_above || spot.y.is_nan() {
+        return false;
+    }
+    state.velocity = Vec3::new(
+        flat.x * params.water_jump_push,
+        params.water_jump_speed,
+        flat.y * params.water_jump_push,
+    );
+    let t = params.water_jump_time;
+    state.water_jump_timer = if t > 0.0 && t <= f32::MAX { t } else { 0.0 };
+    state.jump_latched = true;
+    state.grounded = false;
+    true
+}
