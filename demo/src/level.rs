@@ -1,6 +1,6 @@
 //! The demo level: a flat square arena with two ramps ([`DemoGround`]), and the features the
 //! players meet on it ([`DemoLevel`]): a block ([`TOWER`]) with a ladder up its west face
-//! ([`LADDER`]), a pool ([`POOL`], its floor [`POOL_FLOOR`] below the water at height 0) and a
+//! ([`LADDER`]), a pool ([`POOL`], its floor [`POOL_FLOOR`], its water up to [`POOL_WATER`]) and a
 //! turntable ([`TURNTABLE_CENTER`], a moving platform turning at [`TURNTABLE_YAW_RATE`]).
 //!
 //! Ramps rise from height 0 at their low edge along their uphill direction and end in a drop back
@@ -196,15 +196,16 @@ pub const LADDER: Zone = Zone {
 };
 /// The ladder's normal: from the face towards a climber (−X).
 pub const LADDER_NORMAL: Vec3 = Vec3::new(-1.0, 0.0, 0.0);
-/// The pool: its floor is [`POOL_FLOOR`], the water's surface is at height 0 (the floor's).
+/// The pool: its floor is [`POOL_FLOOR`], its water's surface [`POOL_WATER`].
 pub const POOL: Zone = Zone {
     min: Vec2::new(-38.0, 24.0),
     max: Vec2::new(-26.0, 34.0),
 };
 /// Height of the pool's floor, world units (m): 2 m of water.
-pub const POOL_FLOOR: f32 = -2.0;
-/// Height of the pool's water surface, world units (the floor around it).
-pub const POOL_WATER: f32 = 0.0;
+pub const POOL_FLOOR: f32 = -2.5;
+/// Height of the pool's water surface, world units (m): half a metre below the floor around it,
+/// so a swimmer leaves the pool with a water jump at its edge (`movement::water`), as in Quake.
+pub const POOL_WATER: f32 = -0.5;
 /// Centre `(x, z)` of the turntable, a disc flush with the floor that turns (a moving platform:
 /// [`GroundProbe::surface_motion`]).
 pub const TURNTABLE_CENTER: Vec2 = Vec2::new(24.0, -40.0);
@@ -273,6 +274,11 @@ impl GroundProbe for DemoLevel {
     /// [`LADDER_NORMAL`] for feet inside [`LADDER`] below [`TOWER_HEIGHT`].
     fn ladder(&self, feet: Vec3) -> Option<Vec3> {
         (LADDER.contains(feet.planar()) && feet.y < TOWER_HEIGHT).then_some(LADDER_NORMAL)
+    }
+
+    /// [`POOL_WATER`] over the [`POOL`] (`movement::water`: the players swim in it).
+    fn water(&self, feet: Vec3) -> Option<f32> {
+        POOL.contains(feet.planar()).then_some(POOL_WATER)
     }
 }
 

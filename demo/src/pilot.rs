@@ -32,9 +32,8 @@ pub fn demo_recording() -> Result<Recording<'static>, DecodeError> {
 }
 
 /// The bundled recording in the version 2 format (`demo/assets/demo.v2.ghost`): the same frames
-/// and checksums as [`DEMO_RECORDING`] in 483 bytes instead of 5,544. Images short of flash (the
-/// Black Pill board's 64 KiB budget, the WASM-4 cart) link this and decode it once at start-up
-/// with [`demo_recording_v2`].
+/// and checksums as [`DEMO_RECORDING`] in 483 bytes instead of 5,544, for images short of flash:
+/// link this and decode it once at start-up with [`demo_recording_v2`] (5 KB of RAM instead).
 pub const DEMO_RECORDING_V2: &[u8] = include_bytes!("../assets/demo.v2.ghost");
 
 /// RAM [`demo_recording_v2`] decodes into, bytes: the size of [`DEMO_RECORDING`].

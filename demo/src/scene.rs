@@ -70,7 +70,7 @@ pub(crate) const RING: [Vec2; CRITTERS] = [
 ];
 
 /// One player's move on the demo level, shared by the demo scene and the netplay arena: the
-/// movement step on [`PlayersGround`] (climbing while on its ladder), the arena's walls (position
+/// movement step on [`PlayersGround`] (climbing while on its ladder, swimming in its pool), the arena's walls (position
 /// clamped, the blocked velocity component zeroed), then the body's slope tilt from the ground it
 /// stands on. Returns the yaw the turntable turned the player by (radians; 0 off it), for the
 /// caller to add to the view yaw.
@@ -83,27 +83,17 @@ pub(crate) fn move_in_arena(
     input: &MoveInput,
     dt: f32,
 ) -> f32 {
-    // `step_wish` with the ladder test in front, not `step`: the demo's players never crouch, so
-    // `step` would run the same ticks (the same bits) with its crouch checks linked in.
+    // What `step` does, spelled out: the ladder, then the water, else `step_wish`. (Not `step`
+    // itself: the demo's players never crouch, and its crouch checks would be linked in.) Without
+    // the level's features there is neither, and only `step_wish` is linked.
+    let ground = PlayersGround::default();
     let wish = input.world_wish();
-    let ev = match movement::ladder::touching(&PlayersGround::default(), mover, movement, wish) {
-        Some(n) => movement::ladder::climb(
-            mover,
-            movement,
-            n,
-            wish,
-            input.jump,
-            &PlayersGround::default(),
-            dt,
-        ),
-        None => movement::step_wish(
-            mover,
-            movement,
-            wish,
-            input.jump,
-            &PlayersGround::default(),
-            dt,
-        ),
+    let ev = match movement::ladder::touching(&ground, mover, movement, wish) {
+        Some(n) => movement::ladder::climb(mover, movement, n, wish, input.jump, &ground, dt),
+        None if cfg!(feature = "level-features") && movement::water::wet(&ground, mover) => {
+            movement::water::step(mover, movement, input, wish, &ground, dt)
+        }
+        None => movement::step_wish(mover, movement, wish, input.jump, &ground, dt),
     };
     let (clamped, hit_x, hit_z) = clamp_to_arena(mover.position.planar());
     if hit_x {
@@ -523,6 +513,49 @@ mod tests {
             s.step(Vec2::new(0.0, 1.0), 0.0, 0, None);
             assert!(s.player.mover.position.y == 0.0 && s.player.mover.position.x <= TOWER.min.x);
         }
+    }
+
+    #[test]
+    #[cfg(feature = "level-features")]
+    fn the_player_swims_in_the_pool_and_climbs_out() {
+        use crate::level::{POOL, POOL_FLOOR, POOL_WATER};
+        use hopkit::ground::GroundProbe;
+        let z = (POOL.min.y + POOL.max.y) * 0.5;
+        let east = -core::f32::consts::FRAC_PI_2;
+        let mut s = placed(Vec3::new(POOL.min.x - 1.0, 0.0, z), east);
+        // Walk in: the player drops into the water, slowed by it, and never below the floor.
+        // Then let go: with no input a swimmer sinks (the seed's 0.6 m/s) to the floor.
+        for t in 0..6 * TICK_HZ {
+            let stick = if t < TICK_HZ / 2 { 1.0 } else { 0.0 };
+            s.step(Vec2::new(0.0, stick), 0.0, 0, None);
+            let m = &s.player.mover;
+            assert!(m.position.y >= POOL_FLOOR && m.is_finite(), "{m:?}");
+        }
+        let m = s.player.mover;
+        assert!(POOL.contains(m.position.planar()), "{m:?}");
+        assert!(m.position.y < POOL_WATER - 1.0, "not in the water: {m:?}");
+        let level = hopkit::movement::water::level(
+            &crate::level::DemoLevel,
+            m.position,
+            &s.params().movement,
+        );
+        assert!(level >= 2, "water level {level}");
+        assert!(crate::level::DemoLevel.water(m.position).is_some());
+        // Turn round (facing −X, yaw π/2), swim back holding forward and jump: out at the edge
+        // (the edge is 0.5 m above the water, above the seed's 0.3 m step: only a water jump
+        // gets the player onto it).
+        s.player.yaw = core::f32::consts::FRAC_PI_2;
+        let mut out = false;
+        for _ in 0..8 * TICK_HZ {
+            s.step(Vec2::new(0.0, 1.0), 0.0, buttons::JUMP, None);
+            let m = &s.player.mover;
+            assert!(m.is_finite());
+            if m.position.x < POOL.min.x && m.position.y >= 0.0 && m.grounded {
+                out = true;
+                break;
+            }
+        }
+        assert!(out, "never climbed out: {:?}", s.player.mover);
     }
 
     #[test]

@@ -1280,7 +1280,7 @@ typedef struct HkMoveParams {
    */
   float water_sink_speed;
   /**
-   * Upward speed the jump key sets while swimming, units/s. Seed 1.5; Quake 100.
+   * Upward speed the jump key sets while swimming, units/s. Seed 3.2; Quake 100.
    */
   float swim_up_speed;
   /**

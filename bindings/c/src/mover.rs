@@ -117,7 +117,7 @@ pub struct HkMoveParams {
     pub swim_speed_scale: f32,
     /// Sinking wish speed with no input, units/s. Seed 0.6; Quake 60.
     pub water_sink_speed: f32,
-    /// Upward speed the jump key sets while swimming, units/s. Seed 1.5; Quake 100.
+    /// Upward speed the jump key sets while swimming, units/s. Seed 3.2; Quake 100.
     pub swim_up_speed: f32,
     /// Height above the feet of the wading test point, units. Seed 0.05; Quake 1.
     pub water_feet_height: f32,

@@ -14,7 +14,7 @@
 //! | [`FLOAT_SUMS_BEAT_BIT_TESTS`] | = [`HARDWARE_FLOAT`] | the soft-float targets |
 //! | [`DISTANCE_BY_ROOT`] | wasm32 | everything else |
 //! | [`SPEED_OVER_SIZE`] | 64-bit hosts (x86_64, aarch64) | 32-bit targets (MCUs, wasm32) |
-//! | [`SIZE_FIRST`] | wasm32 (the WASM-4 cart's 64 KiB), and any target with the `size-first` feature (the Black Pill board image) | everything else |
+//! | [`SIZE_FIRST`] | wasm32 (the WASM-4 cart's 64 KiB) | everything else |
 //!
 //! The inline policies of [`inline_policy!`] read [`SPEED_OVER_SIZE`]'s and [`HARD_FLOAT_ARM`]'s
 //! conditions.
@@ -66,10 +66,8 @@ pub(crate) const SPEED_OVER_SIZE: bool = cfg!(target_pointer_width = "64");
 
 /// True on wasm32, whose WASM-4 cart must fit in 64 KiB: where a faster form of a computation
 /// costs code and a stated requirement asks for the speed elsewhere (the Cortex-M0 decoding a
-/// 30 s ghost recording within one 60 Hz frame, `ghost::format`), wasm32 keeps the smaller form;
-/// so does any build with the crate's `size-first` feature (the Black Pill image, which decodes
-/// its bundled ghost once at start-up and counts its flash).
-pub(crate) const SIZE_FIRST: bool = cfg!(any(target_arch = "wasm32", feature = "size-first"));
+/// 30 s ghost recording within one 60 Hz frame, `ghost::format`), wasm32 keeps the smaller form.
+pub(crate) const SIZE_FIRST: bool = cfg!(target_arch = "wasm32");
 
 /// Applies a named inline policy to the one item (a function, free or in an `impl`) that follows
 /// it inside the braces, so that mechanic files carry no

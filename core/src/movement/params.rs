@@ -142,7 +142,10 @@ pub struct MoveParams {
     /// `swim_speed_scale`; QuakeWorld's `wishvel[2] -= 60`). Default 0.6; Quake presets 60.
     pub water_sink_speed: f32,
     /// The jump key while swimming sets the upward speed to this, units/s (QuakeWorld
-    /// `JumpButton` in water: 100). Default 1.5; Quake presets 100.
+    /// `JumpButton` in water: 100). Default 3.2 (Quake's 100 at 32 units a metre); Quake presets
+    /// 100. Standing on the bottom, a swimmer leaves it only if this rises more than
+    /// `ground_snap` in one tick (as in Quake, whose categorisation pulls the feet down onto
+    /// ground within 1 unit): 3.2 m/s is 0.053 m per 60 Hz tick against the default 0.05.
     pub swim_up_speed: f32,
     /// Height above the feet of the point that, under the water surface, makes water level 1
     /// (wading), units (Quake: `player_mins[2] + 1`, 1 above the feet). Default 0.05; Quake
@@ -300,7 +303,7 @@ impl MoveParams {
             water_friction: 4.0,
             swim_speed_scale: 0.7,
             water_sink_speed: 0.6,
-            swim_up_speed: 1.5,
+            swim_up_speed: 3.2,
             water_feet_height: 0.05,
             water_waist_height: 0.9,
             water_eye_height: 1.5,

@@ -220,6 +220,22 @@ fn categorize_in_water(
     }
 }
 
+/// The normal tick (`step_wish`'s), for a character that is out of the water after all: one
+/// shared out-of-line copy for [`water_tick`]'s two ways out (it is linked only where water is).
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+fn dry_tick(
+    state: &mut MoverState,
+    params: &MoveParams,
+    wish: &WishDir,
+    jump: bool,
+    probe: &impl GroundProbe,
+    dt: f32,
+    ev: &mut StepEvents,
+) {
+    super::mover::carry_and_tick(state, params, wish, jump, probe, dt, ev);
+}
+
 /// One tick in water (module docs). `wish` is for the normal tick out of the water.
 #[allow(clippy::too_many_arguments)]
 fn water_tick(
@@ -233,7 +249,7 @@ fn water_tick(
     ev: &mut StepEvents,
 ) {
     if level(probe, state.position, params) < 2 && state.water_jump_timer == 0.0 {
-        super::mover::carry_and_tick(state, params, wish, jump, probe, dt, ev);
+        dry_tick(state, params, wish, jump, probe, dt, ev);
         return;
     }
     // PM_CatagorizePosition.
@@ -247,7 +263,7 @@ fn water_tick(
     }
     if level < 2 && state.water_jump_timer == 0.0 {
         // Out of the water, no water jump: the normal tick (its categorisation finds the same).
-        super::mover::carry_and_tick(state, params, wish, jump, probe, dt, ev);
+        dry_tick(state, params, wish, jump, probe, dt, ev);
         return;
     }
     state.jump_rising = false;

@@ -16,9 +16,7 @@ mod board;
 use cortex_m_rt::entry;
 use defmt_rtt as _;
 use hopkit_demo::app::App;
-use hopkit_demo::pilot::{demo_recording_v2, DEMO_SCRATCH_LEN};
 use hopkit_demo::seams::ButtonPins;
-use hopkit_demo::DemoRig;
 use hopkit_demo::TICK_HZ;
 use hopkit_firmware::oled::{self, Oled};
 use stm32f4xx_hal::adc::config::{AdcConfig, Clock};
@@ -97,19 +95,7 @@ fn main() -> ! {
     cp.DWT.enable_cycle_counter();
     let clock = board::DwtClock::new(rcc.clocks.sysclk().raw());
 
-    // The bundled ghost from its 483-byte version 2 file, decoded once into RAM: 5 KB less flash
-    // than the version 1 file (the 64 KiB budget), the same frames and hashes.
-    let Some(scratch) = cortex_m::singleton!(: [u8; DEMO_SCRATCH_LEN] = [0; DEMO_SCRATCH_LEN])
-    else {
-        defmt::panic!("scratch already taken");
-    };
-    let recording = demo_recording_v2(scratch).ok();
-    if recording.is_none() {
-        defmt::warn!("the bundled ghost did not decode; running without ghosts");
-    }
-    let rig = DemoRig::with_recording(recording);
-    let Some(app) =
-        cortex_m::singleton!(: BoardApp = App::with_rig(sticks, buttons, display, clock, rig))
+    let Some(app) = cortex_m::singleton!(: BoardApp = App::new(sticks, buttons, display, clock))
     else {
         defmt::panic!("app already created");
     };
