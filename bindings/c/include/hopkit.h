@@ -664,6 +664,53 @@ typedef int32_t (*HkGroundProbeFn)(void *user, struct HkVec3 point, struct HkGro
 typedef int32_t (*HkGroundWaterFn)(void *user, struct HkVec3 feet, float *out_height);
 
 /**
+ * How the surface under a point moves (a moving platform): C view of
+ * `hopkit::ground::SurfaceMotion`. The surface's velocity at `p` is
+ * `velocity + yaw_rate·(r.z, 0, −r.x)` with `r = p − pivot`.
+ */
+typedef struct HkSurfaceMotion {
+  /**
+   * Linear velocity of the surface, units/s.
+   */
+  struct HkVec3 velocity;
+  /**
+   * Turning rate about the vertical axis through `pivot`, rad/s, positive turning left.
+   */
+  float yaw_rate;
+  /**
+   * A point on the turning axis (only `x`, `z` matter).
+   */
+  struct HkVec3 pivot;
+} HkSurfaceMotion;
+
+/**
+ * Surface motion reported by a C callback (optional, `HkGround::surface_motion`): write how the
+ * surface under `feet` moves to `*out_motion` and return 1, or return 0 for a still surface.
+ * Asked only for a grounded character. Must be pure; must not unwind. Non-finite values are
+ * handled by the core as for any probe (`movement::platform`: such a motion carries nothing).
+ */
+typedef int32_t (*HkGroundMotionFn)(void *user,
+                                    struct HkVec3 feet,
+                                    struct HkSurfaceMotion *out_motion);
+
+/**
+ * Overhead clearance reported by a C callback (optional, `HkGround::clearance`): write the free
+ * height above `feet` (up to the ceiling), units, to `*out_height` and return 1, or return 0 if
+ * nothing is overhead. A crouched character stands up only where this is at least its standing
+ * height (`movement::crouch`). Must be pure; must not unwind. NaN counts as no room.
+ */
+typedef int32_t (*HkGroundClearanceFn)(void *user, struct HkVec3 feet, float *out_height);
+
+/**
+ * A ladder reported by a C callback (optional, `HkGround::ladder`): if the character at `feet`
+ * touches a climbable surface, write its normal (from the ladder towards the character; only
+ * the horizontal part is used) to `*out_normal` and return 1, else return 0
+ * (`movement::ladder`). Must be pure; must not unwind. A non-finite or vertical normal is no
+ * ladder.
+ */
+typedef int32_t (*HkGroundLadderFn)(void *user, struct HkVec3 feet, struct HkVec3 *out_normal);
+
+/**
  * Which ground to probe. Only the fields of the chosen `kind` are read.
  */
 typedef struct HkGround {
@@ -688,13 +735,25 @@ typedef struct HkGround {
    */
   HkGroundProbeFn probe;
   /**
-   * `HK_GROUND_CALLBACK`: passed to `probe` (and `water`) unchanged.
+   * `HK_GROUND_CALLBACK`: passed to `probe` (and the optional callbacks below) unchanged.
    */
   void *user;
   /**
    * `HK_GROUND_CALLBACK`: the water surface (`movement::water`), or NULL: no water.
    */
   HkGroundWaterFn water;
+  /**
+   * `HK_GROUND_CALLBACK`: how the ground moves (`movement::platform`), or NULL: still.
+   */
+  HkGroundMotionFn surface_motion;
+  /**
+   * `HK_GROUND_CALLBACK`: room overhead (`movement::crouch`), or NULL: nothing overhead.
+   */
+  HkGroundClearanceFn clearance;
+  /**
+   * `HK_GROUND_CALLBACK`: a ladder at the feet (`movement::ladder`), or NULL: no ladders.
+   */
+  HkGroundLadderFn ladder;
 } HkGround;
 
 /**
@@ -1323,6 +1382,15 @@ typedef struct HkMoveParams {
    * Water jump: timer, seconds. Seed 2; Quake 2.
    */
   float water_jump_time;
+  /**
+   * Climbing speed on a ladder at full input, units/s (the ground's `ladder` callback reports
+   * ladders). Seed 3; Quake 200.
+   */
+  float ladder_climb_speed;
+  /**
+   * Speed of the push-off when jumping from a ladder, units/s. Seed 4; Quake 270.
+   */
+  float ladder_jump_speed;
 } HkMoveParams;
 
 /**
@@ -1456,8 +1524,8 @@ typedef struct HkStepEvents {
    */
   float dropped_time;
   /**
-   * Radians a turning platform turned the character (add to the view yaw); 0 here, as the C
-   * ground has no surface motion yet.
+   * Radians a turning platform turned the character (add to the view yaw): from the ground
+   * callback's `surface_motion`; 0 on other grounds.
    */
   float carried_yaw;
 } HkStepEvents;

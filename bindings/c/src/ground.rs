@@ -5,7 +5,7 @@ use crate::ptr;
 use crate::status::{HkStatus, HK_ERR_INVALID_ARG};
 use crate::types::HkVec3;
 use core::ffi::c_void;
-use hopkit::ground::{FlatGround, GroundHit, GroundProbe, NoGround, PlaneGround};
+use hopkit::ground::{FlatGround, GroundHit, GroundProbe, NoGround, PlaneGround, SurfaceMotion};
 use hopkit::math::Vec3;
 use hopkit_demo::level::DemoGround;
 
@@ -34,6 +34,43 @@ pub type HkGroundProbeFn = Option<
 pub type HkGroundWaterFn =
     Option<unsafe extern "C" fn(user: *mut c_void, feet: HkVec3, out_height: *mut f32) -> i32>;
 
+/// How the surface under a point moves (a moving platform): C view of
+/// `hopkit::ground::SurfaceMotion`. The surface's velocity at `p` is
+/// `velocity + yaw_rate·(r.z, 0, −r.x)` with `r = p − pivot`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct HkSurfaceMotion {
+    /// Linear velocity of the surface, units/s.
+    pub velocity: HkVec3,
+    /// Turning rate about the vertical axis through `pivot`, rad/s, positive turning left.
+    pub yaw_rate: f32,
+    /// A point on the turning axis (only `x`, `z` matter).
+    pub pivot: HkVec3,
+}
+
+/// Surface motion reported by a C callback (optional, `HkGround::surface_motion`): write how the
+/// surface under `feet` moves to `*out_motion` and return 1, or return 0 for a still surface.
+/// Asked only for a grounded character. Must be pure; must not unwind. Non-finite values are
+/// handled by the core as for any probe (`movement::platform`: such a motion carries nothing).
+pub type HkGroundMotionFn = Option<
+    unsafe extern "C" fn(user: *mut c_void, feet: HkVec3, out_motion: *mut HkSurfaceMotion) -> i32,
+>;
+
+/// Overhead clearance reported by a C callback (optional, `HkGround::clearance`): write the free
+/// height above `feet` (up to the ceiling), units, to `*out_height` and return 1, or return 0 if
+/// nothing is overhead. A crouched character stands up only where this is at least its standing
+/// height (`movement::crouch`). Must be pure; must not unwind. NaN counts as no room.
+pub type HkGroundClearanceFn =
+    Option<unsafe extern "C" fn(user: *mut c_void, feet: HkVec3, out_height: *mut f32) -> i32>;
+
+/// A ladder reported by a C callback (optional, `HkGround::ladder`): if the character at `feet`
+/// touches a climbable surface, write its normal (from the ladder towards the character; only
+/// the horizontal part is used) to `*out_normal` and return 1, else return 0
+/// (`movement::ladder`). Must be pure; must not unwind. A non-finite or vertical normal is no
+/// ladder.
+pub type HkGroundLadderFn =
+    Option<unsafe extern "C" fn(user: *mut c_void, feet: HkVec3, out_normal: *mut HkVec3) -> i32>;
+
 /// [`HkGround::kind`]: no ground anywhere (free fall).
 pub const HK_GROUND_NONE: u32 = 0;
 /// [`HkGround::kind`]: horizontal plane at `height`.
@@ -59,10 +96,27 @@ pub struct HkGround {
     pub normal: HkVec3,
     /// `HK_GROUND_CALLBACK`: the probe, not NULL.
     pub probe: HkGroundProbeFn,
-    /// `HK_GROUND_CALLBACK`: passed to `probe` (and `water`) unchanged.
+    /// `HK_GROUND_CALLBACK`: passed to `probe` (and the optional callbacks below) unchanged.
     pub user: *mut c_void,
     /// `HK_GROUND_CALLBACK`: the water surface (`movement::water`), or NULL: no water.
     pub water: HkGroundWaterFn,
+    /// `HK_GROUND_CALLBACK`: how the ground moves (`movement::platform`), or NULL: still.
+    pub surface_motion: HkGroundMotionFn,
+    /// `HK_GROUND_CALLBACK`: room overhead (`movement::crouch`), or NULL: nothing overhead.
+    pub clearance: HkGroundClearanceFn,
+    /// `HK_GROUND_CALLBACK`: a ladder at the feet (`movement::ladder`), or NULL: no ladders.
+    pub ladder: HkGroundLadderFn,
+}
+
+/// A C ground callback with its optional extras.
+#[derive(Clone, Copy)]
+pub(crate) struct Callbacks {
+    probe: unsafe extern "C" fn(*mut c_void, HkVec3, *mut HkGroundHit) -> i32,
+    user: *mut c_void,
+    water: HkGroundWaterFn,
+    surface_motion: HkGroundMotionFn,
+    clearance: HkGroundClearanceFn,
+    ladder: HkGroundLadderFn,
 }
 
 /// A validated ground, ready to probe.
@@ -72,11 +126,7 @@ pub(crate) enum Ground {
     Flat(FlatGround),
     Plane(PlaneGround),
     Demo,
-    Callback(
-        unsafe extern "C" fn(*mut c_void, HkVec3, *mut HkGroundHit) -> i32,
-        *mut c_void,
-        HkGroundWaterFn,
-    ),
+    Callback(Callbacks),
 }
 
 impl Ground {
@@ -102,7 +152,14 @@ impl Ground {
             }
             HK_GROUND_DEMO => Ok(Ground::Demo),
             HK_GROUND_CALLBACK => match g.probe {
-                Some(f) => Ok(Ground::Callback(f, g.user, g.water)),
+                Some(probe) => Ok(Ground::Callback(Callbacks {
+                    probe,
+                    user: g.user,
+                    water: g.water,
+                    surface_motion: g.surface_motion,
+                    clearance: g.clearance,
+                    ladder: g.ladder,
+                })),
                 None => Err(crate::status::HK_ERR_NULL),
             },
             _ => Err(HK_ERR_INVALID_ARG),
@@ -117,10 +174,10 @@ impl GroundProbe for Ground {
             Ground::Flat(f) => f.probe(point),
             Ground::Plane(p) => p.probe(point),
             Ground::Demo => DemoGround.probe(point),
-            Ground::Callback(f, user, _) => {
+            Ground::Callback(c) => {
                 let mut hit = HkGroundHit::default();
-                // SAFETY: the caller promised `f` is callable with `user` (HkGround docs).
-                let found = unsafe { f(user, point.into(), &mut hit) };
+                // SAFETY: the caller promised `probe` is callable with `user` (HkGround docs).
+                let found = unsafe { (c.probe)(c.user, point.into(), &mut hit) };
                 let normal = Vec3::from(hit.normal).try_normalize();
                 match normal {
                     Some(normal) if found != 0 && hit.height.is_finite() => Some(GroundHit {
@@ -134,12 +191,70 @@ impl GroundProbe for Ground {
     }
 
     fn water(&self, feet: Vec3) -> Option<f32> {
-        let Ground::Callback(_, user, Some(w)) = *self else {
+        let Ground::Callback(Callbacks {
+            user,
+            water: Some(w),
+            ..
+        }) = *self
+        else {
             return None;
         };
         let mut height = f32::NAN;
         // SAFETY: the caller promised `w` is callable with `user` (HkGround docs).
         let found = unsafe { w(user, feet.into(), &mut height) };
         (found != 0 && height.is_finite()).then_some(height)
+    }
+
+    fn surface_motion(&self, feet: Vec3) -> SurfaceMotion {
+        let Ground::Callback(Callbacks {
+            user,
+            surface_motion: Some(f),
+            ..
+        }) = *self
+        else {
+            return SurfaceMotion::STILL;
+        };
+        let mut m = HkSurfaceMotion::default();
+        // SAFETY: the caller promised `f` is callable with `user` (HkGround docs).
+        if unsafe { f(user, feet.into(), &mut m) } == 0 {
+            return SurfaceMotion::STILL;
+        }
+        SurfaceMotion {
+            velocity: m.velocity.into(),
+            yaw_rate: m.yaw_rate,
+            pivot: m.pivot.into(),
+        }
+    }
+
+    fn clearance(&self, feet: Vec3) -> f32 {
+        let Ground::Callback(Callbacks {
+            user,
+            clearance: Some(f),
+            ..
+        }) = *self
+        else {
+            return f32::INFINITY;
+        };
+        let mut height = f32::NAN;
+        // SAFETY: the caller promised `f` is callable with `user` (HkGround docs).
+        if unsafe { f(user, feet.into(), &mut height) } == 0 {
+            return f32::INFINITY;
+        }
+        height
+    }
+
+    fn ladder(&self, feet: Vec3) -> Option<Vec3> {
+        let Ground::Callback(Callbacks {
+            user,
+            ladder: Some(f),
+            ..
+        }) = *self
+        else {
+            return None;
+        };
+        let mut n = HkVec3::default();
+        // SAFETY: the caller promised `f` is callable with `user` (HkGround docs).
+        let found = unsafe { f(user, feet.into(), &mut n) };
+        (found != 0).then(|| n.into())
     }
 }

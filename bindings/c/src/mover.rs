@@ -139,6 +139,11 @@ pub struct HkMoveParams {
     pub water_jump_max_sink: f32,
     /// Water jump: timer, seconds. Seed 2; Quake 2.
     pub water_jump_time: f32,
+    /// Climbing speed on a ladder at full input, units/s (the ground's `ladder` callback reports
+    /// ladders). Seed 3; Quake 200.
+    pub ladder_climb_speed: f32,
+    /// Speed of the push-off when jumping from a ladder, units/s. Seed 4; Quake 270.
+    pub ladder_jump_speed: f32,
 }
 
 impl From<MoveParams> for HkMoveParams {
@@ -205,6 +210,8 @@ impl From<MoveParams> for HkMoveParams {
             water_jump_push: p.water_jump_push,
             water_jump_max_sink: p.water_jump_max_sink,
             water_jump_time: p.water_jump_time,
+            ladder_climb_speed: p.ladder_climb_speed,
+            ladder_jump_speed: p.ladder_jump_speed,
         }
     }
 }
@@ -296,9 +303,8 @@ impl HkMoveParams {
             crouch_height: non_negative(self.crouch_height)?,
             crouch_speed_scale: in_unit(self.crouch_speed_scale)?,
             crouch_jump: flag(self.crouch_jump)?,
-            // Not in ABI version 2 (the C ground reports no ladders).
-            ladder_climb_speed: 0.0,
-            ladder_jump_speed: 0.0,
+            ladder_climb_speed: non_negative(self.ladder_climb_speed)?,
+            ladder_jump_speed: non_negative(self.ladder_jump_speed)?,
             water_accel: non_negative(self.water_accel)?,
             water_friction: non_negative(self.water_friction)?,
             swim_speed_scale: non_negative(self.swim_speed_scale)?,
@@ -572,8 +578,8 @@ pub struct HkStepEvents {
     pub substeps: u32,
     /// Seconds of `dt` dropped by the long-frame clamp.
     pub dropped_time: f32,
-    /// Radians a turning platform turned the character (add to the view yaw); 0 here, as the C
-    /// ground has no surface motion yet.
+    /// Radians a turning platform turned the character (add to the view yaw): from the ground
+    /// callback's `surface_motion`; 0 on other grounds.
     pub carried_yaw: f32,
 }
 

@@ -3,7 +3,7 @@
 //! The same simulation as the firmware and `hopkit-sim` (`hopkit_demo::DemoRig`), driven by a
 //! WASM-4-style one-byte gamepad and drawn by `hopkit_demo::render::draw_frame` into a 1-bpp
 //! 128×64 framebuffer the host reads from linear memory. `no_std` on wasm32, no allocator, one
-//! 64 KiB page of memory in total (16 KiB of it stack; see `build.rs`).
+//! 64 KiB page of memory in total (20 KiB of it stack; see `build.rs`).
 //!
 //! ## Exports (all `extern "C"`, wasm32 `i32` arguments and results)
 //! | export | what |

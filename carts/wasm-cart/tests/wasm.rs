@@ -159,7 +159,7 @@ fn fits_one_page_and_exports_everything() {
 }
 
 /// Stack size the cart links with (`build.rs`); the stack sits first in memory and grows down.
-const STACK: usize = 16384;
+const STACK: usize = 20480;
 const PAINT: u8 = 0xa5;
 
 #[test]

@@ -19,6 +19,9 @@ fn flat() -> HkGround {
         probe: None,
         user: null_mut(),
         water: None,
+        surface_motion: None,
+        clearance: None,
+        ladder: None,
     }
 }
 
@@ -903,6 +906,9 @@ fn callback_ground_is_used_and_validated() {
         probe: Some(floor),
         user: height_ptr.cast(),
         water: None,
+        surface_motion: None,
+        clearance: None,
+        ladder: None,
         ..flat()
     };
     let p = seed_params();
@@ -1273,6 +1279,9 @@ fn a_callback_reentering_the_stepped_mover_gets_busy() {
         probe: Some(reentrant),
         user: (&mut probe as *mut Probe).cast(),
         water: None,
+        surface_motion: None,
+        clearance: None,
+        ladder: None,
         ..flat()
     };
     let input = HkMoveInput {
@@ -1427,6 +1436,9 @@ fn water_callback_swims_as_the_core() {
         kind: HK_GROUND_CALLBACK,
         probe: Some(floor),
         water: Some(water),
+        surface_motion: None,
+        clearance: None,
+        ladder: None,
         ..flat()
     };
     let mut p = MaybeUninit::<HkMoveParams>::uninit();
@@ -1489,4 +1501,167 @@ fn water_callback_swims_as_the_core() {
         unsafe { hk_mover_step(&mut m, &p, &bad, &g, 1.0 / 72.0, null_mut()) },
         HK_ERR_INVALID_ARG
     );
+}
+
+/// The ground callbacks for moving platforms, clearance and ladders: a character stepped through
+/// the C ABI on a callback ground (a turntable, a low ceiling, a ladder wall) has the core's
+/// state hash on every tick, and each callback is really used.
+#[test]
+fn platform_clearance_and_ladder_callbacks_step_as_the_core() {
+    use hopkit::ground::{GroundHit, GroundProbe, SurfaceMotion};
+    use hopkit::math::{Vec2, Vec3};
+    // Seed units: floor at 0; a wall with a ladder on its −X face at x = 10 (ledge at 3 beyond);
+    // a turntable of radius 4 round (0, −10); a ceiling 1.2 m up for z > 5.
+    fn height(p: Vec3) -> f32 {
+        if p.x >= 10.0 {
+            3.0
+        } else {
+            0.0
+        }
+    }
+    fn motion(p: Vec3) -> Option<SurfaceMotion> {
+        let (dx, dz) = (p.x, p.z + 10.0);
+        (dx * dx + dz * dz <= 16.0)
+            .then(|| SurfaceMotion::rotating(Vec3::new(0.0, 0.0, -10.0), 0.9))
+    }
+    fn room(p: Vec3) -> Option<f32> {
+        (p.z > 5.0).then_some(1.2)
+    }
+    fn ladder(p: Vec3) -> Option<Vec3> {
+        (p.x < 10.0 && p.x > 9.4 && p.y < 3.0).then_some(Vec3::new(-1.0, 0.0, 0.0))
+    }
+    struct Level;
+    impl GroundProbe for Level {
+        fn probe(&self, p: Vec3) -> Option<GroundHit> {
+            Some(GroundHit {
+                height: height(p),
+                normal: Vec3::UP,
+            })
+        }
+        fn surface_motion(&self, p: Vec3) -> SurfaceMotion {
+            motion(p).unwrap_or(SurfaceMotion::STILL)
+        }
+        fn clearance(&self, p: Vec3) -> f32 {
+            room(p).unwrap_or(f32::INFINITY)
+        }
+        fn ladder(&self, p: Vec3) -> Option<Vec3> {
+            ladder(p)
+        }
+    }
+    unsafe extern "C" fn c_probe(
+        _u: *mut std::ffi::c_void,
+        p: HkVec3,
+        hit: *mut HkGroundHit,
+    ) -> i32 {
+        unsafe {
+            (*hit).height = height(p.into());
+            (*hit).normal = Vec3::UP.into();
+        }
+        1
+    }
+    unsafe extern "C" fn c_motion(
+        _u: *mut std::ffi::c_void,
+        p: HkVec3,
+        out: *mut HkSurfaceMotion,
+    ) -> i32 {
+        match motion(p.into()) {
+            Some(m) => {
+                unsafe {
+                    *out = HkSurfaceMotion {
+                        velocity: m.velocity.into(),
+                        yaw_rate: m.yaw_rate,
+                        pivot: m.pivot.into(),
+                    }
+                };
+                1
+            }
+            None => 0,
+        }
+    }
+    unsafe extern "C" fn c_room(_u: *mut std::ffi::c_void, p: HkVec3, out: *mut f32) -> i32 {
+        match room(p.into()) {
+            Some(h) => {
+                unsafe { *out = h };
+                1
+            }
+            None => 0,
+        }
+    }
+    unsafe extern "C" fn c_ladder(_u: *mut std::ffi::c_void, p: HkVec3, out: *mut HkVec3) -> i32 {
+        match ladder(p.into()) {
+            Some(n) => {
+                unsafe { *out = n.into() };
+                1
+            }
+            None => 0,
+        }
+    }
+    let g = HkGround {
+        kind: HK_GROUND_CALLBACK,
+        probe: Some(c_probe),
+        surface_motion: Some(c_motion),
+        clearance: Some(c_room),
+        ladder: Some(c_ladder),
+        ..flat()
+    };
+    let p = seed_params();
+    let cp = MoveParams::seed();
+    // Three runs: standing on the turntable; crouched under the ceiling with the crouch key let
+    // go (it must stay crouched); walking into the ladder and up it.
+    let runs: [(Vec3, f32, Vec2, bool); 3] = [
+        (Vec3::new(2.0, 0.0, -10.0), 0.0, Vec2::ZERO, false),
+        (Vec3::new(0.0, 0.0, 7.0), 0.0, Vec2::ZERO, true),
+        (
+            Vec3::new(7.0, 0.0, 0.0),
+            -core::f32::consts::FRAC_PI_2,
+            Vec2::new(1.0, 0.0),
+            false,
+        ),
+    ];
+    for (k, (start, yaw, wish, crouch_first)) in runs.into_iter().enumerate() {
+        let mut m = HkMover {
+            _opaque: [MaybeUninit::new(0); HK_MOVER_SIZE],
+        };
+        assert_eq!(unsafe { hk_mover_init(&mut m, start.into()) }, HK_OK);
+        let mut core = MoverState::new(start);
+        let facing = movement::facing_from_yaw(yaw);
+        let mut carried = 0.0f32;
+        for t in 0..240u32 {
+            let crouch = crouch_first && t < 30;
+            let input = HkMoveInput {
+                wish: wish.into(),
+                jump: 0,
+                facing: facing.into(),
+                crouch: crouch as u8,
+                look_up: 0.0,
+            };
+            let mut ev = HkStepEvents::default();
+            assert_eq!(
+                unsafe { hk_mover_step(&mut m, &p, &input, &g, 1.0 / 60.0, &mut ev) },
+                HK_OK
+            );
+            let ci = MoveInput::new(wish, false, facing).with_crouch(crouch);
+            let cev = movement::step(&mut core, &cp, &ci, &Level, 1.0 / 60.0);
+            assert_eq!(
+                ev.carried_yaw.to_bits(),
+                cev.carried_yaw.to_bits(),
+                "run {k} tick {t}"
+            );
+            carried += cev.carried_yaw;
+            let mut h = 0u64;
+            assert_eq!(unsafe { hk_mover_state_hash(&m, &mut h) }, HK_OK);
+            assert_eq!(h, core.state_hash(), "run {k} tick {t}");
+        }
+        match k {
+            0 => assert!(
+                carried > 3.0,
+                "the turntable turned the character by {carried}"
+            ),
+            1 => assert!(core.crouched, "stood up under the ceiling: {core:?}"),
+            _ => assert!(
+                core.grounded && core.position.y == 3.0,
+                "not on the ledge: {core:?}"
+            ),
+        }
+    }
 }
