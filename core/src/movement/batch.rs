@@ -146,9 +146,6 @@ fn run<const STOP_SPEED: bool, const WISH_SCALED: bool>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    // The reference form (on 64-bit hosts `planar_velocity_tick` is `TickConsts`, which the batch
-    // shares its folding with).
-    use crate::movement::kernels::planar_velocity_tick_by_params as planar_velocity_tick;
     use crate::rng::Pcg32;
 
     #[test]

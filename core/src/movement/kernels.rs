@@ -16,7 +16,7 @@
 //! seed's `GetNextPlayerVector` needs three sqrts and four divides for the same result.
 
 use super::params::{AccelBudget, AccelStyle, FrictionModel, MoveParams};
-use crate::math::target::{inline_policy, SPEED_OVER_SIZE};
+use crate::math::target::inline_policy;
 use crate::math::{scalar, Vec2, NORMALIZE_EPSILON_SQ};
 
 /// Which movement keys a wish came from, in the view frame — what Quake III's `movementDir`
@@ -401,29 +401,7 @@ pub fn air_accelerate(v: Vec2, wish: WishDir, params: &MoveParams, dt: f32) -> V
 inline_policy! { hot_hint:
 /// One tick of planar velocity — the seed's `GetNextPlayerVector` generalised by `params`:
 /// on the ground [`friction`] then [`ground_accelerate`], in the air [`air_accelerate`] only.
-///
-/// On 64-bit hosts this is [`super::TickConsts`] built for the call (the same bits, tested):
-/// inlined into a caller's loop over characters, the folding of `params` and `dt` does not
-/// depend on the character and is done once, before the loop.
 pub fn planar_velocity_tick(
-    v: Vec2,
-    wish: WishDir,
-    params: &MoveParams,
-    grounded: bool,
-    dt: f32,
-) -> Vec2 {
-    if SPEED_OVER_SIZE {
-        super::TickConsts::new(params, dt).tick(v, wish, grounded)
-    } else {
-        planar_velocity_tick_by_params(v, wish, params, grounded, dt)
-    }
-}
-}
-
-/// [`planar_velocity_tick`] read straight from `params` (its form on 32-bit targets, one copy of
-/// the code for every caller): the reference `TickConsts` and the batch are tested against.
-#[inline]
-pub(super) fn planar_velocity_tick_by_params(
     v: Vec2,
     wish: WishDir,
     params: &MoveParams,
@@ -435,6 +413,7 @@ pub(super) fn planar_velocity_tick_by_params(
     } else {
         air_accelerate(v, wish, params, dt)
     }
+}
 }
 
 /// Cosine of the optimal strafe angle θ* between velocity and wish direction for speed `v`, air cap

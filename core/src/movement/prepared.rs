@@ -246,7 +246,7 @@ fn positive_less_bits(a: f32, b: f32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::movement::kernels::planar_velocity_tick_by_params as planar_velocity_tick;
+    use crate::movement::planar_velocity_tick;
     use crate::rng::Pcg32;
 
     #[test]
