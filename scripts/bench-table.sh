@@ -44,6 +44,7 @@ if [ "$instructions" = 1 ]; then
     done <<'ROWS'
 raw wish, against the lean step|hopkit|lean
 raw wish, against the seed's literal step|hopkit|literal
+`TickConsts`, raw wish, against the lean step|kernel_raw|lean
 cached wish, against the lean step with its wish cached|hopkit_cached|lean_cached
 `TickConsts`, cached wish, against the lean step with its wish cached|kernel|lean_cached
 `planar_velocity_tick_batch` (start copy included), against the lean step with its wish cached|batch|lean_cached

@@ -218,6 +218,24 @@ fn movement(rows: &mut Vec<Row>, rounds: usize) {
         baseline_ns: Some(b),
         ratio: Some(r),
     });
+    // Prepared kernel (constants folded once per tick length), raw wish: what a `TickConsts`
+    // caller with raw input runs, against the main (raw-wish) lean step.
+    let kernel = black_box(TickConsts::new(&p, DT));
+    let mut out4 = vec![Vec2::ZERO; CHARACTERS];
+    let mut prepared_raw = || {
+        for i in 0..CHARACTERS {
+            out4[i] = kernel.tick(v[i], WishDir::from_world(input[i]), grounded[i]);
+        }
+        black_box(&out4);
+    };
+    let (a, b, r) = interleaved(rounds, 200, CHARACTERS, &mut prepared_raw, &mut lean);
+    rows.push(Row {
+        what: "movement: `TickConsts` (constants folded once per tick length), raw wish".into(),
+        baseline: "the same lean glam step, raw wish".into(),
+        hopkit_ns: a,
+        baseline_ns: Some(b),
+        ratio: Some(r),
+    });
     let mut out2 = vec![Vec2::ZERO; CHARACTERS];
     let mut cached = || {
         for i in 0..CHARACTERS {
@@ -240,8 +258,7 @@ fn movement(rows: &mut Vec<Row>, rounds: usize) {
         baseline_ns: Some(b),
         ratio: Some(r),
     });
-    // Prepared kernel (constants folded once per tick length), cached wish.
-    let kernel = black_box(TickConsts::new(&p, DT));
+    // Prepared kernel, cached wish.
     let mut out3 = vec![Vec2::ZERO; CHARACTERS];
     let mut prepared = || {
         for i in 0..CHARACTERS {

@@ -9,7 +9,8 @@
 //!     target/release/examples/movement_instructions <side> [mixed|ground|air]
 //! ```
 //!
-//! `<side>`: `hopkit` (raw wish), `hopkit_cached`, `kernel` (`TickConsts`, cached wish), `batch`
+//! `<side>`: `hopkit` (raw wish), `hopkit_cached`, `kernel_raw` (`TickConsts`, raw wish), `kernel`
+//! (`TickConsts`, cached wish), `batch`
 //! (`planar_velocity_tick_batch`, cached wish, start copy included), `lean`, `lean_cached`,
 //! `literal`. Callgrind's "Collected" count divided by `PASSES × characters` (printed) is the
 //! instruction count per character. Without callgrind it just runs.
@@ -104,6 +105,13 @@ fn pass_hopkit_cached(d: &Data, p: &MoveParams, out: &mut [Vec2]) {
 }
 
 #[inline(never)]
+fn pass_kernel_raw(d: &Data, k: &TickConsts, out: &mut [Vec2]) {
+    for i in 0..out.len() {
+        out[i] = k.tick(d.v[i], WishDir::from_world(d.input[i]), d.grounded[i]);
+    }
+}
+
+#[inline(never)]
 fn pass_kernel(d: &Data, k: &TickConsts, out: &mut [Vec2]) {
     for i in 0..out.len() {
         out[i] = k.tick(d.v[i], d.wish[i], d.grounded[i]);
@@ -175,6 +183,7 @@ fn main() {
             "hopkit" => pass_hopkit(&d, &p, &mut out),
             "hopkit_cached" => pass_hopkit_cached(&d, &p, &mut out),
             "kernel" => pass_kernel(&d, &kernel, &mut out),
+            "kernel_raw" => pass_kernel_raw(&d, &kernel, &mut out),
             "batch" => pass_batch(&d, &soa, &mut bx, &mut bz, &p),
             "lean" => pass_lean(&d, &mut gout),
             "lean_cached" => pass_lean_cached(&d, &mut gout),

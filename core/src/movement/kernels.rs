@@ -16,6 +16,7 @@
 //! seed's `GetNextPlayerVector` needs three sqrts and four divides for the same result.
 
 use super::params::{AccelBudget, AccelStyle, FrictionModel, MoveParams};
+use crate::math::target::inline_policy;
 use crate::math::{scalar, Vec2, NORMALIZE_EPSILON_SQ};
 
 /// Which movement keys a wish came from, in the view frame — what Quake III's `movementDir`
@@ -397,9 +398,9 @@ pub fn air_accelerate(v: Vec2, wish: WishDir, params: &MoveParams, dt: f32) -> V
     accelerate_styled(v, wish, cap, a, params.accel_style)
 }
 
+inline_policy! { hot_hint:
 /// One tick of planar velocity — the seed's `GetNextPlayerVector` generalised by `params`:
 /// on the ground [`friction`] then [`ground_accelerate`], in the air [`air_accelerate`] only.
-#[inline]
 pub fn planar_velocity_tick(
     v: Vec2,
     wish: WishDir,
@@ -412,6 +413,7 @@ pub fn planar_velocity_tick(
     } else {
         air_accelerate(v, wish, params, dt)
     }
+}
 }
 
 /// Cosine of the optimal strafe angle θ* between velocity and wish direction for speed `v`, air cap

@@ -35,6 +35,7 @@
 use super::kernels::{accelerate_clamped, WishDir};
 use super::params::{AccelBudget, AccelStyle, FrictionModel, MoveParams};
 use crate::math::scalar::{positive, positive_bits};
+use crate::math::target::inline_policy;
 use crate::math::{scalar, Vec2};
 
 /// Bit pattern of `f32::MAX`: a non-negative float (or NaN) is finite iff its bits are at most this.
@@ -56,8 +57,12 @@ pub struct TickConsts {
     /// Stop-speed model: `stop_speed`, units/s.
     pub(super) stop_speed: f32,
     /// Smallest bit pattern of a squared planar speed that friction treats as moving
-    /// (`> stop_threshold²` and `≥ 1e-30`); `u32::MAX` when nothing moves (NaN threshold).
+    /// (`> stop_threshold²` and `≥ 1e-30`); [`NOTHING_MOVES`] when nothing moves (NaN threshold).
     pub(super) moving_min_bits: u32,
+    /// `MAX_BITS − moving_min_bits`, so that "moving" is one unsigned compare,
+    /// `bits.wrapping_sub(moving_min_bits) ≤ moving_span` (bits below the minimum wrap above the
+    /// span); 0 when nothing moves.
+    pub(super) moving_span: u32,
     /// `AccelBudget::WishSpeedScaled` (else per second).
     pub(super) wish_scaled: bool,
     /// Ground: `max_speed`, units/s.
@@ -92,15 +97,32 @@ pub(super) fn moving_min_bits(stop_threshold: f32) -> u32 {
     }
 }
 
+/// [`TickConsts`]'s `(moving_min_bits, moving_span)` for a [`moving_min_bits`]: `(min, MAX_BITS −
+/// min)`, or, when nothing moves (`min > MAX_BITS`), `(NOTHING_MOVES, 0)`.
+#[inline]
+fn moving_range(min: u32) -> (u32, u32) {
+    if min <= MAX_BITS {
+        (min, MAX_BITS - min)
+    } else {
+        (NOTHING_MOVES, 0)
+    }
+}
+
+/// [`TickConsts`]'s `moving_min_bits` when nothing moves (NaN threshold): the bits of −1.0. Above
+/// [`MAX_BITS`], so `min..=MAX_BITS` is empty, and with a span of 0 the one pattern the one-compare
+/// test admits is −1.0's, which a squared speed `x·x + y·y` (never negative) cannot have.
+const NOTHING_MOVES: u32 = 0xbf80_0000;
+
 impl TickConsts {
     /// Fold `params` for ticks of `dt` seconds. Any values are accepted (the result then behaves
     /// exactly as [`super::planar_velocity_tick`] with them: NaN parameters give the same guarded
     /// results there and here).
+    #[inline]
     pub fn new(params: &MoveParams, dt: f32) -> TickConsts {
         let stop_speed_model = params.friction_model == FrictionModel::StopSpeed;
         let wish_scaled = params.accel_budget == AccelBudget::WishSpeedScaled;
         let per_tick = |a: f32| if wish_scaled { a } else { a * dt };
-        let moving_min_bits = moving_min_bits(params.stop_threshold);
+        let (moving_min_bits, moving_span) = moving_range(moving_min_bits(params.stop_threshold));
         TickConsts {
             dt,
             stop_speed_model,
@@ -111,6 +133,7 @@ impl TickConsts {
             },
             stop_speed: params.stop_speed,
             moving_min_bits,
+            moving_span,
             wish_scaled,
             max_speed: params.max_speed,
             accel: per_tick(params.accel),
@@ -126,9 +149,9 @@ impl TickConsts {
         self.dt
     }
 
+    inline_policy! { hot_hint:
     /// One tick of planar velocity: on the ground friction then ground acceleration, in the air
     /// air acceleration only. Bit for bit [`super::planar_velocity_tick`].
-    #[inline]
     pub fn tick(&self, v: Vec2, wish: WishDir, grounded: bool) -> Vec2 {
         if grounded {
             let v = self.friction(v);
@@ -144,13 +167,14 @@ impl TickConsts {
             self.accelerate(v, wish, cap, self.budget(self.air_accel, w))
         }
     }
+    }
 
     /// Ground friction ([`super::friction`]).
     #[inline]
     pub fn friction(&self, v: Vec2) -> Vec2 {
         let s2 = v.x * v.x + v.y * v.y;
-        let bits = s2.to_bits();
-        if !(self.moving_min_bits..=MAX_BITS).contains(&bits) {
+        // `moving_min_bits ≤ bits ≤ MAX_BITS` as one unsigned compare (see `moving_span`).
+        if s2.to_bits().wrapping_sub(self.moving_min_bits) > self.moving_span {
             return Vec2::ZERO;
         }
         let inv = scalar::rsqrt_in_range(s2);
@@ -166,8 +190,7 @@ impl TickConsts {
             self.friction
         };
         let k = 1.0 - drop * inv;
-        // `k > 0` (NaN fails): positive, non-NaN bit patterns are 1..=0x7f80_0000.
-        if k.to_bits().wrapping_sub(1) >= 0x7f80_0000 {
+        if !positive(k) {
             return Vec2::ZERO;
         }
         Vec2::new(v.x * k, v.y * k)
@@ -271,6 +294,9 @@ mod tests {
             f32::NAN,
             f32::INFINITY,
             f32::NEG_INFINITY,
+            // A NaN with every bit set (its squared speed can keep the pattern: the top of the
+            // unsigned range the moving test wraps over).
+            f32::from_bits(u32::MAX),
         ];
         let mut presets = [
             MoveParams::seed(),
@@ -291,7 +317,8 @@ mod tests {
                 assert_eq!(k.dt(), dt);
                 for i in 0..4000 {
                     let v = if i % 13 == 0 {
-                        Vec2::new(specials[i % 12], specials[(i / 12) % 12])
+                        let n = specials.len();
+                        Vec2::new(specials[(i / 13) % n], specials[(i / 13 / n) % n])
                     } else {
                         let r = [1.0, 30.0, 400.0][i % 3];
                         Vec2::new(rng.range_f32(-r, r), rng.range_f32(-r, r))
