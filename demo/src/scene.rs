@@ -125,7 +125,15 @@ fn climb(
     jump: bool,
     dt: f32,
 ) -> movement::StepEvents {
-    movement::ladder::climb(mover, movement, n, wish, jump, &PlayersGround::default(), dt)
+    movement::ladder::climb(
+        mover,
+        movement,
+        n,
+        wish,
+        jump,
+        &PlayersGround::default(),
+        dt,
+    )
 }
 
 /// [`movement::water::step`] on the players' ground, out of line (see [`climb`]).

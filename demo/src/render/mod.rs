@@ -137,9 +137,9 @@ impl Viewport {
         Some(Point::new(clamp_px(sx, WIDTH), clamp_px(sy, HEIGHT)))
     }
 
-    /// A world rectangle around the camera that holds everything the display shows, with room
-    /// to spare (twice the display's extent each way; all of the world when the scale is not
-    /// usable).
+    /// A world rectangle around the camera that holds everything the playfield shows, with 2 px
+    /// to spare on each side (all of the world when the scale is not usable): a shape wholly
+    /// outside it has no pixel on the display.
     #[cfg_attr(not(feature = "level-features"), allow(dead_code))]
     pub fn seen(&self) -> Zone {
         let s = self.pixels_per_unit;
@@ -150,7 +150,11 @@ impl Viewport {
                 max: Vec2::new(m, m),
             };
         }
-        let half = Vec2::new(WIDTH as f32 / s, HEIGHT as f32 / s);
+        let unit = 1.0 / s;
+        let half = Vec2::new(
+            (WIDTH as f32 * 0.5 + 2.0) * unit,
+            (FIELD_HEIGHT as f32 * 0.5 + 2.0) * unit,
+        );
         Zone {
             min: self.camera - half,
             max: self.camera + half,
@@ -929,8 +933,9 @@ fn rect_between(a: Point, b: Point) -> Rectangle {
 ///   small box on the face;
 /// - the turntable: a circle with the marked spoke from the centre (it turns with the disc).
 ///
-/// A feature wholly outside `seen` (the world rectangle around the camera that covers the display
-/// with room to spare) is skipped: it would draw nothing visible.
+/// A feature wholly outside `seen` (the world rectangle around the camera that covers the
+/// playfield with 2 px to spare, [`Viewport::seen`]) is skipped: it would draw nothing visible
+/// (tested against drawing everything).
 #[cfg_attr(not(feature = "level-features"), allow(dead_code))]
 pub(crate) fn draw_features<D: DrawTarget<Color = BinaryColor>>(
     f: &FeatureView,
@@ -947,7 +952,7 @@ pub(crate) fn draw_features<D: DrawTarget<Color = BinaryColor>>(
     let pool = (!apart(&f.pool)).then_some(f.pool);
     if let Some((Some(a), Some(b))) = pool.map(|z| (to_point(z.min), to_point(z.max))) {
         let r = rect_between(a, b);
-        r.into_styled(stroke()).draw(target)?;
+        outline(&r, target)?;
         let (tl, br) = (r.top_left, a.component_max(b));
         // Waves: pairs of pixels, every 3rd row, shifted by 2 px row to row.
         let mut y = tl.y + 2;
@@ -955,10 +960,10 @@ pub(crate) fn draw_features<D: DrawTarget<Color = BinaryColor>>(
         while y < br.y - 1 {
             let mut x = tl.x + 2 + shift;
             while x < br.x - 1 {
-                target.draw_iter([
-                    Pixel(Point::new(x, y), BinaryColor::On),
-                    Pixel(Point::new(x + 1, y), BinaryColor::On),
-                ])?;
+                target.fill_solid(
+                    &Rectangle::new(Point::new(x, y), Size::new(2, 1)),
+                    BinaryColor::On,
+                )?;
                 x += 5;
             }
             y += 3;
@@ -971,21 +976,45 @@ pub(crate) fn draw_features<D: DrawTarget<Color = BinaryColor>>(
     };
     if let (Some(a), Some(b)) = (to_point(tower.min), to_point(tower.max)) {
         let r = rect_between(a, b);
-        r.into_styled(stroke()).draw(target)?;
+        outline(&r, target)?;
         let (tl, br) = (r.top_left, a.component_max(b));
         if br.x - tl.x > 5 && br.y - tl.y > 5 {
-            rect_between(tl + Point::new(2, 2), br - Point::new(2, 2))
-                .into_styled(stroke())
-                .draw(target)?;
+            outline(
+                &rect_between(tl + Point::new(2, 2), br - Point::new(2, 2)),
+                target,
+            )?;
         }
     }
     if let (Some(a), Some(b)) = (to_point(ladder.min), to_point(ladder.max)) {
         let tl = a.component_min(b) - Point::new(1, 0);
-        rect_between(tl, a.component_max(b))
-            .into_styled(stroke())
-            .draw(target)?;
+        outline(&rect_between(tl, a.component_max(b)), target)?;
     }
     draw_turntable(f, &apart, to_point, target)
+}
+
+/// A 1-pixel outline of `r`: its four edges as `fill_solid` spans (the pixels a 1-px stroke of the
+/// rectangle has; each target fills a span its own fastest way).
+fn outline<D: DrawTarget<Color = BinaryColor>>(
+    r: &Rectangle,
+    target: &mut D,
+) -> Result<(), D::Error> {
+    let (w, h) = (r.size.width, r.size.height);
+    let on = BinaryColor::On;
+    let tl = r.top_left;
+    target.fill_solid(&Rectangle::new(tl, Size::new(w, 1)), on)?;
+    if h > 1 {
+        let bottom = tl + Point::new(0, h as i32 - 1);
+        target.fill_solid(&Rectangle::new(bottom, Size::new(w, 1)), on)?;
+    }
+    if h > 2 {
+        let side = Size::new(1, h - 2);
+        target.fill_solid(&Rectangle::new(tl + Point::new(0, 1), side), on)?;
+        if w > 1 {
+            let right = tl + Point::new(w as i32 - 1, 1);
+            target.fill_solid(&Rectangle::new(right, side), on)?;
+        }
+    }
+    Ok(())
 }
 
 /// [`draw_features`]' turntable.
@@ -1012,7 +1041,13 @@ fn draw_turntable<D: DrawTarget<Color = BinaryColor>>(
     // most the display's width: the viewport clamps points to a margin around it).
     let d = (2 * (east.x - centre.x) + 1).clamp(1, DISPLAY_WIDTH as i32);
     circle(centre, d, None, target)?;
-    if let Some(rim) = to_point(c + f.turntable_spoke() * r) {
+    // The spoke from the quarter-wave table (no float trigonometry per frame; on the soft-float
+    // CPUs a `sin_cos` is thousands of instructions): `(cos a, −sin a)` times the drawn radius.
+    if let Some(t) = turns_q24(f.turntable_angle, TURNS_PER_RAD_Q40) {
+        let (sin, cos) = sin_cos_turns(t);
+        let r_px = (d - 1) / 2;
+        let q15 = |v: i32| (v * r_px + (1 << 14)) >> 15;
+        let rim = centre + Point::new(q15(cos), -q15(sin));
         thin_line(Line::new(centre, rim), target)?;
     }
     Ok(())
@@ -1689,6 +1724,39 @@ mod tests {
             view.features = Some(crate::level::feature_view(i));
             same_as_reference(&view, &format!("random view {i}"));
         }
+    }
+
+    /// Culling off-screen features changes no pixel: random cameras around the level, the
+    /// features drawn with the viewport's `seen` and with all of the world.
+    #[test]
+    #[cfg(feature = "level-features")]
+    fn culling_the_features_changes_no_pixel() {
+        let everything = Zone {
+            min: Vec2::new(-f32::MAX, -f32::MAX),
+            max: Vec2::new(f32::MAX, f32::MAX),
+        };
+        let mut rng = hopkit::rng::Pcg32::seeded(5);
+        let mut drawn = 0;
+        for i in 0..20_000u32 {
+            let view = DemoView {
+                arena_half_extent: Vec2::new(48.0, 48.0),
+                camera: Vec2::new(rng.range_f32(-70.0, 70.0), rng.range_f32(-70.0, 70.0)),
+                ..DemoView::default()
+            };
+            let f = crate::level::feature_view(i * 7);
+            let vp = Viewport::for_view(&view);
+            let (mut a, mut b) = (FrameBuffer::new(), FrameBuffer::new());
+            // Into the playfield, as `draw_frame` draws them.
+            let field = Rectangle::new(
+                Point::new(0, HUD_HEIGHT),
+                Size::new(WIDTH as u32, FIELD_HEIGHT as u32),
+            );
+            draw_features(&f, &vp.seen(), |p| vp.to_point(p), &mut a.clipped(&field)).unwrap();
+            draw_features(&f, &everything, |p| vp.to_point(p), &mut b.clipped(&field)).unwrap();
+            assert!(a == b, "camera {:?}", view.camera);
+            drawn += usize::from(a != FrameBuffer::new());
+        }
+        assert!(drawn > 1000, "features on screen in {drawn} views");
     }
 
     /// The camera on each of the level's features (and between them), at every turntable angle
