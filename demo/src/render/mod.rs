@@ -56,7 +56,9 @@ use crate::view::{
 };
 use embedded_graphics::pixelcolor::BinaryColor;
 use embedded_graphics::prelude::*;
-use embedded_graphics::primitives::{Line, PrimitiveStyle, Rectangle};
+use embedded_graphics::primitives::{Line, Rectangle};
+#[cfg(test)]
+use embedded_graphics::primitives::PrimitiveStyle;
 use hopkit::math::scalar::{floor, round, sin_cos};
 use hopkit::math::Vec2;
 
@@ -630,6 +632,7 @@ pub(crate) fn clip_span(
     (cx0 < cx1 && cy0 < cy1).then_some((cx0, cy0, cx1, cy1))
 }
 
+#[cfg(test)]
 fn stroke() -> PrimitiveStyle<BinaryColor> {
     PrimitiveStyle::with_stroke(BinaryColor::On, 1)
 }
@@ -738,6 +741,7 @@ fn fill_triangle<D: DrawTarget<Color = BinaryColor>>(
     thin_line(Line::new(c, a), target)
 }
 
+#[cfg(test)]
 fn fill(color: BinaryColor) -> PrimitiveStyle<BinaryColor> {
     PrimitiveStyle::with_fill(color)
 }
@@ -801,6 +805,39 @@ fn circle<D: DrawTarget<Color = BinaryColor>>(
                 None => target.fill_solid(&span(x0, x1, y), BinaryColor::On)?,
             },
         }
+    }
+    Ok(())
+}
+
+/// The 1-pixel `On` outline of `r`: the `fill_solid` calls (top, bottom, then left and right
+/// edges between them) that embedded-graphics' `r.into_styled(stroke of width 1)` makes, in the
+/// same order (tested), without its generic styled-rectangle code.
+fn stroke_rect<D: DrawTarget<Color = BinaryColor>>(
+    r: Rectangle,
+    target: &mut D,
+) -> Result<(), D::Error> {
+    let (
+        tl,
+        Size {
+            width: w,
+            height: h,
+        },
+    ) = (r.top_left, r.size);
+    let top = h.min(1).min(h / 2);
+    let bottom = h.min(1).min(h - top);
+    target.fill_solid(&Rectangle::new(tl, Size::new(w, top)), BinaryColor::On)?;
+    let below = tl + Size::new(0, h.saturating_sub(bottom));
+    target.fill_solid(
+        &Rectangle::new(below, Size::new(w, bottom)),
+        BinaryColor::On,
+    )?;
+    let inner = h.saturating_sub(2);
+    if inner > 0 {
+        let side = Size::new(w.saturating_add(1).min(2) / 2, inner);
+        let left = tl + Size::new(0, top);
+        target.fill_solid(&Rectangle::new(left, side), BinaryColor::On)?;
+        let right = left + Point::new(w.saturating_sub(side.width) as i32, 0);
+        target.fill_solid(&Rectangle::new(right, side), BinaryColor::On)?;
     }
     Ok(())
 }
@@ -912,7 +949,7 @@ fn draw_arena<D: DrawTarget<Color = BinaryColor>>(
     ) else {
         return Ok(());
     };
-    rect_between(a, b).into_styled(stroke()).draw(target)
+    stroke_rect(rect_between(a, b), target)
 }
 
 fn rect_between(a: Point, b: Point) -> Rectangle {
@@ -947,7 +984,7 @@ pub(crate) fn draw_features<D: DrawTarget<Color = BinaryColor>>(
     let pool = (!apart(&f.pool)).then_some(f.pool);
     if let Some((Some(a), Some(b))) = pool.map(|z| (to_point(z.min), to_point(z.max))) {
         let r = rect_between(a, b);
-        r.into_styled(stroke()).draw(target)?;
+        stroke_rect(r, target)?;
         let (tl, br) = (r.top_left, a.component_max(b));
         // Waves: pairs of pixels, every 3rd row, shifted by 2 px row to row.
         let mut y = tl.y + 2;
@@ -971,19 +1008,18 @@ pub(crate) fn draw_features<D: DrawTarget<Color = BinaryColor>>(
     };
     if let (Some(a), Some(b)) = (to_point(tower.min), to_point(tower.max)) {
         let r = rect_between(a, b);
-        r.into_styled(stroke()).draw(target)?;
+        stroke_rect(r, target)?;
         let (tl, br) = (r.top_left, a.component_max(b));
         if br.x - tl.x > 5 && br.y - tl.y > 5 {
-            rect_between(tl + Point::new(2, 2), br - Point::new(2, 2))
-                .into_styled(stroke())
-                .draw(target)?;
+            stroke_rect(
+                rect_between(tl + Point::new(2, 2), br - Point::new(2, 2)),
+                target,
+            )?;
         }
     }
     if let (Some(a), Some(b)) = (to_point(ladder.min), to_point(ladder.max)) {
         let tl = a.component_min(b) - Point::new(1, 0);
-        rect_between(tl, a.component_max(b))
-            .into_styled(stroke())
-            .draw(target)?;
+        stroke_rect(rect_between(tl, a.component_max(b)), target)?;
     }
     draw_turntable(f, &apart, to_point, target)
 }
@@ -1028,7 +1064,7 @@ fn draw_ramp<D: DrawTarget<Color = BinaryColor>>(
         return Ok(());
     };
     let r = rect_between(a, b);
-    r.into_styled(stroke()).draw(target)?;
+    stroke_rect(r, target)?;
     let Some(br) = r.bottom_right() else {
         return Ok(());
     };
@@ -1142,9 +1178,10 @@ fn draw_ghost<D: DrawTarget<Color = BinaryColor>>(
             vp.pixel_q(xq, pos.x, Axis::X, 0, WIDTH - 2),
             vp.pixel_q(yq, pos.y, Axis::Y, HUD_HEIGHT, HEIGHT - 2),
         ) {
-            Rectangle::new(Point::new(mx, my), Size::new(2, 2))
-                .into_styled(fill(BinaryColor::On))
-                .draw(target)?;
+            target.fill_solid(
+                &Rectangle::new(Point::new(mx, my), Size::new(2, 2)),
+                BinaryColor::On,
+            )?;
         }
         return Ok(());
     }
@@ -1269,17 +1306,19 @@ fn draw_hud<D: DrawTarget<Color = BinaryColor>>(
     // Speed bar.
     let bar_x = 26;
     let bar_w = 62;
-    Rectangle::new(Point::new(bar_x, 1), Size::new(bar_w as u32, 5))
-        .into_styled(stroke())
-        .draw(target)?;
+    stroke_rect(
+        Rectangle::new(Point::new(bar_x, 1), Size::new(bar_w as u32, 5)),
+        target,
+    )?;
     if gmax > 0.0 {
         let full = gmax * SPEED_BAR_FULL_SCALE;
         let inner = bar_w - 2;
         let filled = clamp_i(round(speed / full * inner as f32), 0, inner);
         if filled > 0 {
-            Rectangle::new(Point::new(bar_x + 1, 2), Size::new(filled as u32, 3))
-                .into_styled(fill(BinaryColor::On))
-                .draw(target)?;
+            target.fill_solid(
+                &Rectangle::new(Point::new(bar_x + 1, 2), Size::new(filled as u32, 3)),
+                BinaryColor::On,
+            )?;
         }
         // Ground-max tick (inverted where the bar is filled), sticking out above and below.
         let tick = bar_x + 1 + clamp_i(round(inner as f32 / SPEED_BAR_FULL_SCALE), 0, inner - 1);
@@ -1868,6 +1907,28 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn stroke_rects_are_embedded_graphics_rectangles_call_for_call() {
+        for w in 0..=7u32 {
+            for h in 0..=7u32 {
+                for (x, y) in [(20, 30), (0, 9), (127, 63), (-3, 70), (125, -2), (64, 8)] {
+                    let r = Rectangle::new(Point::new(x, y), Size::new(w, h));
+                    // Pixel counters see every pixel in order: same calls, same pixels.
+                    let (mut a, mut b) = (PixelCounter::new(), PixelCounter::new());
+                    stroke_rect(r, &mut a).unwrap();
+                    r.into_styled(stroke()).draw(&mut b).unwrap();
+                    assert_eq!(a, b, "{r:?}");
+                }
+            }
+        }
+        let big = Rectangle::new(Point::new(-5, 3), Size::new(200, 90));
+        let (mut a, mut b) = (PixelCounter::new(), PixelCounter::new());
+        stroke_rect(big, &mut a).unwrap();
+        big.into_styled(stroke()).draw(&mut b).unwrap();
+        assert_eq!(a, b);
+        assert!(a.on > 0);
     }
 
     #[test]

@@ -19,8 +19,8 @@ use super::text;
 // embedded-graphics itself for every diameter drawn here: `circles_are_embedded_graphics_circles_
 // call_for_call`), in ≈ 1 KB less code than embedded-graphics' generic circle iterators.
 use super::{
-    circle, clamp_i, finite_nonneg, format_ratio, format_speed, Viewport, FIELD_HEIGHT, GRID_SPACING_PX,
-    HEIGHT, HUD_HEIGHT, SPEED_BAR_FULL_SCALE, WIDTH,
+    circle, clamp_i, finite_nonneg, format_ratio, format_speed, stroke_rect, Viewport,
+    FIELD_HEIGHT, GRID_SPACING_PX, HEIGHT, HUD_HEIGHT, SPEED_BAR_FULL_SCALE, WIDTH,
 };
 
 /// Draw the whole frame for `view` into `target` (cleared first). `target` is expected to be the
@@ -159,7 +159,7 @@ fn draw_arena<D: DrawTarget<Color = BinaryColor>>(
     ) else {
         return Ok(());
     };
-    rect_between(a, b).into_styled(stroke()).draw(target)
+    stroke_rect(rect_between(a, b), target)
 }
 
 fn rect_between(a: Point, b: Point) -> Rectangle {
@@ -179,7 +179,7 @@ fn draw_ramp<D: DrawTarget<Color = BinaryColor>>(
         return Ok(());
     };
     let r = rect_between(a, b);
-    r.into_styled(stroke()).draw(target)?;
+    stroke_rect(r, target)?;
     let Some(br) = r.bottom_right() else {
         return Ok(());
     };
@@ -212,9 +212,7 @@ fn draw_crumb<D: DrawTarget<Color = BinaryColor>>(
     target: &mut D,
 ) -> Result<(), D::Error> {
     match vp.to_point(crumb) {
-        Some(p) => Rectangle::new(p, Size::new(2, 2))
-            .into_styled(fill(BinaryColor::On))
-            .draw(target),
+        Some(p) => target.fill_solid(&Rectangle::new(p, Size::new(2, 2)), BinaryColor::On),
         None => Ok(()),
     }
 }
@@ -267,9 +265,10 @@ fn draw_ghost<D: DrawTarget<Color = BinaryColor>>(
         if let Some((x, y)) = vp.to_display(pos) {
             let mx = clamp_i(round(x), 0, WIDTH - 2);
             let my = clamp_i(round(y), HUD_HEIGHT, HEIGHT - 2);
-            Rectangle::new(Point::new(mx, my), Size::new(2, 2))
-                .into_styled(fill(BinaryColor::On))
-                .draw(target)?;
+            target.fill_solid(
+                &Rectangle::new(Point::new(mx, my), Size::new(2, 2)),
+                BinaryColor::On,
+            )?;
         }
         return Ok(());
     }
@@ -346,17 +345,19 @@ fn draw_hud<D: DrawTarget<Color = BinaryColor>>(
     // Speed bar.
     let bar_x = 26;
     let bar_w = 62;
-    Rectangle::new(Point::new(bar_x, 1), Size::new(bar_w as u32, 5))
-        .into_styled(stroke())
-        .draw(target)?;
+    stroke_rect(
+        Rectangle::new(Point::new(bar_x, 1), Size::new(bar_w as u32, 5)),
+        target,
+    )?;
     if gmax > 0.0 {
         let full = gmax * SPEED_BAR_FULL_SCALE;
         let inner = bar_w - 2;
         let filled = clamp_i(round(speed / full * inner as f32), 0, inner);
         if filled > 0 {
-            Rectangle::new(Point::new(bar_x + 1, 2), Size::new(filled as u32, 3))
-                .into_styled(fill(BinaryColor::On))
-                .draw(target)?;
+            target.fill_solid(
+                &Rectangle::new(Point::new(bar_x + 1, 2), Size::new(filled as u32, 3)),
+                BinaryColor::On,
+            )?;
         }
         // Ground-max tick (inverted where the bar is filled), sticking out above and below.
         let tick = bar_x + 1 + clamp_i(round(inner as f32 / SPEED_BAR_FULL_SCALE), 0, inner - 1);
