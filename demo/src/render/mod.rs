@@ -56,9 +56,9 @@ use crate::view::{
 };
 use embedded_graphics::pixelcolor::BinaryColor;
 use embedded_graphics::prelude::*;
-use embedded_graphics::primitives::{Line, Rectangle};
 #[cfg(test)]
 use embedded_graphics::primitives::PrimitiveStyle;
+use embedded_graphics::primitives::{Line, Rectangle};
 use hopkit::math::scalar::{floor, round, sin_cos};
 use hopkit::math::Vec2;
 
@@ -816,6 +816,16 @@ fn stroke_rect<D: DrawTarget<Color = BinaryColor>>(
     r: Rectangle,
     target: &mut D,
 ) -> Result<(), D::Error> {
+    let (parts, n) = stroke_rect_parts(r);
+    for part in parts.iter().take(n) {
+        target.fill_solid(part, BinaryColor::On)?;
+    }
+    Ok(())
+}
+
+/// [`stroke_rect`]'s rectangles (the first `n`), computed once for every drawing target.
+#[inline(never)]
+fn stroke_rect_parts(r: Rectangle) -> ([Rectangle; 4], usize) {
     let (
         tl,
         Size {
@@ -825,21 +835,20 @@ fn stroke_rect<D: DrawTarget<Color = BinaryColor>>(
     ) = (r.top_left, r.size);
     let top = h.min(1).min(h / 2);
     let bottom = h.min(1).min(h - top);
-    target.fill_solid(&Rectangle::new(tl, Size::new(w, top)), BinaryColor::On)?;
     let below = tl + Size::new(0, h.saturating_sub(bottom));
-    target.fill_solid(
-        &Rectangle::new(below, Size::new(w, bottom)),
-        BinaryColor::On,
-    )?;
     let inner = h.saturating_sub(2);
-    if inner > 0 {
-        let side = Size::new(w.saturating_add(1).min(2) / 2, inner);
-        let left = tl + Size::new(0, top);
-        target.fill_solid(&Rectangle::new(left, side), BinaryColor::On)?;
-        let right = left + Point::new(w.saturating_sub(side.width) as i32, 0);
-        target.fill_solid(&Rectangle::new(right, side), BinaryColor::On)?;
-    }
-    Ok(())
+    let side = Size::new(w.saturating_add(1).min(2) / 2, inner);
+    let left = tl + Size::new(0, top);
+    let right = left + Point::new(w.saturating_sub(side.width) as i32, 0);
+    (
+        [
+            Rectangle::new(tl, Size::new(w, top)),
+            Rectangle::new(below, Size::new(w, bottom)),
+            Rectangle::new(left, side),
+            Rectangle::new(right, side),
+        ],
+        if inner > 0 { 4 } else { 2 },
+    )
 }
 
 /// The sparse dot grid inside the arena, anchored to world coordinates so it scrolls with motion.
@@ -1905,6 +1914,57 @@ mod tests {
                     assert_eq!(a, b, "d {d} at {c:?} {ours:?}");
                     assert!(a.on + a.off + a.clipped > 0);
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn field_is_embedded_graphics_clipped_call_for_call() {
+        let area = Rectangle::new(
+            Point::new(0, HUD_HEIGHT),
+            Size::new(DISPLAY_WIDTH, FIELD_HEIGHT as u32),
+        );
+        let pixels = |x0: i32, y0: i32| {
+            (0..40).map(move |i| {
+                Pixel(
+                    Point::new(x0 + i * 7 % 23, y0 + i * 5 % 19),
+                    (i % 3 == 0).into(),
+                )
+            })
+        };
+        for (x, y) in [
+            (-5, -3),
+            (0, 0),
+            (0, HUD_HEIGHT - 2),
+            (20, 30),
+            (120, 60),
+            (-40, 50),
+            (10, -30),
+        ] {
+            for (w, h) in [
+                (0, 0),
+                (1, 1),
+                (2, 2),
+                (7, 3),
+                (40, 25),
+                (200, 100),
+                (3, 80),
+            ] {
+                let r = Rectangle::new(Point::new(x, y), Size::new(w, h));
+                let n = (w * h) as usize;
+                let (mut a, mut b) = (PixelCounter::new(), PixelCounter::new());
+                let mut field = Field { target: &mut a };
+                let mut clipped = b.clipped(&area);
+                for color in [BinaryColor::On, BinaryColor::Off] {
+                    field.fill_solid(&r, color).unwrap();
+                    clipped.fill_solid(&r, color).unwrap();
+                }
+                let colors = (0..n).map(|i| (i % 3 != 1).into());
+                field.fill_contiguous(&r, colors.clone()).unwrap();
+                clipped.fill_contiguous(&r, colors).unwrap();
+                field.draw_iter(pixels(x, y)).unwrap();
+                clipped.draw_iter(pixels(x, y)).unwrap();
+                assert_eq!(a, b, "{r:?}");
             }
         }
     }

@@ -5,7 +5,7 @@
 //! such as the WASM-4 cart). It shares the constants and the `Viewport` with the fixed-point one.
 #![allow(dead_code, clippy::all)]
 
-use crate::view::{BodyView, CritterView, DemoView, GhostView, RampView, DISPLAY_WIDTH};
+use crate::view::{BodyView, CritterView, DemoView, GhostView, RampView};
 use embedded_graphics::pixelcolor::BinaryColor;
 use embedded_graphics::prelude::*;
 use embedded_graphics::primitives::{Line, PrimitiveStyle, Rectangle};
@@ -19,7 +19,7 @@ use super::text;
 // embedded-graphics itself for every diameter drawn here: `circles_are_embedded_graphics_circles_
 // call_for_call`), in ≈ 1 KB less code than embedded-graphics' generic circle iterators.
 use super::{
-    circle, clamp_i, finite_nonneg, format_ratio, format_speed, stroke_rect, Viewport,
+    circle, clamp_i, finite_nonneg, format_ratio, format_speed, stroke_rect, Field, Viewport,
     FIELD_HEIGHT, GRID_SPACING_PX, HEIGHT, HUD_HEIGHT, SPEED_BAR_FULL_SCALE, WIDTH,
 };
 
@@ -31,10 +31,10 @@ pub fn draw_frame<D: DrawTarget<Color = BinaryColor>>(
 ) -> Result<(), D::Error> {
     target.clear(BinaryColor::Off)?;
     let vp = Viewport::for_view(view);
-    let mut field = target.clipped(&Rectangle::new(
-        Point::new(0, HUD_HEIGHT),
-        Size::new(DISPLAY_WIDTH, FIELD_HEIGHT as u32),
-    ));
+    // The playfield: `Field` is `target.clipped(playfield rectangle)`, the same calls and pixels
+    // (tested against embedded-graphics' `Clipped`: `field_is_embedded_graphics_clipped_call_
+    // for_call`), in less code.
+    let mut field = Field { target };
     draw_grid(view, &vp, &mut field)?;
     draw_arena(view, &vp, &mut field)?;
     for ramp in view.ramps.iter() {
@@ -57,7 +57,7 @@ pub fn draw_frame<D: DrawTarget<Color = BinaryColor>>(
         draw_ghost(ghost, &vp, &mut field)?;
     }
     draw_player(view, &vp, &mut field)?;
-    draw_hud(view, target)
+    draw_hud(view, field.target)
 }
 
 fn stroke() -> PrimitiveStyle<BinaryColor> {
