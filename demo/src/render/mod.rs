@@ -575,8 +575,20 @@ impl<D: DrawTarget<Color = BinaryColor>> DrawTarget for Field<'_, D> {
     where
         I: IntoIterator<Item = Pixel<BinaryColor>>,
     {
-        self.target
-            .draw_iter(pixels.into_iter().filter(|p| Self::inside(p.0)))
+        if cfg!(feature = "f32-render") {
+            // The code-size form (the WASM-4 cart): the target's `draw_iter` once per pixel
+            // inside, one instance of it for all the pixel iterators drawn into the field (≈ 300
+            // bytes of the cart); the same pixels in the same order.
+            for p in pixels {
+                if Self::inside(p.0) {
+                    self.target.draw_iter(core::iter::once(p))?;
+                }
+            }
+            Ok(())
+        } else {
+            self.target
+                .draw_iter(pixels.into_iter().filter(|p| Self::inside(p.0)))
+        }
     }
 
     fn fill_contiguous<I>(&mut self, area: &Rectangle, colors: I) -> Result<(), Self::Error>
