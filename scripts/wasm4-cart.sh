@@ -3,7 +3,8 @@
 #
 #   scripts/wasm4-cart.sh            → carts/wasm4/web/out/hopkit.wasm and hopkit.html
 #
-# Environment: HOPKIT_WASM4_FEATURES (extra cargo features of hopkit-wasm4, e.g. `record`),
+# Environment: HOPKIT_WASM4_FEATURES (extra cargo features of hopkit-wasm4), HOPKIT_WASM4_NO_DEFAULT=1
+# (without the default features: the cart without record mode, measured by scripts/budgets.sh),
 # HOPKIT_WASM4_NAME (output name, default `hopkit`), HOPKIT_WASM4_MAX_BYTES (the size check).
 #
 # 1. `cargo build` for wasm32-unknown-unknown (opt-level z, fat LTO, panic=abort, stripped), via
@@ -30,7 +31,7 @@ if [ ! -x "$WEB/node_modules/.bin/w4" ] || [ "$WEB/package-lock.json" -nt "$WEB/
     (cd "$WEB" && npm ci --no-audit --no-fund --loglevel=error)
 fi
 scripts/cross-cargo.sh build --target wasm32-unknown-unknown -p hopkit-wasm4 --lib --release \
-    --features "f32-render${HOPKIT_WASM4_FEATURES:+,$HOPKIT_WASM4_FEATURES}" \
+    ${HOPKIT_WASM4_NO_DEFAULT:+--no-default-features} --features "f32-render${HOPKIT_WASM4_FEATURES:+,$HOPKIT_WASM4_FEATURES}" \
     --config 'profile.release.opt-level="z"' --config 'profile.release.lto="fat"' \
     --config 'profile.release.panic="abort"' --config 'profile.release.strip="debuginfo"' \
     --config 'profile.release.debug=0' --config 'profile.release.codegen-units=1'
