@@ -9,7 +9,7 @@
 #  3. `hopkit-sim hash --gamepad` over exactly those bytes must print the same hash.
 #  4. The same with a recording on the cart's disk (`--disk`, the page reloaded): the cart says it
 #     flies it and `hopkit-sim hash --gamepad … --ghost FILE` agrees; a corrupt disk: the bundled one.
-#  5. Record mode (feature `record`, when that cart fits 64 KiB): record with a key script, reload,
+#  5. Record mode (feature `record`, on in the shipped cart): record with a key script, reload,
 #     the cart flies the recording and `hopkit-sim hash --gamepad … --ghost DISK` agrees.
 #  6. The same cart, key script and check in WASM-4's native runtime under Xvfb
 #     (scripts/ci-wasm4-native.sh; it runs first, right after the build).
@@ -73,27 +73,19 @@ host="$(cargo run -q -p hopkit-sim --release -- hash --gamepad "$run_bad/gamepad
     { echo "ci-wasm4: FAIL: corrupt disk: the cart ($cart) and the host's bundled ghost ($host) disagree" >&2; exit 1; }
 echo "corrupt disk: the bundled ghost, $cart"
 
-# 5. Record mode (issue 25 §2): fly a recording with a key script in the cart's record mode; the
-#    cart writes it to its disk (localStorage) and the page is reloaded; the cart must fly it
-#    (`ghost: your recording`), and the host replaying the disk's bytes (read back out of
-#    localStorage) with the same gamepad bytes must print the same hash. The record mode is the
-#    cargo feature `record`; WASM-4 refuses carts over 64 KiB, so while that cart is larger this
-#    step says so and is skipped (docs/recordings.md, "On the WASM-4 cart's disk").
-HOPKIT_WASM4_FEATURES=record HOPKIT_WASM4_NAME=hopkit-record HOPKIT_WASM4_MAX_BYTES=80000 scripts/wasm4-cart.sh
-rec_size=$(stat -c %s "$WEB/out/hopkit-record.wasm")
-if [ ! -f "$WEB/out/hopkit-record.html" ]; then
-    echo "ci-wasm4: SKIP record-mode browser test: the cart with record mode is $rec_size bytes > 65,536 (WASM-4 refuses it)"
-else
-    run_rec="$WEB/out/run-record"
-    rm -rf "$run_rec"
-    (cd "$WEB" && CHROMIUM="$chromium" node browser-test.mjs out/hopkit-record.html out/run-record --record)
-    want_ghost "$run_rec" "ghost: your recording"
-    cargo run -q -p hopkit-sim --release -- info "$run_rec/disk.ghost"
-    cart="$(cat "$run_rec/cart-hash.txt")"
-    host="$(cargo run -q -p hopkit-sim --release -- hash --gamepad "$run_rec/gamepad.bin" --ghost "$run_rec/disk.ghost")"
-    echo "cart flying the recording it made: $cart"
-    echo "host (hash --ghost disk.ghost)    : $host"
-    [ "$cart" = "$host" ] ||
-        { echo "ci-wasm4: FAIL: the browser cart and the host disagree on the recorded ghost" >&2; exit 1; }
-fi
+# 5. Record mode (issue 25 §2, in the shipped cart): fly a recording with a key script in the
+#    cart's record mode; the cart writes it to its disk (localStorage) and the page is reloaded;
+#    the cart must fly it (`ghost: your recording`), and the host replaying the disk's bytes (read
+#    back out of localStorage) with the same gamepad bytes must print the same hash.
+run_rec="$WEB/out/run-record"
+rm -rf "$run_rec"
+(cd "$WEB" && CHROMIUM="$chromium" node browser-test.mjs out/hopkit.html out/run-record --record)
+want_ghost "$run_rec" "ghost: your recording"
+cargo run -q -p hopkit-sim --release -- info "$run_rec/disk.ghost"
+cart="$(cat "$run_rec/cart-hash.txt")"
+host="$(cargo run -q -p hopkit-sim --release -- hash --gamepad "$run_rec/gamepad.bin" --ghost "$run_rec/disk.ghost")"
+echo "cart flying the recording it made: $cart"
+echo "host (hash --ghost disk.ghost)    : $host"
+[ "$cart" = "$host" ] ||
+    { echo "ci-wasm4: FAIL: the browser cart and the host disagree on the recorded ghost" >&2; exit 1; }
 echo "ci-wasm4: ok"

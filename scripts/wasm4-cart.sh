@@ -3,7 +3,8 @@
 #
 #   scripts/wasm4-cart.sh            → carts/wasm4/web/out/hopkit.wasm and hopkit.html
 #
-# Environment: HOPKIT_WASM4_FEATURES (extra cargo features of hopkit-wasm4, e.g. `record`),
+# Environment: HOPKIT_WASM4_FEATURES (extra cargo features of hopkit-wasm4), HOPKIT_WASM4_NO_DEFAULT=1
+# (without the default features: the cart without record mode, measured by scripts/budgets.sh),
 # HOPKIT_WASM4_NAME (output name, default `hopkit`), HOPKIT_WASM4_MAX_BYTES (the size check).
 #
 # 1. `cargo build` for wasm32-unknown-unknown (opt-level z, fat LTO, panic=abort, stripped), via
@@ -11,7 +12,7 @@
 #    firmware's plain `f32` renderer (feature `f32-render`: the same pixels as the fixed-point one,
 #    in less code; wasm has hardware float).
 # 2. `wasm-opt -Oz` from the npm `binaryen` package (WASM-4 refuses carts over 64 KiB; this step
-#    takes the cart from ≈ 75 KB to ≈ 63 KB). Cargo keeps the function names (strip only the
+#    takes the cart from ≈ 107 KB to ≈ 65.4 KB). Cargo keeps the function names (strip only the
 #    debug info) for wasm-opt's `--no-inline` pattern; wasm-opt strips them.
 # 3. The size check: at most 65,536 bytes (HOPKIT_WASM4_MAX_BYTES).
 # 4. The memory layout check: stack, data and statics above the console's 6,560 B, inside 64 KiB.
@@ -30,7 +31,7 @@ if [ ! -x "$WEB/node_modules/.bin/w4" ] || [ "$WEB/package-lock.json" -nt "$WEB/
     (cd "$WEB" && npm ci --no-audit --no-fund --loglevel=error)
 fi
 scripts/cross-cargo.sh build --target wasm32-unknown-unknown -p hopkit-wasm4 --lib --release \
-    --features "f32-render${HOPKIT_WASM4_FEATURES:+,$HOPKIT_WASM4_FEATURES}" \
+    ${HOPKIT_WASM4_NO_DEFAULT:+--no-default-features} --features "f32-render${HOPKIT_WASM4_FEATURES:+,$HOPKIT_WASM4_FEATURES}" \
     --config 'profile.release.opt-level="z"' --config 'profile.release.lto="fat"' \
     --config 'profile.release.panic="abort"' --config 'profile.release.strip="debuginfo"' \
     --config 'profile.release.debug=0' --config 'profile.release.codegen-units=1'

@@ -401,7 +401,7 @@ impl Game {
                 l.push("recorded ")
                     .num(r.recorder.frames())
                     .push(" ticks, ")
-                    .num(r.recorder.finish().len() as u32)
+                    .num(r.recorder.len() as u32)
                     .push(" bytes");
                 trace(l.as_bytes());
             }

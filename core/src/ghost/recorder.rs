@@ -61,6 +61,21 @@ impl<const N: usize> Recorder<N> {
     /// An empty recorder. `N` must be at least the 24-byte header (checked at compile time).
     /// Fails if `info` is invalid (tick rate 0 or above 10 000, condition unit not finite and > 0).
     pub fn new(info: RecordingInfo) -> Result<Self, HeaderField> {
+        Self::with_coder(info, None)
+    }
+
+    /// An empty recorder writing format version 2 (range-coded frames); otherwise as
+    /// [`Recorder::new`].
+    pub fn new_v2(info: RecordingInfo) -> Result<Self, HeaderField> {
+        Self::with_coder(info, Some((Encoder::new(), FrameModel::new())))
+    }
+
+    /// [`Recorder::new`] and [`Recorder::new_v2`]: the recorder built in place, once (no copy of
+    /// the `N`-byte buffer between them, which cost the WASM-4 cart code).
+    fn with_coder(
+        info: RecordingInfo,
+        v2: Option<(Encoder, FrameModel)>,
+    ) -> Result<Self, HeaderField> {
         const {
             assert!(
                 N >= HEADER_LEN,
@@ -76,16 +91,8 @@ impl<const N: usize> Recorder<N> {
             quantizer: FrameQuantizer::new(info.condition_unit),
             crc: Crc32::new(),
             full: false,
-            v2: None,
+            v2,
         })
-    }
-
-    /// An empty recorder writing format version 2 (range-coded frames); otherwise as
-    /// [`Recorder::new`].
-    pub fn new_v2(info: RecordingInfo) -> Result<Self, HeaderField> {
-        let mut r = Self::new(info)?;
-        r.v2 = Some((Encoder::new(), FrameModel::new()));
-        Ok(r)
     }
 
     /// The format version this recorder writes (1 or 2).

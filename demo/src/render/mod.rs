@@ -56,7 +56,9 @@ use crate::view::{
 };
 use embedded_graphics::pixelcolor::BinaryColor;
 use embedded_graphics::prelude::*;
-use embedded_graphics::primitives::{Line, PrimitiveStyle, Rectangle};
+#[cfg(test)]
+use embedded_graphics::primitives::PrimitiveStyle;
+use embedded_graphics::primitives::{Line, Rectangle};
 use hopkit::math::scalar::{floor, round, sin_cos};
 use hopkit::math::Vec2;
 
@@ -577,8 +579,20 @@ impl<D: DrawTarget<Color = BinaryColor>> DrawTarget for Field<'_, D> {
     where
         I: IntoIterator<Item = Pixel<BinaryColor>>,
     {
-        self.target
-            .draw_iter(pixels.into_iter().filter(|p| Self::inside(p.0)))
+        if cfg!(feature = "f32-render") {
+            // The code-size form (the WASM-4 cart): the target's `draw_iter` once per pixel
+            // inside, one instance of it for all the pixel iterators drawn into the field (≈ 300
+            // bytes of the cart); the same pixels in the same order.
+            for p in pixels {
+                if Self::inside(p.0) {
+                    self.target.draw_iter(core::iter::once(p))?;
+                }
+            }
+            Ok(())
+        } else {
+            self.target
+                .draw_iter(pixels.into_iter().filter(|p| Self::inside(p.0)))
+        }
     }
 
     fn fill_contiguous<I>(&mut self, area: &Rectangle, colors: I) -> Result<(), Self::Error>
@@ -634,6 +648,7 @@ pub(crate) fn clip_span(
     (cx0 < cx1 && cy0 < cy1).then_some((cx0, cy0, cx1, cy1))
 }
 
+#[cfg(test)]
 fn stroke() -> PrimitiveStyle<BinaryColor> {
     PrimitiveStyle::with_stroke(BinaryColor::On, 1)
 }
@@ -742,6 +757,7 @@ fn fill_triangle<D: DrawTarget<Color = BinaryColor>>(
     thin_line(Line::new(c, a), target)
 }
 
+#[cfg(test)]
 fn fill(color: BinaryColor) -> PrimitiveStyle<BinaryColor> {
     PrimitiveStyle::with_fill(color)
 }
@@ -807,6 +823,48 @@ fn circle<D: DrawTarget<Color = BinaryColor>>(
         }
     }
     Ok(())
+}
+
+/// The 1-pixel `On` outline of `r`: the `fill_solid` calls (top, bottom, then left and right
+/// edges between them) that embedded-graphics' `r.into_styled(stroke of width 1)` makes, in the
+/// same order (tested), without its generic styled-rectangle code.
+fn stroke_rect<D: DrawTarget<Color = BinaryColor>>(
+    r: Rectangle,
+    target: &mut D,
+) -> Result<(), D::Error> {
+    let (parts, n) = stroke_rect_parts(r);
+    for part in parts.iter().take(n) {
+        target.fill_solid(part, BinaryColor::On)?;
+    }
+    Ok(())
+}
+
+/// [`stroke_rect`]'s rectangles (the first `n`), computed once for every drawing target.
+#[inline(never)]
+fn stroke_rect_parts(r: Rectangle) -> ([Rectangle; 4], usize) {
+    let (
+        tl,
+        Size {
+            width: w,
+            height: h,
+        },
+    ) = (r.top_left, r.size);
+    let top = h.min(1).min(h / 2);
+    let bottom = h.min(1).min(h - top);
+    let below = tl + Size::new(0, h.saturating_sub(bottom));
+    let inner = h.saturating_sub(2);
+    let side = Size::new(w.saturating_add(1).min(2) / 2, inner);
+    let left = tl + Size::new(0, top);
+    let right = left + Point::new(w.saturating_sub(side.width) as i32, 0);
+    (
+        [
+            Rectangle::new(tl, Size::new(w, top)),
+            Rectangle::new(below, Size::new(w, bottom)),
+            Rectangle::new(left, side),
+            Rectangle::new(right, side),
+        ],
+        if inner > 0 { 4 } else { 2 },
+    )
 }
 
 /// The sparse dot grid inside the arena, anchored to world coordinates so it scrolls with motion.
@@ -916,7 +974,7 @@ fn draw_arena<D: DrawTarget<Color = BinaryColor>>(
     ) else {
         return Ok(());
     };
-    rect_between(a, b).into_styled(stroke()).draw(target)
+    stroke_rect(rect_between(a, b), target)
 }
 
 fn rect_between(a: Point, b: Point) -> Rectangle {
@@ -952,7 +1010,7 @@ pub(crate) fn draw_features<D: DrawTarget<Color = BinaryColor>>(
     let pool = (!apart(&f.pool)).then_some(f.pool);
     if let Some((Some(a), Some(b))) = pool.map(|z| (to_point(z.min), to_point(z.max))) {
         let r = rect_between(a, b);
-        outline(&r, target)?;
+        stroke_rect(r, target)?;
         let (tl, br) = (r.top_left, a.component_max(b));
         // Waves: pairs of pixels, every 3rd row, shifted by 2 px row to row.
         let mut y = tl.y + 2;
@@ -976,45 +1034,20 @@ pub(crate) fn draw_features<D: DrawTarget<Color = BinaryColor>>(
     };
     if let (Some(a), Some(b)) = (to_point(tower.min), to_point(tower.max)) {
         let r = rect_between(a, b);
-        outline(&r, target)?;
+        stroke_rect(r, target)?;
         let (tl, br) = (r.top_left, a.component_max(b));
         if br.x - tl.x > 5 && br.y - tl.y > 5 {
-            outline(
-                &rect_between(tl + Point::new(2, 2), br - Point::new(2, 2)),
+            stroke_rect(
+                rect_between(tl + Point::new(2, 2), br - Point::new(2, 2)),
                 target,
             )?;
         }
     }
     if let (Some(a), Some(b)) = (to_point(ladder.min), to_point(ladder.max)) {
         let tl = a.component_min(b) - Point::new(1, 0);
-        outline(&rect_between(tl, a.component_max(b)), target)?;
+        stroke_rect(rect_between(tl, a.component_max(b)), target)?;
     }
     draw_turntable(f, &apart, to_point, target)
-}
-
-/// A 1-pixel outline of `r`: its four edges as `fill_solid` spans (the pixels a 1-px stroke of the
-/// rectangle has; each target fills a span its own fastest way).
-fn outline<D: DrawTarget<Color = BinaryColor>>(
-    r: &Rectangle,
-    target: &mut D,
-) -> Result<(), D::Error> {
-    let (w, h) = (r.size.width, r.size.height);
-    let on = BinaryColor::On;
-    let tl = r.top_left;
-    target.fill_solid(&Rectangle::new(tl, Size::new(w, 1)), on)?;
-    if h > 1 {
-        let bottom = tl + Point::new(0, h as i32 - 1);
-        target.fill_solid(&Rectangle::new(bottom, Size::new(w, 1)), on)?;
-    }
-    if h > 2 {
-        let side = Size::new(1, h - 2);
-        target.fill_solid(&Rectangle::new(tl + Point::new(0, 1), side), on)?;
-        if w > 1 {
-            let right = tl + Point::new(w as i32 - 1, 1);
-            target.fill_solid(&Rectangle::new(right, side), on)?;
-        }
-    }
-    Ok(())
 }
 
 /// [`draw_features`]' turntable.
@@ -1063,7 +1096,7 @@ fn draw_ramp<D: DrawTarget<Color = BinaryColor>>(
         return Ok(());
     };
     let r = rect_between(a, b);
-    r.into_styled(stroke()).draw(target)?;
+    stroke_rect(r, target)?;
     let Some(br) = r.bottom_right() else {
         return Ok(());
     };
@@ -1177,9 +1210,10 @@ fn draw_ghost<D: DrawTarget<Color = BinaryColor>>(
             vp.pixel_q(xq, pos.x, Axis::X, 0, WIDTH - 2),
             vp.pixel_q(yq, pos.y, Axis::Y, HUD_HEIGHT, HEIGHT - 2),
         ) {
-            Rectangle::new(Point::new(mx, my), Size::new(2, 2))
-                .into_styled(fill(BinaryColor::On))
-                .draw(target)?;
+            target.fill_solid(
+                &Rectangle::new(Point::new(mx, my), Size::new(2, 2)),
+                BinaryColor::On,
+            )?;
         }
         return Ok(());
     }
@@ -1304,17 +1338,19 @@ fn draw_hud<D: DrawTarget<Color = BinaryColor>>(
     // Speed bar.
     let bar_x = 26;
     let bar_w = 62;
-    Rectangle::new(Point::new(bar_x, 1), Size::new(bar_w as u32, 5))
-        .into_styled(stroke())
-        .draw(target)?;
+    stroke_rect(
+        Rectangle::new(Point::new(bar_x, 1), Size::new(bar_w as u32, 5)),
+        target,
+    )?;
     if gmax > 0.0 {
         let full = gmax * SPEED_BAR_FULL_SCALE;
         let inner = bar_w - 2;
         let filled = clamp_i(round(speed / full * inner as f32), 0, inner);
         if filled > 0 {
-            Rectangle::new(Point::new(bar_x + 1, 2), Size::new(filled as u32, 3))
-                .into_styled(fill(BinaryColor::On))
-                .draw(target)?;
+            target.fill_solid(
+                &Rectangle::new(Point::new(bar_x + 1, 2), Size::new(filled as u32, 3)),
+                BinaryColor::On,
+            )?;
         }
         // Ground-max tick (inverted where the bar is filled), sticking out above and below.
         let tick = bar_x + 1 + clamp_i(round(inner as f32 / SPEED_BAR_FULL_SCALE), 0, inner - 1);
@@ -1936,6 +1972,79 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn field_is_embedded_graphics_clipped_call_for_call() {
+        let area = Rectangle::new(
+            Point::new(0, HUD_HEIGHT),
+            Size::new(DISPLAY_WIDTH, FIELD_HEIGHT as u32),
+        );
+        let pixels = |x0: i32, y0: i32| {
+            (0..40).map(move |i| {
+                Pixel(
+                    Point::new(x0 + i * 7 % 23, y0 + i * 5 % 19),
+                    (i % 3 == 0).into(),
+                )
+            })
+        };
+        for (x, y) in [
+            (-5, -3),
+            (0, 0),
+            (0, HUD_HEIGHT - 2),
+            (20, 30),
+            (120, 60),
+            (-40, 50),
+            (10, -30),
+        ] {
+            for (w, h) in [
+                (0, 0),
+                (1, 1),
+                (2, 2),
+                (7, 3),
+                (40, 25),
+                (200, 100),
+                (3, 80),
+            ] {
+                let r = Rectangle::new(Point::new(x, y), Size::new(w, h));
+                let n = (w * h) as usize;
+                let (mut a, mut b) = (PixelCounter::new(), PixelCounter::new());
+                let mut field = Field { target: &mut a };
+                let mut clipped = b.clipped(&area);
+                for color in [BinaryColor::On, BinaryColor::Off] {
+                    field.fill_solid(&r, color).unwrap();
+                    clipped.fill_solid(&r, color).unwrap();
+                }
+                let colors = (0..n).map(|i| (i % 3 != 1).into());
+                field.fill_contiguous(&r, colors.clone()).unwrap();
+                clipped.fill_contiguous(&r, colors).unwrap();
+                field.draw_iter(pixels(x, y)).unwrap();
+                clipped.draw_iter(pixels(x, y)).unwrap();
+                assert_eq!(a, b, "{r:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn stroke_rects_are_embedded_graphics_rectangles_call_for_call() {
+        for w in 0..=7u32 {
+            for h in 0..=7u32 {
+                for (x, y) in [(20, 30), (0, 9), (127, 63), (-3, 70), (125, -2), (64, 8)] {
+                    let r = Rectangle::new(Point::new(x, y), Size::new(w, h));
+                    // Pixel counters see every pixel in order: same calls, same pixels.
+                    let (mut a, mut b) = (PixelCounter::new(), PixelCounter::new());
+                    stroke_rect(r, &mut a).unwrap();
+                    r.into_styled(stroke()).draw(&mut b).unwrap();
+                    assert_eq!(a, b, "{r:?}");
+                }
+            }
+        }
+        let big = Rectangle::new(Point::new(-5, 3), Size::new(200, 90));
+        let (mut a, mut b) = (PixelCounter::new(), PixelCounter::new());
+        stroke_rect(big, &mut a).unwrap();
+        big.into_styled(stroke()).draw(&mut b).unwrap();
+        assert_eq!(a, b);
+        assert!(a.on > 0);
     }
 
     #[test]

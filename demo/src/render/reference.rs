@@ -5,18 +5,22 @@
 //! such as the WASM-4 cart). It shares the constants and the `Viewport` with the fixed-point one.
 #![allow(dead_code, clippy::all)]
 
-use crate::view::{BodyView, CritterView, DemoView, GhostView, RampView, DISPLAY_WIDTH};
+use crate::view::{BodyView, CritterView, DemoView, GhostView, RampView};
 use embedded_graphics::pixelcolor::BinaryColor;
 use embedded_graphics::prelude::*;
-use embedded_graphics::primitives::{Circle, Line, PrimitiveStyle, Rectangle};
+use embedded_graphics::primitives::{Line, PrimitiveStyle, Rectangle};
 use hopkit::math::scalar::{round, sin_cos};
 use hopkit::math::Vec2;
 
 use super::text;
 
+// Circles: the fixed-point renderer's `circle`, which draws exactly embedded-graphics' styled
+// `Circle::with_center` (the same `fill_solid` calls in the same order, tested against
+// embedded-graphics itself for every diameter drawn here: `circles_are_embedded_graphics_circles_
+// call_for_call`), in ≈ 1 KB less code than embedded-graphics' generic circle iterators.
 use super::{
-    clamp_i, finite_nonneg, format_ratio, format_speed, Viewport, FIELD_HEIGHT, GRID_SPACING_PX,
-    HEIGHT, HUD_HEIGHT, SPEED_BAR_FULL_SCALE, WIDTH,
+    circle, clamp_i, finite_nonneg, format_ratio, format_speed, stroke_rect, Field, Viewport,
+    FIELD_HEIGHT, GRID_SPACING_PX, HEIGHT, HUD_HEIGHT, SPEED_BAR_FULL_SCALE, WIDTH,
 };
 
 /// Draw the whole frame for `view` into `target` (cleared first). `target` is expected to be the
@@ -27,10 +31,10 @@ pub fn draw_frame<D: DrawTarget<Color = BinaryColor>>(
 ) -> Result<(), D::Error> {
     target.clear(BinaryColor::Off)?;
     let vp = Viewport::for_view(view);
-    let mut field = target.clipped(&Rectangle::new(
-        Point::new(0, HUD_HEIGHT),
-        Size::new(DISPLAY_WIDTH, FIELD_HEIGHT as u32),
-    ));
+    // The playfield: `Field` is `target.clipped(playfield rectangle)`, the same calls and pixels
+    // (tested against embedded-graphics' `Clipped`: `field_is_embedded_graphics_clipped_call_
+    // for_call`), in less code.
+    let mut field = Field { target };
     draw_grid(view, &vp, &mut field)?;
     draw_arena(view, &vp, &mut field)?;
     for ramp in view.ramps.iter() {
@@ -53,7 +57,7 @@ pub fn draw_frame<D: DrawTarget<Color = BinaryColor>>(
         draw_ghost(ghost, &vp, &mut field)?;
     }
     draw_player(view, &vp, &mut field)?;
-    draw_hud(view, target)
+    draw_hud(view, field.target)
 }
 
 fn stroke() -> PrimitiveStyle<BinaryColor> {
@@ -101,11 +105,6 @@ pub(super) fn fill_triangle<D: DrawTarget<Color = BinaryColor>>(
 
 fn fill(color: BinaryColor) -> PrimitiveStyle<BinaryColor> {
     PrimitiveStyle::with_fill(color)
-}
-
-/// A circle of `diameter` centred on `c` (embedded-graphics circles are placed by top-left).
-fn circle_at(c: Point, diameter: u32) -> Circle {
-    Circle::with_center(c, diameter)
 }
 
 /// The sparse dot grid inside the arena, anchored to world coordinates so it scrolls with motion.
@@ -160,7 +159,7 @@ fn draw_arena<D: DrawTarget<Color = BinaryColor>>(
     ) else {
         return Ok(());
     };
-    rect_between(a, b).into_styled(stroke()).draw(target)
+    stroke_rect(rect_between(a, b), target)
 }
 
 fn rect_between(a: Point, b: Point) -> Rectangle {
@@ -180,7 +179,7 @@ fn draw_ramp<D: DrawTarget<Color = BinaryColor>>(
         return Ok(());
     };
     let r = rect_between(a, b);
-    r.into_styled(stroke()).draw(target)?;
+    stroke_rect(r, target)?;
     let Some(br) = r.bottom_right() else {
         return Ok(());
     };
@@ -213,9 +212,7 @@ fn draw_crumb<D: DrawTarget<Color = BinaryColor>>(
     target: &mut D,
 ) -> Result<(), D::Error> {
     match vp.to_point(crumb) {
-        Some(p) => Rectangle::new(p, Size::new(2, 2))
-            .into_styled(fill(BinaryColor::On))
-            .draw(target),
+        Some(p) => target.fill_solid(&Rectangle::new(p, Size::new(2, 2)), BinaryColor::On),
         None => Ok(()),
     }
 }
@@ -234,12 +231,8 @@ fn draw_critter<D: DrawTarget<Color = BinaryColor>>(
     let Some(p) = vp.to_point(critter.body.position.planar()) else {
         return Ok(());
     };
-    let style = if critter.arrived {
-        fill(BinaryColor::On)
-    } else {
-        stroke()
-    };
-    circle_at(p, 5).into_styled(style).draw(target)
+    let style = critter.arrived.then_some(BinaryColor::On);
+    circle(p, 5, style, target)
 }
 
 fn draw_companion<D: DrawTarget<Color = BinaryColor>>(
@@ -251,7 +244,7 @@ fn draw_companion<D: DrawTarget<Color = BinaryColor>>(
     let Some(p) = vp.to_point(body.position.planar()) else {
         return Ok(());
     };
-    circle_at(p, 7).into_styled(stroke()).draw(target)?;
+    circle(p, 7, None, target)?;
     // Head direction: the body heading turned by the head yaw (positive = left = counter-clockwise
     // seen from above, which on this display, with −Z up, is counter-clockwise too).
     let look = rotate(body.heading, head_yaw);
@@ -272,9 +265,10 @@ fn draw_ghost<D: DrawTarget<Color = BinaryColor>>(
         if let Some((x, y)) = vp.to_display(pos) {
             let mx = clamp_i(round(x), 0, WIDTH - 2);
             let my = clamp_i(round(y), HUD_HEIGHT, HEIGHT - 2);
-            Rectangle::new(Point::new(mx, my), Size::new(2, 2))
-                .into_styled(fill(BinaryColor::On))
-                .draw(target)?;
+            target.fill_solid(
+                &Rectangle::new(Point::new(mx, my), Size::new(2, 2)),
+                BinaryColor::On,
+            )?;
         }
         return Ok(());
     }
@@ -317,19 +311,13 @@ fn draw_player<D: DrawTarget<Color = BinaryColor>>(
     let tilted = view.player_tilt_deg.is_finite() && view.player_tilt_deg.abs() >= 2.0;
     let d = if tilted { 11 } else { 9 };
     // A dark halo first so the player stays readable on top of stripes, crumbs and critters.
-    circle_at(p, d + 4)
-        .into_styled(fill(BinaryColor::Off))
-        .draw(target)?;
+    circle(p, d + 4, Some(BinaryColor::Off), target)?;
     if view.player_grounded {
-        circle_at(p, d)
-            .into_styled(fill(BinaryColor::On))
-            .draw(target)?;
+        circle(p, d, Some(BinaryColor::On), target)?;
     } else {
         // Airborne: a ring with a centre dot (the hop rhythm shows as blinking).
-        circle_at(p, d).into_styled(stroke()).draw(target)?;
-        circle_at(p, 3)
-            .into_styled(fill(BinaryColor::On))
-            .draw(target)?;
+        circle(p, d, None, target)?;
+        circle(p, 3, Some(BinaryColor::On), target)?;
     }
     if let (Some(a), Some(tip)) = (
         offset(p, body.heading, (d / 2 + 2) as f32),
@@ -357,17 +345,19 @@ fn draw_hud<D: DrawTarget<Color = BinaryColor>>(
     // Speed bar.
     let bar_x = 26;
     let bar_w = 62;
-    Rectangle::new(Point::new(bar_x, 1), Size::new(bar_w as u32, 5))
-        .into_styled(stroke())
-        .draw(target)?;
+    stroke_rect(
+        Rectangle::new(Point::new(bar_x, 1), Size::new(bar_w as u32, 5)),
+        target,
+    )?;
     if gmax > 0.0 {
         let full = gmax * SPEED_BAR_FULL_SCALE;
         let inner = bar_w - 2;
         let filled = clamp_i(round(speed / full * inner as f32), 0, inner);
         if filled > 0 {
-            Rectangle::new(Point::new(bar_x + 1, 2), Size::new(filled as u32, 3))
-                .into_styled(fill(BinaryColor::On))
-                .draw(target)?;
+            target.fill_solid(
+                &Rectangle::new(Point::new(bar_x + 1, 2), Size::new(filled as u32, 3)),
+                BinaryColor::On,
+            )?;
         }
         // Ground-max tick (inverted where the bar is filled), sticking out above and below.
         let tick = bar_x + 1 + clamp_i(round(inner as f32 / SPEED_BAR_FULL_SCALE), 0, inner - 1);
