@@ -148,20 +148,6 @@ pub type PlayersGround = DemoLevel;
 #[cfg(not(feature = "level-features"))]
 pub type PlayersGround = DemoGround;
 
-/// The view's [`FeatureView`] after `tick` ticks, if the players' ground has the features.
-#[inline]
-pub fn features_if_any(tick: u32) -> Option<FeatureView> {
-    #[cfg(feature = "level-features")]
-    {
-        Some(feature_view(tick))
-    }
-    #[cfg(not(feature = "level-features"))]
-    {
-        let _ = tick;
-        None
-    }
-}
-
 /// An axis-aligned rectangle of the level seen from above: `(x, z)` corners, `min ≤ max`.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]

@@ -26,9 +26,7 @@ use hopkit::steering::arrival::{self, arrival_step_with};
 use hopkit::steering::{ArrivalParams, ArrivalState, SteeringParams};
 use hopkit::stick::{RawSticks, StickPipeline};
 
-use super::level::{
-    clamp_to_arena, features_if_any, ramp_views, DemoGround, PlayersGround, ARENA_HALF_EXTENT,
-};
+use super::level::{clamp_to_arena, ramp_views, DemoGround, PlayersGround, ARENA_HALF_EXTENT};
 use super::script::scripted_raw;
 use super::view::{
     heading_and_speed, planar_forward, BodyView, CritterView, DemoView, GhostView, MAX_CRITTERS,
@@ -180,15 +178,21 @@ pub struct DemoParams {
 
 impl Default for DemoParams {
     fn default() -> Self {
-        DemoParams {
-            movement: MoveParams::seed(),
-            slope: SlopeParams::seed(),
-            follower: FollowerParams::seed(),
-            critter: SteeringParams::critter(),
-            arrival: ArrivalParams::default(),
-            look_max_rate: LOOK_MAX_RATE,
-        }
+        Self::DEFAULT
     }
+}
+
+impl DemoParams {
+    /// The defaults documented on each field, as one constant: copied from read-only data rather
+    /// than stored field by field (the WASM-4 cart counts its bytes).
+    pub const DEFAULT: DemoParams = DemoParams {
+        movement: MoveParams::seed(),
+        slope: SlopeParams::seed(),
+        follower: FollowerParams::seed(),
+        critter: SteeringParams::critter(),
+        arrival: ArrivalParams::DEFAULT,
+        look_max_rate: LOOK_MAX_RATE,
+    };
 }
 
 /// The player: movement state, view yaw and body tilt.
@@ -388,7 +392,8 @@ impl DemoScene {
             },
             companion_head_yaw: self.companion.body.neck_yaw,
             ramps: ramp_views(),
-            features: features_if_any(self.tick),
+            #[cfg(feature = "level-features")]
+            features: Some(crate::level::feature_view(self.tick)),
             ..DemoView::default()
         };
         for c in self.companion.trail.iter() {

@@ -123,7 +123,9 @@ pub struct DemoView {
     pub ghosts: heapless::Vec<GhostView, MAX_GHOSTS>,
     /// Ramps in the level.
     pub ramps: heapless::Vec<RampView, MAX_RAMPS>,
-    /// The level's tower, ladder, pool and turntable, if it has them.
+    /// The level's tower, ladder, pool and turntable, if it has them (only with the
+    /// `level-features` feature: without it the view carries nothing of them).
+    #[cfg(feature = "level-features")]
     pub features: Option<FeatureView>,
 }
 

@@ -84,16 +84,19 @@ pub struct ArrivalParams {
 
 impl Default for ArrivalParams {
     fn default() -> Self {
-        ArrivalParams {
-            brake_distance: 2.0,
-            tolerance: 0.05,
-            min_speed_fraction: 0.05,
-            face_velocity: true,
-        }
+        Self::DEFAULT
     }
 }
 
 impl ArrivalParams {
+    /// The defaults documented on each field, as a constant (for `const` parameter sets).
+    pub const DEFAULT: ArrivalParams = ArrivalParams {
+        brake_distance: 2.0,
+        tolerance: 0.05,
+        min_speed_fraction: 0.05,
+        face_velocity: true,
+    };
+
     /// Brake as late as possible (no ramp): fastest arrival with the given acceleration.
     pub const fn time_optimal() -> Self {
         ArrivalParams {

@@ -1757,7 +1757,10 @@ mod tests {
                 let _ = view.ghosts.push(g);
             }
             view.ramps = crate::level::ramp_views();
-            view.features = Some(crate::level::feature_view(i));
+            #[cfg(feature = "level-features")]
+            {
+                view.features = Some(crate::level::feature_view(i));
+            }
             same_as_reference(&view, &format!("random view {i}"));
         }
     }
