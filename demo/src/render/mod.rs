@@ -25,7 +25,7 @@
 //!   a dot on the display edge when off screen;
 //! - ramps: an outline with dotted contour stripes across the uphill direction;
 //! - the level's features: the pool (waves), the tower (a block with an inner outline) with its
-//!   ladder (a small box on its face), the turntable (a circle with a spoke that turns);
+//!   ladder (a small box on its face), the turntable (a ring of dots with a spoke that turns);
 //! - the arena border and a sparse dot grid (so that scrolling shows motion).
 //!
 //! ## Integers where the display is reached
@@ -531,7 +531,13 @@ fn draw_frame_fixed<D: DrawTarget<Color = BinaryColor>>(
     // Only builds whose level has the features draw them (no code otherwise: the WASM-4 cart).
     #[cfg(feature = "level-features")]
     if let Some(f) = &view.features {
-        draw_features(f, &vp.vp.seen(), |p| vp.to_point(p), &mut field)?;
+        draw_features(
+            f,
+            &vp.vp.seen(),
+            vp.vp.pixels_per_unit,
+            |p| vp.to_point(p),
+            &mut field,
+        )?;
     }
     for crumb in view.crumbs.iter() {
         draw_crumb(*crumb, &vp, &mut field)?;
@@ -985,11 +991,12 @@ fn rect_between(a: Point, b: Point) -> Rectangle {
 }
 
 /// The level's features, drawn from display points only (`to_point`: the renderer's world →
-/// display map), so both renderers draw them with this one function and the same pixels:
+/// display map; `ppu` its pixels per world unit, for the turntable's radius), so both renderers draw them with this one function and the same pixels:
 /// - the pool: an outline filled with short dotted waves;
 /// - the tower: an outline with a second one 2 px inside (a raised block), and its ladder as a
 ///   small box on the face;
-/// - the turntable: a circle with the marked spoke from the centre (it turns with the disc).
+/// - the turntable: a ring of 16 dots with the marked spoke from the centre (it turns with the
+///   disc).
 ///
 /// A feature wholly outside `seen` (the world rectangle around the camera that covers the
 /// playfield with 2 px to spare, [`Viewport::seen`]) is skipped: it would draw nothing visible
@@ -998,6 +1005,7 @@ fn rect_between(a: Point, b: Point) -> Rectangle {
 pub(crate) fn draw_features<D: DrawTarget<Color = BinaryColor>>(
     f: &FeatureView,
     seen: &Zone,
+    ppu: f32,
     to_point: impl Fn(Vec2) -> Option<Point>,
     target: &mut D,
 ) -> Result<(), D::Error> {
@@ -1030,7 +1038,7 @@ pub(crate) fn draw_features<D: DrawTarget<Color = BinaryColor>>(
     }
     let tower = (!apart(&f.tower)).then_some((f.tower, f.ladder));
     let Some((tower, ladder)) = tower else {
-        return draw_turntable(f, &apart, to_point, target);
+        return draw_turntable(f, &apart, ppu, to_point, target);
     };
     if let (Some(a), Some(b)) = (to_point(tower.min), to_point(tower.max)) {
         let r = rect_between(a, b);
@@ -1047,7 +1055,7 @@ pub(crate) fn draw_features<D: DrawTarget<Color = BinaryColor>>(
         let tl = a.component_min(b) - Point::new(1, 0);
         stroke_rect(rect_between(tl, a.component_max(b)), target)?;
     }
-    draw_turntable(f, &apart, to_point, target)
+    draw_turntable(f, &apart, ppu, to_point, target)
 }
 
 /// [`draw_features`]' turntable.
@@ -1055,6 +1063,7 @@ pub(crate) fn draw_features<D: DrawTarget<Color = BinaryColor>>(
 fn draw_turntable<D: DrawTarget<Color = BinaryColor>>(
     f: &FeatureView,
     apart: &impl Fn(&Zone) -> bool,
+    ppu: f32,
     to_point: impl Fn(Vec2) -> Option<Point>,
     target: &mut D,
 ) -> Result<(), D::Error> {
@@ -1067,19 +1076,26 @@ fn draw_turntable<D: DrawTarget<Color = BinaryColor>>(
     if apart(&bounds) {
         return Ok(());
     }
-    let (Some(centre), Some(east)) = (to_point(c), to_point(c + Vec2::new(r, 0.0))) else {
+    let Some(centre) = to_point(c) else {
         return Ok(());
     };
-    // The disc's outline: a circle through the point `r` east of the centre (odd diameter, at
-    // most the display's width: the viewport clamps points to a margin around it).
-    let d = (2 * (east.x - centre.x) + 1).clamp(1, DISPLAY_WIDTH as i32);
-    circle(centre, d, None, target)?;
-    // The spoke from the quarter-wave table (no float trigonometry per frame; on the soft-float
-    // CPUs a `sin_cos` is thousands of instructions): `(cos a, −sin a)` times the drawn radius.
+    // The disc's rim: 16 dots on the circle through the point `r` east of the centre (a dotted
+    // ring: a full circle outline cost the RP2040 handheld's worst frame ≈ 13,000 cycles of its
+    // 350,000). Offsets from the quarter-wave table, integers only; the radius is at most the
+    // display's width (the viewport clamps points to a margin around it).
+    // (One display point: a second `to_point` for the rim cost the RP2040's worst frame ≈ 5,000
+    // cycles.) `r · ppu` is finite and positive for any view `seen` lets through.
+    let r_px = clamp_px(r * ppu, DISPLAY_WIDTH as i32).clamp(0, DISPLAY_WIDTH as i32);
+    let q15 = |v: i32| (v * r_px + (1 << 14)) >> 15;
+    for k in 0..16u32 {
+        let (sin, cos) = sin_cos_turns(k << 20);
+        let dot = centre + Point::new(q15(cos), -q15(sin));
+        target.fill_solid(&Rectangle::new(dot, Size::new(1, 1)), BinaryColor::On)?;
+    }
+    // The spoke from the same table (no float trigonometry per frame; on the soft-float CPUs a
+    // `sin_cos` is thousands of instructions): `(cos a, −sin a)` times the radius.
     if let Some(t) = turns_q24(f.turntable_angle, TURNS_PER_RAD_Q40) {
         let (sin, cos) = sin_cos_turns(t);
-        let r_px = (d - 1) / 2;
-        let q15 = |v: i32| (v * r_px + (1 << 14)) >> 15;
         let rim = centre + Point::new(q15(cos), -q15(sin));
         thin_line(Line::new(centre, rim), target)?;
     }
@@ -1790,8 +1806,22 @@ mod tests {
                 Point::new(0, HUD_HEIGHT),
                 Size::new(WIDTH as u32, FIELD_HEIGHT as u32),
             );
-            draw_features(&f, &vp.seen(), |p| vp.to_point(p), &mut a.clipped(&field)).unwrap();
-            draw_features(&f, &everything, |p| vp.to_point(p), &mut b.clipped(&field)).unwrap();
+            draw_features(
+                &f,
+                &vp.seen(),
+                vp.pixels_per_unit,
+                |p| vp.to_point(p),
+                &mut a.clipped(&field),
+            )
+            .unwrap();
+            draw_features(
+                &f,
+                &everything,
+                vp.pixels_per_unit,
+                |p| vp.to_point(p),
+                &mut b.clipped(&field),
+            )
+            .unwrap();
             assert!(a == b, "camera {:?}", view.camera);
             drawn += usize::from(a != FrameBuffer::new());
         }

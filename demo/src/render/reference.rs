@@ -44,7 +44,13 @@ pub fn draw_frame<D: DrawTarget<Color = BinaryColor>>(
     if let Some(f) = &view.features {
         // The features have one drawing routine (from display points), shared with the
         // fixed-point renderer.
-        super::draw_features(f, &vp.seen(), |p| vp.to_point(p), &mut field)?;
+        super::draw_features(
+            f,
+            &vp.seen(),
+            vp.pixels_per_unit,
+            |p| vp.to_point(p),
+            &mut field,
+        )?;
     }
     for crumb in view.crumbs.iter() {
         draw_crumb(*crumb, &vp, &mut field)?;
