@@ -54,6 +54,9 @@ fuzz_target!(|data: &[u8]| {
         probe: None,
         user: core::ptr::null_mut(),
         water: None,
+        surface_motion: None,
+        clearance: None,
+        ladder: None,
     };
     for _ in 0..16 {
         let st = unsafe {

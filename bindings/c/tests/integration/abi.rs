@@ -1457,7 +1457,10 @@ fn water_callback_swims_as_the_core() {
     let cp = MoveParams::quakeworld();
     let east = movement::facing_from_yaw(-core::f32::consts::FRAC_PI_2);
     let (mut min_y, mut jumped) = (f32::MAX, false);
-    for t in 0..400 {
+    // Under Miri (ci-miri.sh) the first 130 ticks (sinking, swimming down, the jump key); the
+    // jump out needs all 400.
+    let ticks = if cfg!(miri) { 130 } else { 400 };
+    for t in 0..ticks {
         let (front, look_up, jump) = match t {
             0..=59 => (0.0, 0.0, false),
             60..=119 => (1.0, -0.5, false),
@@ -1489,7 +1492,10 @@ fn water_callback_swims_as_the_core() {
         min_y = min_y.min(core.position.y);
     }
     // It sank, swam down, came up and jumped out onto the ledge.
-    assert!(min_y < 10.0 && jumped && core.position.x > 0.0, "{core:?}");
+    assert!(
+        cfg!(miri) || (min_y < 10.0 && jumped && core.position.x > 0.0),
+        "{core:?}"
+    );
     let bad = HkMoveInput {
         wish: HkVec2::default(),
         jump: 0,
@@ -1626,7 +1632,9 @@ fn platform_clearance_and_ladder_callbacks_step_as_the_core() {
         let mut core = MoverState::new(start);
         let facing = movement::facing_from_yaw(yaw);
         let mut carried = 0.0f32;
-        for t in 0..240u32 {
+        // Under Miri (ci-miri.sh) a few ticks exercise the callbacks; the outcomes need 4 s.
+        let ticks = if cfg!(miri) { 20 } else { 240 };
+        for t in 0..ticks {
             let crouch = crouch_first && t < 30;
             let input = HkMoveInput {
                 wish: wish.into(),
@@ -1651,6 +1659,9 @@ fn platform_clearance_and_ladder_callbacks_step_as_the_core() {
             let mut h = 0u64;
             assert_eq!(unsafe { hk_mover_state_hash(&m, &mut h) }, HK_OK);
             assert_eq!(h, core.state_hash(), "run {k} tick {t}");
+        }
+        if cfg!(miri) {
+            continue;
         }
         match k {
             0 => assert!(
