@@ -79,6 +79,29 @@ pub struct Trace {
 }
 
 impl Trace {
+    /// An empty trace of `actor` at `tick_hz` with the named extra columns.
+    pub fn new(tick_hz: u32, actor: &str, extra_columns: &[&str]) -> Trace {
+        Trace {
+            tick_hz,
+            actor: actor.into(),
+            extra_columns: extra_columns.iter().map(|c| (*c).into()).collect(),
+            ..Trace::default()
+        }
+    }
+
+    /// Add the sample of a walking character after tick `tick` (0-based): its position,
+    /// velocity and horizontal speed, then the `extra` columns' values.
+    pub fn push_mover(&mut self, tick: u32, m: &hopkit::movement::MoverState, extra: &[f32]) {
+        self.samples.push(Sample {
+            tick,
+            time: time_after(tick, self.tick_hz),
+            position: m.position,
+            velocity: m.velocity,
+            speed: m.planar_speed(),
+            extra: extras(extra),
+        });
+    }
+
     /// Highest `speed` over the run (0 if empty).
     pub fn max_speed(&self) -> f32 {
         self.samples.iter().map(|s| s.speed).fold(0.0, f32::max)

@@ -9,7 +9,7 @@ use hopkit::movement::{facing_from_yaw, step, MoveInput, MoveParams, MoverState}
 use super::config::ScenarioFile;
 use crate::plot::{PlotSpec, Series};
 use crate::readout::num;
-use crate::trace::{extras, flag, time_after, Path2, Sample, Trace};
+use crate::trace::{flag, Path2, Sample, Trace};
 
 /// When the `cpma` script switches from W-only turning to strafe-only, seconds.
 pub const CPMA_STRAFE_FROM: f32 = 3.0;
@@ -46,18 +46,17 @@ pub fn cpma(file: &ScenarioFile, ticks: u32, progress: &mut dyn FnMut()) -> Trac
     let mut yaw = 0.0f32;
     let mut side = 1.0f32;
     let mut q3_path = vec![];
-    let mut trace = Trace {
-        tick_hz: file.tick_hz,
-        actor: "CPM".into(),
-        extra_columns: vec![
-            "grounded".into(),
-            "phase".into(),
-            "yaw_deg".into(),
-            "q3_speed".into(),
-            "heading_gap_deg".into(),
+    let mut trace = Trace::new(
+        file.tick_hz,
+        "CPM",
+        &[
+            "grounded",
+            "phase",
+            "yaw_deg",
+            "q3_speed",
+            "heading_gap_deg",
         ],
-        ..Trace::default()
-    };
+    );
     for t in 0..ticks {
         let time = t as f32 * dt;
         let phase = cpma_phase(time, c.run_up);
@@ -91,20 +90,17 @@ pub fn cpma(file: &ScenarioFile, ticks: u32, progress: &mut dyn FnMut()) -> Trac
             0.0
         };
         q3_path.push((f64::from(q3.position.x), f64::from(q3.position.z)));
-        trace.samples.push(Sample {
-            tick: t,
-            time: time_after(t, file.tick_hz),
-            position: cpm.position,
-            velocity: cpm.velocity,
-            speed: cpm.planar_speed(),
-            extra: extras(&[
+        trace.push_mover(
+            t,
+            &cpm,
+            &[
                 flag(cpm.grounded),
                 f32::from(phase),
                 yaw.to_degrees(),
                 q3.planar_speed(),
                 gap,
-            ]),
-        });
+            ],
+        );
         progress();
     }
     trace.others.push(Path2 {
@@ -184,18 +180,17 @@ pub fn platform(file: &ScenarioFile, ticks: u32, progress: &mut dyn FnMut()) -> 
     let mut yaw = 0.0f32;
     let mut jumped = false;
     let mut table_path = vec![];
-    let mut trace = Trace {
-        tick_hz: file.tick_hz,
-        actor: "character".into(),
-        extra_columns: vec![
-            "grounded".into(),
-            "on_table".into(),
-            "carried_yaw_deg".into(),
-            "spot_error".into(),
-            "jumped".into(),
+    let mut trace = Trace::new(
+        file.tick_hz,
+        "character",
+        &[
+            "grounded",
+            "on_table",
+            "carried_yaw_deg",
+            "spot_error",
+            "jumped",
         ],
-        ..Trace::default()
-    };
+    );
     for t in 0..ticks {
         let time = t as f32 * dt;
         let jump = !jumped && time >= c.jump_at;
@@ -216,20 +211,17 @@ pub fn platform(file: &ScenarioFile, ticks: u32, progress: &mut dyn FnMut()) -> 
             );
             (dx * dx + dz * dz).sqrt() as f32
         };
-        trace.samples.push(Sample {
-            tick: t,
-            time: time_after(t, file.tick_hz),
-            position: s.position,
-            velocity: s.velocity,
-            speed: s.planar_speed(),
-            extra: extras(&[
+        trace.push_mover(
+            t,
+            &s,
+            &[
                 flag(s.grounded),
                 flag(Turntable::on(s.position)),
                 yaw.to_degrees(),
                 spot_error,
                 flag(ev.jumped),
-            ]),
-        });
+            ],
+        );
         progress();
     }
     trace.others.push(Path2 {
@@ -314,18 +306,11 @@ pub fn crouch(file: &ScenarioFile, ticks: u32, progress: &mut dyn FnMut()) -> Tr
     let params = MoveParams::source();
     let mut s = MoverState::new(Vec3::ZERO);
     let mut jumped_at = None;
-    let mut trace = Trace {
-        tick_hz: file.tick_hz,
-        actor: "character".into(),
-        extra_columns: vec![
-            "grounded".into(),
-            "crouched".into(),
-            "head_y".into(),
-            "crouch_key".into(),
-            "ceiling_y".into(),
-        ],
-        ..Trace::default()
-    };
+    let mut trace = Trace::new(
+        file.tick_hz,
+        "character",
+        &["grounded", "crouched", "head_y", "crouch_key", "ceiling_y"],
+    );
     for t in 0..ticks {
         let x = s.position.x;
         let jump = jumped_at.is_none() && x >= c.jump_x && s.grounded;
@@ -341,20 +326,17 @@ pub fn crouch(file: &ScenarioFile, ticks: u32, progress: &mut dyn FnMut()) -> Tr
         } else {
             0.0
         };
-        trace.samples.push(Sample {
-            tick: t,
-            time: time_after(t, file.tick_hz),
-            position: s.position,
-            velocity: s.velocity,
-            speed: s.planar_speed(),
-            extra: extras(&[
+        trace.push_mover(
+            t,
+            &s,
+            &[
                 flag(s.grounded),
                 flag(s.crouched),
                 s.position.y + hopkit::movement::crouch::height(&s, &params),
                 flag(key),
                 ceiling,
-            ]),
-        });
+            ],
+        );
         progress();
     }
     trace
@@ -475,17 +457,11 @@ pub fn ladder(file: &ScenarioFile, ticks: u32, progress: &mut dyn FnMut()) -> Tr
     let mut s = MoverState::new(Vec3::new(-100.0, 0.0, 0.0));
     let mut climbed = 0.0f32;
     let mut pushed_off_at = None;
-    let mut trace = Trace {
-        tick_hz: file.tick_hz,
-        actor: "character".into(),
-        extra_columns: vec![
-            "grounded".into(),
-            "on_ladder".into(),
-            "jumped".into(),
-            "w_key".into(),
-        ],
-        ..Trace::default()
-    };
+    let mut trace = Trace::new(
+        file.tick_hz,
+        "character",
+        &["grounded", "on_ladder", "jumped", "w_key"],
+    );
     for t in 0..ticks {
         let on = LadderWall.ladder(s.position).is_some() && !s.grounded;
         if on && pushed_off_at.is_none() {
@@ -503,19 +479,16 @@ pub fn ladder(file: &ScenarioFile, ticks: u32, progress: &mut dyn FnMut()) -> Tr
         if ev.jumped && pushed_off_at.is_none() {
             pushed_off_at = Some(t);
         }
-        trace.samples.push(Sample {
-            tick: t,
-            time: time_after(t, file.tick_hz),
-            position: s.position,
-            velocity: s.velocity,
-            speed: s.planar_speed(),
-            extra: extras(&[
+        trace.push_mover(
+            t,
+            &s,
+            &[
                 flag(s.grounded),
                 flag(LadderWall.ladder(s.position).is_some() && !s.grounded),
                 flag(ev.jumped),
                 flag(w),
-            ]),
-        });
+            ],
+        );
         progress();
     }
     trace
@@ -625,18 +598,11 @@ pub fn water(file: &ScenarioFile, ticks: u32, progress: &mut dyn FnMut()) -> Tra
     let mut s = MoverState::new(Vec3::new(-60.0, 0.0, 0.0));
     let east = facing_from_yaw(-core::f32::consts::FRAC_PI_2);
     let (mut phase, mut since) = (0u8, 0.0f32);
-    let mut trace = Trace {
-        tick_hz: file.tick_hz,
-        actor: "character".into(),
-        extra_columns: vec![
-            "grounded".into(),
-            "water_level".into(),
-            "water_jump".into(),
-            "jumped".into(),
-            "phase".into(),
-        ],
-        ..Trace::default()
-    };
+    let mut trace = Trace::new(
+        file.tick_hz,
+        "character",
+        &["grounded", "water_level", "water_jump", "jumped", "phase"],
+    );
     for t in 0..ticks {
         let next = match phase {
             0 if s.position.x >= c.stop_x => 1,
@@ -656,20 +622,17 @@ pub fn water(file: &ScenarioFile, ticks: u32, progress: &mut dyn FnMut()) -> Tra
         };
         let input = MoveInput::new(Vec2::new(front, 0.0), jump, east).with_pitch(pitch);
         let ev = step(&mut s, &params, &input, &Pool, dt);
-        trace.samples.push(Sample {
-            tick: t,
-            time: time_after(t, file.tick_hz),
-            position: s.position,
-            velocity: s.velocity,
-            speed: s.planar_speed(),
-            extra: extras(&[
+        trace.push_mover(
+            t,
+            &s,
+            &[
                 flag(s.grounded),
                 f32::from(hopkit::movement::water::level(&Pool, s.position, &params)),
                 flag(s.water_jump_timer > 0.0),
                 flag(ev.jumped),
                 f32::from(phase),
-            ]),
-        });
+            ],
+        );
         progress();
     }
     trace

@@ -110,17 +110,11 @@ fn bhop(file: &ScenarioFile, ticks: u32, progress: &mut dyn FnMut()) -> Trace {
     let mut yaw = 0.0f32;
     // +1: strafe right (D) turning right; −1: strafe left (A) turning left.
     let mut side = 1.0f32;
-    let mut trace = Trace {
-        tick_hz: file.tick_hz,
-        actor: "player".into(),
-        extra_columns: vec![
-            "grounded".into(),
-            "jumped".into(),
-            "yaw_deg".into(),
-            "ground_max_speed".into(),
-        ],
-        ..Trace::default()
-    };
+    let mut trace = Trace::new(
+        file.tick_hz,
+        "player",
+        &["grounded", "jumped", "yaw_deg", "ground_max_speed"],
+    );
     for t in 0..ticks {
         let input = if t < run_up_ticks {
             MoveInput::with_yaw(Vec2::new(1.0, 0.0), false, yaw)
@@ -143,19 +137,16 @@ fn bhop(file: &ScenarioFile, ticks: u32, progress: &mut dyn FnMut()) -> Trace {
         if ev.jumped && b.pilot == Pilot::Keys && t > run_up_ticks {
             side = -side;
         }
-        trace.samples.push(Sample {
-            tick: t,
-            time: time_of(file, t),
-            position: state.position,
-            velocity: state.velocity,
-            speed: state.planar_speed(),
-            extra: extras(&[
+        trace.push_mover(
+            t,
+            &state,
+            &[
                 flag(state.grounded),
                 flag(ev.jumped),
                 yaw.to_degrees(),
                 params.max_speed,
-            ]),
-        });
+            ],
+        );
         progress();
     }
     trace
@@ -298,17 +289,11 @@ fn follower(file: &ScenarioFile, ticks: u32, progress: &mut dyn FnMut()) -> Trac
     let start = leader0 + Vec3::new(f.start_offset[0], 0.0, f.start_offset[1]);
     let mut st: FollowerState = FollowerState::new(start, leader0, 0.0);
     let mut leader_path = vec![];
-    let mut trace = Trace {
-        tick_hz: file.tick_hz,
-        actor: "companion".into(),
-        extra_columns: vec![
-            "leader_x".into(),
-            "leader_z".into(),
-            "gap".into(),
-            "crumbs".into(),
-        ],
-        ..Trace::default()
-    };
+    let mut trace = Trace::new(
+        file.tick_hz,
+        "companion",
+        &["leader_x", "leader_z", "gap", "crumbs"],
+    );
     for t in 0..ticks {
         let leader = leader_at(
             f.leader_path,
@@ -363,35 +348,31 @@ fn slope(file: &ScenarioFile, ticks: u32, progress: &mut dyn FnMut()) -> Trace {
     let slope_params = SlopeParams::seed();
     let mut tilt = SlopeState::new();
     let body = Quat::from_yaw(yaw);
-    let mut trace = Trace {
-        tick_hz: file.tick_hz,
-        actor: "walker".into(),
-        extra_columns: vec![
-            "tilt_deg".into(),
-            "ground_slope_deg".into(),
-            "ground_normal_y".into(),
-            "grounded".into(),
+    let mut trace = Trace::new(
+        file.tick_hz,
+        "walker",
+        &[
+            "tilt_deg",
+            "ground_slope_deg",
+            "ground_normal_y",
+            "grounded",
         ],
-        ..Trace::default()
-    };
+    );
     for t in 0..ticks {
         let input = MoveInput::new(Vec2::new(1.0, 0.0), false, facing);
         step(&mut mover, &params, &input, &ground, dt);
         let normal = mover.grounded.then_some(mover.ground_normal);
         hopkit::slope::step(&mut tilt, &slope_params, body, normal, dt);
-        trace.samples.push(Sample {
-            tick: t,
-            time: time_of(file, t),
-            position: mover.position,
-            velocity: mover.velocity,
-            speed: mover.planar_speed(),
-            extra: extras(&[
+        trace.push_mover(
+            t,
+            &mover,
+            &[
                 tilt.tilt_angle().to_degrees(),
                 slope_deg(mover.ground_normal),
                 mover.ground_normal.y,
                 flag(mover.grounded),
-            ]),
-        });
+            ],
+        );
         progress();
     }
     trace
@@ -445,12 +426,7 @@ fn ghosts(
     let hz = u32::from(recording.tick_hz());
     let ground = DemoGround;
     let mut paths: Vec<Vec<(f64, f64)>> = vec![vec![]; scene.ghosts.len()];
-    let mut trace = Trace {
-        tick_hz: hz,
-        actor: "lead ghost".into(),
-        extra_columns: vec!["firing".into(), "missile".into(), "frame".into()],
-        ..Trace::default()
-    };
+    let mut trace = Trace::new(hz, "lead ghost", &["firing", "missile", "frame"]);
     for t in 0..ticks {
         scene.step(&recording, &ground);
         for (path, ghost) in paths.iter_mut().zip(scene.ghosts.iter()) {

@@ -14,7 +14,7 @@ use hopkit::ghost::flyer::{self, FlyerParams, FlyerState};
 use hopkit::ghost::{Ghost, PilotInput, Recorder, RecordingInfo};
 use hopkit::ground::{FlatGround, GroundHit, GroundProbe, PlaneGround};
 use hopkit::math::{Quat, Vec2, Vec3};
-use hopkit::movement::{self, MoveInput, MoveParams, MoverState};
+use hopkit::movement::{self, MoveInput, MoveParams, MoverState, StepEvents};
 use hopkit::rng::Pcg32;
 use hopkit::slope::{self, SlopeParams, SlopeState};
 use hopkit::steering::{
@@ -154,13 +154,68 @@ fn valid_dt(dt: f32) -> bool {
     dt > 0.0 && dt.is_finite() || dt == f32::INFINITY
 }
 
+/// Cases to run: `HOPKIT_ADVERSARIAL_CASES` (default 20,000) divided by `share` (the feature
+/// tests run a quarter each).
+fn cases(share: u64) -> u64 {
+    std::env::var("HOPKIT_ADVERSARIAL_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(20_000u64)
+        / share
+}
+
+/// One of four presets, picked by `g`.
+fn preset(g: &mut Gen, presets: [fn() -> MoveParams; 4]) -> MoveParams {
+    presets[g.0.below(4) as usize]()
+}
+
+/// A character at the origin or anywhere (NaN, ±inf, huge), at rest or moving anyhow.
+fn poisoned_mover(g: &mut Gen) -> MoverState {
+    let mut s = MoverState::new(if g.bool() { Vec3::ZERO } else { g.v3() });
+    s.velocity = if g.bool() { Vec3::ZERO } else { g.v3() };
+    s
+}
+
+/// Ground at an adversarial height (NaN: none) with an up or an adversarial normal.
+fn weird_ground(g: &mut Gen) -> WeirdGround {
+    WeirdGround {
+        height: g.maybe(0.0),
+        normal: if g.bool() { Vec3::UP } else { g.v3() },
+    }
+}
+
+/// `Err` if a step that ran ticks left a bad number in the character (a negative water jump
+/// timer included) or in the carried yaw.
+fn check_mover(
+    s: &MoverState,
+    ev: &StepEvents,
+    what: impl FnOnce() -> String,
+) -> Result<(), String> {
+    if ev.substeps > 0
+        && (bad3(s.position)
+            || bad3(s.velocity)
+            || bad3(s.ground_normal)
+            || bad(s.coyote_timer)
+            || bad(s.jump_buffer_timer)
+            || bad(s.water_jump_timer)
+            || s.water_jump_timer < 0.0
+            || bad(ev.carried_yaw))
+    {
+        return Err(format!("bad state {s:?} ({}, ev {ev:?})", what()));
+    }
+    Ok(())
+}
+
 fn movement_case(g: &mut Gen) -> Result<(), String> {
-    let p = match g.0.below(4) {
-        0 => MoveParams::seed(),
-        1 => MoveParams::quakeworld(),
-        2 => MoveParams::quake3(),
-        _ => MoveParams::source(),
-    };
+    let p = preset(
+        g,
+        [
+            MoveParams::seed,
+            MoveParams::quakeworld,
+            MoveParams::quake3,
+            MoveParams::source,
+        ],
+    );
     movement_case_with(g, p, |g| g.v2())
 }
 
@@ -202,15 +257,11 @@ fn movement_case_with(
     if g.0.below(4) == 0 {
         p.max_substeps = g.u32();
     }
-    let mut s = MoverState::new(if g.bool() { Vec3::ZERO } else { g.v3() });
-    s.velocity = if g.bool() { Vec3::ZERO } else { g.v3() };
+    let mut s = poisoned_mover(g);
     s.coyote_timer = g.maybe(0.0);
     s.jump_buffer_timer = g.maybe(0.0);
     let input = MoveInput::new(wish(g), g.bool(), g.v2());
-    let ground = WeirdGround {
-        height: g.maybe(0.0),
-        normal: if g.bool() { Vec3::UP } else { g.v3() },
-    };
+    let ground = weird_ground(g);
     for _ in 0..3 {
         let before = s;
         let dt = g.dt();
@@ -225,15 +276,7 @@ fn movement_case_with(
         if ev.substeps > MAX_SUBSTEPS {
             return Err(format!("{} substeps", ev.substeps));
         }
-        if ev.substeps > 0
-            && (bad3(s.position)
-                || bad3(s.velocity)
-                || bad3(s.ground_normal)
-                || bad(s.coyote_timer)
-                || bad(s.jump_buffer_timer))
-        {
-            return Err(format!("bad state {s:?} (params {p:?}, dt {dt})"));
-        }
+        check_mover(&s, &ev, || format!("params {p:?}, dt {dt}"))?;
     }
     Ok(())
 }
@@ -431,10 +474,7 @@ fn stick_and_time_case(g: &mut Gen) -> Result<(), String> {
 
 #[test]
 fn no_mechanic_panics_or_leaves_bad_numbers() {
-    let cases: u64 = std::env::var("HOPKIT_ADVERSARIAL_CASES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(20_000);
+    let cases = cases(1);
     let rec = demo_recording().unwrap();
     let mut g = Gen(Pcg32::seeded(0x0ad7_e125));
     let _ = (FlatGround::new(0.0), PlaneGround::new(Vec3::ZERO, Vec3::UP));
@@ -462,11 +502,7 @@ fn no_mechanic_panics_or_leaves_bad_numbers() {
 
 #[test]
 fn cpm_air_step_never_leaves_bad_numbers() {
-    let cases: u64 = std::env::var("HOPKIT_ADVERSARIAL_CASES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(20_000)
-        / 4;
+    let cases = cases(4);
     let mut g = Gen(Pcg32::seeded(0xc0_3a1c));
     for case in 0..cases {
         if let Err(e) = cpm_movement_case(&mut g) {
@@ -501,12 +537,15 @@ impl GroundProbe for WeirdPlatform {
 /// Moving platforms, crouching and ladders: poisoned surface motions, clearances, ladder
 /// normals, crouch and ladder params, and a crouch key that comes and goes.
 fn platform_crouch_case(g: &mut Gen) -> Result<(), String> {
-    let mut p = match g.0.below(4) {
-        0 => MoveParams::seed(),
-        1 => MoveParams::quake3(),
-        2 => MoveParams::source(),
-        _ => MoveParams::cpma(),
-    };
+    let mut p = preset(
+        g,
+        [
+            MoveParams::seed,
+            MoveParams::quake3,
+            MoveParams::source,
+            MoveParams::cpma,
+        ],
+    );
     p.stand_height = g.maybe(p.stand_height);
     p.crouch_height = g.maybe(p.crouch_height);
     p.crouch_speed_scale = g.maybe(p.crouch_speed_scale);
@@ -514,15 +553,11 @@ fn platform_crouch_case(g: &mut Gen) -> Result<(), String> {
     p.max_velocity = g.maybe(p.max_velocity);
     p.ladder_climb_speed = g.maybe(p.ladder_climb_speed);
     p.ladder_jump_speed = g.maybe(p.ladder_jump_speed);
-    let mut s = MoverState::new(if g.bool() { Vec3::ZERO } else { g.v3() });
-    s.velocity = if g.bool() { Vec3::ZERO } else { g.v3() };
+    let mut s = poisoned_mover(g);
     s.grounded = g.bool();
     s.crouched = g.bool();
     let probe = WeirdPlatform {
-        ground: WeirdGround {
-            height: g.maybe(0.0),
-            normal: if g.bool() { Vec3::UP } else { g.v3() },
-        },
+        ground: weird_ground(g),
         motion: hopkit::ground::SurfaceMotion {
             velocity: g.v3(),
             yaw_rate: g.f(),
@@ -535,29 +570,14 @@ fn platform_crouch_case(g: &mut Gen) -> Result<(), String> {
         let input = MoveInput::new(g.v2(), g.bool(), g.v2()).with_crouch(g.bool());
         let dt = g.dt();
         let ev = movement::step(&mut s, &p, &input, &probe, dt);
-        if ev.substeps > 0
-            && (bad3(s.position)
-                || bad3(s.velocity)
-                || bad3(s.ground_normal)
-                || bad(s.coyote_timer)
-                || bad(s.jump_buffer_timer)
-                || bad(ev.carried_yaw))
-        {
-            return Err(format!(
-                "bad state {s:?} (params {p:?}, dt {dt}, ev {ev:?})"
-            ));
-        }
+        check_mover(&s, &ev, || format!("params {p:?}, dt {dt}"))?;
     }
     Ok(())
 }
 
 #[test]
 fn platforms_and_crouching_never_leave_bad_numbers() {
-    let cases: u64 = std::env::var("HOPKIT_ADVERSARIAL_CASES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(20_000)
-        / 4;
+    let cases = cases(4);
     let mut g = Gen(Pcg32::seeded(0x9_1a7f));
     for case in 0..cases {
         if let Err(e) = platform_crouch_case(&mut g) {
@@ -588,12 +608,15 @@ impl GroundProbe for WeirdWater {
 
 /// Water: poisoned water heights, water params, views (`look_up`) and water jump timers.
 fn water_case(g: &mut Gen) -> Result<(), String> {
-    let mut p = match g.0.below(4) {
-        0 => MoveParams::seed(),
-        1 => MoveParams::quakeworld(),
-        2 => MoveParams::source(),
-        _ => MoveParams::cpma(),
-    };
+    let mut p = preset(
+        g,
+        [
+            MoveParams::seed,
+            MoveParams::quakeworld,
+            MoveParams::source,
+            MoveParams::cpma,
+        ],
+    );
     p.water_accel = g.maybe(p.water_accel);
     p.water_friction = g.maybe(p.water_friction);
     p.swim_speed_scale = g.maybe(p.swim_speed_scale);
@@ -611,8 +634,7 @@ fn water_case(g: &mut Gen) -> Result<(), String> {
     p.water_jump_time = g.maybe(p.water_jump_time);
     p.max_speed = g.maybe(p.max_speed);
     p.max_velocity = g.maybe(p.max_velocity);
-    let mut s = MoverState::new(if g.bool() { Vec3::ZERO } else { g.v3() });
-    s.velocity = if g.bool() { Vec3::ZERO } else { g.v3() };
+    let mut s = poisoned_mover(g);
     s.grounded = g.bool();
     s.water_jump_timer = if g.bool() { 0.0 } else { g.f() };
     let surface = |g: &mut Gen| match g.0.below(3) {
@@ -621,10 +643,7 @@ fn water_case(g: &mut Gen) -> Result<(), String> {
         _ => Some(g.f()),
     };
     let probe = WeirdWater {
-        ground: WeirdGround {
-            height: g.maybe(0.0),
-            normal: if g.bool() { Vec3::UP } else { g.v3() },
-        },
+        ground: weird_ground(g),
         surface: surface(g),
         ahead: surface(g),
     };
@@ -635,30 +654,14 @@ fn water_case(g: &mut Gen) -> Result<(), String> {
         };
         let dt = g.dt();
         let ev = movement::step(&mut s, &p, &input, &probe, dt);
-        if ev.substeps > 0
-            && (bad3(s.position)
-                || bad3(s.velocity)
-                || bad3(s.ground_normal)
-                || bad(s.coyote_timer)
-                || bad(s.jump_buffer_timer)
-                || bad(s.water_jump_timer)
-                || s.water_jump_timer < 0.0)
-        {
-            return Err(format!(
-                "bad state {s:?} (params {p:?}, dt {dt}, ev {ev:?})"
-            ));
-        }
+        check_mover(&s, &ev, || format!("params {p:?}, dt {dt}"))?;
     }
     Ok(())
 }
 
 #[test]
 fn water_never_leaves_bad_numbers() {
-    let cases: u64 = std::env::var("HOPKIT_ADVERSARIAL_CASES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(20_000)
-        / 4;
+    let cases = cases(4);
     let mut g = Gen(Pcg32::seeded(0x3a_7e25));
     for case in 0..cases {
         if let Err(e) = water_case(&mut g) {

@@ -27,6 +27,7 @@ mod movement_reference;
 mod movement_seed;
 mod movement_water;
 mod numerics;
+mod quake_ref;
 mod render_rates;
 mod seed_fidelity;
 mod slope_align;

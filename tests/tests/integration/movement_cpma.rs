@@ -26,30 +26,13 @@ use hopkit::math::{yaw_forward, Vec2, Vec3};
 use hopkit::movement::{step, MoveInput, MoveParams, MoverState};
 use hopkit::rng::Pcg32;
 
-/// Per-tick bound on `|v_hopkit − v_ref| / max(|v_ref|, 1)`.
-const PER_TICK_REL: f32 = 8e-6;
+use super::quake_ref::{dot, vector_normalize, PER_TICK_REL};
+
 /// Free-running bound after 250 ticks, on the same measure (velocity) and on the position
 /// (`|p_hopkit − p_ref| / max(distance flown, 1)`).
 const RUN_REL: f32 = 3e-5;
 /// Quake III's `msec = 8`.
 const DT: f32 = 0.008;
-
-/// Quake III `VectorNormalize`: `sqrt` in double, then one reciprocal.
-fn vector_normalize(v: &mut [f32; 3]) -> f32 {
-    let mut length = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
-    length = (length as f64).sqrt() as f32;
-    if length != 0.0 {
-        let ilength = 1.0 / length;
-        v[0] *= ilength;
-        v[1] *= ilength;
-        v[2] *= ilength;
-    }
-    length
-}
-
-fn dot(a: &[f32; 3], b: &[f32; 3]) -> f32 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
 
 /// One player's reference state and its CPM settings.
 #[derive(Clone, Copy, Debug)]
@@ -325,8 +308,9 @@ fn forward3(c: Cmd) -> [f32; 3] {
     [f.x, f.y, 0.0]
 }
 
+/// [`super::quake_ref::rel`] of two hopkit vectors.
 fn rel(a: Vec3, b: Vec3, scale: f32) -> f32 {
-    (a - b).length() / scale.max(1.0)
+    super::quake_ref::rel([a.x, a.y, a.z], [b.x, b.y, b.z], scale)
 }
 
 #[test]

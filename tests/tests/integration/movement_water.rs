@@ -29,8 +29,8 @@ use hopkit::math::{Vec2, Vec3};
 use hopkit::movement::{step, water, MoveInput, MoveParams, MoverState};
 use hopkit::rng::Pcg32;
 
-/// Per-tick bound on `|v_hopkit − v_ref| / max(|v_ref|, 1)` (as the CPM comparison).
-const PER_TICK_REL: f32 = 8e-6;
+use super::quake_ref::{length, rel, vector_normalize, PER_TICK_REL};
+
 /// 72 fps (`msec` 13.9 in QuakeWorld's client).
 const DT: f32 = 1.0 / 72.0;
 
@@ -107,18 +107,6 @@ const MAXSPEED: f32 = 320.0;
 const WATERACCELERATE: f32 = 10.0;
 const WATERFRICTION: f32 = 4.0;
 const GRAVITY: f32 = 800.0;
-
-fn vector_normalize(v: &mut [f32; 3]) -> f32 {
-    let mut length = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
-    length = (length as f64).sqrt() as f32;
-    if length != 0.0 {
-        let ilength = 1.0 / length;
-        v[0] *= ilength;
-        v[1] *= ilength;
-        v[2] *= ilength;
-    }
-    length
-}
 
 impl Pm {
     /// `PM_CatagorizePosition` (point hull; origin at the feet).
@@ -393,24 +381,12 @@ fn compare(start: MoverState, ticks: u32, script: &mut dyn FnMut(u32) -> MoveInp
         }
         let hv = [s.velocity.x, s.velocity.z, s.velocity.y];
         let hp = [s.position.x, s.position.z, s.position.y];
-        let len = |a: [f32; 3]| (a[0] * a[0] + a[1] * a[1] + a[2] * a[2]).sqrt();
-        let dv = len([
-            hv[0] - r.velocity[0],
-            hv[1] - r.velocity[1],
-            hv[2] - r.velocity[2],
-        ]);
-        let speed = len(r.velocity).max(1.0);
-        let ev_v = dv / speed;
+        let speed = length(r.velocity).max(1.0);
+        let ev_v = rel(hv, r.velocity, speed);
         assert!(ev_v <= PER_TICK_REL, "tick {t}: {s:?} vs {r:?} ({ev_v:e})");
         seen.worst_v = seen.worst_v.max(ev_v);
         if !ev.hit_wall && !r.blocked {
-            let dp = len([
-                hp[0] - r.origin[0],
-                hp[1] - r.origin[1],
-                hp[2] - r.origin[2],
-            ]);
-            let scale = (len(r.origin) + speed * DT).max(1.0);
-            let ev_p = dp / scale;
+            let ev_p = rel(hp, r.origin, length(r.origin) + speed * DT);
             assert!(
                 ev_p <= PER_TICK_REL,
                 "tick {t}: position {s:?} vs {r:?} ({ev_p:e})"
