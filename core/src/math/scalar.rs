@@ -232,6 +232,14 @@ pub(crate) fn positive_bits(x: f32) -> bool {
     x.to_bits().wrapping_sub(1) < 0x7f80_0000
 }
 
+/// `+0.0 ≤ x < +inf` on the bits: the patterns of `+0` and the positive finite numbers are
+/// `0..0x7f80_0000`; `−0`, negatives, `±inf` and NaN all fail. One integer compare, for a value
+/// that must be a non-negative finite count-down (a timer) and is checked on every step.
+#[inline(always)]
+pub(crate) fn nonnegative_finite_bits(x: f32) -> bool {
+    x.to_bits() < 0x7f80_0000
+}
+
 /// Bit 31 set exactly when `x` is ±inf or NaN (its exponent is all ones), every other bit clear
 /// for finite `x`: `(bits & exponent) + 1` (one step of the exponent) carries into bit 31 only from
 /// an all-ones exponent. OR the flags of many values and test [`NONFINITE`] once to check them all:

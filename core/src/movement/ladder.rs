@@ -75,18 +75,10 @@ pub fn climb(
     probe: &impl GroundProbe,
     dt: f32,
 ) -> StepEvents {
-    if !(dt > 0.0) {
+    let Some((split, mut ev)) = super::mover::begin_step(state, params, dt) else {
         return StepEvents::REJECTED;
-    }
-    let split = super::mover::split_dt(params, dt);
-    let mut ev = StepEvents::NONE;
-    ev.substeps = split.count;
-    ev.dropped_time = split.dropped;
-    if split.count == 0 {
-        return StepEvents::REJECTED;
-    }
-    // As `step_wish` repairs a state handed in with NaN/inf: such fields become 0 (the normal up).
-    super::mover::repair_state(state);
+    };
+    // A push-off tick does not categorise, so nothing else overwrites a bad normal.
     super::mover::repair_ground_normal(state);
     let wish = wish.sanitized();
     let w = wish.dir * wish.scale;

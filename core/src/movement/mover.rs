@@ -51,8 +51,8 @@ pub struct MoverState {
     /// the hash of a character that never crouches is what it was before crouching existed.
     pub crouched: bool,
     /// Seconds left of a water jump ([`super::water`], Quake's `waterjumptime`); 0 when none.
-    /// Hashed only when not 0, so the hash of a character that never jumps out of water is what
-    /// it was before water existed.
+    /// A step repairs a negative, infinite or NaN value to 0. Hashed only when not 0, so the hash
+    /// of a character that never jumps out of water is what it was before water existed.
     pub water_jump_timer: f32,
 }
 
@@ -358,19 +358,10 @@ pub fn step_wish(
     probe: &impl GroundProbe,
     dt: f32,
 ) -> StepEvents {
-    if !(dt > 0.0) {
+    let Some((split, mut ev)) = begin_step(state, params, dt) else {
         return StepEvents::REJECTED;
-    }
+    };
     let wish = wish.sanitized();
-    repair_state(state);
-    let split = split_dt(params, dt);
-    if split.count == 0 {
-        repair_ground_normal(state);
-        return StepEvents::REJECTED;
-    }
-    let mut ev = StepEvents::NONE;
-    ev.substeps = split.count;
-    ev.dropped_time = split.dropped;
     for _ in 0..split.count {
         carry_and_tick(state, params, &wish, jump, probe, split.step, &mut ev);
     }
@@ -715,19 +706,61 @@ fn clamp_or_restore(state: &mut MoverState, m: f32, previous: Vec3) {
     }
 }
 
-/// Repair a state that was handed in with non-finite fields: non-finite position and velocity
-/// components and timers become 0. The ground normal is not looked at: every tick's first
-/// categorisation overwrites it before anything reads it (only a step that then runs no tick
-/// repairs it, [`repair_ground_normal`]).
+/// What every sub-stepping entry point ([`step_wish`], [`super::water::step`],
+/// [`super::ladder::climb`]) does before its ticks, in one place:
+///
+/// - `dt` NaN or ≤ 0: `None` (the caller returns [`StepEvents::REJECTED`]), the state untouched;
+/// - a state handed in with NaN/inf is repaired ([`repair_state`]);
+/// - `dt` is split into sub-steps ([`split_dt`]); none to run (every second dropped) is `None`
+///   too, with the ground normal repaired (no tick will overwrite it);
+/// - else the split, and the events to fill with `substeps` and `dropped_time` set.
+#[inline(always)]
+pub(super) fn begin_step(
+    state: &mut MoverState,
+    params: &MoveParams,
+    dt: f32,
+) -> Option<(SubSteps, StepEvents)> {
+    if !(dt > 0.0) {
+        return None;
+    }
+    repair_state(state);
+    let split = split_dt(params, dt);
+    if split.count == 0 {
+        repair_ground_normal(state);
+        return None;
+    }
+    let mut ev = StepEvents::NONE;
+    ev.substeps = split.count;
+    ev.dropped_time = split.dropped;
+    Some((split, ev))
+}
+
+/// Repair a state that was handed in with bad fields: non-finite position and velocity
+/// components and timers become 0, and so does a water jump timer that is negative. The ground
+/// normal is not looked at: every tick's first categorisation overwrites it before anything reads
+/// it (only a step that then runs no tick repairs it, [`repair_ground_normal`]). The common case
+/// costs one float check of the motion and one integer compare of the water jump timer.
 #[inline]
 pub(super) fn repair_state(state: &mut MoverState) {
-    if state.motion_is_finite() {
+    if state.motion_is_finite()
+        && crate::math::scalar::nonnegative_finite_bits(state.water_jump_timer)
+    {
         return;
     }
+    repair_state_fields(state);
+}
+
+/// [`repair_state`]'s repair (inline: kept out of line as `#[cold]`, it grew the board image by
+/// 444 bytes and saved the M4F full step 3 instructions).
+#[inline]
+fn repair_state_fields(state: &mut MoverState) {
     state.position = state.position.sanitize();
     state.velocity = state.velocity.sanitize();
     state.coyote_timer = crate::math::finite_or(state.coyote_timer, 0.0);
     state.jump_buffer_timer = crate::math::finite_or(state.jump_buffer_timer, 0.0);
+    if !crate::math::scalar::nonnegative_finite_bits(state.water_jump_timer) {
+        state.water_jump_timer = 0.0;
+    }
 }
 
 /// The sub-steps of a step of `dt > 0` seconds: with a fixed tick (`dt ≤ max_tick_dt`) exactly one
@@ -990,6 +1023,34 @@ mod tests {
             assert_eq!(got, want);
             assert_eq!(a, b);
         }
+    }
+
+    #[test]
+    fn every_entry_point_repairs_a_bad_water_jump_timer() {
+        // The repair lives in `repair_state` (via `begin_step`), so the plain step, the water
+        // step and the ladder all clear it; a valid timer is left alone by the check.
+        use crate::math::Vec2 as V2;
+        let p = MoveParams::quakeworld();
+        for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY, -0.5, -0.0] {
+            let mut s = MoverState::new(Vec3::new(0.0, 5.0, 0.0));
+            s.water_jump_timer = bad;
+            step_wish(&mut s, &p, WishDir::NONE, false, &NoGround, 1.0 / 60.0);
+            assert_eq!(s.water_jump_timer.to_bits(), 0, "step_wish left {bad}");
+            let mut s = MoverState::new(Vec3::new(0.0, 5.0, 0.0));
+            s.water_jump_timer = bad;
+            let input = MoveInput::default();
+            crate::movement::water::step(&mut s, &p, &input, WishDir::NONE, &NoGround, 1.0 / 60.0);
+            assert_eq!(s.water_jump_timer.to_bits(), 0, "water::step left {bad}");
+            let mut s = MoverState::new(Vec3::new(0.0, 5.0, 0.0));
+            s.water_jump_timer = bad;
+            let n = V2::new(0.0, 1.0);
+            crate::movement::ladder::climb(&mut s, &p, n, WishDir::NONE, false, &NoGround, 0.01);
+            assert_eq!(s.water_jump_timer.to_bits(), 0, "climb left {bad}");
+        }
+        let mut s = MoverState::new(Vec3::ZERO);
+        s.water_jump_timer = 0.25;
+        repair_state(&mut s);
+        assert_eq!(s.water_jump_timer, 0.25);
     }
 
     #[test]

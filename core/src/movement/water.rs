@@ -158,24 +158,11 @@ pub fn step(
     probe: &impl GroundProbe,
     dt: f32,
 ) -> StepEvents {
-    if !(dt > 0.0) {
+    let Some((split, mut ev)) = super::mover::begin_step(state, params, dt) else {
         return StepEvents::REJECTED;
-    }
+    };
     let wish = wish.sanitized();
-    super::mover::repair_state(state);
-    let t = state.water_jump_timer;
-    if !(t > 0.0 && t <= f32::MAX) {
-        state.water_jump_timer = 0.0;
-    }
-    let split = super::mover::split_dt(params, dt);
-    if split.count == 0 {
-        super::mover::repair_ground_normal(state);
-        return StepEvents::REJECTED;
-    }
     let swim = SwimWish::new(input, wish, params);
-    let mut ev = StepEvents::NONE;
-    ev.substeps = split.count;
-    ev.dropped_time = split.dropped;
     for _ in 0..split.count {
         water_tick(
             state, params, &wish, &swim, input.jump, probe, split.step, &mut ev,

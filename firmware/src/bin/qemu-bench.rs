@@ -15,6 +15,10 @@
 //!   carried by a turning platform (issue 26; hard-float targets only);
 //!   `movement-water-step-instr`: a whole `step` of a QuakeWorld swimmer under water (level 3),
 //!   W held (the water tick: water friction, 3-D acceleration, no gravity; hard-float only);
+//!   `movement-ladder-step-instr`: a whole `step` of a character climbing a ladder, W held into
+//!   it; `movement-crouch-step-instr`: a whole `step` of a crouched character walking, crouch key
+//!   and W held, against `movement-walk-step-instr`, the same walk standing (seed preset,
+//!   hard-float only);
 //! - `demo-tick-instr` / `demo-tick-instr-max`: one `DemoRig::tick` on the scripted input
 //!   (mean / worst over the run);
 //! - `demo-view-instr`, `demo-draw-instr` / `demo-draw-instr-max`, `app-poll-instr` /
@@ -103,13 +107,50 @@ mod features {
         }
     }
 
+    /// A wall with a ladder facing +Z at every point, flat floor 1000 units down (nothing tops
+    /// the climb).
+    struct Ladder;
+
+    impl GroundProbe for Ladder {
+        fn probe(&self, p: Vec3) -> Option<GroundHit> {
+            FlatGround::new(-1000.0).probe(p)
+        }
+        fn ladder(&self, _feet: Vec3) -> Option<Vec3> {
+            Some(Vec3::new(0.0, 0.0, 1.0))
+        }
+    }
+
+    /// Flat ground at height 0 with a ceiling 2 units up: a crouched character (0.9 tall in the
+    /// seed preset) fits, a standing one (1.8) would too; the crouch key stays down, so the
+    /// clearance is never asked. Its own type, as [`Floor`].
+    struct LowRoof;
+
+    impl GroundProbe for LowRoof {
+        fn probe(&self, p: Vec3) -> Option<GroundHit> {
+            FlatGround::new(0.0).probe(p)
+        }
+        fn clearance(&self, _feet: Vec3) -> f32 {
+            2.0
+        }
+    }
+
+    /// Flat ground at height 0, for the walking comparison of the crouched step (its own type, as
+    /// [`Floor`]).
+    struct Walkway;
+
+    impl GroundProbe for Walkway {
+        fn probe(&self, p: Vec3) -> Option<GroundHit> {
+            FlatGround::new(0.0).probe(p)
+        }
+    }
+
     /// The movement features of issue 26, each on its own path (a character using none of them is
     /// `movement-full-step-instr`): an airborne `step_wish` with W only held, Quake III's air step
     /// against CPM's (air control: two sqrt, two divides); a character standing still on flat
     /// ground against one carried by a turning platform (the carry: one `sin_cos`). Out of line so
     /// the figures above are built as before.
     #[inline(never)]
-    pub fn feature_steps(c: &Counter, dt: f32) -> (u64, u64, u64, u64, u64) {
+    pub fn feature_steps(c: &Counter, dt: f32) -> [u64; 8] {
         let w_only = WishDir::from_world(Vec2::new(0.6, -0.8)).with_keys(WishKeys::ForwardBack);
         let air_step = |p: MoveParams| {
             let p = black_box(p);
@@ -158,7 +199,33 @@ mod features {
             hopkit::movement::step(&mut swimmer, &qw, &swim, &Pool, dt);
         });
         black_box(swimmer);
-        (q3, cpm, still, platform, water)
+        // Climbing: W held facing the ladder (world −Z, into its +Z normal), seed preset.
+        let climb_in = black_box(hopkit::movement::MoveInput::new(
+            Vec2::new(1.0, 0.0),
+            false,
+            Vec2::new(0.0, -1.0),
+        ));
+        let mut climber = MoverState::new(Vec3::new(0.0, -900.0, 0.0));
+        let ladder = per_call(c, |_| {
+            hopkit::movement::step(&mut climber, &params, &climb_in, &Ladder, dt);
+        });
+        black_box(climber);
+        // Crouch-walking: crouched on flat ground, crouch key and W held (the wish scaled by
+        // `crouch_speed_scale`), seed preset.
+        let crouch_in = black_box(climb_in.with_crouch(true));
+        let mut croucher = rider();
+        croucher.crouched = true;
+        let crouch = per_call(c, |_| {
+            hopkit::movement::step(&mut croucher, &params, &crouch_in, &LowRoof, dt);
+        });
+        black_box(croucher);
+        // The same walk standing, crouch key up: what the crouch adds is the difference.
+        let mut walker = rider();
+        let walk = per_call(c, |_| {
+            hopkit::movement::step(&mut walker, &params, &climb_in, &Walkway, dt);
+        });
+        black_box(walker);
+        [q3, cpm, still, platform, water, ladder, crouch, walk]
     }
 }
 
@@ -364,7 +431,7 @@ fn main() -> ! {
     // Hard-float targets only: on the soft-float Cortex-M0 the extra `step_wish` instances change
     // how the shared movement code is inlined into `movement-full-step-instr` (+350 there).
     #[cfg(target_abi = "eabihf")]
-    let (q3_air_step, cpm_air_step, still_step, platform_step, water_step) =
+    let [q3_air_step, cpm_air_step, still_step, platform_step, water_step, ladder_step, crouch_step, walk_step] =
         features::feature_steps(&c, dt);
     black_box((v, sv, mover));
     let _ = writeln!(out, "movement-kernel-ground-instr: {kernel_ground}");
@@ -382,6 +449,9 @@ fn main() -> ! {
         let _ = writeln!(out, "movement-still-step-instr: {still_step}");
         let _ = writeln!(out, "movement-platform-step-instr: {platform_step}");
         let _ = writeln!(out, "movement-water-step-instr: {water_step}");
+        let _ = writeln!(out, "movement-ladder-step-instr: {ladder_step}");
+        let _ = writeln!(out, "movement-crouch-step-instr: {crouch_step}");
+        let _ = writeln!(out, "movement-walk-step-instr: {walk_step}");
     }
 
     // --- ghost recording format v2: encode per frame, decode of a 30 s recording ---
