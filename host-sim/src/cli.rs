@@ -186,7 +186,8 @@ pub struct ScenarioArgs {
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
     /// Write a plot as PNG (bhop: speed over time against the ground max; slope: body tilt and
-    /// ground slope over time; others: top-down trajectory).
+    /// ground slope over time; crouch and ladder: side view, height over distance; water: height
+    /// over time against the floor and the surface; others: top-down trajectory).
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
     /// Override the scenario's simulated duration, 0 < S ≤ 600 seconds.
