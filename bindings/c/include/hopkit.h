@@ -697,7 +697,8 @@ typedef int32_t (*HkGroundMotionFn)(void *user,
  * Overhead clearance reported by a C callback (optional, `HkGround::clearance`): write the free
  * height above `feet` (up to the ceiling), units, to `*out_height` and return 1, or return 0 if
  * nothing is overhead. A crouched character stands up only where this is at least its standing
- * height (`movement::crouch`). Must be pure; must not unwind. NaN counts as no room.
+ * height (`movement::crouch`). Must be pure; must not unwind. NaN counts as nothing overhead (as
+ * the core's `GroundProbe::clearance`); zero or less as no room.
  */
 typedef int32_t (*HkGroundClearanceFn)(void *user, struct HkVec3 feet, float *out_height);
 
@@ -1388,7 +1389,8 @@ typedef struct HkMoveParams {
    */
   float ladder_climb_speed;
   /**
-   * Speed of the push-off when jumping from a ladder, units/s. Seed 4; Quake 270.
+   * Speed of the push-off when jumping from a ladder, units/s. Seed 4; Quake 270. Keep it above
+   * `ladder_climb_speed`, or the ladder catches the character again on the next tick.
    */
   float ladder_jump_speed;
 } HkMoveParams;

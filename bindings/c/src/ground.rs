@@ -59,7 +59,8 @@ pub type HkGroundMotionFn = Option<
 /// Overhead clearance reported by a C callback (optional, `HkGround::clearance`): write the free
 /// height above `feet` (up to the ceiling), units, to `*out_height` and return 1, or return 0 if
 /// nothing is overhead. A crouched character stands up only where this is at least its standing
-/// height (`movement::crouch`). Must be pure; must not unwind. NaN counts as no room.
+/// height (`movement::crouch`). Must be pure; must not unwind. NaN counts as nothing overhead (as
+/// the core's `GroundProbe::clearance`); zero or less as no room.
 pub type HkGroundClearanceFn =
     Option<unsafe extern "C" fn(user: *mut c_void, feet: HkVec3, out_height: *mut f32) -> i32>;
 

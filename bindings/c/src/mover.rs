@@ -142,7 +142,8 @@ pub struct HkMoveParams {
     /// Climbing speed on a ladder at full input, units/s (the ground's `ladder` callback reports
     /// ladders). Seed 3; Quake 200.
     pub ladder_climb_speed: f32,
-    /// Speed of the push-off when jumping from a ladder, units/s. Seed 4; Quake 270.
+    /// Speed of the push-off when jumping from a ladder, units/s. Seed 4; Quake 270. Keep it above
+    /// `ladder_climb_speed`, or the ladder catches the character again on the next tick.
     pub ladder_jump_speed: f32,
 }
 

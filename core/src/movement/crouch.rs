@@ -14,9 +14,12 @@
 //!   the character stays crouched, however long the key is up, and stands as soon as it is out. In
 //!   the air after a crouch-jump it stands by lowering its feet again, only if the ground is at
 //!   least that far below them (else it stays crouched until it lands).
-//! - **Speed**: while crouched and grounded at the start of a step, the wish speed is scaled by
-//!   `crouch_speed_scale` (Quake III `pm_duckScale` 0.25, Source ≈ 1/3); in the air it is not (as
-//!   both engines).
+//! - **Speed**: a [`super::step`] call that starts crouched on the ground scales its wish speed
+//!   by `crouch_speed_scale` (Quake III `pm_duckScale` 0.25, Source ≈ 1/3) for the whole call,
+//!   once, as Source crops a command (`HandleDuckingSpeedCrop`): a crouched jump's take-off tick
+//!   is scaled too, as in Source (Quake III's `PM_WalkMove` checks the jump first and does not
+//!   scale it). A call that starts in the air is not scaled (as both engines). With a fixed tick a
+//!   call is one tick.
 //!
 //! This is a height-probe world: the body does not collide with walls or ceilings while moving
 //! (a ceiling only keeps a crouched character crouched). Clearance values: NaN or `+inf` mean

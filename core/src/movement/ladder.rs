@@ -23,7 +23,7 @@
 //! with no horizontal part, is no ladder.
 
 use super::kernels::WishDir;
-use super::mover::{MoverState, StepEvents};
+use super::mover::{Checked, MoverState, StepEvents};
 use super::params::MoveParams;
 use crate::ground::GroundProbe;
 use crate::math::{scalar, Vec2, Vec3};
@@ -46,6 +46,9 @@ pub fn touching(
 /// [`touching`]'s tests on a reported normal. Out of line: only ladders reach it.
 #[inline(never)]
 fn grab(n: Vec3, state: &MoverState, params: &MoveParams, wish: WishDir) -> Option<Vec2> {
+    if !n.is_finite() {
+        return None;
+    }
     let n = Vec2::new(n.x, n.z);
     let l2 = n.length_squared();
     if !(l2 > 1.0e-6) || !(l2 <= f32::MAX) {
@@ -75,7 +78,22 @@ pub fn climb(
     probe: &impl GroundProbe,
     dt: f32,
 ) -> StepEvents {
-    let Some((split, mut ev)) = super::mover::begin_step(state, params, dt) else {
+    climb_checked(state, params, n, wish, jump, probe, dt, Checked::No)
+}
+
+/// [`climb`], told whether the state is already repaired.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn climb_checked(
+    state: &mut MoverState,
+    params: &MoveParams,
+    n: Vec2,
+    wish: WishDir,
+    jump: bool,
+    probe: &impl GroundProbe,
+    dt: f32,
+    checked: Checked,
+) -> StepEvents {
+    let Some((split, mut ev)) = super::mover::begin_step(state, params, dt, checked) else {
         return StepEvents::REJECTED;
     };
     // A push-off tick does not categorise, so nothing else overwrites a bad normal.

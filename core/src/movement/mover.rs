@@ -335,18 +335,22 @@ pub fn step(
     if !(dt > 0.0) {
         return StepEvents::REJECTED;
     }
+    // Before the crouch, ladder and water tests read the state (and hand its position to the
+    // probe); the entry point below then skips its own check (`Checked::Repaired`).
+    repair_state(state);
     let wish = if input.crouch || state.crouched {
         super::crouch::prepare(state, params, input, probe)
     } else {
         input.world_wish()
     };
+    let r = Checked::Repaired;
     if let Some(n) = super::ladder::touching(probe, state, params, wish) {
-        return super::ladder::climb(state, params, n, wish, input.jump, probe, dt);
+        return super::ladder::climb_checked(state, params, n, wish, input.jump, probe, dt, r);
     }
     if super::water::wet(probe, state) {
-        return super::water::step(state, params, input, wish, probe, dt);
+        return super::water::step_checked(state, params, input, wish, probe, dt, r);
     }
-    step_wish(state, params, wish, input.jump, probe, dt)
+    step_wish_checked(state, params, wish, input.jump, probe, dt, r)
 }
 
 /// [`step`] with an already converted world-space wish (cached by the caller), saving its sqrt.
@@ -358,7 +362,21 @@ pub fn step_wish(
     probe: &impl GroundProbe,
     dt: f32,
 ) -> StepEvents {
-    let Some((split, mut ev)) = begin_step(state, params, dt) else {
+    step_wish_checked(state, params, wish, jump, probe, dt, Checked::No)
+}
+
+/// [`step_wish`], told whether the state is already repaired.
+#[inline(always)]
+fn step_wish_checked(
+    state: &mut MoverState,
+    params: &MoveParams,
+    wish: WishDir,
+    jump: bool,
+    probe: &impl GroundProbe,
+    dt: f32,
+    checked: Checked,
+) -> StepEvents {
+    let Some((split, mut ev)) = begin_step(state, params, dt, checked) else {
         return StepEvents::REJECTED;
     };
     let wish = wish.sanitized();
@@ -706,11 +724,21 @@ fn clamp_or_restore(state: &mut MoverState, m: f32, previous: Vec3) {
     }
 }
 
+/// Whether an entry point still has to repair the state ([`begin_step`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Checked {
+    /// Called by the user: repair it.
+    No,
+    /// Called by [`step`], which repaired it before its crouch, ladder and water tests.
+    Repaired,
+}
+
 /// What every sub-stepping entry point ([`step_wish`], [`super::water::step`],
 /// [`super::ladder::climb`]) does before its ticks, in one place:
 ///
 /// - `dt` NaN or ≤ 0: `None` (the caller returns [`StepEvents::REJECTED`]), the state untouched;
-/// - a state handed in with NaN/inf is repaired ([`repair_state`]);
+/// - a state handed in with NaN/inf is repaired ([`repair_state`]), unless `checked` says
+///   [`step`] did that already;
 /// - `dt` is split into sub-steps ([`split_dt`]); none to run (every second dropped) is `None`
 ///   too, with the ground normal repaired (no tick will overwrite it);
 /// - else the split, and the events to fill with `substeps` and `dropped_time` set.
@@ -719,11 +747,14 @@ pub(super) fn begin_step(
     state: &mut MoverState,
     params: &MoveParams,
     dt: f32,
+    checked: Checked,
 ) -> Option<(SubSteps, StepEvents)> {
     if !(dt > 0.0) {
         return None;
     }
-    repair_state(state);
+    if checked == Checked::No {
+        repair_state(state);
+    }
     let split = split_dt(params, dt);
     if split.count == 0 {
         repair_ground_normal(state);
@@ -1051,6 +1082,65 @@ mod tests {
         s.water_jump_timer = 0.25;
         repair_state(&mut s);
         assert_eq!(s.water_jump_timer, 0.25);
+    }
+
+    /// A probe with every query, each asserting that it is asked about a finite point.
+    struct FinitePointsOnly {
+        ladder: Option<Vec3>,
+    }
+    impl GroundProbe for FinitePointsOnly {
+        fn probe(&self, p: Vec3) -> Option<crate::ground::GroundHit> {
+            assert!(p.is_finite(), "probe({p:?})");
+            FlatGround::new(0.0).probe(p)
+        }
+        fn clearance(&self, feet: Vec3) -> f32 {
+            assert!(feet.is_finite(), "clearance({feet:?})");
+            10.0
+        }
+        fn ladder(&self, feet: Vec3) -> Option<Vec3> {
+            assert!(feet.is_finite(), "ladder({feet:?})");
+            self.ladder
+        }
+        fn water(&self, feet: Vec3) -> Option<f32> {
+            assert!(feet.is_finite(), "water({feet:?})");
+            None
+        }
+    }
+
+    #[test]
+    fn step_repairs_the_state_before_any_query() {
+        // The crouch, ladder and water tests run before the ticks: they see the repaired state.
+        let p = MoveParams::seed();
+        let ladder = Some(Vec3::new(0.0, 0.0, 1.0));
+        for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
+            let mut s = MoverState::new(Vec3::new(bad, 0.0, 0.0));
+            s.crouched = true;
+            s.velocity = Vec3::new(0.0, 0.0, bad);
+            let input = MoveInput::new(Vec2::new(1.0, 0.0), false, Vec2::new(0.0, -1.0));
+            let ev = step(&mut s, &p, &input, &FinitePointsOnly { ladder }, 1.0 / 60.0);
+            assert!(s.is_finite(), "{s:?}");
+            // Stood up (room enough) and grabbed the ladder it faces: the repaired velocity
+            // (0) is not moving away from it.
+            assert!(!s.crouched && ev.substeps == 1, "{s:?} {ev:?}");
+            assert!(s.position.y > 0.0, "climbed: {s:?}");
+        }
+    }
+
+    #[test]
+    fn a_ladder_normal_with_a_bad_component_is_no_ladder() {
+        let p = MoveParams::seed();
+        let s = MoverState::new(Vec3::ZERO);
+        let wish = WishDir::from_world(Vec2::new(0.0, -1.0));
+        let ok = FinitePointsOnly {
+            ladder: Some(Vec3::new(0.0, 0.0, 1.0)),
+        };
+        assert!(super::super::ladder::touching(&ok, &s, &p, wish).is_some());
+        for bad in [f32::NAN, f32::INFINITY] {
+            let probe = FinitePointsOnly {
+                ladder: Some(Vec3::new(0.0, bad, 1.0)),
+            };
+            assert_eq!(super::super::ladder::touching(&probe, &s, &p, wish), None);
+        }
     }
 
     #[test]

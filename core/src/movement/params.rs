@@ -125,7 +125,9 @@ pub struct MoveParams {
     /// (Quake II / Source).
     pub ladder_climb_speed: f32,
     /// Speed of the push-off when jumping from a ladder, along its normal, units/s. Default 4;
-    /// Quake presets 270 (Source).
+    /// Quake presets 270 (Source). Keep it above `ladder_climb_speed`: a character moving away
+    /// from the ladder no faster than that is caught by it again on the next tick, which ends the
+    /// push-off.
     pub ladder_jump_speed: f32,
     // --- water (module `water`; QuakeWorld `pmove.c`) ---
     /// Water acceleration, 1/s: the per-tick budget is `water_accel·wishspeed·dt` (Quake's

@@ -97,7 +97,8 @@ fn carry_by(state: &mut MoverState, m: SurfaceMotion, dt: f32) -> Carried {
 }
 
 /// The angle a grounded character is turned by the surface under it over `dt` (what [`carry`]
-/// turns it by), radians; 0 off moving surfaces.
+/// turns it by), radians; 0 off moving surfaces. In a tick whose carry would overflow (positions
+/// or speeds near `f32::MAX`) [`carry`] is skipped but this angle is still reported.
 #[inline(always)]
 pub(super) fn carried_yaw(state: &MoverState, probe: &impl GroundProbe, dt: f32) -> f32 {
     match moving_under(state, probe) {

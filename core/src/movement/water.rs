@@ -44,7 +44,7 @@
 
 use super::contact::{categorize_ground, categorize_hit, resolve_walls, Contact};
 use super::kernels::{unit_facing, WishDir};
-use super::mover::{MoveInput, MoverState, StepEvents};
+use super::mover::{Checked, MoveInput, MoverState, StepEvents};
 use super::params::MoveParams;
 use crate::ground::GroundProbe;
 use crate::math::{scalar, Vec2, Vec3};
@@ -158,7 +158,20 @@ pub fn step(
     probe: &impl GroundProbe,
     dt: f32,
 ) -> StepEvents {
-    let Some((split, mut ev)) = super::mover::begin_step(state, params, dt) else {
+    step_checked(state, params, input, wish, probe, dt, Checked::No)
+}
+
+/// [`step`], told whether the state is already repaired.
+pub(super) fn step_checked(
+    state: &mut MoverState,
+    params: &MoveParams,
+    input: &MoveInput,
+    wish: WishDir,
+    probe: &impl GroundProbe,
+    dt: f32,
+    checked: Checked,
+) -> StepEvents {
+    let Some((split, mut ev)) = super::mover::begin_step(state, params, dt, checked) else {
         return StepEvents::REJECTED;
     };
     let wish = wish.sanitized();
