@@ -95,7 +95,11 @@ pub fn update(
     };
     if want {
         state.crouched = true;
-        state.position.y += lift;
+        // Near `f32::MAX` the lift would overflow the position: then the feet stay.
+        let y = state.position.y + lift;
+        if y.is_finite() {
+            state.position.y = y;
+        }
         ev.crouched = true;
         return ev;
     }

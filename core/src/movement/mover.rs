@@ -501,7 +501,7 @@ fn run_tick(
     let was_grounded = state.grounded;
     let carried = super::platform::carry(state, probe, dt);
     let out = run_tick_still(state, params, wish, jump, probe, dt);
-    super::platform::settle(state, probe, carried, was_grounded);
+    super::platform::settle(state, probe, carried, was_grounded, params.max_velocity);
     out
 }
 
@@ -670,7 +670,7 @@ fn move_in_air(state: &mut MoverState, gravity: f32, dt: f32) {
 
 /// Per-axis clamp to `±max` (a NaN `max` leaves `x` alone); NaN `x` → 0.
 #[inline]
-fn clamp_axis(x: f32, max: f32) -> f32 {
+pub(super) fn clamp_axis(x: f32, max: f32) -> f32 {
     if x.is_nan() {
         0.0
     } else if x > max {

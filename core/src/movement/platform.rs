@@ -113,33 +113,41 @@ fn yaw_of(m: SurfaceMotion, dt: f32) -> f32 {
     scalar::flush_subnormal(crate::math::finite_or(m.yaw_rate * dt, 0.0))
 }
 
-/// Steps 2 and 3, after the tick: `carried` is [`carry`]'s result, `was_grounded` the grounded
-/// flag before the tick.
+/// Steps 2 and 3, after the tick (`max_velocity`: the params' clamp): `carried` is [`carry`]'s
+/// result, `was_grounded` the grounded flag before the tick.
 #[inline(always)]
 pub(super) fn settle(
     state: &mut MoverState,
     probe: &impl GroundProbe,
     carried: Carried,
     was_grounded: bool,
+    max_velocity: f32,
 ) {
     if let Some(kept) = carried {
         if !state.grounded {
-            add_velocity(state, kept);
+            add_velocity(state, kept, max_velocity);
         }
         return;
     }
     if !was_grounded && state.grounded {
         if let Some(m) = moving_under(state, probe) {
             let pv = m.point_velocity(state.position);
-            add_velocity(state, Vec3::new(-pv.x, 0.0, -pv.z));
+            add_velocity(state, Vec3::new(-pv.x, 0.0, -pv.z), max_velocity);
         }
     }
 }
 
-/// `velocity += dv` unless that overflows or `dv` is not finite (subnormals flushed).
+/// `velocity += dv`, each component clamped to `±max_velocity` as the tick's own guard does (the
+/// surface's speed comes after that guard); skipped if the sum overflows, `dv` is not finite or
+/// the clamp gives no finite velocity (a bad `max_velocity`); subnormals flushed.
 #[inline(never)]
-fn add_velocity(state: &mut MoverState, dv: Vec3) {
-    let v = state.velocity + dv;
+fn add_velocity(state: &mut MoverState, dv: Vec3, max_velocity: f32) {
+    let sum = state.velocity + dv;
+    if !sum.is_finite() {
+        return;
+    }
+    let c = |x| super::mover::clamp_axis(x, max_velocity);
+    let v = Vec3::new(c(sum.x), c(sum.y), c(sum.z));
     if v.is_finite() {
         state.velocity = v.flush_subnormal();
     }

@@ -249,3 +249,17 @@ fn bad_clearances_and_params_never_give_bad_numbers() {
         }
     }
 }
+
+#[test]
+fn a_crouch_jump_lift_that_would_overflow_leaves_the_feet() {
+    // In the air near f32::MAX with a lift of its own size: the position would become +inf.
+    let mut p = MoveParams::source();
+    p.stand_height = f32::MAX;
+    p.crouch_height = 0.0;
+    let mut s = MoverState::new(Vec3::new(0.0, f32::MAX, 0.0));
+    s.grounded = false;
+    let input = MoveInput::default().with_crouch(true);
+    step(&mut s, &p, &input, &hopkit::ground::NoGround, DT);
+    assert!(s.is_finite(), "{s:?}");
+    assert!(s.crouched);
+}

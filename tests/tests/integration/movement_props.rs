@@ -203,3 +203,98 @@ proptest! {
         prop_assert!(dv.length() <= a + eps);
     }
 }
+
+/// A ground with every optional query of issue 26 answered from the test's values: a moving
+/// surface (platform), a ceiling (clearance), a ladder and a water surface, each possibly NaN,
+/// ±inf or huge.
+#[derive(Debug)]
+struct FeatureGround {
+    height: f32,
+    motion: hopkit::ground::SurfaceMotion,
+    clearance: f32,
+    ladder: Option<Vec3>,
+    water: Option<f32>,
+}
+
+impl hopkit::ground::GroundProbe for FeatureGround {
+    fn probe(&self, p: Vec3) -> Option<hopkit::ground::GroundHit> {
+        FlatGround::new(self.height).probe(p)
+    }
+    fn surface_motion(&self, _p: Vec3) -> hopkit::ground::SurfaceMotion {
+        self.motion
+    }
+    fn clearance(&self, _feet: Vec3) -> f32 {
+        self.clearance
+    }
+    fn ladder(&self, _feet: Vec3) -> Option<Vec3> {
+        self.ladder
+    }
+    fn water(&self, _feet: Vec3) -> Option<f32> {
+        self.water
+    }
+}
+
+fn wild_vec3() -> impl Strategy<Value = Vec3> {
+    (wild_f32(), wild_f32(), wild_f32()).prop_map(|(x, y, z)| Vec3::new(x, y, z))
+}
+
+fn feature_ground() -> impl Strategy<Value = FeatureGround> {
+    (
+        -50.0f32..50.0,
+        (wild_vec3(), wild_f32(), wild_vec3()),
+        wild_f32(),
+        proptest::option::of(wild_vec3()),
+        proptest::option::of(prop_oneof![3 => -50.0f32..50.0, 1 => wild_f32()]),
+    )
+        .prop_map(
+            |(height, (velocity, yaw_rate, pivot), clearance, ladder, water)| FeatureGround {
+                height,
+                motion: hopkit::ground::SurfaceMotion {
+                    velocity,
+                    yaw_rate,
+                    pivot,
+                },
+                clearance,
+                ladder,
+                water,
+            },
+        )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    /// Platforms, crouching, ladders and water (issue 26) with wild probe answers: the state stays
+    /// finite, within `max_velocity` per axis, the water jump timer never negative, the carried
+    /// yaw finite; and the same inputs give the same bits.
+    #[test]
+    fn feature_probes_keep_the_state_finite(
+        s0 in finite_state(),
+        pi in 0u8..6,
+        ground in feature_ground(),
+        keys in proptest::collection::vec((-1.5f32..1.5, -1.5f32..1.5, any::<bool>(), any::<bool>(), wild_f32()), 1..30),
+        yaw in -10.0f32..10.0,
+        dt in 1.0e-3f32..0.2,
+    ) {
+        let p = preset(pi);
+        let mut s = s0;
+        let mut again = s0;
+        for (i, (f, r, jump, crouch, look_up)) in keys.iter().enumerate() {
+            let input = MoveInput {
+                look_up: *look_up,
+                ..MoveInput::with_yaw(Vec2::new(*f, *r), *jump, yaw + i as f32 * 0.2)
+                    .with_crouch(*crouch)
+            };
+            let ev = step(&mut s, &p, &input, &ground, dt);
+            let ev2 = step(&mut again, &p, &input, &ground, dt);
+            prop_assert!(s.is_finite(), "{:?} on {:?}", s, ground);
+            prop_assert!(ev.carried_yaw.is_finite());
+            prop_assert!(s.water_jump_timer >= 0.0);
+            let m = p.max_velocity;
+            prop_assert!(s.velocity.x.abs() <= m && s.velocity.y.abs() <= m && s.velocity.z.abs() <= m,
+                "{:?}", s.velocity);
+            prop_assert_eq!(s.state_hash(), again.state_hash());
+            prop_assert_eq!(ev, ev2);
+        }
+    }
+}
