@@ -122,6 +122,8 @@ pub(super) fn climb_checked(
         } else {
             Vec3::new(side.x * speed, into * speed, side.y * speed)
         };
+        // `max_velocity` holds on the ladder too (climb and push-off speeds are params).
+        let v = super::mover::clamp_velocity(v, params.max_velocity);
         if !v.is_finite() {
             state.velocity = Vec3::ZERO;
             state.flush_subnormals();
@@ -143,14 +145,8 @@ pub(super) fn climb_checked(
                 state.velocity.y = 0.0;
             }
             // The categorisation clips the velocity against the ground's normal, which a bad
-            // probe may make huge: the same last-resort repair as the tick's guard.
-            if !state.velocity.is_finite() {
-                state.velocity = Vec3::ZERO;
-            }
-            if !state.position.is_finite() {
-                state.position = before;
-                state.velocity = Vec3::ZERO;
-            }
+            // probe may make huge: the tick's own last-resort guard.
+            super::mover::guard_state(state, params, before);
         }
         state.flush_subnormals();
     }

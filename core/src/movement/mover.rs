@@ -668,9 +668,21 @@ fn move_in_air(state: &mut MoverState, gravity: f32, dt: f32) {
     state.velocity.y -= half;
 }
 
+/// `params.max_velocity`'s clamp of a velocity, the one every path applies (the tick's guard, a
+/// platform's velocity added after it, the ladder): each component to `±max` with
+/// [`clamp_axis`].
+#[inline]
+pub(super) fn clamp_velocity(v: Vec3, max: f32) -> Vec3 {
+    Vec3::new(
+        clamp_axis(v.x, max),
+        clamp_axis(v.y, max),
+        clamp_axis(v.z, max),
+    )
+}
+
 /// Per-axis clamp to `±max` (a NaN `max` leaves `x` alone); NaN `x` → 0.
 #[inline]
-pub(super) fn clamp_axis(x: f32, max: f32) -> f32 {
+fn clamp_axis(x: f32, max: f32) -> f32 {
     if x.is_nan() {
         0.0
     } else if x > max {
@@ -710,11 +722,7 @@ pub(super) fn guard_state(state: &mut MoverState, params: &MoveParams, previous:
 #[cold]
 #[inline(never)]
 fn clamp_or_restore(state: &mut MoverState, m: f32, previous: Vec3) {
-    state.velocity = Vec3::new(
-        clamp_axis(state.velocity.x, m),
-        clamp_axis(state.velocity.y, m),
-        clamp_axis(state.velocity.z, m),
-    );
+    state.velocity = clamp_velocity(state.velocity, m);
     if !state.velocity.is_finite() {
         state.velocity = Vec3::ZERO;
     }

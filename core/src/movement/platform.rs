@@ -146,8 +146,7 @@ fn add_velocity(state: &mut MoverState, dv: Vec3, max_velocity: f32) {
     if !sum.is_finite() {
         return;
     }
-    let c = |x| super::mover::clamp_axis(x, max_velocity);
-    let v = Vec3::new(c(sum.x), c(sum.y), c(sum.z));
+    let v = super::mover::clamp_velocity(sum, max_velocity);
     if v.is_finite() {
         state.velocity = v.flush_subnormal();
     }

@@ -151,3 +151,22 @@ fn bad_ladder_normals_are_no_ladder_and_never_give_bad_numbers() {
         }
     }
 }
+
+#[test]
+fn max_velocity_holds_on_the_ladder() {
+    // Climb and push-off speeds are params like any other: `max_velocity` clamps them, as the
+    // tick's guard clamps every other velocity (found by the mover_step fuzz target).
+    let mut p = MoveParams::quakeworld();
+    p.ladder_climb_speed = 1.0e6;
+    p.ladder_jump_speed = 2.0e6;
+    p.max_velocity = 150.0;
+    let mut s = at_ladder();
+    for t in 0..30 {
+        step(&mut s, &p, &keys(1.0, 0.3, t == 20), &wall(), DT);
+        let v = s.velocity;
+        assert!(
+            v.x.abs() <= 150.0 && v.y.abs() <= 150.0 && v.z.abs() <= 150.0,
+            "tick {t}: {v:?}"
+        );
+    }
+}
