@@ -127,22 +127,7 @@ fn badq(q: Quat) -> bool {
     bad(q.x) || bad(q.y) || bad(q.z) || bad(q.w)
 }
 
-/// A ground that answers with adversarial heights and normals.
-struct WeirdGround {
-    height: f32,
-    normal: Vec3,
-}
-impl GroundProbe for WeirdGround {
-    fn probe(&self, _p: Vec3) -> Option<GroundHit> {
-        if self.height.is_nan() {
-            return None;
-        }
-        Some(GroundHit {
-            height: self.height,
-            normal: self.normal,
-        })
-    }
-}
+use super::answers::{WeirdFeatures, WeirdGround};
 
 fn hash(s: &impl hopkit::hash::StateHash) -> u64 {
     let mut h = hopkit::hash::StateHasher::new();
@@ -511,29 +496,6 @@ fn cpm_air_step_never_leaves_bad_numbers() {
     }
 }
 
-/// A ground with adversarial heights, normals, surface motions (moving platforms) and
-/// clearances (crouching).
-struct WeirdPlatform {
-    ground: WeirdGround,
-    motion: hopkit::ground::SurfaceMotion,
-    clearance: f32,
-    ladder: Option<Vec3>,
-}
-impl GroundProbe for WeirdPlatform {
-    fn probe(&self, p: Vec3) -> Option<GroundHit> {
-        self.ground.probe(p)
-    }
-    fn surface_motion(&self, _p: Vec3) -> hopkit::ground::SurfaceMotion {
-        self.motion
-    }
-    fn clearance(&self, _feet: Vec3) -> f32 {
-        self.clearance
-    }
-    fn ladder(&self, _feet: Vec3) -> Option<Vec3> {
-        self.ladder
-    }
-}
-
 /// Moving platforms, crouching and ladders: poisoned surface motions, clearances, ladder
 /// normals, crouch and ladder params, and a crouch key that comes and goes.
 fn platform_crouch_case(g: &mut Gen) -> Result<(), String> {
@@ -556,7 +518,7 @@ fn platform_crouch_case(g: &mut Gen) -> Result<(), String> {
     let mut s = poisoned_mover(g);
     s.grounded = g.bool();
     s.crouched = g.bool();
-    let probe = WeirdPlatform {
+    let probe = WeirdFeatures {
         ground: weird_ground(g),
         motion: hopkit::ground::SurfaceMotion {
             velocity: g.v3(),
@@ -565,6 +527,7 @@ fn platform_crouch_case(g: &mut Gen) -> Result<(), String> {
         },
         clearance: g.f(),
         ladder: if g.bool() { Some(g.v3()) } else { None },
+        water: None,
     };
     for _ in 0..4 {
         let input = MoveInput::new(g.v2(), g.bool(), g.v2()).with_crouch(g.bool());

@@ -2,6 +2,7 @@
 //! integration`), one module per topic; filter by module, e.g. `-- demo_golden::`.
 
 mod adversarial;
+mod answers;
 mod demo_golden;
 mod docs_numbers;
 mod follower_oracle;

@@ -204,41 +204,13 @@ proptest! {
     }
 }
 
-/// A ground with every optional query of issue 26 answered from the test's values: a moving
-/// surface (platform), a ceiling (clearance), a ladder and a water surface, each possibly NaN,
-/// ±inf or huge.
-#[derive(Debug)]
-struct FeatureGround {
-    height: f32,
-    motion: hopkit::ground::SurfaceMotion,
-    clearance: f32,
-    ladder: Option<Vec3>,
-    water: Option<f32>,
-}
-
-impl hopkit::ground::GroundProbe for FeatureGround {
-    fn probe(&self, p: Vec3) -> Option<hopkit::ground::GroundHit> {
-        FlatGround::new(self.height).probe(p)
-    }
-    fn surface_motion(&self, _p: Vec3) -> hopkit::ground::SurfaceMotion {
-        self.motion
-    }
-    fn clearance(&self, _feet: Vec3) -> f32 {
-        self.clearance
-    }
-    fn ladder(&self, _feet: Vec3) -> Option<Vec3> {
-        self.ladder
-    }
-    fn water(&self, _feet: Vec3) -> Option<f32> {
-        self.water
-    }
-}
+use super::answers::{WeirdFeatures, WeirdGround};
 
 fn wild_vec3() -> impl Strategy<Value = Vec3> {
     (wild_f32(), wild_f32(), wild_f32()).prop_map(|(x, y, z)| Vec3::new(x, y, z))
 }
 
-fn feature_ground() -> impl Strategy<Value = FeatureGround> {
+fn feature_ground() -> impl Strategy<Value = WeirdFeatures> {
     (
         -50.0f32..50.0,
         (wild_vec3(), wild_f32(), wild_vec3()),
@@ -247,8 +219,11 @@ fn feature_ground() -> impl Strategy<Value = FeatureGround> {
         proptest::option::of(prop_oneof![3 => -50.0f32..50.0, 1 => wild_f32()]),
     )
         .prop_map(
-            |(height, (velocity, yaw_rate, pivot), clearance, ladder, water)| FeatureGround {
-                height,
+            |(height, (velocity, yaw_rate, pivot), clearance, ladder, water)| WeirdFeatures {
+                ground: WeirdGround {
+                    height,
+                    normal: Vec3::UP,
+                },
                 motion: hopkit::ground::SurfaceMotion {
                     velocity,
                     yaw_rate,
