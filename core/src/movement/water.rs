@@ -24,8 +24,10 @@
 //!    level·dt` on the whole 3-D velocity; below `stop_threshold` the planar velocity stops;
 //! 5. swimming (`PM_WaterMove`): the wish is the view's 3-D forward (yaw and
 //!    [`MoveInput::look_up`]) times the front input plus the right vector times the side input,
-//!    times `max_speed`; with no input, `water_sink_speed` down; its length capped at `max_speed`,
-//!    then times `swim_speed_scale`; `PM_Accelerate` with `water_accel` (none during a water
+//!    times `max_speed`, plus `max_speed` straight down while the crouch key is held (the down
+//!    move key: `cmd.upmove = −max_speed`, as Quake III's crouch is `+movedown`); with no input
+//!    and no crouch key, `water_sink_speed` down; its length capped at `max_speed`, then times
+//!    `swim_speed_scale`; `PM_Accelerate` with `water_accel` (none during a water
 //!    jump); no gravity; move. Out of the water during a water jump (`PM_AirMove`): no
 //!    acceleration, all of a tick's gravity, then the move;
 //! 6. walls block the move as in the normal tick (during a water jump the velocity is kept, as
@@ -35,8 +37,10 @@
 //!
 //! Differences from `pmove.c`, all from hopkit's height-probe world: the body is a point column
 //! (no hull: walls are ground more than `step_up` above the feet, "solid" at a point is ground
-//! above it), the water type is always water (no slime or lava speeds), there is no up/down move
-//! key (`cmd.upmove` is 0), and the water jump's flight has no air acceleration until it ends.
+//! above it), the water type is always water (no slime or lava speeds), the up move is the jump
+//! key's `JumpButton` only (no `+moveup` key) and the down move the crouch key at `max_speed`
+//! (QuakeWorld's `+movedown` gives `cl_upspeed`), and the water jump's flight has no air
+//! acceleration until it ends.
 //!
 //! [`super::step`] runs this for the whole call when the probe reports water at the feet or a
 //! water jump runs ([`wet`]); [`super::step_wish`] and [`super::tick`] do not (they have no
@@ -114,7 +118,10 @@ impl SwimWish {
         let k = front * (cp - 1.0);
         let m = params.max_speed;
         let mut v = Vec3::new((w.x + f.x * k) * m, front * lu * m, (w.y + f.y * k) * m);
-        if !(wish.scale > 0.0) {
+        if input.crouch {
+            // The down move key: `wishvel[2] += cmd.upmove`.
+            v.y -= m;
+        } else if !(wish.scale > 0.0) {
             // "drift towards bottom"
             v.y -= params.water_sink_speed;
         }

@@ -98,6 +98,8 @@ struct Pm {
 struct Cmd {
     forwardmove: f32,
     sidemove: f32,
+    /// `+movedown` held: hopkit's crouch key, at `MAXSPEED` (QuakeWorld's is `cl_upspeed`).
+    upmove: f32,
     jump: bool,
     forward: [f32; 3],
     right: [f32; 3],
@@ -271,8 +273,10 @@ impl Pm {
         for i in 0..3 {
             wishvel[i] = cmd.forward[i] * cmd.forwardmove + cmd.right[i] * cmd.sidemove;
         }
-        if cmd.forwardmove == 0.0 && cmd.sidemove == 0.0 {
+        if cmd.forwardmove == 0.0 && cmd.sidemove == 0.0 && cmd.upmove == 0.0 {
             wishvel[2] -= 60.0; // drift towards bottom
+        } else {
+            wishvel[2] += cmd.upmove;
         }
         let mut wishdir = wishvel;
         let mut wishspeed = vector_normalize(&mut wishdir);
@@ -314,11 +318,18 @@ impl Pm {
     }
 }
 
-fn cmd_of(input: &MoveInput) -> Cmd {
+/// The command for `input`, given by a character that is `grounded` before the tick. QuakeWorld
+/// has no crouch: hopkit's crouch key is its `+movedown`, and a crouched character starting the
+/// tick on the ground has its front and side moves scaled by `crouch_speed_scale`, as Source
+/// crops a command (`movement::crouch`).
+fn cmd_of(input: &MoveInput, grounded: bool) -> Cmd {
     let mut w = input.wish;
     let l = (w.x * w.x + w.y * w.y).sqrt();
     if l > 1.0 {
         w = Vec2::new(w.x / l, w.y / l);
+    }
+    if input.crouch && grounded {
+        w *= MoveParams::quakeworld().crouch_speed_scale;
     }
     let f = input.facing;
     let lu = input.look_up;
@@ -326,6 +337,7 @@ fn cmd_of(input: &MoveInput) -> Cmd {
     Cmd {
         forwardmove: w.x * MAXSPEED,
         sidemove: w.y * MAXSPEED,
+        upmove: if input.crouch { -MAXSPEED } else { 0.0 },
         jump: input.jump,
         forward: [cp * f.x, cp * f.y, lu],
         right: [-f.y, f.x, 0.0],
@@ -358,6 +370,7 @@ struct Seen {
     water_jumps: u32,
     swim_ups: u32,
     sinking: u32,
+    dives: u32,
 }
 
 /// Run `script` from `start` through hopkit's `step`, comparing every water tick with the port.
@@ -370,11 +383,12 @@ fn compare(start: MoverState, ticks: u32, script: &mut dyn FnMut(u32) -> MoveInp
         let lvl = water::level(&Pool, s.position, &p);
         let in_water = lvl >= 2 || s.water_jump_timer != 0.0;
         let mut r = to_pm(&s);
+        let grounded = s.grounded;
         let ev = step(&mut s, &p, &inp, &Pool, DT);
         if !in_water {
             continue;
         }
-        r.player_move(&cmd_of(&inp), DT);
+        r.player_move(&cmd_of(&inp, grounded), DT);
         if r.waterlevel < 2 && r.waterjumptime == 0.0 {
             // The tick left the water and hopkit handed it to its normal tick.
             continue;
@@ -399,28 +413,30 @@ fn compare(start: MoverState, ticks: u32, script: &mut dyn FnMut(u32) -> MoveInp
         seen.level3 += (lvl == 3) as u32;
         seen.water_jumps += ev.jumped as u32;
         seen.swim_ups += (inp.jump && lvl >= 2) as u32;
-        seen.sinking += (inp.wish == Vec2::ZERO && s.velocity.y < 0.0) as u32;
+        seen.sinking += (inp.wish == Vec2::ZERO && !inp.crouch && s.velocity.y < 0.0) as u32;
+        seen.dives += (inp.crouch && lvl >= 2 && s.velocity.y < -100.0) as u32;
     }
     seen
 }
 
 #[test]
 fn water_ticks_match_pmove() {
-    // Scripted: in the deep end, sink, swim down and up along the view, strafe, swim up with
-    // the jump key, then swim to the edge and jump out.
+    // Scripted: in the deep end, sink, swim down and up along the view, strafe (diving with the
+    // crouch key for a while), swim up with the jump key, then swim to the edge and jump out.
     let start = MoverState::new(Vec3::new(-600.0, -20.0, 0.0));
     let yaw_east = -core::f32::consts::FRAC_PI_2; // facing +X: yaw −90°
     let seen = compare(start, 900, &mut |t| match t {
         0..=99 => input(0.0, 0.0, false, yaw_east, 0.0),
         100..=199 => input(1.0, 0.0, false, yaw_east, -0.6),
         200..=299 => input(1.0, 0.4, false, yaw_east, 0.7),
-        300..=399 => input(0.0, -1.0, false, yaw_east + 0.5, 0.0),
+        300..=339 => input(0.0, -1.0, false, yaw_east + 0.5, 0.0).with_crouch(true),
+        340..=399 => input(0.0, -1.0, false, yaw_east + 0.5, 0.0),
         400..=499 => input(0.0, 0.0, t % 40 < 25, yaw_east, 0.0),
         _ => input(1.0, 0.0, false, yaw_east, 0.1),
     });
     assert!(seen.compared > 500, "{seen:?}");
     assert!(
-        seen.level3 > 100 && seen.sinking > 50 && seen.swim_ups >= 10,
+        seen.level3 > 100 && seen.sinking > 50 && seen.swim_ups >= 10 && seen.dives >= 10,
         "{seen:?}"
     );
     assert!(seen.water_jumps >= 1, "{seen:?}");
@@ -445,7 +461,8 @@ fn water_ticks_match_pmove() {
                     rng.below(4) == 0,
                     rng.range_f32(-3.2, 3.2),
                     rng.range_f32(-1.5, 1.5),
-                );
+                )
+                .with_crouch(rng.below(4) == 0);
             }
             cur
         });
@@ -592,4 +609,31 @@ fn bad_water_heights_are_no_water_and_never_bad_numbers() {
             assert!(s.is_finite(), "run {run}: {s:?}");
         }
     }
+}
+
+#[test]
+fn the_crouch_key_dives_at_swimming_speed() {
+    // Quake III's crouch is `+movedown`: under water it swims straight down at the full swimming
+    // speed (0.7 × 320), where no keys only sink (at most 42).
+    let p = qw();
+    let (mut dive, mut sink) = (
+        MoverState::new(Vec3::new(-600.0, 0.0, 0.0)),
+        MoverState::new(Vec3::new(-600.0, 0.0, 0.0)),
+    );
+    let down = input(0.0, 0.0, false, 0.0, 0.0).with_crouch(true);
+    let none = input(0.0, 0.0, false, 0.0, 0.0);
+    let mut fastest = 0.0f32;
+    for _ in 0..36 {
+        step(&mut dive, &p, &down, &Pool, DT);
+        step(&mut sink, &p, &none, &Pool, DT);
+        fastest = fastest.min(dive.velocity.y);
+        assert!(dive.velocity.y >= -224.0 - 1e-3, "{dive:?}");
+        assert!(dive.crouched);
+    }
+    assert!(fastest < -150.0, "dived at {fastest}");
+    assert!(
+        dive.position.y < sink.position.y - 40.0,
+        "{dive:?} vs {sink:?}"
+    );
+    assert!(dive.velocity.x == 0.0 && dive.velocity.z == 0.0);
 }
