@@ -44,8 +44,12 @@ if [ "$instructions" = 1 ]; then
     done <<'ROWS'
 raw wish, against the lean step|hopkit|lean
 raw wish, against the seed's literal step|hopkit|literal
+params a `const` (compiled in, as the lean step has them), raw wish, against the lean step|const|lean
+the same `const` with `FrictionMath::SqrtDivide`, raw wish, against the lean step|exact|lean
 `TickConsts`, raw wish, against the lean step|kernel_raw|lean
 cached wish, against the lean step with its wish cached|hopkit_cached|lean_cached
+params a `const`, cached wish, against the lean step with its wish cached|const_cached|lean_cached
+the same `const` with `FrictionMath::SqrtDivide`, cached wish, against the lean step with its wish cached|exact_cached|lean_cached
 `TickConsts`, cached wish, against the lean step with its wish cached|kernel|lean_cached
 `planar_velocity_tick_batch` (start copy included), against the lean step with its wish cached|batch|lean_cached
 ROWS

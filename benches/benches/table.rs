@@ -20,8 +20,8 @@
 use hopkit::ground::FlatGround;
 use hopkit::math::{Vec2, Vec3};
 use hopkit::movement::{
-    planar_velocity_tick, planar_velocity_tick_batch, step_wish, MoveParams, MoverState,
-    TickConsts, WishBatch, WishDir,
+    planar_velocity_tick, planar_velocity_tick_batch, step_wish, FrictionMath, MoveParams,
+    MoverState, TickConsts, WishBatch, WishDir,
 };
 use hopkit::rng::Pcg32;
 use hopkit::steering::{
@@ -31,6 +31,14 @@ use std::hint::black_box;
 use std::time::Instant;
 
 const DT: f32 = 1.0 / 60.0;
+/// The movement rows' preset as a constant, for the rows that compile it in as the lean step does.
+const SEED: MoveParams = MoveParams::seed();
+/// The same with friction in Quake's form (`FrictionMath::SqrtDivide`): then hopkit's planar step
+/// computes the lean step's bits exactly (checked before timing).
+const SEED_EXACT: MoveParams = MoveParams {
+    friction_math: FrictionMath::SqrtDivide,
+    ..MoveParams::seed()
+};
 
 struct Row {
     what: String,
@@ -218,6 +226,86 @@ fn movement(rows: &mut Vec<Row>, rounds: usize) {
         baseline_ns: Some(b),
         ratio: Some(r),
     });
+    // The params as a constant, as the lean port compiles its constants in: the same function,
+    // with the model's branches and loads folded by the compiler (same bits: checked here).
+    // With `FrictionMath::SqrtDivide` the step is the lean step's arithmetic, so its bits too.
+    let p_exact = black_box(SEED_EXACT);
+    for i in 0..CHARACTERS {
+        let bits = |v: Vec2| (v.x.to_bits(), v.y.to_bits());
+        let a = planar_velocity_tick(v[i], wish[i], &SEED, grounded[i], DT);
+        let b = planar_velocity_tick(v[i], wish[i], &p, grounded[i], DT);
+        assert_eq!(bits(a), bits(b), "const params == run-time params");
+        let a = planar_velocity_tick(
+            v[i],
+            WishDir::from_world(input[i]),
+            &SEED_EXACT,
+            grounded[i],
+            DT,
+        );
+        let b = planar_velocity_tick(
+            v[i],
+            WishDir::from_world(input[i]),
+            &p_exact,
+            grounded[i],
+            DT,
+        );
+        assert_eq!(
+            bits(a),
+            bits(b),
+            "const params == run-time params (SqrtDivide)"
+        );
+        let l = lean_next(gv[i], gi[i], DT, grounded[i]);
+        assert_eq!(
+            bits(a),
+            (l.x.to_bits(), l.y.to_bits()),
+            "SqrtDivide == the lean step"
+        );
+    }
+    let mut out5 = vec![Vec2::ZERO; CHARACTERS];
+    let mut const_raw = || {
+        for i in 0..CHARACTERS {
+            out5[i] = planar_velocity_tick(
+                v[i],
+                WishDir::from_world(input[i]),
+                &SEED,
+                grounded[i],
+                black_box(DT),
+            );
+        }
+        black_box(&out5);
+    };
+    let (a, b, r) = interleaved(rounds, 200, CHARACTERS, &mut const_raw, &mut lean);
+    rows.push(Row {
+        what: "movement: params a `const` (compiled in, as the lean step has them), raw wish"
+            .into(),
+        baseline: "the same lean glam step, raw wish".into(),
+        hopkit_ns: a,
+        baseline_ns: Some(b),
+        ratio: Some(r),
+    });
+    let mut out7 = vec![Vec2::ZERO; CHARACTERS];
+    let mut exact_raw = || {
+        for i in 0..CHARACTERS {
+            out7[i] = planar_velocity_tick(
+                v[i],
+                WishDir::from_world(input[i]),
+                &SEED_EXACT,
+                grounded[i],
+                black_box(DT),
+            );
+        }
+        black_box(&out7);
+    };
+    let (a, b, r) = interleaved(rounds, 200, CHARACTERS, &mut exact_raw, &mut lean);
+    rows.push(Row {
+        what: "movement: the same `const` with `FrictionMath::SqrtDivide` (the lean step's \
+               friction, same bits), raw wish"
+            .into(),
+        baseline: "the same lean glam step, raw wish".into(),
+        hopkit_ns: a,
+        baseline_ns: Some(b),
+        ratio: Some(r),
+    });
     // Prepared kernel (constants folded once per tick length), raw wish: what a `TickConsts`
     // caller with raw input runs, against the main (raw-wish) lean step.
     let kernel = black_box(TickConsts::new(&p, DT));
@@ -254,6 +342,36 @@ fn movement(rows: &mut Vec<Row>, rounds: usize) {
         what: "movement: the same with the wish direction cached (as `step_wish` callers do)"
             .into(),
         baseline: "the same lean glam step, its wish normalised once too".into(),
+        hopkit_ns: a,
+        baseline_ns: Some(b),
+        ratio: Some(r),
+    });
+    let mut out6 = vec![Vec2::ZERO; CHARACTERS];
+    let mut const_cached = || {
+        for i in 0..CHARACTERS {
+            out6[i] = planar_velocity_tick(v[i], wish[i], &SEED, grounded[i], black_box(DT));
+        }
+        black_box(&out6);
+    };
+    let (a, b, r) = interleaved(rounds, 200, CHARACTERS, &mut const_cached, &mut lean_cached);
+    rows.push(Row {
+        what: "movement: params a `const`, cached wish".into(),
+        baseline: "the same lean glam step, cached wish".into(),
+        hopkit_ns: a,
+        baseline_ns: Some(b),
+        ratio: Some(r),
+    });
+    let mut out8 = vec![Vec2::ZERO; CHARACTERS];
+    let mut exact_cached = || {
+        for i in 0..CHARACTERS {
+            out8[i] = planar_velocity_tick(v[i], wish[i], &SEED_EXACT, grounded[i], black_box(DT));
+        }
+        black_box(&out8);
+    };
+    let (a, b, r) = interleaved(rounds, 200, CHARACTERS, &mut exact_cached, &mut lean_cached);
+    rows.push(Row {
+        what: "movement: the same `const` with `FrictionMath::SqrtDivide`, cached wish".into(),
+        baseline: "the same lean glam step, cached wish".into(),
         hopkit_ns: a,
         baseline_ns: Some(b),
         ratio: Some(r),

@@ -9,7 +9,9 @@
 //!     target/release/examples/movement_instructions <side> [mixed|ground|air]
 //! ```
 //!
-//! `<side>`: `hopkit` (raw wish), `hopkit_cached`, `kernel_raw` (`TickConsts`, raw wish), `kernel`
+//! `<side>`: `hopkit` (raw wish), `hopkit_cached`, `const` / `const_cached` (the same with the
+//! params a `const`, compiled in as the lean step's are), `exact` / `exact_cached` (that `const`
+//! with `FrictionMath::SqrtDivide`), `kernel_raw` (`TickConsts`, raw wish), `kernel`
 //! (`TickConsts`, cached wish), `batch`
 //! (`planar_velocity_tick_batch`, cached wish, start copy included), `lean`, `lean_cached`,
 //! `literal`. Callgrind's "Collected" count divided by `PASSES × characters` (printed) is the
@@ -20,7 +22,8 @@
 
 use hopkit::math::Vec2;
 use hopkit::movement::{
-    planar_velocity_tick, planar_velocity_tick_batch, MoveParams, TickConsts, WishBatch, WishDir,
+    planar_velocity_tick, planar_velocity_tick_batch, FrictionMath, MoveParams, TickConsts,
+    WishBatch, WishDir,
 };
 use hopkit::rng::Pcg32;
 use std::hint::black_box;
@@ -104,6 +107,55 @@ fn pass_hopkit_cached(d: &Data, p: &MoveParams, out: &mut [Vec2]) {
     }
 }
 
+/// The seed preset as a constant: the compiler folds the model's branches and loads, as it folds
+/// the lean step's compiled-in constants.
+const SEED: MoveParams = MoveParams::seed();
+/// The same with `FrictionMath::SqrtDivide` (Quake's friction: the lean step's arithmetic).
+const SEED_EXACT: MoveParams = MoveParams {
+    friction_math: FrictionMath::SqrtDivide,
+    ..MoveParams::seed()
+};
+
+#[inline(never)]
+fn pass_exact(d: &Data, out: &mut [Vec2]) {
+    for i in 0..out.len() {
+        out[i] = planar_velocity_tick(
+            d.v[i],
+            WishDir::from_world(d.input[i]),
+            &SEED_EXACT,
+            d.grounded[i],
+            DT,
+        );
+    }
+}
+
+#[inline(never)]
+fn pass_exact_cached(d: &Data, out: &mut [Vec2]) {
+    for i in 0..out.len() {
+        out[i] = planar_velocity_tick(d.v[i], d.wish[i], &SEED_EXACT, d.grounded[i], DT);
+    }
+}
+
+#[inline(never)]
+fn pass_hopkit_const(d: &Data, out: &mut [Vec2]) {
+    for i in 0..out.len() {
+        out[i] = planar_velocity_tick(
+            d.v[i],
+            WishDir::from_world(d.input[i]),
+            &SEED,
+            d.grounded[i],
+            DT,
+        );
+    }
+}
+
+#[inline(never)]
+fn pass_hopkit_const_cached(d: &Data, out: &mut [Vec2]) {
+    for i in 0..out.len() {
+        out[i] = planar_velocity_tick(d.v[i], d.wish[i], &SEED, d.grounded[i], DT);
+    }
+}
+
 #[inline(never)]
 fn pass_kernel_raw(d: &Data, k: &TickConsts, out: &mut [Vec2]) {
     for i in 0..out.len() {
@@ -182,6 +234,10 @@ fn main() {
         match side {
             "hopkit" => pass_hopkit(&d, &p, &mut out),
             "hopkit_cached" => pass_hopkit_cached(&d, &p, &mut out),
+            "const" => pass_hopkit_const(&d, &mut out),
+            "const_cached" => pass_hopkit_const_cached(&d, &mut out),
+            "exact" => pass_exact(&d, &mut out),
+            "exact_cached" => pass_exact_cached(&d, &mut out),
             "kernel" => pass_kernel(&d, &kernel, &mut out),
             "kernel_raw" => pass_kernel_raw(&d, &kernel, &mut out),
             "batch" => pass_batch(&d, &soa, &mut bx, &mut bz, &p),

@@ -10,7 +10,7 @@ use core::cell::Cell;
 use hopkit::ground::{GroundHit, GroundProbe, SurfaceMotion};
 use hopkit::hash::StateHash;
 use hopkit::math::{Vec2, Vec3};
-use hopkit::movement::{step, MoveInput, MoveParams, MoverState};
+use hopkit::movement::{step, FrictionMath, MoveInput, MoveParams, MoverState};
 use libfuzzer_sys::fuzz_target;
 
 /// Reads `f32`s (4 bytes each) and bytes from the input; zeros once it runs out.
@@ -90,6 +90,9 @@ fuzz_target!(|data: &[u8]| {
         }
     }
     p.crouch_jump = flags & 0x40 != 0;
+    if flags & 0x10 != 0 {
+        p.friction_math = FrictionMath::SqrtDivide;
+    }
     let mut s = MoverState::new(b.v3());
     s.velocity = b.v3();
     s.grounded = flags & 0x80 != 0;

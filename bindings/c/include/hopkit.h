@@ -179,6 +179,17 @@
 #define HK_FRICTION_CONSTANT 1
 
 /**
+ * `HkMoveParams::friction_math`: the speed from a fast reciprocal square root (the default).
+ */
+#define HK_FRICTION_MATH_RSQRT 0
+
+/**
+ * `HkMoveParams::friction_math`: the speed from a correctly rounded square root and one divide
+ * (Quake's `PM_Friction` exactly; cheapest on desktop CPUs).
+ */
+#define HK_FRICTION_MATH_SQRT_DIVIDE 1
+
+/**
  * `HkMoveParams::accel_budget`: `a = accel·dt` (the seed; `accel` in units/s²).
  */
 #define HK_ACCEL_BUDGET_PER_SECOND 0
@@ -1393,6 +1404,12 @@ typedef struct HkMoveParams {
    * `ladder_climb_speed`, or the ladder catches the character again on the next tick.
    */
   float ladder_jump_speed;
+  /**
+   * `HK_FRICTION_MATH_*`: how friction computes the speed (same bits on every CPU either way;
+   * every peer and replay must use the same). 0, the default of every preset, is the fast
+   * reciprocal square root.
+   */
+  uint32_t friction_math;
 } HkMoveParams;
 
 /**

@@ -9,13 +9,19 @@ use crate::types::{HkVec2, HkVec3};
 use hopkit::hash::StateHash;
 use hopkit::math::Vec2;
 use hopkit::movement::{
-    self, AccelBudget, AccelStyle, FrictionModel, MoveInput, MoveParams, MoverState, StepEvents,
+    self, AccelBudget, AccelStyle, FrictionMath, FrictionModel, MoveInput, MoveParams, MoverState,
+    StepEvents,
 };
 
 /// [`HkMoveParams::friction_model`]: Quake stop-speed friction (`friction` in 1/s).
 pub const HK_FRICTION_STOP_SPEED: u32 = 0;
 /// [`HkMoveParams::friction_model`]: the seed's constant deceleration (`friction` in units/s²).
 pub const HK_FRICTION_CONSTANT: u32 = 1;
+/// [`HkMoveParams::friction_math`]: the speed from a fast reciprocal square root (the default).
+pub const HK_FRICTION_MATH_RSQRT: u32 = 0;
+/// [`HkMoveParams::friction_math`]: the speed from a correctly rounded square root and one divide
+/// (Quake's `PM_Friction` exactly; cheapest on desktop CPUs).
+pub const HK_FRICTION_MATH_SQRT_DIVIDE: u32 = 1;
 /// [`HkMoveParams::accel_budget`]: `a = accel·dt` (the seed; `accel` in units/s²).
 pub const HK_ACCEL_BUDGET_PER_SECOND: u32 = 0;
 /// [`HkMoveParams::accel_budget`]: `a = accel·wishspeed·dt` (Quake/Source; `accel` in 1/s).
@@ -145,6 +151,10 @@ pub struct HkMoveParams {
     /// Speed of the push-off when jumping from a ladder, units/s. Seed 4; Quake 270. Keep it above
     /// `ladder_climb_speed`, or the ladder catches the character again on the next tick.
     pub ladder_jump_speed: f32,
+    /// `HK_FRICTION_MATH_*`: how friction computes the speed (same bits on every CPU either way;
+    /// every peer and replay must use the same). 0, the default of every preset, is the fast
+    /// reciprocal square root.
+    pub friction_math: u32,
 }
 
 impl From<MoveParams> for HkMoveParams {
@@ -213,6 +223,10 @@ impl From<MoveParams> for HkMoveParams {
             water_jump_time: p.water_jump_time,
             ladder_climb_speed: p.ladder_climb_speed,
             ladder_jump_speed: p.ladder_jump_speed,
+            friction_math: match p.friction_math {
+                FrictionMath::Rsqrt => HK_FRICTION_MATH_RSQRT,
+                FrictionMath::SqrtDivide => HK_FRICTION_MATH_SQRT_DIVIDE,
+            },
         }
     }
 }
@@ -270,6 +284,11 @@ impl HkMoveParams {
             friction_model: match self.friction_model {
                 HK_FRICTION_STOP_SPEED => FrictionModel::StopSpeed,
                 HK_FRICTION_CONSTANT => FrictionModel::Constant,
+                _ => return Err(HK_ERR_INVALID_ARG),
+            },
+            friction_math: match self.friction_math {
+                HK_FRICTION_MATH_RSQRT => FrictionMath::Rsqrt,
+                HK_FRICTION_MATH_SQRT_DIVIDE => FrictionMath::SqrtDivide,
                 _ => return Err(HK_ERR_INVALID_ARG),
             },
             friction: non_negative(self.friction)?,

@@ -6,11 +6,13 @@
 //! computed and the character's `grounded` flag selects — so the compiler vectorises the loop
 //! (SSE2 on any x86_64, wider with `-C target-cpu=…`). The per-batch choices (friction model,
 //! budget mode) are made once outside the loop. The clamped-delta acceleration style needs a
-//! square root and a divide per character and is not the strafe-jump style; with it the batch
-//! falls back to the scalar kernel per character (same result, not vectorised).
+//! square root and a divide per character and is not the strafe-jump style; with it, and with
+//! [`super::FrictionMath::SqrtDivide`] (whose `libm` square root is a `sqrtss` the compiler does not
+//! vectorise), the batch falls back to the scalar kernel per character (same result, not
+//! vectorised).
 
 use super::kernels::{planar_velocity_tick, WishDir};
-use super::params::{AccelStyle, MoveParams};
+use super::params::{AccelStyle, FrictionMath, MoveParams};
 use super::prepared::{TickConsts, MAX_BITS};
 use crate::math::{scalar, Vec2};
 
@@ -51,7 +53,7 @@ pub fn planar_velocity_tick_batch(
         &wish.scale[..n],
         &grounded[..n],
     );
-    if params.accel_style != AccelStyle::Projection {
+    if params.accel_style != AccelStyle::Projection || params.friction_math != FrictionMath::Rsqrt {
         for i in 0..n {
             let w = WishDir::new(Vec2::new(dx[i], dz[i]), sc[i]);
             let v = planar_velocity_tick(Vec2::new(vx[i], vz[i]), w, params, gr[i], dt);
@@ -130,7 +132,7 @@ fn run<const STOP_SPEED: bool, const WISH_SCALED: bool>(
         let s = sc[i];
         let w_ground = k.max_speed * s;
         let w_air = k.air_max_speed * s;
-        let cap_air = select(w_air < k.air_wish_cap, w_air, k.air_wish_cap);
+        let cap_air = select(k.air_wish_cap < w_air, k.air_wish_cap, w_air); // `air_cap`
         let (bx, bz) = (select(g, fx, x), select(g, fz, z));
         let cap = select(g, w_ground, cap_air);
         let a = select(g, budget(k.accel, w_ground), budget(k.air_accel, w_air));
@@ -157,6 +159,10 @@ mod tests {
             MoveParams::quakeworld(),
             MoveParams::quake3(),
             MoveParams::source(),
+            MoveParams {
+                friction_math: FrictionMath::SqrtDivide,
+                ..MoveParams::quakeworld()
+            },
         ] {
             let mut rng = Pcg32::seeded(11);
             let n = 2000;

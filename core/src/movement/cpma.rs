@@ -74,7 +74,7 @@
 //! assert!((speeds[59] - speeds[9]).abs() < 1e-3 * speeds[9]);
 //! ```
 
-use super::kernels::{accel_budget, accelerate_styled, WishDir, WishKeys};
+use super::kernels::{accel_budget, accelerate_styled, air_cap, WishDir, WishKeys};
 use super::params::MoveParams;
 use crate::math::{scalar, Vec2};
 
@@ -101,12 +101,10 @@ pub fn cpm_air_velocity(v: Vec2, wish: WishDir, params: &MoveParams, dt: f32) ->
         } else {
             params.air_accel
         };
-        let c = if w < params.air_wish_cap {
-            w
-        } else {
-            params.air_wish_cap
-        };
-        (c, accel_budget(accel, w, params.accel_budget, dt))
+        (
+            air_cap(w, params.air_wish_cap),
+            accel_budget(accel, w, params.accel_budget, dt),
+        )
     };
     let v = accelerate_styled(v, wish, cap, budget, params.accel_style);
     // `if (cpm_pm_aircontrol) CPM_PM_Aircontrol(pm, wishdir, wishspeed2)`, which returns unless

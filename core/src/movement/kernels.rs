@@ -5,17 +5,18 @@
 //!
 //! | kernel | sqrt | div | mul/add/cmp |
 //! |---|---|---|---|
-//! | [`friction`] | 0: one `scalar::rsqrt` (skipped when stopped) | 0 | ≈ 8 |
+//! | [`friction`], [`FrictionMath::Rsqrt`] (default) | 0: one `scalar::rsqrt` (skipped when stopped) | 0 | ≈ 8 |
+//! | [`friction`], [`FrictionMath::SqrtDivide`] | 1 (skipped when stopped) | 1 | ≈ 4 |
 //! | [`accelerate`] (projection) | 0 | 0 | ≈ 8 |
 //! | [`accelerate_clamped`] | 1 | 1 | ≈ 10 |
 //! | [`WishDir::from_world`] / [`world_wish`] (cacheable) | 1 | 1 | ≈ 8 |
 //! | [`world_wish_unit`] (already-unit stick wish) | 0 | 0 | ≈ 6 |
 //!
-//! So a ground tick is one reciprocal square root, an air tick none; the wish conversion adds one
+//! So a ground tick is one reciprocal square root (or one sqrt and one divide), an air tick none; the wish conversion adds one
 //! sqrt and one divide once per `step` call (or never, if the caller caches a [`WishDir`]). The
 //! seed's `GetNextPlayerVector` needs three sqrts and four divides for the same result.
 
-use super::params::{AccelBudget, AccelStyle, FrictionModel, MoveParams};
+use super::params::{AccelBudget, AccelStyle, FrictionMath, FrictionModel, MoveParams};
 use crate::math::target::inline_policy;
 use crate::math::{scalar, Vec2, NORMALIZE_EPSILON_SQ};
 
@@ -208,41 +209,69 @@ pub(super) fn unit_facing(facing: Vec2) -> Vec2 {
     facing.try_normalize().unwrap_or(Vec2::new(0.0, -1.0))
 }
 
-/// Remove `drop` units/s from a velocity whose reciprocal length is `inv_speed`:
-/// `v *= max(1 − drop/speed, 0)`. No divide. Written as `1 − drop·inv` (not `(speed − drop)·inv`)
-/// so the small error of the fast reciprocal only touches the drop, never the kept speed: at high
-/// tick rates nothing accumulates.
+/// Is a squared planar speed `s2` moving for friction: above `stop_threshold²`, finite, and (for
+/// [`FrictionMath::Rsqrt`], whose estimate needs it) at least 1e-30? Otherwise friction stops the
+/// character dead.
 #[inline]
-fn apply_drop(v: Vec2, inv_speed: f32, drop: f32) -> Vec2 {
-    let k = 1.0 - drop * inv_speed;
+fn is_moving(s2: f32, stop_threshold: f32, math: FrictionMath) -> bool {
+    if scalar::SOFT_FLOAT {
+        // The same test as one integer range test: float compares are library calls here.
+        let min = if math == FrictionMath::SqrtDivide {
+            super::prepared::exact_moving_min_bits(stop_threshold)
+        } else {
+            super::prepared::moving_min_bits(stop_threshold)
+        };
+        (min..=super::prepared::MAX_BITS).contains(&s2.to_bits())
+    } else if math == FrictionMath::SqrtDivide {
+        // An infinite `s2` passes here and stops dead below (`∞/∞` is NaN): the same result.
+        s2 > stop_threshold * stop_threshold
+    } else {
+        // Three compares in this order (`RangeInclusive::contains` puts the bounds the other way
+        // round and measured 3 instructions more per ground character on x86_64).
+        #[allow(clippy::manual_range_contains)]
+        let in_range = s2 > stop_threshold * stop_threshold && s2 >= 1.0e-30 && s2 <= f32::MAX;
+        in_range
+    }
+}
+
+/// Ground friction in `math`'s form, with the speed removed per tick given by `drop(speed)`:
+/// `v *= k`, zero when `k` is not positive (or not moving, see [`is_moving`]). Every friction
+/// function here is this one.
+///
+/// - [`FrictionMath::Rsqrt`]: `k = 1 − drop·inv` with `inv = rsqrt(|v|²)` (one
+///   [`scalar::rsqrt_in_range`], no sqrt, no divide; the speed `|v|²·inv` is formed only when
+///   `drop` reads it). Written as `1 − drop·inv`, not `(speed − drop)·inv`, so the small error of
+///   the fast reciprocal only touches the drop, never the kept speed: at high tick rates nothing
+///   accumulates.
+/// - [`FrictionMath::SqrtDivide`]: `k = (speed − drop)/speed` with `speed = sqrt(|v|²)` correctly
+///   rounded: Quake's `PM_Friction`.
+#[inline]
+fn friction_with(
+    v: Vec2,
+    stop_threshold: f32,
+    math: FrictionMath,
+    drop: impl FnOnce(f32) -> f32,
+) -> Vec2 {
+    let s2 = v.length_squared();
+    if !is_moving(s2, stop_threshold, math) {
+        return Vec2::ZERO;
+    }
+    let k = if math == FrictionMath::SqrtDivide {
+        let speed = scalar::sqrt(s2);
+        (speed - drop(speed)) / speed
+    } else {
+        let inv = scalar::rsqrt_in_range(s2);
+        1.0 - drop(s2 * inv) * inv
+    };
     if !(k > 0.0) {
         return Vec2::ZERO;
     }
     v * k
 }
 
-/// Planar speed and its reciprocal, or `None` when at/below `stop_threshold` (or below 1e-15, or
-/// non-finite: then friction stops the character dead). One [`scalar::rsqrt`], no sqrt, no divide:
-/// friction runs every ground tick, and a correctly rounded software sqrt plus a divide is most of
-/// a movement step on a Cortex-M4F.
-#[inline]
-fn moving_speed(v: Vec2, stop_threshold: f32) -> Option<(f32, f32)> {
-    let s2 = v.length_squared();
-    if scalar::SOFT_FLOAT {
-        // The same test as one integer range test: float compares are library calls here.
-        let bits = super::prepared::moving_min_bits(stop_threshold)..=super::prepared::MAX_BITS;
-        if !bits.contains(&s2.to_bits()) {
-            return None;
-        }
-    } else if !(s2 > stop_threshold * stop_threshold) || !(s2 >= 1.0e-30) || !(s2 <= f32::MAX) {
-        return None;
-    }
-    let inv = scalar::rsqrt_in_range(s2);
-    Some((s2 * inv, inv))
-}
-
 /// Quake stop-speed friction: `control = max(speed, stop_speed)`, `drop = control·friction·dt`,
-/// `v *= max(speed − drop, 0)/speed`; `speed ≤ stop_threshold` → zero.
+/// `v *= max(speed − drop, 0)/speed`; `speed ≤ stop_threshold` → zero. `math` picks how the speed
+/// is computed ([`FrictionMath`]).
 #[inline]
 pub fn friction_stopspeed(
     v: Vec2,
@@ -250,30 +279,33 @@ pub fn friction_stopspeed(
     stop_speed: f32,
     stop_threshold: f32,
     dt: f32,
+    math: FrictionMath,
 ) -> Vec2 {
-    let Some((speed, inv)) = moving_speed(v, stop_threshold) else {
-        return Vec2::ZERO;
-    };
-    let control = if speed < stop_speed {
-        stop_speed
-    } else {
-        speed
-    };
-    apply_drop(v, inv, control * friction * dt)
+    friction_with(v, stop_threshold, math, |speed| {
+        let control = if speed < stop_speed {
+            stop_speed
+        } else {
+            speed
+        };
+        control * friction * dt
+    })
 }
 
 /// The seed's constant-deceleration friction: `drop = decel·dt`, `v *= max(speed − drop, 0)/speed`
 /// (the seed writes it as `v + normalize(v)·(−Clip(|v|, 0, drop))`, equal up to rounding);
-/// `speed ≤ stop_threshold` → zero.
+/// `speed ≤ stop_threshold` → zero. `math` picks how the speed is computed ([`FrictionMath`]).
 #[inline]
-pub fn friction_constant(v: Vec2, decel: f32, stop_threshold: f32, dt: f32) -> Vec2 {
-    let Some((_, inv)) = moving_speed(v, stop_threshold) else {
-        return Vec2::ZERO;
-    };
-    apply_drop(v, inv, decel * dt)
+pub fn friction_constant(
+    v: Vec2,
+    decel: f32,
+    stop_threshold: f32,
+    dt: f32,
+    math: FrictionMath,
+) -> Vec2 {
+    friction_with(v, stop_threshold, math, |_| decel * dt)
 }
 
-/// Ground friction with the model and constants of `params`: [`friction_stopspeed`] or
+/// Ground friction with the model, form and constants of `params`: [`friction_stopspeed`] or
 /// [`friction_constant`].
 #[inline]
 pub fn friction(v: Vec2, params: &MoveParams, dt: f32) -> Vec2 {
@@ -284,31 +316,39 @@ pub fn friction(v: Vec2, params: &MoveParams, dt: f32) -> Vec2 {
             params.stop_speed,
             params.stop_threshold,
             dt,
+            params.friction_math,
         ),
-        FrictionModel::Constant => friction_constant(v, params.friction, params.stop_threshold, dt),
+        FrictionModel::Constant => friction_constant(
+            v,
+            params.friction,
+            params.stop_threshold,
+            dt,
+            params.friction_math,
+        ),
     }
 }
 
-/// [`friction`] with the moving test and the reciprocal speed computed once, before the model is
-/// picked: the same bits (`friction_speed_first_is_friction`), fewer instructions, so the tick
+/// [`friction`] with the moving test and the speed computed once, before the model is picked: the
+/// same bits (`friction_speed_first_is_friction`), fewer instructions, so the tick
 /// ([`planar_velocity_tick`]) calls this one.
 #[inline]
 fn friction_speed_first(v: Vec2, params: &MoveParams, dt: f32) -> Vec2 {
-    let Some((speed, inv)) = moving_speed(v, params.stop_threshold) else {
-        return Vec2::ZERO;
-    };
-    let drop = match params.friction_model {
-        FrictionModel::StopSpeed => {
-            let control = if speed < params.stop_speed {
-                params.stop_speed
-            } else {
-                speed
-            };
-            control * params.friction * dt
-        }
-        FrictionModel::Constant => params.friction * dt,
-    };
-    apply_drop(v, inv, drop)
+    friction_with(
+        v,
+        params.stop_threshold,
+        params.friction_math,
+        |speed| match params.friction_model {
+            FrictionModel::StopSpeed => {
+                let control = if speed < params.stop_speed {
+                    params.stop_speed
+                } else {
+                    speed
+                };
+                control * params.friction * dt
+            }
+            FrictionModel::Constant => params.friction * dt,
+        },
+    )
 }
 
 /// Per-tick speed budget `a`: `accel·dt` ([`AccelBudget::PerSecond`]) or `accel·wishspeed·dt`
@@ -379,15 +419,23 @@ pub fn ground_accelerate(v: Vec2, wish: WishDir, params: &MoveParams, dt: f32) -
 #[inline]
 pub fn air_cap_and_budget(params: &MoveParams, scale: f32, dt: f32) -> (f32, f32) {
     let w = params.air_max_speed * scale;
-    let cap = if w < params.air_wish_cap {
-        w
-    } else {
-        params.air_wish_cap
-    };
+    let cap = air_cap(w, params.air_wish_cap);
     (
         cap,
         accel_budget(params.air_accel, w, params.accel_budget, dt),
     )
+}
+
+/// `min(w, air_wish_cap)`, written `cap < w` first so that an infinite cap (no separate air cap:
+/// Quake III, the seed) folds away when the params are a constant, and so that a NaN `w` stays NaN
+/// (the acceleration then adds nothing, as on the ground) instead of becoming the cap.
+#[inline]
+pub(super) fn air_cap(w: f32, air_wish_cap: f32) -> f32 {
+    if air_wish_cap < w {
+        air_wish_cap
+    } else {
+        w
+    }
 }
 
 /// Air acceleration (QuakeWorld/Source `PM_AirAccelerate`, Quake III/seed air accelerate):
@@ -477,6 +525,9 @@ mod tests {
         ] {
             for i in 0..20_000 {
                 let mut p = preset;
+                if i % 2 == 1 {
+                    p.friction_math = FrictionMath::SqrtDivide;
+                }
                 if i % 4 == 0 {
                     p.friction = pick(&mut rng, 10.0);
                     p.stop_speed = pick(&mut rng, 200.0);
@@ -587,31 +638,69 @@ mod tests {
 
     #[test]
     fn quake_friction_values() {
-        // speed 320, k 6, dt 0.01: drop = 320·6·0.01 = 19.2 → 300.8.
-        let v = friction_stopspeed(Vec2::new(320.0, 0.0), 6.0, 100.0, 1.0, 0.01);
-        assert!((v.x - 300.8).abs() < 300.8 * TOL.max(4e-6));
-        // Below stop speed: drop = 100·6·0.01 = 6.
-        let v = friction_stopspeed(Vec2::new(0.0, 50.0), 6.0, 100.0, 1.0, 0.01);
-        assert!((v.y - 44.0).abs() < 44.0 * TOL.max(3e-6));
-        assert_eq!(
-            friction_stopspeed(Vec2::new(0.5, 0.5), 6.0, 100.0, 1.0, 0.01),
-            Vec2::ZERO
-        );
-        assert_eq!(
-            friction_stopspeed(Vec2::new(f32::INFINITY, 0.0), 6.0, 100.0, 1.0, 0.01),
-            Vec2::ZERO
-        );
+        for math in [FrictionMath::Rsqrt, FrictionMath::SqrtDivide] {
+            let f = |v: Vec2| friction_stopspeed(v, 6.0, 100.0, 1.0, 0.01, math);
+            // speed 320, k 6, dt 0.01: drop = 320·6·0.01 = 19.2 → 300.8.
+            let v = f(Vec2::new(320.0, 0.0));
+            assert!((v.x - 300.8).abs() < 300.8 * TOL.max(4e-6));
+            // Below stop speed: drop = 100·6·0.01 = 6.
+            let v = f(Vec2::new(0.0, 50.0));
+            assert!((v.y - 44.0).abs() < 44.0 * TOL.max(3e-6));
+            assert_eq!(f(Vec2::new(0.5, 0.5)), Vec2::ZERO);
+            assert_eq!(f(Vec2::new(f32::INFINITY, 0.0)), Vec2::ZERO);
+            assert_eq!(f(Vec2::new(f32::MAX, f32::MAX)), Vec2::ZERO);
+            assert_eq!(f(Vec2::new(f32::NAN, 1.0)), Vec2::ZERO);
+        }
     }
 
     #[test]
     fn constant_friction_stops() {
-        let v = friction_constant(Vec2::new(3.0, 4.0), 70.0, 0.0, 0.02);
-        assert!((v.length() - 3.6).abs() < 3.6 * TOL.max(3e-6));
-        assert_eq!(
-            friction_constant(Vec2::new(0.3, 0.4), 70.0, 0.0, 0.02),
-            Vec2::ZERO
-        );
-        assert_eq!(friction_constant(Vec2::ZERO, 70.0, 0.0, 0.02), Vec2::ZERO);
+        for math in [FrictionMath::Rsqrt, FrictionMath::SqrtDivide] {
+            let f = |v: Vec2| friction_constant(v, 70.0, 0.0, 0.02, math);
+            let v = f(Vec2::new(3.0, 4.0));
+            assert!((v.length() - 3.6).abs() < 3.6 * TOL.max(3e-6));
+            assert_eq!(f(Vec2::new(0.3, 0.4)), Vec2::ZERO);
+            assert_eq!(f(Vec2::ZERO), Vec2::ZERO);
+            assert_eq!(f(Vec2::new(f32::INFINITY, 0.0)), Vec2::ZERO);
+        }
+    }
+
+    /// `FrictionMath::SqrtDivide` is QuakeWorld's `PM_Friction` bit for bit where both keep a
+    /// speed: `speed = sqrt(x·x + y·y)` (C: a `float` sum, `sqrt` in double, stored as `float`,
+    /// which is the correctly rounded `f32` root), `newspeed = max(speed − drop, 0)/speed`,
+    /// `vel *= newspeed`. (Quake's zero result keeps the components' signs; hopkit's is `+0`.)
+    #[cfg(not(feature = "micromath"))]
+    #[test]
+    fn sqrt_divide_is_pm_friction() {
+        let mut rng = crate::rng::Pcg32::seeded(23);
+        for i in 0..200_000 {
+            let r = [0.5, 30.0, 400.0, 3000.0][i % 4];
+            let v = Vec2::new(rng.range_f32(-r, r), rng.range_f32(-r, r));
+            let (k, stop_speed, dt) = (6.0f32, 100.0f32, [1.0 / 72.0, 1.0 / 60.0, 0.01][i % 3]);
+            let speed = ((v.x * v.x + v.y * v.y) as f64).sqrt() as f32;
+            let control = if speed < stop_speed {
+                stop_speed
+            } else {
+                speed
+            };
+            let drop = control * k * dt;
+            let mut newspeed = speed - drop;
+            if newspeed < 0.0 {
+                newspeed = 0.0;
+            }
+            newspeed /= speed;
+            let quake = Vec2::new(v.x * newspeed, v.y * newspeed);
+            let got = friction_stopspeed(v, k, stop_speed, 0.0, dt, FrictionMath::SqrtDivide);
+            if newspeed > 0.0 {
+                assert_eq!(
+                    (got.x.to_bits(), got.y.to_bits()),
+                    (quake.x.to_bits(), quake.y.to_bits()),
+                    "v {v:?} dt {dt}"
+                );
+            } else {
+                assert_eq!(got, Vec2::ZERO);
+            }
+        }
     }
 
     #[test]

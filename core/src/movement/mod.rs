@@ -110,5 +110,5 @@ pub use kernels::{
     optimal_strafe_cos, planar_velocity_tick, world_wish, world_wish_unit, WishDir, WishKeys,
 };
 pub use mover::{step, step_wish, tick, MoveInput, MoverState, StepEvents};
-pub use params::{AccelBudget, AccelStyle, FrictionModel, MoveParams};
+pub use params::{AccelBudget, AccelStyle, FrictionMath, FrictionModel, MoveParams};
 pub use prepared::TickConsts;

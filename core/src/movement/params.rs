@@ -28,6 +28,33 @@ pub enum FrictionModel {
     Constant,
 }
 
+/// How ground friction computes the speed it scales the velocity by. Both forms are made of
+/// IEEE-754 operations that are exact or correctly rounded, so each gives **the same bits on every
+/// target**; they differ from each other in the last bits, so every peer of a networked game, and a
+/// recording and its replay, must use the same one.
+///
+/// | form | desktop CPUs (x86_64, AArch64) | Cortex-M4F | Cortex-M0 (software floats) |
+/// |---|---|---|---|
+/// | [`FrictionMath::Rsqrt`] | a dozen multiplies | cheapest | dearer |
+/// | [`FrictionMath::SqrtDivide`] | cheapest: two instructions | dearest: no `VSQRT` from safe stable `no_std` Rust | cheaper |
+///
+/// The measured costs are in `docs/benchmarks.md` (x86_64, the "`SqrtDivide`" rows) and
+/// `firmware/budgets.txt` (the `movement-kernel-ground-exact-instr` rows).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum FrictionMath {
+    /// `v·(1 − drop·rsqrt(|v|²))`: the reciprocal speed from a bit-level estimate and two Newton
+    /// steps (`math::scalar::rsqrt`, within 7.3e-7 relative), no square root, no divide. Speeds
+    /// below 1e-15 units/s stop dead. The default: the cheapest form on an FPU microcontroller.
+    #[default]
+    Rsqrt,
+    /// `v·(speed − drop)/speed` with `speed = sqrt(|v|²)` correctly rounded: Quake's
+    /// `PM_Friction` exactly. The cheapest form where a square root and a divide are instructions
+    /// (desktop CPUs, consoles) and on the Cortex-M0 (`math::sqrt32`), the dearest on the
+    /// Cortex-M4F.
+    SqrtDivide,
+}
+
 /// How the acceleration parameter becomes the per-tick speed budget `a`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
@@ -69,6 +96,9 @@ pub struct MoveParams {
     pub accel_style: AccelStyle,
     /// Friction model. Default [`FrictionModel::Constant`] (seed).
     pub friction_model: FrictionModel,
+    /// How friction computes the speed (same bits everywhere either way; see [`FrictionMath`]).
+    /// Default [`FrictionMath::Rsqrt`]; every preset uses the default.
+    pub friction_math: FrictionMath,
     /// Friction: deceleration in units/s² ([`FrictionModel::Constant`]) or coefficient in 1/s
     /// ([`FrictionModel::StopSpeed`]). Default 70 (seed `frictionAccel`).
     pub friction: f32,
@@ -284,6 +314,7 @@ impl MoveParams {
             accel_budget: AccelBudget::PerSecond,
             accel_style: AccelStyle::Projection,
             friction_model: FrictionModel::Constant,
+            friction_math: FrictionMath::Rsqrt,
             friction: SEED_FRICTION_ACCEL,
             stop_speed: 0.0,
             stop_threshold: 0.0,
@@ -357,6 +388,7 @@ impl MoveParams {
             accel_budget: AccelBudget::WishSpeedScaled,
             accel_style: AccelStyle::Projection,
             friction_model: FrictionModel::StopSpeed,
+            friction_math: FrictionMath::Rsqrt,
             friction: 6.0,
             stop_speed: 100.0,
             stop_threshold: 1.0,

@@ -32,8 +32,8 @@
 //! }
 //! ```
 
-use super::kernels::{accelerate_clamped, WishDir};
-use super::params::{AccelBudget, AccelStyle, FrictionModel, MoveParams};
+use super::kernels::{accelerate_clamped, air_cap, WishDir};
+use super::params::{AccelBudget, AccelStyle, FrictionMath, FrictionModel, MoveParams};
 use crate::math::scalar::{positive, positive_bits};
 use crate::math::target::inline_policy;
 use crate::math::{scalar, Vec2};
@@ -56,8 +56,11 @@ pub struct TickConsts {
     pub(super) friction: f32,
     /// Stop-speed model: `stop_speed`, units/s.
     pub(super) stop_speed: f32,
+    /// [`FrictionMath::SqrtDivide`] (else [`FrictionMath::Rsqrt`]).
+    pub(super) exact_friction: bool,
     /// Smallest bit pattern of a squared planar speed that friction treats as moving
-    /// (`> stop_threshold²` and `≥ 1e-30`); [`NOTHING_MOVES`] when nothing moves (NaN threshold).
+    /// (`> stop_threshold²`, and `≥ 1e-30` with [`FrictionMath::Rsqrt`]); [`NOTHING_MOVES`] when
+    /// nothing moves (NaN threshold).
     pub(super) moving_min_bits: u32,
     /// `MAX_BITS − moving_min_bits`, so that "moving" is one unsigned compare,
     /// `bits.wrapping_sub(moving_min_bits) ≤ moving_span` (bits below the minimum wrap above the
@@ -85,16 +88,23 @@ pub struct TickConsts {
 /// `(moving_min_bits(t)..=MAX_BITS).contains(&s2.to_bits())` (the upper end excludes inf and NaN).
 #[inline]
 pub(super) fn moving_min_bits(stop_threshold: f32) -> u32 {
-    let thr2 = stop_threshold * stop_threshold;
-    if thr2.to_bits() & 0x7fff_ffff > 0x7f80_0000 {
-        return u32::MAX; // NaN (tested on the bits: no float compare where floats are software)
-    }
-    let above = thr2.to_bits().saturating_add(1); // the next float after thr2 (thr2 ≥ 0)
+    let above = exact_moving_min_bits(stop_threshold);
     if above > RSQRT_MIN_BITS {
         above
     } else {
         RSQRT_MIN_BITS
     }
+}
+
+/// [`moving_min_bits`] without the rsqrt's floor, for [`FrictionMath::SqrtDivide`]: the bits of
+/// the next float after `stop_threshold²` (`s2 > stop_threshold²`), `u32::MAX` for a NaN threshold.
+#[inline]
+pub(super) fn exact_moving_min_bits(stop_threshold: f32) -> u32 {
+    let thr2 = stop_threshold * stop_threshold;
+    if thr2.to_bits() & 0x7fff_ffff > 0x7f80_0000 {
+        return u32::MAX; // NaN (tested on the bits: no float compare where floats are software)
+    }
+    thr2.to_bits().saturating_add(1) // the next float after thr2 (thr2 ≥ 0)
 }
 
 /// [`TickConsts`]'s `(moving_min_bits, moving_span)` for a [`moving_min_bits`]: `(min, MAX_BITS −
@@ -122,7 +132,12 @@ impl TickConsts {
         let stop_speed_model = params.friction_model == FrictionModel::StopSpeed;
         let wish_scaled = params.accel_budget == AccelBudget::WishSpeedScaled;
         let per_tick = |a: f32| if wish_scaled { a } else { a * dt };
-        let (moving_min_bits, moving_span) = moving_range(moving_min_bits(params.stop_threshold));
+        let exact_friction = params.friction_math == FrictionMath::SqrtDivide;
+        let (moving_min_bits, moving_span) = moving_range(if exact_friction {
+            exact_moving_min_bits(params.stop_threshold)
+        } else {
+            moving_min_bits(params.stop_threshold)
+        });
         TickConsts {
             dt,
             stop_speed_model,
@@ -132,6 +147,7 @@ impl TickConsts {
                 params.friction * dt
             },
             stop_speed: params.stop_speed,
+            exact_friction,
             moving_min_bits,
             moving_span,
             wish_scaled,
@@ -159,11 +175,7 @@ impl TickConsts {
             self.accelerate(v, wish, w, self.budget(self.accel, w))
         } else {
             let w = self.air_max_speed * wish.scale;
-            let cap = if w < self.air_wish_cap {
-                w
-            } else {
-                self.air_wish_cap
-            };
+            let cap = air_cap(w, self.air_wish_cap);
             self.accelerate(v, wish, cap, self.budget(self.air_accel, w))
         }
     }
@@ -177,9 +189,32 @@ impl TickConsts {
         if s2.to_bits().wrapping_sub(self.moving_min_bits) > self.moving_span {
             return Vec2::ZERO;
         }
+        if self.exact_friction {
+            return self.friction_exact(v, s2);
+        }
         let inv = scalar::rsqrt_in_range(s2);
-        let drop = if self.stop_speed_model {
-            let speed = s2 * inv;
+        let k = 1.0 - self.drop(s2 * inv) * inv;
+        if !positive(k) {
+            return Vec2::ZERO;
+        }
+        Vec2::new(v.x * k, v.y * k)
+    }
+
+    /// [`Self::friction`]'s [`FrictionMath::SqrtDivide`] form, for a moving `v` with `|v|² = s2`.
+    #[inline]
+    fn friction_exact(&self, v: Vec2, s2: f32) -> Vec2 {
+        let speed = scalar::sqrt(s2);
+        let k = (speed - self.drop(speed)) / speed;
+        if !positive(k) {
+            return Vec2::ZERO;
+        }
+        Vec2::new(v.x * k, v.y * k)
+    }
+
+    /// The speed friction removes this tick at `speed` (read only by the stop-speed model).
+    #[inline]
+    fn drop(&self, speed: f32) -> f32 {
+        if self.stop_speed_model {
             let control = if speed < self.stop_speed {
                 self.stop_speed
             } else {
@@ -188,12 +223,7 @@ impl TickConsts {
             control * self.friction * self.dt
         } else {
             self.friction
-        };
-        let k = 1.0 - drop * inv;
-        if !positive(k) {
-            return Vec2::ZERO;
         }
-        Vec2::new(v.x * k, v.y * k)
     }
 
     #[inline]
@@ -310,8 +340,13 @@ mod tests {
         presets[5].stop_threshold = 0.5;
         presets[6].stop_threshold = f32::NAN;
         presets[6].accel_style = AccelStyle::ClampedDelta;
+        // Every preset in both friction forms.
+        let exact = presets.map(|p| MoveParams {
+            friction_math: FrictionMath::SqrtDivide,
+            ..p
+        });
         let mut rng = Pcg32::seeded(7);
-        for params in presets {
+        for params in presets.into_iter().chain(exact) {
             for dt in [1.0 / 60.0, 0.01, 0.05, 1e-7] {
                 let k = TickConsts::new(&params, dt);
                 assert_eq!(k.dt(), dt);

@@ -7,6 +7,9 @@
 //!   (friction + accelerate, cached world wish) through `TickConsts` (constants folded once per
 //!   tick length), mean of many, loop cost subtracted; `movement-kernel-ground-unprepared-instr`:
 //!   the same through `planar_velocity_tick` (same bits, constants derived per call);
+//!   `movement-kernel-ground-exact-instr`: the `TickConsts` ground step with
+//!   `FrictionMath::SqrtDivide` (a correctly rounded square root and a divide instead of the
+//!   rsqrt);
 //!   `movement-seed-step-instr`: the seed's `GetNextPlayerVector` port;
 //!   `movement-full-step-instr`: a whole character `step_wish` (ground probe, jump rules, gravity);
 //!   `movement-q3-air-step-instr` / `movement-cpm-air-step-instr`: an airborne `step_wish` with W
@@ -56,7 +59,7 @@ use hopkit::hash::StateHasher;
 use hopkit::math::{scalar, Vec2, Vec3};
 use hopkit::movement::seed::next_player_vector;
 use hopkit::movement::{
-    planar_velocity_tick, step_wish, MoveParams, MoverState, TickConsts, WishDir,
+    planar_velocity_tick, step_wish, FrictionMath, MoveParams, MoverState, TickConsts, WishDir,
 };
 use hopkit_demo::app::App;
 use hopkit_demo::counting::FrameBuffer;
@@ -396,16 +399,29 @@ fn main() -> ! {
     // The kernel as a fixed-tick game runs it: constants folded once (`TickConsts`), bit-identical
     // to `planar_velocity_tick`, which is measured too (`-unprepared`). The wish turns every 64
     // calls; both loops pick it and pass it through `black_box` alike, so only the kernel differs.
-    let kernel = black_box(TickConsts::new(&params, dt));
+    // The same loop measures the ground step a second time with friction in Quake's form
+    // (`FrictionMath::SqrtDivide`: a correctly rounded square root and a divide), through the same
+    // call site so that the first figure's code is not changed by the second.
+    let exact_params = MoveParams {
+        friction_math: FrictionMath::SqrtDivide,
+        ..params
+    };
+    let kernels = black_box([
+        TickConsts::new(&params, dt),
+        TickConsts::new(&exact_params, dt),
+    ]);
+    let kernel = black_box(kernels[0]);
     let pick = move |i: u32| black_box(if i & 64 == 0 { wish } else { other });
-    let mut v = Vec2::new(6.0, -4.0);
-    let kernel_ground = per_call_minus(
-        &c,
-        |i| {
-            pick(i);
-        },
-        |i| v = kernel.tick(v, pick(i), true),
-    );
+    let [kernel_ground, kernel_ground_exact] = kernels.map(|k| {
+        let mut v = Vec2::new(6.0, -4.0);
+        per_call_minus(
+            &c,
+            |i| {
+                pick(i);
+            },
+            |i| v = k.tick(v, pick(i), true),
+        )
+    });
     let mut v = Vec2::new(12.0, 0.0);
     let kernel_air = per_call(&c, |_| {
         v = kernel.tick(v, wish, false);
@@ -436,6 +452,10 @@ fn main() -> ! {
     black_box((v, sv, mover));
     let _ = writeln!(out, "movement-kernel-ground-instr: {kernel_ground}");
     let _ = writeln!(out, "movement-kernel-air-instr: {kernel_air}");
+    let _ = writeln!(
+        out,
+        "movement-kernel-ground-exact-instr: {kernel_ground_exact}"
+    );
     let _ = writeln!(
         out,
         "movement-kernel-ground-unprepared-instr: {kernel_ground_unprepared}"

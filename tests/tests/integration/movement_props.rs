@@ -22,6 +22,7 @@ fn preset(i: u8) -> MoveParams {
             p.accel_style = hopkit::movement::AccelStyle::ClampedDelta;
             p.bhop_speed_cap = 1.3;
             p.jump_release_cut = 0.5;
+            p.friction_math = hopkit::movement::FrictionMath::SqrtDivide;
             p
         }
     }

@@ -13,7 +13,7 @@ use hopkit::ground::{GroundHit, GroundProbe};
 use hopkit::math::{scalar, Vec2, Vec3, NORMALIZE_EPSILON_SQ};
 use hopkit::movement::kernels::WishDir;
 use hopkit::movement::mover::{MoverState, StepEvents};
-use hopkit::movement::params::{AccelBudget, AccelStyle, FrictionModel, MoveParams};
+use hopkit::movement::params::{AccelBudget, AccelStyle, FrictionMath, FrictionModel, MoveParams};
 use hopkit::timestep::SubSteps;
 
 #[derive(Clone, Copy, Default)]
@@ -446,32 +446,61 @@ fn planar_velocity_tick(
     dt: f32,
 ) -> Vec2 {
     if grounded {
-        let v = match params.friction_model {
-            FrictionModel::StopSpeed => match moving_speed(v, params.stop_threshold) {
+        let v = if params.friction_math == FrictionMath::SqrtDivide {
+            // Added with `FrictionMath` (issue 23): Quake's `PM_Friction` in plain form.
+            match moving_speed_exact(v, params.stop_threshold) {
                 None => Vec2::ZERO,
-                Some((speed, inv)) => {
-                    let control = if speed < params.stop_speed {
-                        params.stop_speed
-                    } else {
-                        speed
+                Some(speed) => {
+                    let drop = match params.friction_model {
+                        FrictionModel::StopSpeed => {
+                            let control = if speed < params.stop_speed {
+                                params.stop_speed
+                            } else {
+                                speed
+                            };
+                            control * params.friction * dt
+                        }
+                        FrictionModel::Constant => params.friction * dt,
                     };
-                    apply_drop(v, inv, control * params.friction * dt)
+                    let k = (speed - drop) / speed;
+                    if !(k > 0.0) {
+                        Vec2::ZERO
+                    } else {
+                        v * k
+                    }
                 }
-            },
-            FrictionModel::Constant => match moving_speed(v, params.stop_threshold) {
-                None => Vec2::ZERO,
-                Some((_, inv)) => apply_drop(v, inv, params.friction * dt),
-            },
+            }
+        } else {
+            match params.friction_model {
+                FrictionModel::StopSpeed => match moving_speed(v, params.stop_threshold) {
+                    None => Vec2::ZERO,
+                    Some((speed, inv)) => {
+                        let control = if speed < params.stop_speed {
+                            params.stop_speed
+                        } else {
+                            speed
+                        };
+                        apply_drop(v, inv, control * params.friction * dt)
+                    }
+                },
+                FrictionModel::Constant => match moving_speed(v, params.stop_threshold) {
+                    None => Vec2::ZERO,
+                    Some((_, inv)) => apply_drop(v, inv, params.friction * dt),
+                },
+            }
         };
         let w = params.max_speed * wish.scale;
         let a = accel_budget(params.accel, w, params.accel_budget, dt);
         accelerate_styled(v, wish, w, a, params.accel_style)
     } else {
         let w = params.air_max_speed * wish.scale;
-        let cap = if w < params.air_wish_cap {
-            w
-        } else {
+        // `min(w, air_wish_cap)` with the cap tested first (changed on purpose with issue 23: an
+        // infinite cap folds away when the params are a constant; a NaN `w` now stays NaN and
+        // adds nothing, as on the ground, and a NaN cap no longer caps).
+        let cap = if params.air_wish_cap < w {
             params.air_wish_cap
+        } else {
+            w
         };
         let a = accel_budget(params.air_accel, w, params.accel_budget, dt);
         accelerate_styled(v, wish, cap, a, params.accel_style)
@@ -493,6 +522,14 @@ fn moving_speed(v: Vec2, stop_threshold: f32) -> Option<(f32, f32)> {
     }
     let inv = scalar::rsqrt_in_range(s2);
     Some((s2 * inv, inv))
+}
+
+fn moving_speed_exact(v: Vec2, stop_threshold: f32) -> Option<f32> {
+    let s2 = v.length_squared();
+    if !(s2 > stop_threshold * stop_threshold) {
+        return None;
+    }
+    Some(scalar::sqrt(s2))
 }
 
 fn accel_budget(accel: f32, wishspeed: f32, mode: AccelBudget, dt: f32) -> f32 {
@@ -659,6 +696,11 @@ mod tests {
             FrictionModel::Constant
         } else {
             FrictionModel::StopSpeed
+        };
+        p.friction_math = if rng.below(2) == 0 {
+            FrictionMath::Rsqrt
+        } else {
+            FrictionMath::SqrtDivide
         };
         p
     }

@@ -3,7 +3,7 @@
 
 use hopkit::ghost::{FlyerParams, Ghost, Recording};
 use hopkit::hash::StateHash;
-use hopkit::movement::{self, MoveInput, MoveParams, MoverState};
+use hopkit::movement::{self, FrictionMath, MoveInput, MoveParams, MoverState};
 use hopkit_demo as demo;
 use hopkit_ffi::*;
 use std::ffi::CStr;
@@ -216,6 +216,8 @@ fn bad_numbers_are_rejected_and_change_nothing() {
     let bad_jump = HkMoveInput { jump: 2, ..good };
     let mut bad_enum = p;
     bad_enum.friction_model = 7;
+    let mut bad_math = p;
+    bad_math.friction_math = 2;
     let mut neg = p;
     neg.gravity = -1.0;
     let mut inf = p;
@@ -248,6 +250,7 @@ fn bad_numbers_are_rejected_and_change_nothing() {
             (&p, &nan_input, &g),
             (&p, &bad_jump, &g),
             (&bad_enum, &good, &g),
+            (&bad_math, &good, &g),
             (&neg, &good, &g),
             (&inf, &good, &g),
             (&p, &good, &nan_ground),
@@ -286,11 +289,23 @@ fn bad_numbers_are_rejected_and_change_nothing() {
 
 #[test]
 fn mover_matches_the_core_bit_for_bit() {
-    let p = seed_params();
+    mover_matches_the_core(HK_FRICTION_MATH_RSQRT, FrictionMath::Rsqrt);
+    mover_matches_the_core(HK_FRICTION_MATH_SQRT_DIVIDE, FrictionMath::SqrtDivide);
+}
+
+/// The seed preset with friction computed in the given form, through the ABI and in the core.
+fn mover_matches_the_core(c_math: u32, core_math: FrictionMath) {
+    let p = HkMoveParams {
+        friction_math: c_math,
+        ..seed_params()
+    };
     let g = flat();
     let mut m = new_mover();
     let mut core = MoverState::new(hopkit::math::Vec3::ZERO);
-    let cp = MoveParams::seed();
+    let cp = MoveParams {
+        friction_math: core_math,
+        ..MoveParams::seed()
+    };
     let mut top = 0.0f32;
     for tick in 0..run_length(900, 90) {
         let mut s = MaybeUninit::<HkMoverState>::uninit();
