@@ -19,6 +19,16 @@ pub(crate) const INF: u32 = 0x7f80_0000;
 /// pattern is at most this.
 pub(crate) const MAX_FINITE: u32 = 0x7f7f_ffff;
 
+/// `min ≤ x ≤ f32::MAX` with a clear sign bit, where `min_bits` (at most [`MAX_FINITE`]) is
+/// `min`'s pattern: one unsigned compare. Non-negative floats order like their patterns; a pattern
+/// below `min_bits` wraps above the span, and so does every negative pattern and every NaN. Used
+/// where a squared length must be in range (one branch instead of two float compares, and no
+/// library call where floats are software).
+#[inline(always)]
+pub(crate) fn in_range_to_max(x: f32, min_bits: u32) -> bool {
+    x.to_bits().wrapping_sub(min_bits) <= MAX_FINITE - min_bits
+}
+
 /// The magnitude pattern of `x` (`|x|`'s bits). Non-NaN magnitudes order like these integers, and
 /// NaNs lie above `+∞`.
 #[inline(always)]
@@ -173,6 +183,22 @@ mod tests {
                 let want = a.is_finite() && b.is_finite();
                 assert_eq!(all_finite!(a, b), want);
                 assert_eq!(all_finite!(a, 1.0, 2.0, b, 0.0, 3.0, 4.0, -5.0, 6.0), want);
+            }
+        }
+    }
+
+    #[test]
+    fn in_range_to_max_is_the_float_range() {
+        let mut xs = specials().to_vec();
+        let mut rng = crate::rng::Pcg32::seeded(31);
+        xs.extend((0..20_000).map(|_| f32::from_bits(rng.next_u32())));
+        for min in [0.0, f32::from_bits(1), 1.0e-12, 1.0, 3.0e38, f32::MAX] {
+            for min_bits in [min.to_bits(), min.to_bits().saturating_add(1).min(MAX_FINITE)] {
+                let lo = f32::from_bits(min_bits);
+                for &x in &xs {
+                    let want = x.is_sign_positive() && lo <= x && x <= f32::MAX;
+                    assert_eq!(in_range_to_max(x, min_bits), want, "{x:?} from {lo:?}");
+                }
             }
         }
     }

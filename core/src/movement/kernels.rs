@@ -12,13 +12,14 @@
 //! | [`WishDir::from_world`] / [`world_wish`] (cacheable) | 1 | 1 | ≈ 8 |
 //! | [`world_wish_unit`] (already-unit stick wish) | 0 | 0 | ≈ 6 |
 //!
-//! So a ground tick is one reciprocal square root (or one sqrt and one divide), an air tick none; the wish conversion adds one
-//! sqrt and one divide once per `step` call (or never, if the caller caches a [`WishDir`]). The
-//! seed's `GetNextPlayerVector` needs three sqrts and four divides for the same result.
+//! So a ground tick is one reciprocal square root (or one sqrt and one divide), an air tick none;
+//! the wish conversion adds one sqrt and one divide once per `step` call (or never, if the caller
+//! caches a [`WishDir`]). The seed's `GetNextPlayerVector` needs three sqrts and four divides for
+//! the same result.
 
 use super::params::{AccelBudget, AccelStyle, FrictionMath, FrictionModel, MoveParams};
 use crate::math::target::inline_policy;
-use crate::math::{scalar, Vec2, NORMALIZE_EPSILON_SQ};
+use crate::math::{bits, scalar, Vec2, NORMALIZE_EPSILON_SQ};
 
 /// Which movement keys a wish came from, in the view frame — what Quake III's `movementDir`
 /// tells CPM's air step ([`super::cpma`]): only forward/back held (air control turns the
@@ -105,7 +106,8 @@ impl WishDir {
     #[inline]
     pub fn from_world(w: Vec2) -> WishDir {
         let l2 = w.length_squared();
-        if !(l2 > NORMALIZE_EPSILON_SQ) || !(l2 <= f32::MAX) {
+        // `NORMALIZE_EPSILON_SQ < l2 ≤ f32::MAX` (NaN fails) as one unsigned compare.
+        if !bits::in_range_to_max(l2, NORMALIZE_EPSILON_SQ.to_bits() + 1) {
             return WishDir::NONE;
         }
         let len = scalar::sqrt(l2);

@@ -61,7 +61,9 @@
 //!
 //! ## Cost model (per tick, f32)
 //! - Ground: friction 1 [`crate::math::scalar::rsqrt`] (bit estimate + 2 Newton steps, no sqrt,
-//!   no divide), accelerate 0/0, ≈ 30 mul/add/compare.
+//!   no divide) with the default [`FrictionMath::Rsqrt`], or 1 sqrt + 1 divide with
+//!   [`FrictionMath::SqrtDivide`] (cheaper on desktop CPUs and the M0, dearer on the M4F; same bits
+//!   on every CPU either way); accelerate 0/0, ≈ 30 mul/add/compare.
 //! - Air: 0 sqrt, 0 divide, ≈ 12 mul/add/compare.
 //! - Wish conversion ([`world_wish`]): 1 sqrt + 1 divide per `step` call; [`step_wish`] takes a
 //!   cached [`WishDir`] and skips it; [`world_wish_unit`] converts the stick module's already-unit
@@ -78,7 +80,9 @@
 //! - Friction is computed as `v·(1 − drop·rsqrt(|v|²))` (clamped at a stop) instead of
 //!   `v + normalize(v)·(−drop)`: measured over 2·10⁶ random velocities at 60 Hz, within 7 ulp
 //!   (5.0e-7 relative) of the seed's formulation for components not tiny against `|v|`; no sqrt
-//!   and no divide instead of two sqrt and two divides. [`seed`] keeps the op-for-op original.
+//!   and no divide instead of two sqrt and two divides. [`FrictionMath::SqrtDivide`] computes
+//!   `v·(speed − drop)/speed` instead (Quake's `PM_Friction` bit for bit). [`seed`] keeps the
+//!   op-for-op original.
 //! - Normalisation treats lengths below 1e-6 as zero (Unity: 1e-5).
 //! - A wish shorter than 1 scales the wish speed (analog sticks); the seed normalises every input
 //!   to full speed. Digital input (`(1, 0)`, `(1, 1)` …) behaves exactly like the seed.
