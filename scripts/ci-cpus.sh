@@ -41,6 +41,7 @@ done
 g() { sed -n "s/^const MICROMATH_$1: u64 = 0x\([0-9a-f_]*\);/\1/p" demo/tests/backend_golden.rs | tr -d _; }
 m600="0x$(g 600)"
 m3600="0x$(g 3600)"
+mforms="0x$(g FORMS)"
 if cargo test -q -p hopkit-demo --features micromath --test backend_golden >"$log/mm-host.txt" 2>&1; then
     echo "ok    micromath x86_64: 600 ticks $m600, 3600 ticks $m3600 (demo/tests/backend_golden.rs)"
 else
@@ -51,10 +52,11 @@ for arch in thumbv7em thumbv6m; do
     if HOPKIT_QEMU_FEATURES=micromath HOPKIT_CROSS_TARGET_DIR="$PWD/target/cross-micromath" \
         scripts/qemu.sh "$arch" demo >"$out" 2>&1 &&
         [ "$(sed -n 's/^state-hash: //p' "$out")" = "$m600" ] &&
-        [ "$(sed -n 's/^state-hash-3600: //p' "$out")" = "$m3600" ]; then
-        echo "ok    micromath $arch: 600 ticks $m600, 3600 ticks $m3600 (equal to x86_64)"
+        [ "$(sed -n 's/^state-hash-3600: //p' "$out")" = "$m3600" ] &&
+        [ "$(sed -n 's/^friction-forms-hash: //p' "$out")" = "$mforms" ]; then
+        echo "ok    micromath $arch: 600 ticks $m600, 3600 ticks $m3600, friction forms $mforms (equal to x86_64)"
     else
-        echo "FAIL  micromath $arch"; grep -E 'state-hash|FAIL|PANIC' "$out"; fail=1
+        echo "FAIL  micromath $arch"; grep -E 'state-hash|friction-forms|FAIL|PANIC' "$out"; fail=1
     fi
 done
 # wasm32: the cart built with micromath under wasmi, compared with the same code on x86_64 (the

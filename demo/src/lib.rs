@@ -16,6 +16,8 @@
 //! - [`app`]: the board-independent handheld application (sticks + buttons → fixed 60 Hz ticks →
 //!   one frame), generic over the small [`seams`] a board implements; [`counting`]: drawing
 //!   targets without a display (pixel fingerprints, the handheld's 1 KiB frame buffer).
+//! - [`forms`]: one character scripted in both friction forms, hashed, for the cross-CPU check of
+//!   the form the demo does not use.
 //!
 //! # Example
 //!
@@ -37,6 +39,7 @@
 pub mod app;
 pub mod arena;
 pub mod counting;
+pub mod forms;
 pub mod gamepad;
 pub mod level;
 pub mod pilot;

@@ -27,3 +27,21 @@ fn scripted_demo_matches_the_backends_golden_hashes() {
         assert_eq!(got, want, "{ticks} ticks: got {got:#018x}");
     }
 }
+
+/// One character in both friction forms (`hopkit_demo::forms`, the form the demo does not use
+/// included): (libm hash, micromath hash). The QEMU images print the same `friction-forms-hash`
+/// line, compared with the host's by scripts/ci-cross.sh.
+pub const FRICTION_FORMS: (u64, u64) = (0xcdfd_038e_43cf_48d0, MICROMATH_FORMS);
+const MICROMATH_FORMS: u64 = 0x0216_ebbf_fa87_c342;
+
+#[test]
+fn friction_forms_match_the_backends_golden_hash() {
+    let got = hopkit_demo::forms::friction_forms_hash();
+    let want = if cfg!(feature = "micromath") {
+        FRICTION_FORMS.1
+    } else {
+        FRICTION_FORMS.0
+    };
+    println!("friction forms: 0x{got:016x}");
+    assert_eq!(got, want, "got {got:#018x}");
+}

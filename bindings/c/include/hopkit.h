@@ -185,7 +185,7 @@
 
 /**
  * `HkMoveParams::friction_math`: the speed from a correctly rounded square root and one divide
- * (Quake's `PM_Friction` exactly; cheapest on desktop CPUs).
+ * (the arithmetic of Quake's `PM_Friction`; cheapest on desktop CPUs and the Cortex-M0).
  */
 #define HK_FRICTION_MATH_SQRT_DIVIDE 1
 

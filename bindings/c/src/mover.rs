@@ -20,7 +20,7 @@ pub const HK_FRICTION_CONSTANT: u32 = 1;
 /// [`HkMoveParams::friction_math`]: the speed from a fast reciprocal square root (the default).
 pub const HK_FRICTION_MATH_RSQRT: u32 = 0;
 /// [`HkMoveParams::friction_math`]: the speed from a correctly rounded square root and one divide
-/// (Quake's `PM_Friction` exactly; cheapest on desktop CPUs).
+/// (the arithmetic of Quake's `PM_Friction`; cheapest on desktop CPUs and the Cortex-M0).
 pub const HK_FRICTION_MATH_SQRT_DIVIDE: u32 = 1;
 /// [`HkMoveParams::accel_budget`]: `a = accel·dt` (the seed; `accel` in units/s²).
 pub const HK_ACCEL_BUDGET_PER_SECOND: u32 = 0;

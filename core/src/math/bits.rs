@@ -193,7 +193,10 @@ mod tests {
         let mut rng = crate::rng::Pcg32::seeded(31);
         xs.extend((0..20_000).map(|_| f32::from_bits(rng.next_u32())));
         for min in [0.0, f32::from_bits(1), 1.0e-12, 1.0, 3.0e38, f32::MAX] {
-            for min_bits in [min.to_bits(), min.to_bits().saturating_add(1).min(MAX_FINITE)] {
+            for min_bits in [
+                min.to_bits(),
+                min.to_bits().saturating_add(1).min(MAX_FINITE),
+            ] {
                 let lo = f32::from_bits(min_bits);
                 for &x in &xs {
                     let want = x.is_sign_positive() && lo <= x && x <= f32::MAX;

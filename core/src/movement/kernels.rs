@@ -246,7 +246,7 @@ fn is_moving(s2: f32, stop_threshold: f32, math: FrictionMath) -> bool {
 ///   the fast reciprocal only touches the drop, never the kept speed: at high tick rates nothing
 ///   accumulates.
 /// - [`FrictionMath::SqrtDivide`]: `k = (speed − drop)/speed` with `speed = sqrt(|v|²)` correctly
-///   rounded: Quake's `PM_Friction`.
+///   rounded: the arithmetic of Quake's `PM_Friction` (its stop test is [`is_moving`]'s).
 #[inline]
 fn friction_with(
     v: Vec2,

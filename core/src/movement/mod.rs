@@ -81,8 +81,8 @@
 //!   `v + normalize(v)·(−drop)`: measured over 2·10⁶ random velocities at 60 Hz, within 7 ulp
 //!   (5.0e-7 relative) of the seed's formulation for components not tiny against `|v|`; no sqrt
 //!   and no divide instead of two sqrt and two divides. [`FrictionMath::SqrtDivide`] computes
-//!   `v·(speed − drop)/speed` instead (Quake's `PM_Friction` bit for bit). [`seed`] keeps the
-//!   op-for-op original.
+//!   `v·(speed − drop)/speed` instead (the arithmetic of Quake's `PM_Friction`). [`seed`] keeps
+//!   the op-for-op original.
 //! - Normalisation treats lengths below 1e-6 as zero (Unity: 1e-5).
 //! - A wish shorter than 1 scales the wish speed (analog sticks); the seed normalises every input
 //!   to full speed. Digital input (`(1, 0)`, `(1, 1)` …) behaves exactly like the seed.

@@ -48,8 +48,9 @@ pub enum FrictionMath {
     /// below 1e-15 units/s stop dead. The default: the cheapest form on an FPU microcontroller.
     #[default]
     Rsqrt,
-    /// `v·(speed − drop)/speed` with `speed = sqrt(|v|²)` correctly rounded: Quake's
-    /// `PM_Friction` exactly. The cheapest form where a square root and a divide are instructions
+    /// `v·(speed − drop)/speed` with `speed = sqrt(|v|²)` correctly rounded: the arithmetic of
+    /// Quake's `PM_Friction` bit for bit (with the default `libm` backend; the stop test stays
+    /// hopkit's, `|v|² ≤ stop_threshold²`, where Quake tests `speed < 1`). The cheapest form where a square root and a divide are instructions
     /// (desktop CPUs, consoles) and on the Cortex-M0 (`math::sqrt32`), the dearest on the
     /// Cortex-M4F.
     SqrtDivide,

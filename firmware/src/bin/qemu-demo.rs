@@ -94,6 +94,13 @@ fn main() -> ! {
     let _ = writeln!(out, "ram-size: {}", stack_top - RAM_ORIGIN);
     let mut buf = [0u8; HASH_LINE_LEN];
     let _ = writeln!(out, "{}", format_hash_line(hash, &mut buf));
+    // One character in both friction forms (the demo uses the default only): compared with the
+    // host's by scripts/ci-cross.sh.
+    let _ = writeln!(
+        out,
+        "friction-forms-hash: 0x{:016x}",
+        hopkit_demo::forms::friction_forms_hash()
+    );
     while app.rig().tick_count() < LONG_TICKS {
         app.tick_once();
     }

@@ -149,9 +149,13 @@ fn cases(share: u64) -> u64 {
         / share
 }
 
-/// One of four presets, picked by `g`.
+/// One of four presets, picked by `g`, in either friction form.
 fn preset(g: &mut Gen, presets: [fn() -> MoveParams; 4]) -> MoveParams {
-    presets[g.0.below(4) as usize]()
+    let mut p = presets[g.0.below(4) as usize]();
+    if g.bool() {
+        p.friction_math = movement::FrictionMath::SqrtDivide;
+    }
+    p
 }
 
 /// A character at the origin or anywhere (NaN, ±inf, huge), at rest or moving anyhow.
