@@ -679,7 +679,7 @@ mod tests {
             let r = [0.5, 30.0, 400.0, 3000.0][i % 4];
             let v = Vec2::new(rng.range_f32(-r, r), rng.range_f32(-r, r));
             let (k, stop_speed, dt) = (6.0f32, 100.0f32, [1.0 / 72.0, 1.0 / 60.0, 0.01][i % 3]);
-            let speed = ((v.x * v.x + v.y * v.y) as f64).sqrt() as f32;
+            let speed = libm::sqrt((v.x * v.x + v.y * v.y) as f64) as f32;
             let control = if speed < stop_speed {
                 stop_speed
             } else {
