@@ -81,18 +81,7 @@ pub(crate) fn move_in_arena(
     input: &MoveInput,
     dt: f32,
 ) -> f32 {
-    // What `step` does, spelled out: the ladder, then the water, else `step_wish`. (Not `step`
-    // itself: the demo's players never crouch, and its crouch checks would be linked in.) Without
-    // the level's features there is neither, and only `step_wish` is linked.
-    let ground = PlayersGround::default();
-    let wish = input.world_wish();
-    let ev = match movement::ladder::touching(&ground, mover, movement, wish) {
-        Some(n) => climb(mover, movement, n, wish, input.jump, dt),
-        None if cfg!(feature = "level-features") && movement::water::wet(&ground, mover) => {
-            swim(mover, movement, input, wish, dt)
-        }
-        None => movement::step_wish(mover, movement, wish, input.jump, &ground, dt),
-    };
+    let ev = movement::step(mover, movement, input, &PlayersGround::default(), dt);
     let (clamped, hit_x, hit_z) = clamp_to_arena(mover.position.planar());
     if hit_x {
         mover.velocity.x = 0.0;
@@ -109,41 +98,6 @@ pub(crate) fn move_in_arena(
     };
     slope::step(tilt, slope, Quat::from_yaw(yaw), normal, dt);
     ev.carried_yaw
-}
-
-/// [`movement::ladder::climb`] on the players' ground, out of line: the rare paths keep their
-/// own stack frames (inlined, their locals would widen every tick's frame; the wasm32 cart's
-/// stack is 16 KiB).
-#[inline(never)]
-fn climb(
-    mover: &mut MoverState,
-    movement: &MoveParams,
-    n: Vec2,
-    wish: movement::kernels::WishDir,
-    jump: bool,
-    dt: f32,
-) -> movement::StepEvents {
-    movement::ladder::climb(
-        mover,
-        movement,
-        n,
-        wish,
-        jump,
-        &PlayersGround::default(),
-        dt,
-    )
-}
-
-/// [`movement::water::step`] on the players' ground, out of line (see [`climb`]).
-#[inline(never)]
-fn swim(
-    mover: &mut MoverState,
-    movement: &MoveParams,
-    input: &MoveInput,
-    wish: movement::kernels::WishDir,
-    dt: f32,
-) -> movement::StepEvents {
-    movement::water::step(mover, movement, input, wish, &PlayersGround::default(), dt)
 }
 
 /// `yaw` turned by `by` radians and wrapped into `(−π, π]`; exactly `yaw` when `by` is 0 (off the

@@ -18,8 +18,8 @@
 //!   the planar move is blocked on the axis that hit it ([`resolve_walls`]). Lower ledges are
 //!   stepped onto (snapped up).
 
-use super::mover::MoverState;
 use super::params::MoveParams;
+use super::state::MoverState;
 use crate::ground::{GroundHit, GroundProbe};
 use crate::math::Vec3;
 
@@ -150,8 +150,10 @@ fn categorize(
     if grounded {
         if !was_grounded {
             c.landed = true;
+            // An overflowed fall (a velocity the tick's guard has yet to clamp) is reported as
+            // `f32::MAX`: events are finite whenever the inputs are.
             c.impact_speed = if state.velocity.y < 0.0 {
-                -state.velocity.y
+                crate::math::finite_or(-state.velocity.y, f32::MAX)
             } else {
                 0.0
             };

@@ -1,9 +1,10 @@
 //! Crouching: a lower body, a slower walk, the crouch-jump, and no standing up under a ceiling.
 //!
 //! The character's height is `MoveParams::stand_height`, or `crouch_height` while
-//! [`MoverState::crouched`]. [`MoveInput::crouch`] asks for it; [`super::step`] applies it once per
-//! call, before the ticks ([`update`]), and scales the wish while crouched on the ground
-//! ([`wish`]). Callers of [`super::step_wish`] / [`super::tick`] call both themselves.
+//! [`MoverState::crouched`]. [`MoveInput::crouch`] asks for it; [`super::step`] applies it at the
+//! start of every tick, before the tick's mode is chosen ([`update`]), and scales that tick's wish
+//! while crouched on the ground ([`wish`]), as Quake III's `PmoveSingle` runs `PM_CheckDuck`
+//! every tick. [`super::step_wish`] / [`super::tick`] (walking and in the air only) do not crouch.
 //!
 //! - **Crouching** is always allowed. On the ground the feet stay where they are (the head comes
 //!   down). In the air with `crouch_jump` (Source / Half-Life), the feet are pulled up by
@@ -14,12 +15,11 @@
 //!   the character stays crouched, however long the key is up, and stands as soon as it is out. In
 //!   the air after a crouch-jump it stands by lowering its feet again, only if the ground is at
 //!   least that far below them (else it stays crouched until it lands).
-//! - **Speed**: a [`super::step`] call that starts crouched on the ground scales its wish speed
-//!   by `crouch_speed_scale` (Quake III `pm_duckScale` 0.25, Source ≈ 1/3) for the whole call,
-//!   once, as Source crops a command (`HandleDuckingSpeedCrop`): a crouched jump's take-off tick
-//!   is scaled too, as in Source (Quake III's `PM_WalkMove` checks the jump first and does not
-//!   scale it). A call that starts in the air is not scaled (as both engines). With a fixed tick a
-//!   call is one tick.
+//! - **Speed**: a tick that starts crouched on the ground scales its wish speed by
+//!   `crouch_speed_scale` (Quake III `pm_duckScale` 0.25, Source ≈ 1/3), as Source crops a
+//!   command (`HandleDuckingSpeedCrop`, one command a tick): a crouched jump's take-off tick is
+//!   scaled too, as in Source (Quake III's `PM_WalkMove` checks the jump first and does not scale
+//!   it). A tick that starts in the air is not scaled (as both engines).
 //!
 //! This is a height-probe world: the body does not collide with walls or ceilings while moving
 //! (a ceiling only keeps a crouched character crouched). Clearance values: NaN or `+inf` mean
@@ -27,11 +27,11 @@
 //!
 //! ## Cost
 //! Nothing for a character that never crouches: [`super::step`] tests `input.crouch ||
-//! state.crouched` once per call; the tick itself is unchanged and never asks for the clearance.
+//! state.crouched` once per tick; the tick itself is unchanged and never asks for the clearance.
 
 use super::kernels::WishDir;
-use super::mover::{MoveInput, MoverState};
 use super::params::MoveParams;
+use super::state::{MoveInput, MoverState};
 use crate::ground::GroundProbe;
 use crate::math::Vec3;
 

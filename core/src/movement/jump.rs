@@ -1,8 +1,8 @@
 //! Jumping: the press/release latch, auto-hop, coyote time, jump buffering, the bunny-hop cap and
-//! variable jump height. Each rule is one short function called from [`super::mover`]'s tick.
+//! variable jump height. Each rule is one short function called from the walking tick ([`super::walk`]).
 
-use super::mover::MoverState;
 use super::params::MoveParams;
+use super::state::MoverState;
 use crate::math::scalar::positive;
 use crate::math::Vec3;
 
@@ -16,15 +16,25 @@ pub enum JumpKind {
     Coyote,
 }
 
-/// Record this tick's jump key: a press (key down now, up last tick) arms the jump buffer; a key
-/// that is up clears the release-to-rejump latch.
+/// The jump key's bookkeeping that every mode shares (walking, [`super::ladder`],
+/// [`super::water`]), called where the mode's order reads the key: a key that is up clears the
+/// release-to-rejump latch, and the result is whether the key went down this tick (down now, up on
+/// the last). The driver remembers the key for the next tick's edge after every mode's tick
+/// ([`MoverState::jump_held`]).
 #[inline]
-pub fn note_jump_key(state: &mut MoverState, params: &MoveParams, jump_down: bool) {
-    if jump_down && !state.jump_held {
-        state.jump_buffer_timer = timer_length(params.jump_buffer_time);
-    }
+pub fn key_pressed(state: &mut MoverState, jump_down: bool) -> bool {
     if !jump_down {
         state.jump_latched = false;
+    }
+    jump_down && !state.jump_held
+}
+
+/// Record this tick's jump key while walking or in the air: [`key_pressed`], and a press arms the
+/// jump buffer.
+#[inline]
+pub fn note_jump_key(state: &mut MoverState, params: &MoveParams, jump_down: bool) {
+    if key_pressed(state, jump_down) {
+        state.jump_buffer_timer = timer_length(params.jump_buffer_time);
     }
 }
 

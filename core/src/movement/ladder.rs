@@ -17,14 +17,16 @@
 //! probe stops reporting the ladder, the climbing speed carries it up over the edge and the
 //! normal tick takes over.
 //!
-//! [`super::step`] applies this (once per call, over its sub-steps); [`super::step_wish`] and
-//! [`super::tick`] do not — call [`touching`] and [`climb`] yourself. With a probe that does not
-//! override `ladder`, nothing of this runs (the test folds away). A non-finite normal, or one
-//! with no horizontal part, is no ladder.
+//! [`super::step`] chooses this mode every tick, as Quake III's `PmoveSingle` chooses its move:
+//! a push-off on one sub-step of a call is followed by falling on the next.
+//! [`super::step_wish`] and [`super::tick`] (walking and in the air only) do not climb. With a
+//! probe that does not override `ladder`, nothing of this runs (the test folds away). A
+//! non-finite normal, or one with no horizontal part, is no ladder.
 
+use super::jump::key_pressed;
 use super::kernels::WishDir;
-use super::mover::{Checked, MoverState, StepEvents};
 use super::params::MoveParams;
+use super::state::{clamp_velocity, guard_state, repair_ground_normal, MoverState, StepEvents};
 use crate::ground::GroundProbe;
 use crate::math::{scalar, Vec2, Vec3};
 
@@ -67,88 +69,67 @@ fn grab(n: Vec3, state: &MoverState, params: &MoveParams, wish: WishDir) -> Opti
     Some(n)
 }
 
-/// Climb for `dt` seconds on the ladder with planar normal `n` ([`touching`]), sub-stepped like
-/// [`super::step_wish`]. `wish` is the world wish (sanitised here); `jump` the jump key.
-pub fn climb(
-    state: &mut MoverState,
-    params: &MoveParams,
-    n: Vec2,
-    wish: WishDir,
-    jump: bool,
-    probe: &impl GroundProbe,
-    dt: f32,
-) -> StepEvents {
-    climb_checked(state, params, n, wish, jump, probe, dt, Checked::No)
-}
-
-/// [`climb`], told whether the state is already repaired.
+/// One climbing tick of `dt` seconds on the ladder with planar normal `n` ([`touching`]), the
+/// state repaired and `wish` (the world wish) sanitised by the driver; `jump` the jump key.
+/// Out of line: the rare path keeps its own stack frame (inlined, its locals would widen every
+/// tick's frame; the wasm32 cart's stack is 16 KiB).
+#[inline(never)]
 #[allow(clippy::too_many_arguments)]
-pub(super) fn climb_checked(
+pub(super) fn tick(
     state: &mut MoverState,
     params: &MoveParams,
     n: Vec2,
-    wish: WishDir,
+    wish: &WishDir,
     jump: bool,
     probe: &impl GroundProbe,
     dt: f32,
-    checked: Checked,
-) -> StepEvents {
-    let Some((split, mut ev)) = super::mover::begin_step(state, params, dt, checked) else {
-        return StepEvents::REJECTED;
-    };
+    ev: &mut StepEvents,
+) {
     // A push-off tick does not categorise, so nothing else overwrites a bad normal.
-    super::mover::repair_ground_normal(state);
-    let wish = wish.sanitized();
+    repair_ground_normal(state);
     let w = wish.dir * wish.scale;
     let into = -(w.x * n.x + w.y * n.y);
     let side = Vec2::new(w.x + into * n.x, w.y + into * n.y);
     let speed = params.ladder_climb_speed;
-    for _ in 0..split.count {
-        let pressed = jump && !state.jump_held;
-        state.jump_held = jump;
-        if pressed {
-            state.jump_latched = true;
-        } else if !jump {
-            state.jump_latched = false;
-        }
-        let v = if pressed {
-            ev.jumped = true;
-            state.grounded = false;
-            Vec3::new(
-                n.x * params.ladder_jump_speed,
-                0.0,
-                n.y * params.ladder_jump_speed,
-            )
-        } else {
-            Vec3::new(side.x * speed, into * speed, side.y * speed)
-        };
-        // `max_velocity` holds on the ladder too (climb and push-off speeds are params).
-        let v = super::mover::clamp_velocity(v, params.max_velocity);
-        if !v.is_finite() {
-            state.velocity = Vec3::ZERO;
-            state.flush_subnormals();
-            continue;
-        }
-        let before = state.position;
-        state.velocity = v;
-        state.position += v * split.step;
-        if !state.position.is_finite() {
-            state.position = before;
-            state.velocity = Vec3::ZERO;
-        }
-        // Pushed off: the normal rules from the next tick on.
-        if !pressed {
-            let was = state.grounded;
-            let c = super::contact::categorize_ground(state, params, probe, false);
-            ev.landed |= c.landed && !was;
-            if state.grounded {
-                state.velocity.y = 0.0;
-            }
-            // The categorisation clips the velocity against the ground's normal, which a bad
-            // probe may make huge: the tick's own last-resort guard.
-            super::mover::guard_state(state, params, before);
-        }
+    let pressed = key_pressed(state, jump);
+    let v = if pressed {
+        state.jump_latched = true;
+        ev.jumped = true;
+        state.grounded = false;
+        Vec3::new(
+            n.x * params.ladder_jump_speed,
+            0.0,
+            n.y * params.ladder_jump_speed,
+        )
+    } else {
+        Vec3::new(side.x * speed, into * speed, side.y * speed)
+    };
+    // `max_velocity` holds on the ladder too (climb and push-off speeds are params).
+    let v = clamp_velocity(v, params.max_velocity);
+    if !v.is_finite() {
+        state.velocity = Vec3::ZERO;
         state.flush_subnormals();
+        return;
     }
-    ev
+    let before = state.position;
+    state.velocity = v;
+    state.position += v * dt;
+    if !state.position.is_finite() {
+        state.position = before;
+        state.velocity = Vec3::ZERO;
+    }
+    // Pushed off: the normal rules from the next tick on (moving away faster than the climbing
+    // speed, it no longer [`touching`] the ladder).
+    if !pressed {
+        let was = state.grounded;
+        let c = super::contact::categorize_ground(state, params, probe, false);
+        ev.landed |= c.landed && !was;
+        if state.grounded {
+            state.velocity.y = 0.0;
+        }
+        // The categorisation clips the velocity against the ground's normal, which a bad
+        // probe may make huge: the tick's own last-resort guard.
+        guard_state(state, params, before);
+    }
+    state.flush_subnormals();
 }

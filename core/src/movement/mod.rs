@@ -45,7 +45,9 @@
 //!   ([`crate::ground::GroundProbe::water`]).
 //! - [`jump`]: release-to-rejump, auto-hop, coyote time, jump buffer, bunny-hop cap, variable height.
 //! - [`contact`]: the ground test against a [`crate::ground::GroundProbe`].
-//! - [`mover`]: [`MoverState`], [`MoveInput`], [`step`] → [`StepEvents`].
+//! - [`state`]: [`MoverState`], [`MoveInput`], [`StepEvents`] and the guards every mode shares.
+//! - [`mover`]: the driver — [`step`] splits the time once and picks the mode every tick:
+//!   [`walk`] (walking and in the air), [`ladder`], [`water`].
 //!
 //! ## Frames
 //! Planar vectors are world `(x, z)` (`Vec2::x` = world X, `Vec2::y` = world Z); Y is up; yaw 0
@@ -103,6 +105,8 @@ pub mod params;
 pub mod platform;
 pub mod prepared;
 pub mod seed;
+pub mod state;
+pub mod walk;
 pub mod water;
 
 pub use batch::{planar_velocity_tick_batch, WishBatch};
@@ -113,6 +117,7 @@ pub use kernels::{
     facing_from_yaw, friction, friction_constant, friction_stopspeed, ground_accelerate,
     optimal_strafe_cos, planar_velocity_tick, world_wish, world_wish_unit, WishDir, WishKeys,
 };
-pub use mover::{step, step_wish, tick, MoveInput, MoverState, StepEvents};
+pub use mover::{step, step_wish, tick};
 pub use params::{AccelBudget, AccelStyle, FrictionMath, FrictionModel, MoveParams};
 pub use prepared::TickConsts;
+pub use state::{MoveInput, MoverState, StepEvents};

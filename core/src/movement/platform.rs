@@ -34,7 +34,7 @@
 //! the position or velocity non-finite is not applied; a velocity that would overflow on leaving
 //! or landing is left as it was.
 
-use super::mover::MoverState;
+use super::state::MoverState;
 use crate::ground::{GroundProbe, SurfaceMotion};
 use crate::math::{scalar, Vec3};
 
@@ -107,10 +107,20 @@ pub(super) fn carried_yaw(state: &MoverState, probe: &impl GroundProbe, dt: f32)
     }
 }
 
-/// `yaw_rate·dt`, or 0 if that is not finite (subnormals flushed).
+/// `yaw_rate·dt`, or 0 if that is not finite, wrapped into `(−π, π]` if it is 3 or more
+/// ([`crate::math::wrap_angle`]: a turn is an angle), subnormals flushed.
 #[inline(never)]
 fn yaw_of(m: SurfaceMotion, dt: f32) -> f32 {
-    scalar::flush_subnormal(crate::math::finite_or(m.yaw_rate * dt, 0.0))
+    let turn = crate::math::finite_or(m.yaw_rate * dt, 0.0);
+    scalar::flush_subnormal(crate::math::wrap_angle(turn))
+}
+
+/// The sum of two turns ([`super::StepEvents::carried_yaw`]), wrapped into `(−π, π]` once it
+/// leaves `±3` ([`crate::math::wrap_angle`] returns smaller angles unchanged, bit for bit), so a
+/// step's carried yaw stays finite over any number of ticks; subnormals flushed.
+#[inline]
+pub(super) fn add_yaw(a: f32, b: f32) -> f32 {
+    scalar::flush_subnormal(crate::math::wrap_angle(a + b))
 }
 
 /// Steps 2 and 3, after the tick (`max_velocity`: the params' clamp): `carried` is [`carry`]'s
@@ -146,7 +156,7 @@ fn add_velocity(state: &mut MoverState, dv: Vec3, max_velocity: f32) {
     if !sum.is_finite() {
         return;
     }
-    let v = super::mover::clamp_velocity(sum, max_velocity);
+    let v = super::state::clamp_velocity(sum, max_velocity);
     if v.is_finite() {
         state.velocity = v.flush_subnormal();
     }

@@ -42,22 +42,24 @@
 //! (QuakeWorld's `+movedown` gives `cl_upspeed`), and the water jump's flight has no air
 //! acceleration until it ends.
 //!
-//! [`super::step`] runs this for the whole call when the probe reports water at the feet or a
-//! water jump runs ([`wet`]); [`super::step_wish`] and [`super::tick`] do not (they have no
-//! view pitch) — call [`step`] yourself. A probe that does not override `water` costs nothing.
+//! [`super::step`] chooses this mode every tick ([`swimming`]), as Quake III's `PmoveSingle`
+//! does; [`super::step_wish`] and [`super::tick`] (walking and in the air only, with no view
+//! pitch) do not swim. A probe that does not override `water` costs nothing.
 
 use super::contact::{categorize_ground, categorize_hit, resolve_walls, Contact};
+use super::jump::key_pressed;
 use super::kernels::{unit_facing, WishDir};
-use super::mover::{Checked, MoveInput, MoverState, StepEvents};
 use super::params::MoveParams;
+use super::state::{guard_state, MoveInput, MoverState, StepEvents};
 use crate::ground::GroundProbe;
 use crate::math::{scalar, Vec2, Vec3};
 
-/// True when [`super::step`] hands the call to [`step`]: the probe reports water in the feet's
-/// column, or a water jump runs (a timer that is not 0, NaN included: [`step`] repairs it).
+/// True when [`super::step`] runs this tick in water (`water::tick`): the water level at the feet is 2
+/// or more (swimming), or a water jump runs (a timer that is not 0; the driver has repaired a bad
+/// one).
 #[inline(always)]
-pub fn wet(probe: &impl GroundProbe, state: &MoverState) -> bool {
-    probe.water(state.position).is_some() || state.water_jump_timer != 0.0
+pub fn swimming(probe: &impl GroundProbe, state: &MoverState, params: &MoveParams) -> bool {
+    state.water_jump_timer != 0.0 || level(probe, state.position, params) >= 2
 }
 
 /// The water level (0–3, see the module docs) of a character with its feet at `feet`.
@@ -152,45 +154,6 @@ impl SwimWish {
     }
 }
 
-/// Step for `dt` seconds in water ([`wet`]), sub-stepped like [`super::step_wish`]: each tick
-/// is the water tick of the module docs, or the normal tick when the character is out of the
-/// water (level below 2) with no water jump running. `wish` is the input's world wish (crouch
-/// scale applied); the state is repaired as `step_wish` does, a non-finite or negative water
-/// jump timer becoming 0.
-pub fn step(
-    state: &mut MoverState,
-    params: &MoveParams,
-    input: &MoveInput,
-    wish: WishDir,
-    probe: &impl GroundProbe,
-    dt: f32,
-) -> StepEvents {
-    step_checked(state, params, input, wish, probe, dt, Checked::No)
-}
-
-/// [`step`], told whether the state is already repaired.
-pub(super) fn step_checked(
-    state: &mut MoverState,
-    params: &MoveParams,
-    input: &MoveInput,
-    wish: WishDir,
-    probe: &impl GroundProbe,
-    dt: f32,
-    checked: Checked,
-) -> StepEvents {
-    let Some((split, mut ev)) = super::mover::begin_step(state, params, dt, checked) else {
-        return StepEvents::REJECTED;
-    };
-    let wish = wish.sanitized();
-    let swim = SwimWish::new(input, wish, params);
-    for _ in 0..split.count {
-        water_tick(
-            state, params, &wish, &swim, input.jump, probe, split.step, &mut ev,
-        );
-    }
-    ev
-}
-
 /// A categorisation's result added to the events.
 fn add_contact(ev: &mut StepEvents, c: Contact) {
     ev.landed |= c.landed;
@@ -227,38 +190,25 @@ fn categorize_in_water(
     }
 }
 
-/// The normal tick (`step_wish`'s), for a character that is out of the water after all: one
-/// shared out-of-line copy for [`water_tick`]'s two ways out (it is linked only where water is).
+/// One tick in water (module docs) of `dt` seconds, the state repaired and `wish` (the input's
+/// world wish, crouch scale applied) sanitised by the driver, which runs it while [`swimming`].
+/// Returns false, having only categorised the ground, when that finds the character out of the
+/// water (level below 2, no water jump): the driver then runs the walking tick.
+/// Out of line: the rare path keeps its own stack frame (inlined, its locals would widen every
+/// tick's frame; the wasm32 cart's stack is 16 KiB).
 #[inline(never)]
 #[allow(clippy::too_many_arguments)]
-fn dry_tick(
+pub(super) fn tick(
     state: &mut MoverState,
     params: &MoveParams,
+    input: &MoveInput,
     wish: &WishDir,
-    jump: bool,
     probe: &impl GroundProbe,
     dt: f32,
     ev: &mut StepEvents,
-) {
-    super::mover::carry_and_tick(state, params, wish, jump, probe, dt, ev);
-}
-
-/// One tick in water (module docs). `wish` is for the normal tick out of the water.
-#[allow(clippy::too_many_arguments)]
-fn water_tick(
-    state: &mut MoverState,
-    params: &MoveParams,
-    wish: &WishDir,
-    swim: &SwimWish,
-    jump: bool,
-    probe: &impl GroundProbe,
-    dt: f32,
-    ev: &mut StepEvents,
-) {
-    if level(probe, state.position, params) < 2 && state.water_jump_timer == 0.0 {
-        dry_tick(state, params, wish, jump, probe, dt, ev);
-        return;
-    }
+) -> bool {
+    let swim = SwimWish::new(input, *wish, params);
+    let jump = input.jump;
     // PM_CatagorizePosition.
     categorize_in_water(state, params, probe, None, true, ev);
     let level = level(probe, state.position, params);
@@ -269,12 +219,12 @@ fn water_tick(
         state.water_jump_timer = 0.0;
     }
     if level < 2 && state.water_jump_timer == 0.0 {
-        // Out of the water, no water jump: the normal tick (its categorisation finds the same).
-        dry_tick(state, params, wish, jump, probe, dt, ev);
-        return;
+        // Out of the water, no water jump: the walking tick (its categorisation finds the same).
+        return false;
     }
     state.jump_rising = false;
     // JumpButton.
+    key_pressed(state, jump);
     if jump {
         if state.water_jump_timer != 0.0 {
             let t = state.water_jump_timer - dt;
@@ -283,8 +233,6 @@ fn water_tick(
             state.grounded = false;
             state.velocity.y = params.swim_up_speed;
         }
-    } else {
-        state.jump_latched = false;
     }
     // PM_Friction (its water branch).
     if state.water_jump_timer == 0.0 && level >= 2 {
@@ -323,10 +271,10 @@ fn water_tick(
     let keep_vy =
         state.water_jump_timer != 0.0 || (level >= 2 && (!walled || state.velocity.y > 0.0));
     categorize_in_water(state, params, probe, Some(hit), keep_vy, ev);
-    let _ = super::mover::guard_state(state, params, before);
+    let _ = guard_state(state, params, before);
     super::jump::tick_jump_timers_flushed(state, dt);
-    state.jump_held = jump;
     state.flush_subnormals();
+    true
 }
 
 /// QuakeWorld `PM_Friction`'s water branch: `speed = |v|`; below `stop_threshold` (Quake 1) the
