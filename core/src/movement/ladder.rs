@@ -71,9 +71,6 @@ fn grab(n: Vec3, state: &MoverState, params: &MoveParams, wish: WishDir) -> Opti
 
 /// One climbing tick of `dt` seconds on the ladder with planar normal `n` ([`touching`]), the
 /// state repaired and `wish` (the world wish) sanitised by the driver; `jump` the jump key.
-/// Out of line: the rare path keeps its own stack frame (inlined, its locals would widen every
-/// tick's frame; the wasm32 cart's stack is 16 KiB).
-#[inline(never)]
 #[allow(clippy::too_many_arguments)]
 pub(super) fn tick(
     state: &mut MoverState,
