@@ -41,8 +41,8 @@
 //! # What matches Quake III (`cm_trace.c`) and what differs
 //! - The per-brush clip is `CM_TraceThroughBrush`: each plane moved out by the box's corner
 //!   offset (`offsets[signbits]`), the start and end distances `d1`, `d2`, the entering fraction
-//!   `(d1 − ε)/(d1 − d2)` and leaving fraction `(d1 + ε)/(d1 − d2)` with the surface clip epsilon
-//!   ε ([`SURFACE_CLIP_EPSILON`], 1/8 unit, the world's *skin*), the early out when the move
+//!   `(d1 − ε)/(d1 − d2)` with the surface clip epsilon ε ([`SURFACE_CLIP_EPSILON`], 1/8 unit,
+//!   the world's *skin*), the early out when the move
 //!   stays in front of a plane, and the same start-solid rule: a box that starts inside (or
 //!   touching) a brush sets `start_solid`, and `all_solid` (fraction 0, end = start) when it never
 //!   leaves it; a brush it starts in does not block it, so a stuck body can move out.
@@ -51,7 +51,13 @@
 //!   planes come from the box (q3map's axial bevels always exist) and [`Brush::from_planes`]
 //!   adds q3map's edge bevels, so the expanded planes are the exact Minkowski sum of box and
 //!   brush (see [`Brush::is_exact`] for brushes whose bevels do not fit).
-//! - Differences: no BSP tree; a uniform grid instead (below). Ties between equally near hits go
+//! - Differs on purpose: the **leaving** fraction is `(d1 − ε)/(d1 − d2)` (where the move leaves
+//!   the plane pushed out by ε), not Quake's `(d1 + ε)/(d1 − d2)` (pulled in by ε). Quake's
+//!   shrinks each brush's window by up to 2ε of motion, so a move that overlaps a corner only
+//!   briefly (a fast move along one axis, slow along another) passes through it — found by the
+//!   double-precision reference test (`tests/tests/integration/collide_reference.rs`). Here the
+//!   window is the ε-expanded brush's: the trace stops at or before the first contact, always.
+//! - Also different: no BSP tree; a uniform grid instead (below). Ties between equally near hits go
 //!   to the lowest solid index, not to the order of a tree walk. Inputs are cleaned (NaN/inf,
 //!   out of range, inverted boxes), where Quake assumes valid ones. Positions are the feet, Y up
 //!   (Quake: Z up, origin inside the box; only `mins`/`maxs` differ). No patches (curves), no

@@ -94,6 +94,20 @@ fn falling_onto_a_ramp_hits_its_slope() {
 }
 
 #[test]
+fn a_brief_corner_overlap_is_not_crossed() {
+    // Fast along X, slow along Z: the point is inside the box's (10, ·, 10) edge only for
+    // t ∈ [0.4875, 0.495]. Quake III's leaving fraction (d1 + ε) closes that window (its trace
+    // passes through the corner, 0.01 deep); the ε-expanded window stops it in front.
+    let mut w = World::<2>::new();
+    w.push(aabb((0.0, 0.0, 0.0), (10.0, 10.0, 10.0))).unwrap();
+    let (s, e) = (Vec3::new(13.9, 5.0, 9.01), Vec3::new(5.9, 5.0, 11.01));
+    let t = w.trace(s, e, Vec3::ZERO, Vec3::ZERO);
+    assert_eq!(t.solid, Some(0));
+    assert!(t.fraction < 0.4875 && t.fraction > 0.45, "{t:?}");
+    assert_eq!(t.plane.normal, Vec3::X);
+}
+
+#[test]
 fn start_solid_and_all_solid() {
     let mut w = World::<4>::new();
     w.push(aabb((-8.0, 0.0, -8.0), (8.0, 8.0, 8.0))).unwrap();

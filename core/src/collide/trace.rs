@@ -190,8 +190,11 @@ impl Clip {
                 self.plane = plane;
             }
         } else {
-            // Leaving; the divisor is < 0 (d1 ≤ 0 < d2).
-            let f = (d1 + skin) / (d1 - d2);
+            // Leaving; the divisor is < 0 (d1 ≤ 0 < d2). Where the move leaves the plane
+            // pushed out by the skin (d = +skin). Quake III uses `d1 + ε` (d = −ε), which shrinks
+            // the window and lets a move clip a corner it overlaps only briefly; this keeps the
+            // window of the skin-expanded brush, so no part of a solid is ever crossed.
+            let f = (d1 - skin) / (d1 - d2);
             let f = if f < 1.0 { f } else { 1.0 };
             if f < self.leave {
                 self.leave = f;
