@@ -68,6 +68,8 @@
 //! - [`hash`]: a 64-bit state hash over bit patterns, for replays and cross-platform checks.
 //! - [`rng`]: a small seeded PRNG (PCG32) with no global state.
 //! - [`ground`]: the ground-probe interface the host implements, and flat ground.
+//! - [`collide`]: a fixed-capacity level of convex solids (boxes, ramps, stairs) and Quake III's
+//!   box trace through it, behind the [`collide::Tracer`] trait.
 //! - [`movement`]: Quake-style friction / accelerate / air-accelerate, jumping, presets (seed 000).
 //! - [`timestep`]: fixed simulation ticks from render frames of any length.
 //! - [`stick`]: raw ADC samples → calibrated, dead-zoned stick vectors; buttons; digital adapters.
@@ -84,6 +86,7 @@ compile_error!(
     "hopkit needs a scalar maths backend: enable feature `libm` (default) or `micromath`"
 );
 
+pub mod collide;
 pub mod follower;
 pub mod ghost;
 pub mod ground;

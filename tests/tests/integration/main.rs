@@ -3,6 +3,7 @@
 
 mod adversarial;
 mod answers;
+mod collide_reference;
 mod demo_golden;
 mod docs_numbers;
 mod follower_oracle;

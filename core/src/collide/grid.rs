@@ -1,0 +1,267 @@
+//! The broadphase: a uniform grid over the world's X/Z extent, each cell a list of solid indices.
+//!
+//! [`GRID_DIM`]² cells cover the union of the solids' bounding boxes (in X and Z; Y is left to
+//! each brush's own box test). The lists live in one array of `GRID_ENTRIES_PER_SOLID · N`
+//! indices sorted by cell (a counting sort), each cell's list in increasing solid index. A solid
+//! covering more than [`MAX_CELLS_PER_SOLID`] cells, or one that would leave the later solids
+//! without their entry, goes to a last list that every query tests (a floor under the whole level
+//! is one entry there rather than 256). A query visits the cells its box covers row by row (Z,
+//! then X) and tests a solid only in the first of its cells that the query covers, so every
+//! candidate is tested once, in the same order on every machine.
+
+use super::brush::Brush;
+use crate::math::Vec3;
+
+/// Cells per axis (X and Z): the grid has `GRID_DIM²` = 256 cells.
+pub const GRID_DIM: usize = 16;
+/// Index entries the grid stores per solid of capacity (the total is this × `N`).
+pub const GRID_ENTRIES_PER_SOLID: usize = 4;
+/// A solid whose box covers more cells than this is tested by every query instead.
+pub const MAX_CELLS_PER_SOLID: usize = 16;
+
+const CELLS: usize = GRID_DIM * GRID_DIM;
+/// The list of solids every query tests, after the cells.
+const ALWAYS: usize = CELLS;
+/// `lo` of a solid in the [`ALWAYS`] list.
+const NOT_IN_CELLS: [u8; 2] = [u8::MAX, u8::MAX];
+
+/// An inclusive range of cells, `x0..=x1` by `z0..=z1`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct CellRect {
+    x0: u8,
+    x1: u8,
+    z0: u8,
+    z1: u8,
+}
+
+impl CellRect {
+    fn cells(self) -> usize {
+        (usize::from(self.x1 - self.x0) + 1) * (usize::from(self.z1 - self.z0) + 1)
+    }
+}
+
+/// The grid of a world of capacity `N`.
+#[derive(Clone, Debug)]
+pub(super) struct Grid<const N: usize> {
+    /// World X and Z of the grid's lower corner.
+    origin: [f32; 2],
+    /// Cells per world unit in X and Z (0 for a world flat in that axis: everything in cell 0).
+    inv_cell: [f32; 2],
+    /// Start of each list in `entries` (`first[c]..first[c + 1]`); the lists are the cells, then
+    /// [`ALWAYS`].
+    first: [u16; CELLS + 2],
+    /// The lists, `GRID_ENTRIES_PER_SOLID` entries per row (no division by `N` anywhere).
+    entries: [[u16; GRID_ENTRIES_PER_SOLID]; N],
+    /// Lowest (x, z) cell of each solid's range, or [`NOT_IN_CELLS`].
+    lo: [[u8; 2]; N],
+}
+
+impl<const N: usize> Grid<N> {
+    /// An empty grid.
+    pub(super) const fn new() -> Self {
+        Grid {
+            origin: [0.0; 2],
+            inv_cell: [0.0; 2],
+            first: [0; CELLS + 2],
+            entries: [[0; GRID_ENTRIES_PER_SOLID]; N],
+            lo: [[0; 2]; N],
+        }
+    }
+
+    /// The cell of coordinate `v` along axis `a` (0 = X, 1 = Z), clamped into the grid (NaN → 0).
+    /// Monotonic in `v`, so overlapping intervals get overlapping cell ranges.
+    #[inline]
+    fn cell(&self, v: f32, a: usize) -> u8 {
+        let t = (v - self.origin[a]) * self.inv_cell[a];
+        if t >= (GRID_DIM - 1) as f32 {
+            (GRID_DIM - 1) as u8
+        } else if t > 0.0 {
+            t as u8 // truncation = floor for t > 0
+        } else {
+            0 // also NaN
+        }
+    }
+
+    /// The cells covered by the box `lo..=hi` (X and Z only).
+    #[inline]
+    pub(super) fn rect(&self, lo: Vec3, hi: Vec3) -> CellRect {
+        CellRect {
+            x0: self.cell(lo.x, 0),
+            x1: self.cell(hi.x, 0),
+            z0: self.cell(lo.z, 1),
+            z1: self.cell(hi.z, 1),
+        }
+    }
+
+    /// Rebuild every list for `brushes` (at most `N`). O(`N` + cells + entries).
+    pub(super) fn rebuild(&mut self, brushes: &[Brush]) {
+        let brushes = &brushes[..brushes.len().min(N)];
+        self.first = [0; CELLS + 2];
+        let Some(b0) = brushes.first() else {
+            return;
+        };
+        let (mut lo, mut hi) = ([b0.mins.x, b0.mins.z], [b0.maxs.x, b0.maxs.z]);
+        for b in brushes {
+            lo = [lo[0].min(b.mins.x), lo[1].min(b.mins.z)];
+            hi = [hi[0].max(b.maxs.x), hi[1].max(b.maxs.z)];
+        }
+        self.origin = lo;
+        for a in 0..2 {
+            let extent = hi[a] - lo[a];
+            // Guarded divide: a world with no extent in this axis uses one column of cells.
+            self.inv_cell[a] = if extent > 0.0 {
+                GRID_DIM as f32 / extent
+            } else {
+                0.0
+            };
+        }
+        // Choose each solid's lists (in index order) and count them.
+        let capacity = GRID_ENTRIES_PER_SOLID * N;
+        let mut used = 0usize;
+        for (s, b) in brushes.iter().enumerate() {
+            let r = self.rect(b.mins, b.maxs);
+            let later = brushes.len() - s - 1; // each needs at least one entry
+            if r.cells() <= MAX_CELLS_PER_SOLID && used + r.cells() + later <= capacity {
+                self.lo[s] = [r.x0, r.z0];
+                used += r.cells();
+                Self::for_cells(r, |c| self.first[c] += 1);
+            } else {
+                self.lo[s] = NOT_IN_CELLS;
+                used += 1;
+                self.first[ALWAYS] += 1;
+            }
+        }
+        // Inclusive prefix sums: first[c] = end of list c.
+        for c in 1..=ALWAYS {
+            self.first[c] += self.first[c - 1];
+        }
+        self.first[ALWAYS + 1] = self.first[ALWAYS];
+        // Fill from the last solid down, so each list ends up in increasing index order and
+        // first[c] becomes the start of list c.
+        for (s, b) in brushes.iter().enumerate().rev() {
+            if self.lo[s] == NOT_IN_CELLS {
+                self.put(ALWAYS, s);
+            } else {
+                let r = self.rect(b.mins, b.maxs);
+                let mut cells = [0u16; MAX_CELLS_PER_SOLID];
+                let mut k = 0;
+                Self::for_cells(r, |c| {
+                    cells[k] = c as u16;
+                    k += 1;
+                });
+                for &c in &cells[..k] {
+                    self.put(usize::from(c), s);
+                }
+            }
+        }
+    }
+
+    /// Prepend solid `s` to list `c` (during the fill).
+    fn put(&mut self, c: usize, s: usize) {
+        self.first[c] -= 1;
+        let e = usize::from(self.first[c]);
+        self.entries[e / GRID_ENTRIES_PER_SOLID][e % GRID_ENTRIES_PER_SOLID] = s as u16;
+    }
+
+    /// Calls `f` with every cell index of `r`, row by row.
+    #[inline]
+    fn for_cells(r: CellRect, mut f: impl FnMut(usize)) {
+        for z in r.z0..=r.z1 {
+            for x in r.x0..=r.x1 {
+                f(usize::from(z) * GRID_DIM + usize::from(x));
+            }
+        }
+    }
+
+    /// Calls `f` once with each solid that may overlap the cells of `r`: the cells' solids row by
+    /// row, then every solid of the always-tested list. Work: the cells of `r` (at most
+    /// `GRID_DIM²`) plus their entries (at most `GRID_ENTRIES_PER_SOLID · N` in all).
+    #[inline]
+    pub(super) fn candidates(&self, r: CellRect, mut f: impl FnMut(usize)) {
+        for z in r.z0..=r.z1 {
+            for x in r.x0..=r.x1 {
+                let c = usize::from(z) * GRID_DIM + usize::from(x);
+                for e in usize::from(self.first[c])..usize::from(self.first[c + 1]) {
+                    let s = usize::from(
+                        self.entries[e / GRID_ENTRIES_PER_SOLID][e % GRID_ENTRIES_PER_SOLID],
+                    );
+                    // Test a solid only in the first of its cells this query visits.
+                    let [sx, sz] = self.lo[s];
+                    if sx.max(r.x0) == x && sz.max(r.z0) == z {
+                        f(s);
+                    }
+                }
+            }
+        }
+        for e in usize::from(self.first[ALWAYS])..usize::from(self.first[ALWAYS + 1]) {
+            f(usize::from(
+                self.entries[e / GRID_ENTRIES_PER_SOLID][e % GRID_ENTRIES_PER_SOLID],
+            ));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn boxed(x: f32, z: f32, size: f32) -> Brush {
+        Brush::aabb(Vec3::new(x, 0.0, z), Vec3::new(x + size, 1.0, z + size)).unwrap()
+    }
+
+    fn collect<const N: usize>(g: &Grid<N>, r: CellRect) -> heapless::Vec<usize, 64> {
+        let mut out = heapless::Vec::new();
+        g.candidates(r, |s| out.push(s).unwrap());
+        out
+    }
+
+    #[test]
+    fn each_candidate_once_and_big_solids_always() {
+        let mut brushes = heapless::Vec::<Brush, 8>::new();
+        brushes.push(boxed(0.0, 0.0, 16.0)).unwrap(); // the whole level: always tested
+        brushes.push(boxed(1.0, 1.0, 2.5)).unwrap(); // cells 1..=3 × 1..=3
+        brushes.push(boxed(10.0, 10.0, 0.5)).unwrap();
+        let mut g = Grid::<8>::new();
+        g.rebuild(&brushes);
+        assert_eq!(g.lo[0], NOT_IN_CELLS);
+        assert_eq!(g.lo[1], [1, 1]);
+        let all = g.rect(Vec3::new(-1.0, 0.0, -1.0), Vec3::new(20.0, 0.0, 20.0));
+        assert_eq!(collect(&g, all).as_slice(), &[1, 2, 0]);
+        let corner = g.rect(Vec3::new(2.5, 0.0, 2.5), Vec3::new(5.0, 0.0, 5.0));
+        assert_eq!(collect(&g, corner).as_slice(), &[1, 0]);
+        let far = g.rect(Vec3::new(6.0, 0.0, 6.0), Vec3::new(7.0, 0.0, 7.0));
+        assert_eq!(collect(&g, far).as_slice(), &[0]);
+    }
+
+    #[test]
+    fn entries_never_overflow() {
+        // 8 solids each covering 16 cells: 4 entries per solid of capacity cannot hold them all,
+        // so the later ones move to the always-tested list and every one is still found.
+        let mut brushes = heapless::Vec::<Brush, 8>::new();
+        for i in 0..8 {
+            brushes.push(boxed(i as f32 * 2.0, 0.0, 3.9)).unwrap();
+        }
+        let mut g = Grid::<8>::new();
+        g.rebuild(&brushes);
+        let all = g.rect(Vec3::new(-1.0, 0.0, -1.0), Vec3::new(40.0, 0.0, 40.0));
+        let mut found = collect(&g, all);
+        found.sort_unstable();
+        assert_eq!(found.as_slice(), &[0, 1, 2, 3, 4, 5, 6, 7]);
+        assert!(usize::from(g.first[ALWAYS + 1]) <= GRID_ENTRIES_PER_SOLID * 8);
+    }
+
+    #[test]
+    fn empty_and_flat_worlds() {
+        let mut g = Grid::<4>::new();
+        g.rebuild(&[]);
+        let r = g.rect(Vec3::ZERO, Vec3::new(1.0, 1.0, 1.0));
+        assert!(collect(&g, r).is_empty());
+        let flat = [Brush::aabb(Vec3::ZERO, Vec3::new(0.0, 1.0, 0.0)).unwrap()];
+        g.rebuild(&flat);
+        let nan = g.rect(
+            Vec3::new(f32::NAN, 0.0, f32::NAN),
+            Vec3::new(f32::NAN, 0.0, 1.0),
+        );
+        assert_eq!(collect(&g, nan).as_slice(), &[0]);
+    }
+}

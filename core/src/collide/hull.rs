@@ -1,0 +1,306 @@
+//! [`Brush::from_planes`]'s construction: corners by plane triples, facets, edge bevels.
+//!
+//! Work is bounded by the input size: at most `C(16 + 6, 3) = 1,540` triples, each checked
+//! against 22 planes, once per brush (at level load, never per trace). All `f32`, no FMA, the
+//! same bits on every machine.
+
+use super::brush::{Brush, BrushError, MAX_BRUSH_PLANES, MAX_INPUT_PLANES};
+use super::flags::SolidFlags;
+use super::plane::Plane;
+use super::MAX_COORD;
+use crate::math::Vec3;
+
+/// Input planes plus the six limit planes at ±[`MAX_COORD`].
+const MAX_ALL: usize = MAX_INPUT_PLANES + 6;
+/// Most distinct corners kept.
+const MAX_CORNERS: usize = 64;
+/// Below this `|n_i · (n_j × n_k)|` three planes are taken as meeting in no single point.
+const MIN_TRIPLE_DET: f32 = 1.0e-4;
+/// Above this `|n · n'|` two unit normals are the same direction.
+const SAME_DIRECTION: f32 = 1.0 - 1.0e-5;
+
+/// The corners found so far and which planes each lies on (bit `i` = plane `i`).
+struct Corners {
+    at: [Vec3; MAX_CORNERS],
+    on: [u32; MAX_CORNERS],
+    len: usize,
+}
+
+pub(super) fn build(input: &[Plane]) -> Result<Brush, BrushError> {
+    if input.len() > MAX_INPUT_PLANES {
+        return Err(BrushError::TooManyPlanes);
+    }
+    let mut all = [Plane::NONE; MAX_ALL];
+    let mut scale = 1.0f32;
+    for (i, p) in input.iter().enumerate() {
+        let q = Plane::new(p.normal, p.dist).ok_or(BrushError::DegeneratePlane(i as u8))?;
+        scale = scale.max(q.dist.abs());
+        all[i] = q;
+    }
+    let n_in = input.len();
+    // The limit box: a corner on one of these planes means the input is open (or too far).
+    for (k, axis) in [Vec3::X, Vec3::Y, Vec3::Z].into_iter().enumerate() {
+        all[n_in + 2 * k] = Plane {
+            normal: axis,
+            dist: MAX_COORD,
+        };
+        all[n_in + 2 * k + 1] = Plane {
+            normal: -axis,
+            dist: MAX_COORD,
+        };
+    }
+    let n_all = n_in + 6;
+    let planes = &all[..n_all];
+    // Coordinates are up to `scale`; corners from three planes carry a few ulps of it.
+    let tol = 1.0e-5 * (1.0 + scale);
+
+    let corners = find_corners(planes, tol)?;
+    if corners.len == 0 {
+        return Err(BrushError::Empty);
+    }
+    let limit_bits = !((1u32 << n_in) - 1);
+    let mut mins = corners.at[0];
+    let mut maxs = corners.at[0];
+    for c in 0..corners.len {
+        if corners.on[c] & limit_bits != 0 {
+            return Err(BrushError::Unbounded);
+        }
+        let v = corners.at[c];
+        mins = Vec3::new(mins.x.min(v.x), mins.y.min(v.y), mins.z.min(v.z));
+        maxs = Vec3::new(maxs.x.max(v.x), maxs.y.max(v.y), maxs.z.max(v.z));
+    }
+
+    // Facets: input planes touching at least three corners, duplicates dropped.
+    let mut facet = [false; MAX_INPUT_PLANES];
+    for i in 0..n_in {
+        let touching = (0..corners.len)
+            .filter(|&c| corners.on[c] & (1 << i) != 0)
+            .count();
+        let duplicate =
+            (0..i).any(|j| facet[j] && all[j].normal.dot(all[i].normal) > SAME_DIRECTION);
+        facet[i] = touching >= 3 && !duplicate;
+    }
+
+    let mut brush = Brush::from_box(mins, maxs);
+    for i in 0..n_in {
+        if facet[i] && !all[i].is_axial() {
+            if usize::from(brush.count) == MAX_BRUSH_PLANES {
+                return Err(BrushError::TooManyPlanes);
+            }
+            brush.planes[usize::from(brush.count)] = all[i];
+            brush.count += 1;
+        }
+    }
+    add_bevels(&mut brush, &all[..n_in], &facet, &corners, tol);
+    brush.flags = SolidFlags::NONE;
+    Ok(brush)
+}
+
+/// Every point where three planes meet that lies inside all of them, merged within `tol`.
+fn find_corners(planes: &[Plane], tol: f32) -> Result<Corners, BrushError> {
+    let mut corners = Corners {
+        at: [Vec3::ZERO; MAX_CORNERS],
+        on: [0; MAX_CORNERS],
+        len: 0,
+    };
+    let n = planes.len();
+    for i in 0..n {
+        for j in i + 1..n {
+            let ij = planes[i].normal.cross(planes[j].normal);
+            for k in j + 1..n {
+                let (a, b, c) = (planes[i], planes[j], planes[k]);
+                let det = a.normal.dot(b.normal.cross(c.normal));
+                if det.abs() < MIN_TRIPLE_DET {
+                    continue;
+                }
+                // Cramer's rule; |det| ≥ MIN_TRIPLE_DET guards the divide.
+                let v = (b.normal.cross(c.normal) * a.dist
+                    + c.normal.cross(a.normal) * b.dist
+                    + ij * c.dist)
+                    * (1.0 / det);
+                if !v.is_finite() || planes.iter().any(|p| p.distance(v) > tol) {
+                    continue;
+                }
+                let on = planes
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, p)| p.distance(v).abs() <= tol)
+                    .fold(0u32, |m, (q, _)| m | 1 << q);
+                let same = (0..corners.len).find(|&m| {
+                    let d = corners.at[m] - v;
+                    d.x.abs() <= tol && d.y.abs() <= tol && d.z.abs() <= tol
+                });
+                match same {
+                    Some(m) => corners.on[m] |= on,
+                    None if corners.len < MAX_CORNERS => {
+                        corners.at[corners.len] = v;
+                        corners.on[corners.len] = on;
+                        corners.len += 1;
+                    }
+                    None => return Err(BrushError::TooManyPlanes),
+                }
+            }
+        }
+    }
+    Ok(corners)
+}
+
+/// q3map's edge bevels: for every edge (two facets sharing two corners) and every axis, the plane
+/// containing the edge and parallel to the axis, when the solid lies on one side of it.
+fn add_bevels(brush: &mut Brush, planes: &[Plane], facet: &[bool], corners: &Corners, tol: f32) {
+    let n = planes.len();
+    for i in 0..n {
+        for j in i + 1..n {
+            if !(facet[i] && facet[j]) {
+                continue;
+            }
+            let both = (1u32 << i) | (1u32 << j);
+            let mut shared = (0..corners.len).filter(|&c| corners.on[c] & both == both);
+            let (Some(a), Some(_)) = (shared.next(), shared.next()) else {
+                continue;
+            };
+            let edge = planes[i].normal.cross(planes[j].normal);
+            for axis in [Vec3::X, Vec3::Y, Vec3::Z] {
+                let Some(normal) = edge.cross(axis).try_normalize() else {
+                    continue;
+                };
+                if near_axial(normal) {
+                    continue;
+                }
+                let (mut lo, mut hi) = (f32::INFINITY, f32::NEG_INFINITY);
+                for c in 0..corners.len {
+                    let d = normal.dot(corners.at[c]);
+                    lo = lo.min(d);
+                    hi = hi.max(d);
+                }
+                let at_edge = normal.dot(corners.at[a]);
+                let bevel = if at_edge >= hi - tol {
+                    Plane { normal, dist: hi }
+                } else if at_edge <= lo + tol {
+                    Plane {
+                        normal: -normal,
+                        dist: -lo,
+                    }
+                } else {
+                    continue;
+                };
+                let known = brush
+                    .sloped_planes()
+                    .iter()
+                    .any(|p| p.normal.dot(bevel.normal) > SAME_DIRECTION);
+                if known {
+                    continue;
+                }
+                if usize::from(brush.count) < MAX_BRUSH_PLANES {
+                    brush.planes[usize::from(brush.count)] = bevel;
+                    brush.count += 1;
+                } else {
+                    brush.missing_bevels = brush.missing_bevels.saturating_add(1);
+                }
+            }
+        }
+    }
+}
+
+/// A unit normal within 1e-6 of a coordinate axis: the bounding box already is that plane.
+fn near_axial(n: Vec3) -> bool {
+    let small =
+        (n.x.abs() < 1.0e-6) as u8 + (n.y.abs() < 1.0e-6) as u8 + (n.z.abs() < 1.0e-6) as u8;
+    small >= 2
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(x: f32, y: f32, z: f32, d: f32) -> Plane {
+        Plane {
+            normal: Vec3::new(x, y, z),
+            dist: d,
+        }
+    }
+
+    fn unit_cube() -> [Plane; 6] {
+        [
+            p(1.0, 0.0, 0.0, 1.0),
+            p(-1.0, 0.0, 0.0, 1.0),
+            p(0.0, 1.0, 0.0, 1.0),
+            p(0.0, -1.0, 0.0, 1.0),
+            p(0.0, 0.0, 1.0, 1.0),
+            p(0.0, 0.0, -1.0, 1.0),
+        ]
+    }
+
+    #[test]
+    fn a_cube_from_planes_is_its_box() {
+        let b = Brush::from_planes(&unit_cube()).unwrap();
+        assert_eq!(b.mins(), Vec3::new(-1.0, -1.0, -1.0));
+        assert_eq!(b.maxs(), Vec3::new(1.0, 1.0, 1.0));
+        assert!(b.sloped_planes().is_empty() && b.is_exact());
+    }
+
+    #[test]
+    fn a_corner_cut_needs_no_bevel() {
+        // The cut meets the cube's faces at obtuse angles: no edge is extreme along any
+        // edge × axis direction, so the face alone (with the box) is the exact Minkowski sum.
+        let mut planes = [Plane::NONE; 7];
+        planes[..6].copy_from_slice(&unit_cube());
+        planes[6] = p(1.0, 1.0, 1.0, 2.0); // cuts the (+1, +1, +1) corner
+        let b = Brush::from_planes(&planes).unwrap();
+        assert_eq!(b.maxs(), Vec3::new(1.0, 1.0, 1.0));
+        assert_eq!(b.sloped_planes().len(), 1, "{:?}", b.sloped_planes());
+        assert!(b.is_exact());
+    }
+
+    #[test]
+    fn a_tetrahedron_gets_a_bevel_per_acute_edge() {
+        let planes = [
+            p(-1.0, 0.0, 0.0, 0.0),
+            p(0.0, -1.0, 0.0, 0.0),
+            p(0.0, 0.0, -1.0, 0.0),
+            p(1.0, 1.0, 1.0, 1.0),
+        ];
+        let b = Brush::from_planes(&planes).unwrap();
+        assert!((b.maxs().x - 1.0).abs() < 1e-5 && b.mins().x.abs() < 1e-5);
+        let sloped = b.sloped_planes();
+        assert_eq!(sloped.len(), 4, "{sloped:?}");
+        assert!(b.is_exact());
+        let h = core::f32::consts::FRAC_1_SQRT_2;
+        // The face, then the bevels (0, 1, 1), (1, 0, 1), (1, 1, 0) through its three edges.
+        for (bevel, want) in sloped[1..].iter().zip([
+            Vec3::new(0.0, h, h),
+            Vec3::new(h, 0.0, h),
+            Vec3::new(h, h, 0.0),
+        ]) {
+            assert!((bevel.normal - want).length() < 1e-5, "{bevel:?}");
+            assert!((bevel.dist - h).abs() < 1e-5, "{bevel:?}");
+        }
+    }
+
+    #[test]
+    fn bad_inputs_are_errors() {
+        let mut planes = unit_cube();
+        planes[2] = p(0.0, 0.0, 0.0, 1.0);
+        assert_eq!(
+            Brush::from_planes(&planes),
+            Err(BrushError::DegeneratePlane(2))
+        );
+        planes[2] = p(0.0, f32::NAN, 0.0, 1.0);
+        assert_eq!(
+            Brush::from_planes(&planes),
+            Err(BrushError::DegeneratePlane(2))
+        );
+        // Open on top.
+        assert_eq!(
+            Brush::from_planes(&unit_cube()[..5]),
+            Err(BrushError::Unbounded)
+        );
+        // Two opposite half-spaces that do not meet.
+        let mut empty = unit_cube();
+        empty[0] = p(1.0, 0.0, 0.0, -2.0);
+        assert_eq!(Brush::from_planes(&empty), Err(BrushError::Empty));
+        assert_eq!(Brush::from_planes(&[]), Err(BrushError::Unbounded));
+        let many = [p(0.0, 1.0, 0.0, 1.0); MAX_INPUT_PLANES + 1];
+        assert_eq!(Brush::from_planes(&many), Err(BrushError::TooManyPlanes));
+    }
+}

@@ -1,0 +1,327 @@
+//! The box trace: [`TraceResult`], the [`Tracer`] trait, and the per-brush clip (Quake III's
+//! `CM_TraceThroughBrush`).
+
+use super::brush::{ordered, Brush};
+use super::flags::SolidFlags;
+use super::plane::Plane;
+use super::MAX_COORD;
+use crate::math::{clamp, finite_or, Vec3};
+
+/// What a trace found: how far the box got, where it stopped and what stopped it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct TraceResult {
+    /// Part of the move completed, `0 ≤ fraction ≤ 1` (1: nothing hit). Dimensionless.
+    pub fraction: f32,
+    /// Where the box's origin stopped, world units: `start + fraction·(end − start)` (exactly
+    /// `end` when `fraction` is 1, exactly `start` when `all_solid`). Always finite.
+    pub end: Vec3,
+    /// The surface hit: the solid's own plane (not expanded by the box), its normal pointing out
+    /// of the solid. [`Plane::NONE`] when nothing was hit or when `all_solid`.
+    pub plane: Plane,
+    /// The box started inside (or touching) a solid. As in Quake III such a solid does not block
+    /// the move, so a body stuck in it can get out; others still do.
+    pub start_solid: bool,
+    /// The box was inside a solid for the whole move (the solid is `solid`): `fraction` is 0
+    /// and `end` is the start.
+    pub all_solid: bool,
+    /// Index of the solid hit (or the all-solid one), `None` when nothing was hit.
+    pub solid: Option<u16>,
+    /// That solid's flags ([`SolidFlags::NONE`] when nothing was hit).
+    pub flags: SolidFlags,
+}
+
+impl TraceResult {
+    /// The answer for a move from `start` to `end` that hit nothing.
+    pub const fn clear(end: Vec3) -> TraceResult {
+        TraceResult {
+            fraction: 1.0,
+            end,
+            plane: Plane::NONE,
+            start_solid: false,
+            all_solid: false,
+            solid: None,
+            flags: SolidFlags::NONE,
+        }
+    }
+}
+
+/// What overlaps a box: the lowest-index solid, and the flags of every overlapping solid.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Contents {
+    /// The lowest index of the solids the box overlaps or touches, `None` for free space.
+    pub solid: Option<u16>,
+    /// The union of those solids' flags (e.g. [`SolidFlags::LADDER`] when one is a ladder).
+    pub flags: SolidFlags,
+}
+
+/// Sweeping a box through a level: the collision query of the slide move. [`World`](super::World)
+/// implements it; a game with its own physics (Rapier, an engine's) can answer it instead.
+///
+/// Conventions (hopkit's): positions are the **feet**, Y up; `mins`/`maxs` are the box relative to
+/// that point (a standing body of radius `r` and height `h`: `mins = (−r, 0, −r)`,
+/// `maxs = (r, h, r)`). Implementations must be pure (same query → same answer) and must return
+/// finite values with `0 ≤ fraction ≤ 1`, for any input.
+pub trait Tracer {
+    /// Sweep the box `mins..maxs` from `start` to `end`; where it stops, what it hit.
+    fn trace(&self, start: Vec3, end: Vec3, mins: Vec3, maxs: Vec3) -> TraceResult;
+
+    /// The solids the box `mins..maxs` at `position` overlaps or touches. The default asks
+    /// [`Tracer::trace`] for a move of length zero (the lowest-index solid only in `flags`).
+    fn contents(&self, position: Vec3, mins: Vec3, maxs: Vec3) -> Contents {
+        let t = self.trace(position, position, mins, maxs);
+        if t.start_solid {
+            Contents {
+                solid: t.solid,
+                flags: t.flags,
+            }
+        } else {
+            Contents::default()
+        }
+    }
+}
+
+/// A point usable by the trace: NaN/±inf components read as 0, the rest clamped into
+/// ±[`MAX_COORD`].
+#[inline]
+fn clean(v: Vec3) -> Vec3 {
+    let c = |x: f32| clamp(finite_or(x, 0.0), -MAX_COORD, MAX_COORD);
+    Vec3::new(c(v.x), c(v.y), c(v.z))
+}
+
+/// One trace's inputs, cleaned, and what every brush test reuses.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Sweep {
+    pub(super) start: Vec3,
+    pub(super) end: Vec3,
+    mins: Vec3,
+    maxs: Vec3,
+    /// `start + mins`, `start + maxs`, `end + mins`, `end + maxs`.
+    start_lo: Vec3,
+    start_hi: Vec3,
+    end_lo: Vec3,
+    end_hi: Vec3,
+    /// The swept box's bounds, widened by the skin (Quake's `CM_BoundsIntersect`).
+    pub(super) lo: Vec3,
+    pub(super) hi: Vec3,
+    skin: f32,
+}
+
+impl Sweep {
+    /// Cleans the inputs: `start` and the box through [`clean`] (an inverted box reordered per
+    /// axis), a non-finite `end` taken as `start` (no move); `skin` must be finite and ≥ 0.
+    pub(super) fn new(start: Vec3, end: Vec3, mins: Vec3, maxs: Vec3, skin: f32) -> Sweep {
+        let start = clean(start);
+        let end = if end.is_finite() { clean(end) } else { start };
+        let (mins, maxs) = ordered(clean(mins), clean(maxs));
+        let (a, b) = ordered(start, end);
+        let s = Vec3::new(skin, skin, skin);
+        Sweep {
+            start,
+            end,
+            mins,
+            maxs,
+            start_lo: start + mins,
+            start_hi: start + maxs,
+            end_lo: end + mins,
+            end_hi: end + maxs,
+            lo: a + mins - s,
+            hi: b + maxs + s,
+            skin,
+        }
+    }
+}
+
+/// The best answer so far over the brushes tested.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Best {
+    fraction: f32,
+    solid: Option<u16>,
+    plane: u8,
+    start_solid: bool,
+    all_solid: Option<u16>,
+}
+
+impl Best {
+    pub(super) const fn new() -> Best {
+        Best {
+            fraction: 1.0,
+            solid: None,
+            plane: 0,
+            start_solid: false,
+            all_solid: None,
+        }
+    }
+}
+
+/// One brush's clip state (Quake's `enterFrac`, `leaveFrac`, `clipplane`, `startout`, `getout`).
+struct Clip {
+    enter: f32,
+    leave: f32,
+    plane: u8,
+    start_out: bool,
+    get_out: bool,
+}
+
+impl Clip {
+    /// One plane, the box's distances to it (expanded by the box) at the start and the end.
+    /// `false`: the move stays in front of this plane, so it misses the whole brush.
+    #[inline(always)]
+    fn side(&mut self, d1: f32, d2: f32, plane: u8, skin: f32) -> bool {
+        if d2 > 0.0 {
+            self.get_out = true;
+        }
+        if d1 > 0.0 {
+            self.start_out = true;
+            if d2 >= skin || d2 >= d1 {
+                return false;
+            }
+        } else if d2 <= 0.0 {
+            return true; // behind the whole way: not this plane
+        }
+        if d1 > d2 {
+            // Entering; the divisor is > 0 (never 0: d1 > d2). The quotient may be −inf for a
+            // subnormal divisor, never NaN (finite numerator), and is clamped at 0.
+            let f = (d1 - skin) / (d1 - d2);
+            let f = if f > 0.0 { f } else { 0.0 };
+            if f > self.enter {
+                self.enter = f;
+                self.plane = plane;
+            }
+        } else {
+            // Leaving; the divisor is < 0 (d1 ≤ 0 < d2). Where the move leaves the plane
+            // pushed out by the skin (d = +skin). Quake III uses `d1 + ε` (d = −ε), which shrinks
+            // the window and lets a move clip a corner it overlaps only briefly; this keeps the
+            // window of the skin-expanded brush, so no part of a solid is ever crossed.
+            let f = (d1 - skin) / (d1 - d2);
+            let f = if f < 1.0 { f } else { 1.0 };
+            if f < self.leave {
+                self.leave = f;
+            }
+        }
+        true
+    }
+}
+
+/// Clip the sweep against brush `index`, updating `best` (a nearer hit, or a tie with a lower
+/// index, wins). Quake III's `CM_TraceThroughBrush`: the axial planes from the bounding box,
+/// then the sloped planes with the box's corner offset per plane.
+#[inline]
+pub(super) fn clip_brush(sw: &Sweep, b: &Brush, index: u16, best: &mut Best) {
+    if b.maxs.x < sw.lo.x
+        || b.mins.x > sw.hi.x
+        || b.maxs.y < sw.lo.y
+        || b.mins.y > sw.hi.y
+        || b.maxs.z < sw.lo.z
+        || b.mins.z > sw.hi.z
+    {
+        return;
+    }
+    let mut c = Clip {
+        enter: -1.0,
+        leave: 1.0,
+        plane: 0,
+        start_out: false,
+        get_out: false,
+    };
+    let skin = sw.skin;
+    // Axial planes, −X +X −Y +Y −Z +Z: the box's far corner along each is mins/maxs itself.
+    let axial = [
+        (b.mins.x - sw.start_hi.x, b.mins.x - sw.end_hi.x),
+        (sw.start_lo.x - b.maxs.x, sw.end_lo.x - b.maxs.x),
+        (b.mins.y - sw.start_hi.y, b.mins.y - sw.end_hi.y),
+        (sw.start_lo.y - b.maxs.y, sw.end_lo.y - b.maxs.y),
+        (b.mins.z - sw.start_hi.z, b.mins.z - sw.end_hi.z),
+        (sw.start_lo.z - b.maxs.z, sw.end_lo.z - b.maxs.z),
+    ];
+    for (i, &(d1, d2)) in axial.iter().enumerate() {
+        if !c.side(d1, d2, i as u8, skin) {
+            return;
+        }
+    }
+    for (i, p) in b.sloped_planes().iter().enumerate() {
+        let n = p.normal;
+        // The box corner deepest behind the plane (Quake's `offsets[signbits]`).
+        let corner = Vec3::new(
+            if n.x < 0.0 { sw.maxs.x } else { sw.mins.x },
+            if n.y < 0.0 { sw.maxs.y } else { sw.mins.y },
+            if n.z < 0.0 { sw.maxs.z } else { sw.mins.z },
+        );
+        let dist = p.dist - n.dot(corner);
+        let d1 = n.dot(sw.start) - dist;
+        let d2 = n.dot(sw.end) - dist;
+        if !c.side(d1, d2, 6 + i as u8, skin) {
+            return;
+        }
+    }
+    if !c.start_out {
+        best.start_solid = true;
+        if !c.get_out && best.all_solid.is_none_or(|s| index < s) {
+            best.all_solid = Some(index);
+        }
+        return;
+    }
+    if c.enter < c.leave
+        && c.enter > -1.0
+        && (c.enter < best.fraction
+            || (c.enter == best.fraction && best.solid.is_some_and(|s| index < s)))
+    {
+        best.fraction = c.enter;
+        best.solid = Some(index);
+        best.plane = c.plane;
+    }
+}
+
+/// The result of a sweep whose brushes have all been clipped into `best`.
+pub(super) fn finish(sw: &Sweep, best: &Best, brushes: &[Brush]) -> TraceResult {
+    let flags_of = |s: u16| {
+        brushes
+            .get(usize::from(s))
+            .map_or(SolidFlags::NONE, |b| b.flags)
+    };
+    if let Some(s) = best.all_solid {
+        return TraceResult {
+            fraction: 0.0,
+            end: sw.start,
+            plane: Plane::NONE,
+            start_solid: true,
+            all_solid: true,
+            solid: Some(s),
+            flags: flags_of(s),
+        };
+    }
+    let Some(s) = best.solid else {
+        return TraceResult {
+            start_solid: best.start_solid,
+            ..TraceResult::clear(sw.end)
+        };
+    };
+    let fraction = clamp(best.fraction, 0.0, 1.0);
+    let plane = brushes.get(usize::from(s)).map_or(Plane::NONE, |b| {
+        let i = usize::from(best.plane);
+        if i < 6 {
+            b.axial_plane(i)
+        } else {
+            b.sloped_planes().get(i - 6).copied().unwrap_or(Plane::NONE)
+        }
+    });
+    TraceResult {
+        fraction,
+        end: sw.start + (sw.end - sw.start) * fraction,
+        plane,
+        start_solid: best.start_solid,
+        all_solid: false,
+        solid: Some(s),
+        flags: flags_of(s),
+    }
+}
+
+/// True when the box of `sw` at its start overlaps or touches brush `b` (a position test: every
+/// expanded plane at distance ≤ 0, as a trace's `start_solid`).
+#[inline]
+pub(super) fn overlaps(sw: &Sweep, b: &Brush) -> bool {
+    let mut best = Best::new();
+    clip_brush(sw, b, 0, &mut best);
+    best.start_solid
+}
