@@ -23,6 +23,7 @@
 //! slope alignment) take `&impl GroundProbe`. Implementations must be pure (same query → same answer)
 //! for determinism.
 
+use crate::collide::TraceResult;
 use crate::math::{Vec2, Vec3};
 
 /// What a probe finds below a point.
@@ -81,6 +82,25 @@ pub trait GroundProbe {
     fn ladder(&self, feet: Vec3) -> Option<Vec3> {
         let _ = feet;
         None
+    }
+
+    /// True for a world of solids that the character's box collides with: walking and flying then
+    /// sweep the box through [`GroundProbe::trace`] and slide along what it hits
+    /// (`movement::slide`: walls, corners, ceilings, stairs, surf ramps), the ground is found by a
+    /// trace down, and a crouched body stands up only where the standing box fits. The default,
+    /// false, is the height-probe world (walls are ground more than `step_up` above the feet), and
+    /// nothing of the slide code is compiled in. [`crate::collide::Solid`] turns a
+    /// [`crate::collide::Tracer`] (the built-in [`crate::collide::World`], or a game's own
+    /// physics) into such a probe.
+    const SOLID: bool = false;
+
+    /// Sweep the box `mins..maxs` (relative to the feet) from `start` to `end` through the solids
+    /// ([`crate::collide::Tracer::trace`]'s contract: finite values, `0 ≤ fraction ≤ 1`). Asked only
+    /// when [`GroundProbe::SOLID`] is true; the default finds nothing in the way.
+    #[inline]
+    fn trace(&self, start: Vec3, end: Vec3, mins: Vec3, maxs: Vec3) -> TraceResult {
+        let _ = (start, mins, maxs);
+        TraceResult::clear(end)
     }
 
     /// The height (world Y) of the water surface in the column of `feet`, if there is water

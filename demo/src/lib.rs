@@ -16,6 +16,8 @@
 //! - [`app`]: the board-independent handheld application (sticks + buttons → fixed 60 Hz ticks →
 //!   one frame), generic over the small [`seams`] a board implements; [`counting`]: drawing
 //!   targets without a display (pixel fingerprints, the handheld's 1 KiB frame buffer).
+//! - [`collision`]: the collision scenarios (small levels of solids and scripted input) and their
+//!   hash, for the cross-CPU check of the body among solids.
 //! - [`forms`]: one character scripted in both friction forms, hashed, for the cross-CPU check of
 //!   the form the demo does not use.
 //!
@@ -38,6 +40,7 @@
 
 pub mod app;
 pub mod arena;
+pub mod collision;
 pub mod counting;
 pub mod forms;
 pub mod gamepad;

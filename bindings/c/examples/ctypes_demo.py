@@ -10,7 +10,7 @@ import ctypes
 import sys
 
 HK_OK = 0
-HK_DEMO_RIG_SIZE = 2048  # hopkit.h: HK_DEMO_RIG_SIZE, aligned to HK_OPAQUE_ALIGN (8)
+HK_DEMO_RIG_SIZE = 3072  # hopkit.h: HK_DEMO_RIG_SIZE, aligned to HK_OPAQUE_ALIGN (8)
 HK_HASH_LINE_SIZE = 31
 
 

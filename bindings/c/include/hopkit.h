@@ -28,7 +28,7 @@
  * Version of this C ABI. Bumped on any incompatible change of a struct layout, storage size or
  * function signature.
  */
-#define HK_ABI_VERSION 2
+#define HK_ABI_VERSION 3
 
 /**
  * Alignment of every opaque storage type, bytes.
@@ -68,7 +68,7 @@
 /**
  * Size in bytes of `HkDemoRig` storage.
  */
-#define HK_DEMO_RIG_SIZE 2048
+#define HK_DEMO_RIG_SIZE 3072
 
 /**
  * Most ticks `hk_demo_scripted_hash` runs in one call: 10 minutes of the demo at 60 Hz
@@ -365,7 +365,7 @@ typedef int32_t HkStatus;
 #endif // __cplusplus
 
 /**
- * Opaque storage for the whole demo simulation (2 KiB; the bundled ghost recording it
+ * Opaque storage for the whole demo simulation (3 KiB; the bundled ghost recording it
  * plays is static data inside the library).
  */
 typedef struct HK_ALIGNED(8) HkDemoRig {
@@ -1410,6 +1410,15 @@ typedef struct HkMoveParams {
    * reciprocal square root.
    */
   uint32_t friction_math;
+  /**
+   * Half the body's width, units (the box swept through solids). Seed 0.4; Quake 15; Source 16.
+   */
+  float body_radius;
+  /**
+   * 1 = ramps too steep to stand on are surfed (slid along in the air); 0 = they act as walls.
+   * Seed 1.
+   */
+  uint8_t surf;
 } HkMoveParams;
 
 /**

@@ -30,11 +30,11 @@ pub const HK_DEMO_SCRIPT_PERIOD: u32 = 1800;
 const _: () = assert!(HK_DEMO_SCRIPT_PERIOD == demo::SCRIPT_PERIOD);
 
 /// Size in bytes of [`HkDemoRig`] storage.
-pub const HK_DEMO_RIG_SIZE: usize = 2048;
+pub const HK_DEMO_RIG_SIZE: usize = 3072;
 const DEMO_TAG: u64 = u64::from_le_bytes(*b"hkDemoR1");
 const _: () = assert_fits::<DemoRig>(HK_DEMO_RIG_SIZE);
 
-/// Opaque storage for the whole demo simulation (2 KiB; the bundled ghost recording it
+/// Opaque storage for the whole demo simulation (3 KiB; the bundled ghost recording it
 /// plays is static data inside the library).
 #[repr(C, align(8))]
 pub struct HkDemoRig {

@@ -83,7 +83,7 @@ use core::ffi::c_char;
 
 /// Version of this C ABI. Bumped on any incompatible change of a struct layout, storage size or
 /// function signature.
-pub const HK_ABI_VERSION: u32 = 2;
+pub const HK_ABI_VERSION: u32 = 3;
 
 /// Alignment of every opaque storage type, bytes.
 pub const HK_OPAQUE_ALIGN: usize = 8;

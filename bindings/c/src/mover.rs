@@ -155,6 +155,11 @@ pub struct HkMoveParams {
     /// every peer and replay must use the same). 0, the default of every preset, is the fast
     /// reciprocal square root.
     pub friction_math: u32,
+    /// Half the body's width, units (the box swept through solids). Seed 0.4; Quake 15; Source 16.
+    pub body_radius: f32,
+    /// 1 = ramps too steep to stand on are surfed (slid along in the air); 0 = they act as walls.
+    /// Seed 1.
+    pub surf: u8,
 }
 
 impl From<MoveParams> for HkMoveParams {
@@ -227,6 +232,8 @@ impl From<MoveParams> for HkMoveParams {
                 FrictionMath::Rsqrt => HK_FRICTION_MATH_RSQRT,
                 FrictionMath::SqrtDivide => HK_FRICTION_MATH_SQRT_DIVIDE,
             },
+            body_radius: p.body_radius,
+            surf: p.surf as u8,
         }
     }
 }
@@ -323,6 +330,8 @@ impl HkMoveParams {
             crouch_height: non_negative(self.crouch_height)?,
             crouch_speed_scale: in_unit(self.crouch_speed_scale)?,
             crouch_jump: flag(self.crouch_jump)?,
+            body_radius: non_negative(self.body_radius)?,
+            surf: flag(self.surf)?,
             ladder_climb_speed: non_negative(self.ladder_climb_speed)?,
             ladder_jump_speed: non_negative(self.ladder_jump_speed)?,
             water_accel: non_negative(self.water_accel)?,

@@ -85,6 +85,7 @@ mod flags;
 mod grid;
 mod hull;
 mod plane;
+mod solid;
 mod trace;
 mod world;
 
@@ -95,6 +96,7 @@ pub use brush::{Brush, BrushError, Stairs, Toward, MAX_BRUSH_PLANES, MAX_INPUT_P
 pub use flags::SolidFlags;
 pub use grid::{GRID_DIM, GRID_ENTRIES_PER_SOLID, MAX_CELLS_PER_SOLID};
 pub use plane::Plane;
+pub use solid::{Solid, PROBE_REACH};
 pub use trace::{Contents, TraceResult, Tracer};
 pub use world::{World, WorldFull, MAX_SOLIDS};
 

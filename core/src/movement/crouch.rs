@@ -21,9 +21,11 @@
 //!   scaled too, as in Source (Quake III's `PM_WalkMove` checks the jump first and does not scale
 //!   it). A tick that starts in the air is not scaled (as both engines).
 //!
-//! This is a height-probe world: the body does not collide with walls or ceilings while moving
-//! (a ceiling only keeps a crouched character crouched). Clearance values: NaN or `+inf` mean
-//! nothing overhead, a negative or zero one means no room.
+//! In the height-probe world the body does not collide with walls or ceilings while moving (a
+//! ceiling only keeps a crouched character crouched; clearance values: NaN or `+inf` mean
+//! nothing overhead, a negative or zero one means no room). Among solids
+//! ([`GroundProbe::SOLID`]) the crouched box is the one that collides, and standing up needs the
+//! standing box to fit ([`super::slide`]).
 //!
 //! ## Cost
 //! Nothing for a character that never crouches: [`super::step`] tests `input.crouch ||
@@ -69,12 +71,21 @@ pub fn crouch_jump_lift(params: &MoveParams) -> f32 {
     }
 }
 
-/// Room above `feet` for a body of `height`: the probe's clearance is at least `height` (NaN and
-/// `+inf` mean nothing overhead).
+/// Room for the standing body at `feet`: among solids ([`GroundProbe::SOLID`]) the standing box
+/// fits there (a position test: it overlaps or touches no solid); else the probe's clearance is
+/// at least `stand_height` (NaN and `+inf` mean nothing overhead).
 #[inline]
-fn room(probe: &impl GroundProbe, feet: Vec3, height: f32) -> bool {
+fn room<P: GroundProbe>(probe: &P, feet: Vec3, params: &MoveParams) -> bool {
+    if P::SOLID {
+        let standing = MoverState {
+            crouched: false,
+            ..MoverState::new(feet)
+        };
+        let (mins, maxs) = super::slide::body_box(&standing, params);
+        return !probe.trace(feet, feet, mins, maxs).start_solid;
+    }
     let c = probe.clearance(feet);
-    c.is_nan() || c >= height
+    c.is_nan() || c >= params.stand_height
 }
 
 /// Crouch or stand up as `want` asks (see the module docs). Call once per step, before it.
@@ -110,7 +121,7 @@ pub fn update(
             Some(h) => !(h > feet.y),
             None => true,
         };
-    if ground_ok && feet.is_finite() && room(probe, feet, params.stand_height) {
+    if ground_ok && feet.is_finite() && room(probe, feet, params) {
         state.crouched = false;
         state.position = feet;
         ev.stood_up = true;

@@ -45,6 +45,8 @@
 //!   ([`crate::ground::GroundProbe::water`]).
 //! - [`jump`]: release-to-rejump, auto-hop, coyote time, jump buffer, bunny-hop cap, variable height.
 //! - [`contact`]: the ground test against a [`crate::ground::GroundProbe`].
+//! - [`slide`]: the body against solids (a probe with [`crate::ground::GroundProbe::SOLID`]):
+//!   Quake III's collide-and-slide, step and ground trace; surf.
 //! - [`state`]: [`MoverState`], [`MoveInput`], [`StepEvents`] and the guards every mode shares.
 //! - [`mover`]: the driver — [`step`] splits the time once and picks the mode every tick:
 //!   [`walk`] (walking and in the air), [`ladder`], [`water`].
@@ -105,6 +107,7 @@ pub mod params;
 pub mod platform;
 pub mod prepared;
 pub mod seed;
+pub mod slide;
 pub mod state;
 pub mod walk;
 pub mod water;

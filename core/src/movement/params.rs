@@ -151,6 +151,15 @@ pub struct MoveParams {
     /// Crouching in the air pulls the feet up by `stand_height − crouch_height` (Source /
     /// Half-Life: the crouch-jump reaches higher ledges). Default false; Source true.
     pub crouch_jump: bool,
+    // --- the body against solids (module `slide`; only with a solid world, `GroundProbe::SOLID`) ---
+    /// Half the body's width, units: the box swept through solids is `(−r, 0, −r)..(r, h, r)`
+    /// around the feet, `h` the standing or crouched height. Default 0.4 (m); Quake presets 15
+    /// (Quake III's box, −15..15); Source 16.
+    pub body_radius: f32,
+    /// Surfing: ground steeper than walkable is slid along in the air, where air-strafing gains
+    /// speed (Quake's ramps, Counter-Strike's surf maps). Off, such ramps act as walls: the body
+    /// keeps no speed into them and does not slide down them. Default true.
+    pub surf: bool,
     // --- ladders (module `ladder`) ---
     /// Climbing speed on a ladder at full input, units/s. Default 3 (m/s); Quake presets 200
     /// (Quake II / Source).
@@ -331,6 +340,8 @@ impl MoveParams {
             crouch_height: 0.9,
             crouch_speed_scale: 0.5,
             crouch_jump: false,
+            body_radius: 0.4,
+            surf: true,
             ladder_climb_speed: 3.0,
             ladder_jump_speed: 4.0,
             water_accel: 10.0,
@@ -405,6 +416,8 @@ impl MoveParams {
             crouch_height: 40.0,
             crouch_speed_scale: 0.25,
             crouch_jump: false,
+            body_radius: 15.0,
+            surf: true,
             ladder_climb_speed: 200.0,
             ladder_jump_speed: 270.0,
             water_accel: QW_WATER_ACCEL,
@@ -467,6 +480,7 @@ impl MoveParams {
         p.max_velocity = 3500.0;
         p.stand_height = 72.0;
         p.crouch_height = 36.0;
+        p.body_radius = 16.0;
         p.crouch_speed_scale = 0.333;
         p.crouch_jump = true;
         p

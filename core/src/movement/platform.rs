@@ -34,6 +34,7 @@
 //! the position or velocity non-finite is not applied; a velocity that would overflow on leaving
 //! or landing is left as it was.
 
+use super::params::MoveParams;
 use super::state::MoverState;
 use crate::ground::{GroundProbe, SurfaceMotion};
 use crate::math::{scalar, Vec3};
@@ -62,11 +63,24 @@ fn usable(m: SurfaceMotion) -> Option<SurfaceMotion> {
     finite.then_some(m)
 }
 
-/// Step 1: carry a grounded character with the surface under it over `dt`.
+/// Step 1: carry a grounded character with the surface under it over `dt`. Among solids
+/// ([`GroundProbe::SOLID`]) the carry is a sweep of the body's box: a rider pushed against a wall
+/// stops there, and the platform moves on under it (never dragged into the wall).
 #[inline(always)]
-pub(super) fn carry(state: &mut MoverState, probe: &impl GroundProbe, dt: f32) -> Carried {
+pub(super) fn carry<P: GroundProbe>(
+    state: &mut MoverState,
+    params: &MoveParams,
+    probe: &P,
+    dt: f32,
+) -> Carried {
     let m = moving_under(state, probe)?;
-    carry_by(state, m, dt)
+    let before = state.position;
+    let carried = carry_by(state, m, dt)?;
+    if P::SOLID {
+        let (mins, maxs) = super::slide::body_box(state, params);
+        state.position = probe.trace(before, state.position, mins, maxs).end;
+    }
+    Some(carried)
 }
 
 /// [`carry`] on a known moving surface. Out of line: only platforms reach it.

@@ -84,6 +84,16 @@ impl TickEvents {
         }
     }
 
+    /// Add a ground trace's result ([`super::slide::ground_trace`]).
+    #[inline]
+    fn add_found(&mut self, f: super::slide::GroundFound) {
+        self.flags |= (f.left_ground as u32 * LEFT_GROUND) | (f.sliding as u32 * SLIDING);
+        if f.landed {
+            self.flags |= LANDED;
+            self.impact_speed = larger_impact(self.impact_speed, f.impact_speed);
+        }
+    }
+
     /// Add this tick to a step's events: the same as adding its contacts one by one, as impact
     /// speeds are never NaN (categorisation gives `−vy` with `vy < 0`, else `+0`).
     #[inline]
@@ -126,7 +136,7 @@ fn run_tick(
     dt: f32,
 ) -> TickEvents {
     let was_grounded = state.grounded;
-    let carried = super::platform::carry(state, probe, dt);
+    let carried = super::platform::carry(state, params, probe, dt);
     let out = run_tick_still(state, params, wish, jump, probe, dt);
     super::platform::settle(state, probe, carried, was_grounded, params.max_velocity);
     out
@@ -134,15 +144,18 @@ fn run_tick(
 
 /// The tick itself, in Quake order: categorise the ground, jump and move ([`jump_and_move`]),
 /// categorise the ground again, then guard, count the timers down and flush.
-fn run_tick_still(
+fn run_tick_still<P: GroundProbe>(
     state: &mut MoverState,
     params: &MoveParams,
     wish: &WishDir,
     jump: bool,
-    probe: &impl GroundProbe,
+    probe: &P,
     dt: f32,
 ) -> TickEvents {
     use crate::math::scalar::{HARD_FLOAT_ARM, SOFT_FLOAT};
+    if P::SOLID {
+        return run_tick_solid(state, params, wish, jump, probe, dt);
+    }
     if SOFT_FLOAT || HARD_FLOAT_ARM {
         return run_tick_two_pass(state, params, wish, jump, probe, dt);
     }
@@ -254,6 +267,27 @@ fn jump_and_move(
     jump: bool,
     dt: f32,
 ) -> u32 {
+    let flags = jump_and_accelerate(state, params, wish, jump, dt);
+    if state.grounded {
+        move_on_ground(state, dt);
+    } else {
+        let g = params.gravity * jump_gravity_scale(state, params, jump);
+        move_in_air(state, g, dt);
+    }
+    flags
+}
+
+/// The jump rules and the planar kernel (friction and acceleration, or the air's): the tick's
+/// middle before the move, the same in the height-probe world and among solids. Returns the
+/// [`TickEvents`] flags of a jump.
+#[inline(always)]
+fn jump_and_accelerate(
+    state: &mut MoverState,
+    params: &MoveParams,
+    wish: &WishDir,
+    jump: bool,
+    dt: f32,
+) -> u32 {
     note_jump_key(state, params, jump);
     apply_jump_release_cut(state, params, jump);
     let mut flags = 0;
@@ -267,13 +301,55 @@ fn jump_and_move(
     };
     state.velocity.x = v.x;
     state.velocity.z = v.y;
-    if state.grounded {
-        move_on_ground(state, dt);
+    flags
+}
+
+/// The tick among solids ([`GroundProbe::SOLID`], [`super::slide`]), in the same order as
+/// [`run_tick_still`]: the ground trace, the jump rules and the planar kernel, the step-slide
+/// move (on the ground along the ground plane; in the air between the two halves of gravity),
+/// the ground trace again (sticking to the ground a grounded body walked on), then the same end.
+#[inline(never)]
+fn run_tick_solid(
+    state: &mut MoverState,
+    params: &MoveParams,
+    wish: &WishDir,
+    jump: bool,
+    probe: &impl GroundProbe,
+    dt: f32,
+) -> TickEvents {
+    use super::slide;
+    let mut out = TickEvents::NONE;
+    let body = slide::body_box(state, params);
+    out.add_found(slide::ground_trace(
+        probe,
+        params,
+        state,
+        body,
+        state.grounded,
+    ));
+    let start_position = state.position;
+    out.flags |= jump_and_accelerate(state, params, wish, jump, dt);
+    let hits = if state.grounded {
+        let n = state.ground_normal;
+        state.velocity = slide::along_ground(state.velocity, n);
+        let hits = slide::step_slide_move(probe, params, state, body, dt, Some(n));
+        // hopkit's ground velocity is planar: walking over the top of a ramp does not launch.
+        state.velocity.y = 0.0;
+        hits
     } else {
         let g = params.gravity * jump_gravity_scale(state, params, jump);
-        move_in_air(state, g, dt);
+        let half = g * dt * 0.5;
+        state.velocity.y -= half;
+        let hits = slide::step_slide_move(probe, params, state, body, dt, None);
+        state.velocity.y -= half;
+        hits
+    };
+    if hits.wall {
+        out.flags |= HIT_WALL;
     }
-    flags
+    let stick = state.grounded;
+    out.add_found(slide::ground_trace(probe, params, state, body, stick));
+    end_tick(state, params, dt, start_position, out)
 }
 
 /// Grounded: `vy = 0`, move horizontally (the end-of-tick categorisation snaps to the surface).

@@ -4,6 +4,7 @@
 mod adversarial;
 mod answers;
 mod collide_reference;
+mod collide_scenarios;
 mod demo_golden;
 mod docs_numbers;
 mod follower_oracle;

@@ -239,8 +239,14 @@ fn categorize_hit(
     if grounded {
         if !was_grounded {
             c.landed = true;
+            // Events are finite: a fall that overflowed within the tick lands at `f32::MAX`.
             c.impact_speed = if state.velocity.y < 0.0 {
-                -state.velocity.y
+                let v = -state.velocity.y;
+                if v.is_finite() {
+                    v
+                } else {
+                    f32::MAX
+                }
             } else {
                 0.0
             };
