@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # cargo-fuzz (libFuzzer, nightly) over the recording decoder, the C ABI and the character step with
-# every probe query (mover_step) (called by .ci/run): a fixed number of executions per target
+# every probe query (mover_step) and the collision world's trace (collide_trace, at most 100,000)
+# (called by .ci/run): a fixed number of executions per target
 # (HOPKIT_FUZZ_RUNS, default 200,000); the recording targets start from a corpus seeded with the
 # bundled demo recording. Prints executions and crashes per target; any
 # crash fails the run (libFuzzer saves the input under fuzz/artifacts/).
@@ -24,12 +25,15 @@ fi
 cd fuzz
 cargo +nightly fuzz build -O >/dev/null 2>&1 || cargo +nightly fuzz build -O
 total_crashes=0
-for t in recording_parse recording_corrupt recording_v2 ffi_recording_open mover_step; do
+for t in recording_parse recording_corrupt recording_v2 ffi_recording_open mover_step collide_trace; do
     corpus="$REPO/target/fuzz-corpus/$t"
     mkdir -p "$corpus"
     case "$t" in recording_parse | ffi_recording_open) cp "$REPO/demo/assets/demo.ghost" "$corpus/demo.ghost" ;; esac
     log="$REPO/target/fuzz-corpus/$t.log"
-    if cargo +nightly fuzz run -O "$t" "$corpus" -- -runs="$RUNS" -print_final_stats=1 >"$log" 2>&1; then
+    runs="$RUNS"
+    # The collision world rebuilds its grid on each push: a fixed, smaller count keeps it modest.
+    case "$t" in collide_trace) [ "$RUNS" -lt 100000 ] || runs=100000 ;; esac
+    if cargo +nightly fuzz run -O "$t" "$corpus" -- -runs="$runs" -print_final_stats=1 >"$log" 2>&1; then
         crashes=0
     else
         crashes=1
