@@ -68,8 +68,9 @@ pub fn parse_count(s: &str) -> Result<u32, String> {
 #[command(name = "hopkit-sim", version, about, long_about, max_term_width = 100)]
 #[command(after_help = concat!(
     "Controls in the window: W/A/S/D move, mouse or Q/E (arrow keys) look, Space jump, F or left \
-click fire, R reset, P pause, Esc quit. Gamepads: left stick move, right stick look, A/south \
-jump, right trigger fire.\n\n",
+click fire, R reset, P pause, Esc quit (the first Esc closes the guide), Ctrl+C (or Ctrl-C in the \
+terminal) quit with the summary line and exit code 130. Keys held when the window loses the focus \
+are let go. Gamepads: left stick move, right stick look, A/south jump, right trigger fire.\n\n",
     limits_and_exit_codes!()
 ))]
 pub struct Cli {
@@ -215,6 +216,11 @@ pub struct RecordArgs {
     /// Use the scripted pilot even if a display is available.
     #[arg(long)]
     pub headless: bool,
+    /// File format version: 2 (range-coded, under half a byte a frame for keyboard flying) or 1
+    /// (3 bytes a frame, readable in place by older tools).
+    #[arg(long, value_name = "VERSION", default_value_t = 2,
+          value_parser = clap::value_parser!(u16).range(1..=2))]
+    pub format: u16,
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
@@ -245,12 +251,16 @@ pub struct PlayArgs {
     pub quiet: bool,
 }
 
-/// `hash` options.
+/// `hash` options. Exactly one input is required: FILE, `--scene`, `--arena`, `--gamepad` or
+/// `--sticks` (the group `input`, so clap's error names all of them).
 #[derive(Args, Debug)]
+#[command(group = clap::ArgGroup::new("input")
+    .required(true)
+    .multiple(false)
+    .args(["file", "scene", "arena", "gamepad", "sticks"]))]
 pub struct HashArgs {
     /// Ghost recording to replay.
-    #[arg(required_unless_present_any = ["scene", "gamepad", "sticks", "arena"],
-          conflicts_with_all = ["scene", "gamepad", "sticks", "arena"])]
+    #[arg(conflicts_with_all = ["scene", "gamepad", "sticks", "arena"])]
     pub file: Option<PathBuf>,
     /// A built-in scene instead of a file (`demo`: the scripted handheld demo).
     #[arg(long, value_parser = ["demo"], conflicts_with_all = ["gamepad", "sticks", "arena"])]
