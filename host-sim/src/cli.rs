@@ -186,9 +186,11 @@ pub struct ScenarioArgs {
     /// Write the per-tick trace of the main actor as CSV.
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
-    /// Write a plot as PNG (bhop: speed over time against the ground max; slope: body tilt and
-    /// ground slope over time; crouch and ladder: side view, height over distance; water: height
-    /// over time against the floor and the surface; others: top-down trajectory).
+    /// Write a plot as PNG; FILE must end in .png (or have no extension). bhop: speed over time
+    /// against the ground max; slope: body tilt and ground slope over time; crouch: side view,
+    /// height over distance; ladder: height over time, the climb, push-off and re-climb each in
+    /// its colour, numbered; water: height over time against the floor and the surface; others:
+    /// top-down trajectories with start and end marked.
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
     /// Override the scenario's simulated duration, 0 < S ≤ 600 seconds.

@@ -680,6 +680,11 @@ fn top_down(title: &str, trace: &Trace) -> PlotSpec {
             Series::markers(&o.label, pts, (30, 30, 40))
         } else if o.label == "leader" {
             Series::dashed("leader", pts, color)
+        } else if o.label.starts_with("Quake III") {
+            // The path compared with the main actor's: start and end marked as on the main one.
+            let mut s = Series::line(&o.label, pts, color);
+            s.mark_ends = true;
+            s
         } else {
             Series::line(&o.label, pts, color)
         };
