@@ -534,3 +534,80 @@ fn an_interrupted_run_says_exactly_which_outputs_were_written() {
         seen.0, seen.1, seen.2
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// §3: plots that can be read
+// ---------------------------------------------------------------------------------------------
+
+fn builtin_run(name: &str) -> (hopkit_sim::scenario::ScenarioFile, hopkit_sim::trace::Trace) {
+    let loaded = hopkit_sim::scenario::load(name).unwrap();
+    let trace = hopkit_sim::scenario::run::run(&loaded.file, &loaded.base_dir, true).unwrap();
+    (loaded.file, trace)
+}
+
+#[test]
+fn the_ladder_plot_shows_climb_push_off_and_re_climb_in_order() {
+    let (file, trace) = builtin_run("ladder");
+    let spec = hopkit_sim::scenario::run::plot_spec(&file, "ladder", &trace);
+    let acts: Vec<_> = spec
+        .series
+        .iter()
+        .filter(|s| s.label.starts_with("feet: "))
+        .collect();
+    assert_eq!(
+        acts.len(),
+        3,
+        "{:?}",
+        spec.series.iter().map(|s| &s.label).collect::<Vec<_>>()
+    );
+    for (i, act) in acts.iter().enumerate() {
+        assert!(
+            act.label.starts_with(&format!("feet: {}", i + 1)),
+            "{}",
+            act.label
+        );
+        assert!(
+            act.points.len() > 10,
+            "{}: {} points",
+            act.label,
+            act.points.len()
+        );
+        // Time runs left to right within each act ...
+        assert!(
+            act.points.windows(2).all(|w| w[0].0 < w[1].0),
+            "{}",
+            act.label
+        );
+    }
+    // ... and from one act to the next, each starting where the last ended: nothing overlaps.
+    for w in acts.windows(2) {
+        assert_eq!(w[0].points.last(), w[1].points.first());
+    }
+    // Numbered where each act starts; the climb goes up, the fall comes down, the third act ends
+    // on the ledge.
+    let numbers: Vec<&str> = spec.labels.iter().map(|l| l.text.as_str()).collect();
+    assert_eq!(numbers, ["1", "2", "3"]);
+    let first_y = |k: usize| acts[k].points.first().unwrap().1;
+    let last_y = |k: usize| acts[k].points.last().unwrap().1;
+    assert!(last_y(0) > first_y(0) + 50.0);
+    assert!(last_y(1) < first_y(1) - 50.0);
+    assert_eq!(
+        last_y(2),
+        f64::from(hopkit_sim::scenario::features::LADDER_TOP)
+    );
+}
+
+#[test]
+fn the_cpma_plot_marks_both_paths_and_the_summary_says_why_one_is_faster() {
+    let (file, trace) = builtin_run("cpma");
+    let spec = hopkit_sim::scenario::run::plot_spec(&file, "cpma", &trace);
+    let q3 = spec
+        .series
+        .iter()
+        .find(|s| s.label.starts_with("Quake III"))
+        .unwrap();
+    assert!(q3.mark_ends, "the Quake III path has start and end markers");
+    let findings = hopkit_sim::scenario::run::findings(&file, &trace).join("\n");
+    assert!(findings.contains("(in the W-only turn)"), "{findings}");
+    assert!(findings.contains("why Quake III is faster"), "{findings}");
+}
