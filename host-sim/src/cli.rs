@@ -26,7 +26,7 @@ with --force.\n\n\
 Exit codes: 0 done; 1 the run failed while working (an I/O error writing an output; no partial \
 file is left); 2 bad input or usage (an argument, scenario file, recording or output path is \
 wrong; nothing was run); 130 interrupted by Ctrl-C, SIGTERM or SIGHUP (the unfinished outputs are \
-removed, existing files are unchanged; a run killed with SIGKILL leaves its hidden temporary \
+removed, existing files are unchanged; outputs already complete are named; a run killed with SIGKILL leaves its hidden temporary \
 file, which the next run writing that file replaces)."
     };
 }
