@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # cargo-fuzz (libFuzzer, nightly) over the recording decoder, the C ABI and the character step with
 # every probe query (mover_step) and the collision world's trace (collide_trace, at most 100,000)
-# (called by .ci/run): a fixed number of executions per target
-# (HOPKIT_FUZZ_RUNS, default 200,000); the recording targets start from a corpus seeded with the
-# bundled demo recording. Prints executions and crashes per target; any
+# (called by .ci/run): a fixed number of executions per target (HOPKIT_FUZZ_RUNS, default
+# 200,000); every target's corpus is seeded with the bundled demo recording in both format
+# versions (demo.ghost, demo.v2.ghost): the recording readers start from real files of each
+# version, and the other targets read them as plain bytes. Prints executions and crashes per
+# target; any
 # crash fails the run (libFuzzer saves the input under fuzz/artifacts/).
 # Longer runs by hand:  cd fuzz && cargo +nightly fuzz run recording_corrupt -- -max_total_time=3600
 # Needs nightly and cargo-fuzz (installed here from crates.io when missing); prints SKIP if not.
@@ -28,7 +30,7 @@ total_crashes=0
 for t in recording_parse recording_corrupt recording_v2 ffi_recording_open mover_step collide_trace; do
     corpus="$REPO/target/fuzz-corpus/$t"
     mkdir -p "$corpus"
-    case "$t" in recording_parse | ffi_recording_open) cp "$REPO/demo/assets/demo.ghost" "$corpus/demo.ghost" ;; esac
+    cp "$REPO/demo/assets/demo.ghost" "$REPO/demo/assets/demo.v2.ghost" "$corpus/"
     log="$REPO/target/fuzz-corpus/$t.log"
     runs="$RUNS"
     # The collision world rebuilds its grid on each push: a fixed, smaller count keeps it modest.

@@ -34,23 +34,37 @@
 //! use hopkit::stick::wish_from_stick;
 //! use hopkit::timestep::FixedStep;
 //!
-//! let params = MoveParams::seed(); // the seed article's numbers: ground max speed 10 units/s
+//! // Seed 000's numbers (see "Seeds" below): ground max 10 units/s.
+//! let params = MoveParams::seed();
 //! let ground = FlatGround::new(0.0);
 //! let mut player = MoverState::new(Vec3::ZERO);
 //! let mut clock = FixedStep::new(60);
 //!
+//! // One second of 8 ms render frames (125 fps):
+//! // exactly 60 simulation ticks.
 //! for _frame in 0..125 {
-//!     // One second of 8 ms render frames (125 fps) → exactly 60 simulation ticks.
 //!     for _ in 0..clock.advance_nanos(8_000_000).ticks {
-//!         let wish = wish_from_stick(Vec2::new(0.0, 1.0)); // stick pushed up = forward
-//!         let input = MoveInput::with_yaw(wish.front_right(), false, 0.0);
+//!         // The stick pushed up: forward.
+//!         let wish = wish_from_stick(Vec2::new(0.0, 1.0));
+//!         let input =
+//!             MoveInput::with_yaw(wish.front_right(), false, 0.0);
 //!         movement::step(&mut player, &params, &input, &ground, clock.tick_dt());
 //!     }
 //! }
 //! assert_eq!(clock.ticks_total(), 60);
 //! assert!((player.planar_speed() - params.max_speed).abs() < 1e-3);
-//! assert!(player.position.z < -5.0); // yaw 0 faces −Z
+//! // Yaw 0 faces −Z.
+//! assert!(player.position.z < -5.0);
 //! ```
+//!
+//! ## Seeds
+//! hopkit's mechanics come from five short articles (Japanese, with Unity C# and cocos2d code)
+//! the project calls its **seeds**, numbered 000–004: **000** strafe-jump movement
+//! ([`movement`]; [`MoveParams::seed`](movement::MoveParams::seed) is its numbers), **001** Arrival
+//! steering ([`steering`]), **002** recorded input replayed as enemy AI ([`ghost`]), **003**
+//! aligning a character to the ground normal ([`slope`]), **004** a companion following the
+//! player's breadcrumbs ([`follower`]). Where hopkit differs from a seed, why, and the one switch
+//! back to the seed's behaviour: `docs/seed-fidelity.md` in the repository.
 //!
 //! ## Conventions
 //! - Coordinates are **right-handed, Y up** (as Bevy and Godot). The ground plane is X/Z and a

@@ -105,6 +105,9 @@ pub fn scenario(args: &ScenarioArgs) -> Result<()> {
         .as_deref()
         .map(|p| OutFile::check("--csv", p))
         .transpose()?;
+    if let Some(p) = &args.plot {
+        check_png_name("--plot", p)?;
+    }
     let png = args
         .plot
         .as_deref()
@@ -126,8 +129,20 @@ pub fn scenario(args: &ScenarioArgs) -> Result<()> {
     for line in scenario::run::findings(&file, &trace) {
         println!("  {line}");
     }
+    // Both outputs are written to their temporary files first and put in place together: an
+    // interruption leaves both old files or both new ones (crate::output::commit_all).
+    let mut staged = vec![];
     if let Some(csv) = &csv {
-        csv.write(|w| Ok(trace.write_csv(w)?))?;
+        staged.push(csv.stage(|w| Ok(trace.write_csv(w)?))?);
+    }
+    if let Some(png) = &png {
+        let spec = scenario::run::plot_spec(&file, &title, &trace);
+        let canvas = plot::render(&spec, 960, 540)
+            .with_context(|| format!("plotting {}", png.path().display()))?;
+        staged.push(png.stage(|w| canvas.write_png(w))?);
+    }
+    crate::output::commit_all(staged)?;
+    if let Some(csv) = &csv {
         println!(
             "wrote {} ({} rows)",
             csv.path().display(),
@@ -135,16 +150,32 @@ pub fn scenario(args: &ScenarioArgs) -> Result<()> {
         );
     }
     if let Some(png) = &png {
-        let spec = scenario::run::plot_spec(&file, &title, &trace);
-        let canvas = plot::render(&spec, 960, 540)
-            .with_context(|| format!("plotting {}", png.path().display()))?;
-        png.write(|w| canvas.write_png(w))?;
         println!("wrote {}", png.path().display());
     }
     if csv.is_none() && png.is_none() {
         println!("(add --csv FILE and/or --plot FILE to save the trace)");
     }
     Ok(())
+}
+
+/// Plots are PNG files: a name ending in another extension (`x.jpg`, `x.svg`) is refused rather
+/// than filled with PNG bytes. A name without an extension, or a special file (`/dev/stdout`), is
+/// written as PNG.
+pub fn check_png_name(what: &str, path: &std::path::Path) -> Result<(), UserError> {
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+        return Ok(());
+    }
+    match path
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase())
+    {
+        None => Ok(()),
+        Some(e) if e == "png" => Ok(()),
+        Some(e) => Err(UserError(format!(
+            "{what} {}: plots are written as PNG only, not .{e}; name the file *.png",
+            path.display()
+        ))),
+    }
 }
 
 /// `record`.
@@ -214,16 +245,12 @@ pub fn gamepad_hash_file(path: &std::path::Path, ghost: Option<&std::path::Path>
     let rig = match ghost {
         None => hopkit_demo::DemoRig::new(),
         Some(g) => {
-            // One run per process: the recording and its decoded image live until exit.
-            let bytes: &'static [u8] = Vec::leak(replay::read_recording(g)?);
-            let header = hopkit::ghost::format::peek_header(bytes)
-                .map_err(|e| UserError(format!("recording {}: {e}", g.display())))?;
-            let size = hopkit::ghost::format::load_scratch_size(
-                header.frame_count as usize,
-                header.checksum_interval,
-            );
-            let scratch: &'static mut [u8] = Vec::leak(vec![0u8; size]);
-            let rec = hopkit::ghost::load(bytes, scratch)
+            // Read and decoded like every other command's recording: the file at most
+            // `MAX_RECORDING_BYTES`, a version 2 file's decoded image too (checked against the
+            // header's frame count before anything is allocated), the CRC before the frames.
+            // One run per process: the image lives until exit.
+            let image = replay::load(g)?;
+            let rec = hopkit::ghost::Recording::parse(image)
                 .map_err(|e| UserError(format!("recording {}: {e}", g.display())))?;
             hopkit_demo::DemoRig::with_recording(Some(rec))
         }

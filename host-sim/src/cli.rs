@@ -26,7 +26,7 @@ with --force.\n\n\
 Exit codes: 0 done; 1 the run failed while working (an I/O error writing an output; no partial \
 file is left); 2 bad input or usage (an argument, scenario file, recording or output path is \
 wrong; nothing was run); 130 interrupted by Ctrl-C, SIGTERM or SIGHUP (the unfinished outputs are \
-removed, existing files are unchanged; a run killed with SIGKILL leaves its hidden temporary \
+removed, existing files are unchanged; outputs already complete are named; a run killed with SIGKILL leaves its hidden temporary \
 file, which the next run writing that file replaces)."
     };
 }
@@ -68,8 +68,9 @@ pub fn parse_count(s: &str) -> Result<u32, String> {
 #[command(name = "hopkit-sim", version, about, long_about, max_term_width = 100)]
 #[command(after_help = concat!(
     "Controls in the window: W/A/S/D move, mouse or Q/E (arrow keys) look, Space jump, F or left \
-click fire, R reset, P pause, Esc quit. Gamepads: left stick move, right stick look, A/south \
-jump, right trigger fire.\n\n",
+click fire, R reset, P pause, Esc quit (the first Esc closes the guide), Ctrl+C (or Ctrl-C in the \
+terminal) quit with the summary line and exit code 130. Keys held when the window loses the focus \
+are let go. Gamepads: left stick move, right stick look, A/south jump, right trigger fire.\n\n",
     limits_and_exit_codes!()
 ))]
 pub struct Cli {
@@ -185,9 +186,11 @@ pub struct ScenarioArgs {
     /// Write the per-tick trace of the main actor as CSV.
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
-    /// Write a plot as PNG (bhop: speed over time against the ground max; slope: body tilt and
-    /// ground slope over time; crouch and ladder: side view, height over distance; water: height
-    /// over time against the floor and the surface; others: top-down trajectory).
+    /// Write a plot as PNG; FILE must end in .png (or have no extension). bhop: speed over time
+    /// against the ground max; slope: body tilt and ground slope over time; crouch: side view,
+    /// height over distance; ladder: height over time, the climb, push-off and re-climb each in
+    /// its colour, numbered; water: height over time against the floor and the surface; others:
+    /// top-down trajectories with start and end marked.
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
     /// Override the scenario's simulated duration, 0 < S ≤ 600 seconds.
@@ -215,6 +218,11 @@ pub struct RecordArgs {
     /// Use the scripted pilot even if a display is available.
     #[arg(long)]
     pub headless: bool,
+    /// File format version: 2 (range-coded, under half a byte a frame for keyboard flying) or 1
+    /// (3 bytes a frame, readable in place by older tools).
+    #[arg(long, value_name = "VERSION", default_value_t = 2,
+          value_parser = clap::value_parser!(u16).range(1..=2))]
+    pub format: u16,
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
@@ -245,12 +253,16 @@ pub struct PlayArgs {
     pub quiet: bool,
 }
 
-/// `hash` options.
+/// `hash` options. Exactly one input is required: FILE, `--scene`, `--arena`, `--gamepad` or
+/// `--sticks` (the group `input`, so clap's error names all of them).
 #[derive(Args, Debug)]
+#[command(group = clap::ArgGroup::new("input")
+    .required(true)
+    .multiple(false)
+    .args(["file", "scene", "arena", "gamepad", "sticks"]))]
 pub struct HashArgs {
     /// Ghost recording to replay.
-    #[arg(required_unless_present_any = ["scene", "gamepad", "sticks", "arena"],
-          conflicts_with_all = ["scene", "gamepad", "sticks", "arena"])]
+    #[arg(conflicts_with_all = ["scene", "gamepad", "sticks", "arena"])]
     pub file: Option<PathBuf>,
     /// A built-in scene instead of a file (`demo`: the scripted handheld demo).
     #[arg(long, value_parser = ["demo"], conflicts_with_all = ["gamepad", "sticks", "arena"])]

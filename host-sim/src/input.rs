@@ -125,8 +125,12 @@ pub struct FrameControls {
     pub reset: bool,
     /// P: pause or resume.
     pub pause: bool,
-    /// Esc: quit.
+    /// Esc: quit (or close the guide, when it is up).
     pub quit: bool,
+    /// Ctrl+C: interrupted, as Ctrl-C in the terminal.
+    pub interrupt: bool,
+    /// The window lost the keyboard focus this frame (every key and button was let go).
+    pub focus_lost: bool,
     /// H or F1: show the guide again.
     pub help: bool,
     /// Some key went down this frame (dismisses the guide).
@@ -139,10 +143,23 @@ pub const MOUSE_JUMP_PX: f32 = 400.0;
 
 /// The window's input mapping: keys and mouse → [`FrameControls`]. Keeps the previous frame's
 /// keys (for edges) and pointer position (for mouse look deltas).
+///
+/// **Focus.** A window that loses the keyboard focus gets no key releases (X11 sends them to the
+/// focused window), so `minifb` goes on reporting the keys held at that moment. Once the window
+/// has had the focus, a frame without it therefore counts as no key and no button held, and the
+/// keys still reported when it comes back are ignored until `minifb` reports them released: the
+/// player does not hop on by themselves after switching windows.
 #[derive(Clone, Debug, Default)]
 pub struct Controls {
     prev_keys: Vec<Key>,
     last_mouse_x: Option<f32>,
+    /// The window has had the focus at some point (a window never focused is not "unfocused":
+    /// some X setups never report focus, and keys reach only the focused window anyway).
+    had_focus: bool,
+    /// Was focused last frame.
+    was_active: bool,
+    /// Keys held when the focus went: ignored until released.
+    stale: Vec<Key>,
 }
 
 impl Controls {
@@ -154,11 +171,33 @@ impl Controls {
     /// Map one frame of device state. `interactive` false (replays) keeps only the window
     /// commands.
     pub fn frame(&mut self, dev: &DeviceState, interactive: bool) -> FrameControls {
+        let unfocused = self.had_focus && !dev.active;
+        let focus_lost = self.was_active && !dev.active;
+        self.had_focus |= dev.active;
+        self.was_active = dev.active;
+        let dev = &if unfocused {
+            for k in &dev.keys {
+                if !self.stale.contains(k) {
+                    self.stale.push(*k);
+                }
+            }
+            DeviceState {
+                mouse: dev.mouse,
+                ..DeviceState::default()
+            }
+        } else {
+            self.stale.retain(|k| dev.keys.contains(k));
+            let mut live = dev.clone();
+            live.keys.retain(|k| !self.stale.contains(k));
+            live
+        };
         let pressed = |k: Key| dev.keys.contains(&k) && !self.prev_keys.contains(&k);
         let mut out = FrameControls {
             reset: pressed(Key::R),
             pause: pressed(Key::P),
-            quit: dev.keys.contains(&Key::Escape),
+            quit: pressed(Key::Escape),
+            interrupt: pressed(Key::C) && dev.down(&[Key::LeftCtrl, Key::RightCtrl]),
+            focus_lost,
             help: pressed(Key::H) || pressed(Key::F1),
             any_key: dev.keys.iter().any(|k| !self.prev_keys.contains(k)),
             ..FrameControls::default()

@@ -12,7 +12,8 @@
 //! - [`EXIT_BAD_INPUT`] (2): bad input or usage — an argument, a scenario file, a recording or an
 //!   output path is wrong ([`UserError`], and clap's usage errors); nothing was run;
 //! - [`EXIT_INTERRUPTED`] (130): interrupted by Ctrl-C (SIGINT), SIGTERM or SIGHUP; the
-//!   unfinished outputs were removed ([`output`]'s registry), existing files are unchanged.
+//!   unfinished outputs were removed ([`output`]'s registry), existing files are unchanged (an
+//!   output already put in place before the signal is complete, and named in the message).
 
 pub mod app;
 pub mod canvas;

@@ -32,6 +32,7 @@
 use std::fs;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use anyhow::{Context, Result};
@@ -78,6 +79,8 @@ pub struct Registry {
     done: bool,
     /// An interruption is removing the entries and exiting: nothing may be created any more.
     interrupted: bool,
+    /// Targets this run renamed into place (complete files, or a frame folder's new run).
+    written: Vec<PathBuf>,
 }
 
 impl Registry {
@@ -107,6 +110,7 @@ static REGISTRY: Mutex<Registry> = Mutex::new(Registry {
     entries: Vec::new(),
     done: false,
     interrupted: false,
+    written: Vec::new(),
 });
 
 fn registry() -> MutexGuard<'static, Registry> {
@@ -163,11 +167,21 @@ impl Claim {
 
     /// Run `finish` (e.g. the rename into place) under the registry's lock, then unregister the
     /// path without removing it if `finish` succeeded. An interruption waits for `finish`.
-    pub fn keep_after<T, E>(mut self, finish: impl FnOnce(&Path) -> Result<T, E>) -> Result<T, E> {
+    pub fn keep_after<T, E>(self, finish: impl FnOnce(&Path) -> Result<T, E>) -> Result<T, E> {
+        self.keep_after_writing(None, finish)
+    }
+
+    /// [`Claim::keep_after`], noting `target` (when given) as written if `finish` succeeded.
+    fn keep_after_writing<T, E>(
+        mut self,
+        target: Option<&Path>,
+        finish: impl FnOnce(&Path) -> Result<T, E>,
+    ) -> Result<T, E> {
         let mut r = registry();
         match finish(self.path()) {
             Ok(v) => {
                 r.forget(self.id);
+                r.written.extend(target.map(Path::to_path_buf));
                 self.armed = false;
                 Ok(v)
             }
@@ -201,10 +215,71 @@ pub fn finish() {
     registry().done = true;
 }
 
+/// A window session is running: the first signal only asks it to close ([`DeferInterrupts`]).
+static DEFER: AtomicBool = AtomicBool::new(false);
+/// A signal arrived while [`DEFER`] was set.
+static PENDING: AtomicBool = AtomicBool::new(false);
+
+/// While this guard lives, the first Ctrl-C / SIGTERM / SIGHUP does not exit: it sets
+/// [`interrupt_requested`], which the window loop polls to end the session like Esc (summary line
+/// included), and then calls [`interrupted`] itself. A second signal exits at once.
+#[derive(Debug)]
+pub struct DeferInterrupts(());
+
+impl DeferInterrupts {
+    /// Start deferring.
+    pub fn new() -> Self {
+        DEFER.store(true, Ordering::SeqCst);
+        DeferInterrupts(())
+    }
+}
+
+impl Default for DeferInterrupts {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Drop for DeferInterrupts {
+    fn drop(&mut self) {
+        DEFER.store(false, Ordering::SeqCst);
+    }
+}
+
+/// Did a signal ask the running window session to close?
+pub fn interrupt_requested() -> bool {
+    PENDING.load(Ordering::SeqCst)
+}
+
+/// The line an interruption prints (without `error: `): what was removed, and which targets this
+/// run had already written (complete) before the signal came.
+pub fn interrupted_message(removed: usize, written: &[PathBuf]) -> String {
+    let what = match removed {
+        0 if written.is_empty() => "nothing was written".to_string(),
+        0 => String::new(),
+        1 => "removed 1 unfinished output".to_string(),
+        n => format!("removed {n} unfinished outputs"),
+    };
+    if written.is_empty() {
+        return format!("interrupted; {what}, existing files are unchanged");
+    }
+    let names: Vec<String> = written.iter().map(|p| p.display().to_string()).collect();
+    let sep = if what.is_empty() { "" } else { "; " };
+    format!(
+        "interrupted; {what}{sep}already written and complete: {}; other existing files are unchanged",
+        names.join(", ")
+    )
+}
+
 /// What an interruption does (on ctrlc's handler thread): unless the process is already exiting
-/// normally, remove every registered path, say so, and exit with [`crate::EXIT_INTERRUPTED`]. The
-/// registry's lock is held until the exit, so nothing new is created or renamed into place.
+/// normally, remove every registered path, say so (naming the targets already written), and exit
+/// with [`crate::EXIT_INTERRUPTED`]. The registry's lock is held until the exit, so nothing new is
+/// created or renamed into place. During a window session the first signal only sets
+/// [`interrupt_requested`] ([`DeferInterrupts`]).
 pub fn interrupted() {
+    if DEFER.load(Ordering::SeqCst) && !PENDING.swap(true, Ordering::SeqCst) {
+        return;
+    }
     let mut r = registry();
     if r.done {
         return;
@@ -216,12 +291,8 @@ pub fn interrupted() {
     } else {
         ""
     };
-    let what = match removed {
-        0 => "nothing was written".to_string(),
-        1 => "removed 1 unfinished output".to_string(),
-        n => format!("removed {n} unfinished outputs"),
-    };
-    eprintln!("{clear}error: interrupted; {what}, existing files are unchanged");
+    let line = interrupted_message(removed, &r.written);
+    eprintln!("{clear}error: {line}");
     std::process::exit(i32::from(crate::EXIT_INTERRUPTED));
 }
 
@@ -330,6 +401,13 @@ impl OutFile {
     /// the target when `fill` and the flush succeeded (the temporary file is removed otherwise,
     /// and on an interruption).
     pub fn write(&self, fill: impl FnOnce(&mut dyn Write) -> Result<()>) -> Result<()> {
+        commit_all(vec![self.stage(fill)?])
+    }
+
+    /// Write the file's complete contents through `fill` into its temporary file, but do not put
+    /// it in place yet: [`commit_all`] does, together with the run's other outputs. Dropping the
+    /// [`Staged`] removes the temporary file. (A special file is written in place here.)
+    pub fn stage(&self, fill: impl FnOnce(&mut dyn Write) -> Result<()>) -> Result<Staged> {
         let shown = self.path.display();
         if self.special {
             let file = fs::OpenOptions::new()
@@ -338,7 +416,11 @@ impl OutFile {
                 .with_context(|| format!("opening {shown}"))?;
             let mut w = BufWriter::new(file);
             fill(&mut w).with_context(|| format!("writing {shown}"))?;
-            return w.flush().with_context(|| format!("writing {shown}"));
+            w.flush().with_context(|| format!("writing {shown}"))?;
+            return Ok(Staged {
+                target: self.path.clone(),
+                claim: None,
+            });
         }
         let tmp = temp_path_for(&self.path);
         let (file, claim) = own(Owned::File(tmp.clone()), || create_temp(&tmp))
@@ -348,15 +430,77 @@ impl OutFile {
             fill(&mut w).with_context(|| format!("writing {shown}"))?;
             w.flush().with_context(|| format!("writing {shown}"))?;
         }
-        claim
-            .keep_after(|tmp| fs::rename(tmp, &self.path))
-            .with_context(|| format!("writing {shown}"))?;
-        Ok(())
+        Ok(Staged {
+            target: self.path.clone(),
+            claim: Some(claim),
+        })
     }
 
     /// Write `bytes`.
     pub fn write_bytes(&self, bytes: &[u8]) -> Result<()> {
         self.write(|w| Ok(w.write_all(bytes)?))
+    }
+}
+
+/// An output written completely to its temporary file ([`OutFile::stage`]), waiting for
+/// [`commit_all`].
+#[derive(Debug)]
+pub struct Staged {
+    target: PathBuf,
+    /// The temporary file (`None`: a special file, already written in place).
+    claim: Option<Claim>,
+}
+
+impl Staged {
+    /// The target path.
+    pub fn target(&self) -> &Path {
+        &self.target
+    }
+}
+
+/// Rename every staged output into place under one hold of the registry's lock, so that an
+/// interruption sees all of them in place or none (see the module docs). If a rename fails, the
+/// outputs after it are not put in place (their temporary files are removed) and the error names
+/// the ones that were.
+pub fn commit_all(staged: Vec<Staged>) -> Result<()> {
+    let mut r = registry();
+    let mut done: Vec<PathBuf> = vec![];
+    let mut failed = None;
+    let mut leftovers = vec![];
+    for mut s in staged {
+        if failed.is_some() {
+            leftovers.push(s);
+            continue;
+        }
+        let Some(claim) = s.claim.as_mut() else {
+            r.written.push(s.target.clone());
+            done.push(s.target.clone());
+            continue;
+        };
+        match fs::rename(claim.path(), &s.target) {
+            Ok(()) => {
+                r.forget(claim.id);
+                claim.armed = false;
+                r.written.push(s.target.clone());
+                done.push(s.target.clone());
+            }
+            Err(e) => {
+                failed =
+                    Some(anyhow::Error::new(e).context(format!("writing {}", s.target.display())));
+                leftovers.push(s);
+            }
+        }
+    }
+    // Dropping the leftovers' claims takes the lock.
+    drop(r);
+    drop(leftovers);
+    match failed {
+        None => Ok(()),
+        Some(e) if done.is_empty() => Err(e),
+        Some(e) => {
+            let names: Vec<String> = done.iter().map(|p| p.display().to_string()).collect();
+            Err(e.context(format!("only {} were written", names.join(", "))))
+        }
     }
 }
 
@@ -445,7 +589,8 @@ impl FrameDir {
             created,
         } = self;
         let shown = dir.display().to_string();
-        staging.keep_after(|from| -> Result<()> {
+        let target = dir.clone();
+        staging.keep_after_writing(Some(&target), |from| -> Result<()> {
             for e in fs::read_dir(&dir).with_context(|| format!("reading {shown}"))? {
                 let e = e.with_context(|| format!("reading {shown}"))?;
                 if is_run_file(&e.file_name().to_string_lossy()) && e.path().is_file() {
@@ -583,6 +728,63 @@ mod tests {
             fs::read_dir(dir.path()).unwrap().count(),
             1,
             "only b is left"
+        );
+    }
+
+    #[test]
+    fn outputs_are_committed_together_and_noted_as_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b) = (dir.path().join("a.csv"), dir.path().join("b.png"));
+        fs::write(&a, b"old a").unwrap();
+        let (oa, ob) = (
+            OutFile::check("--csv", &a).unwrap(),
+            OutFile::check("--plot", &b).unwrap(),
+        );
+        let sa = oa.stage(|w| Ok(w.write_all(b"new a")?)).unwrap();
+        let sb = ob.stage(|w| Ok(w.write_all(b"new b")?)).unwrap();
+        // Staged: complete in their temporary files, the targets untouched.
+        assert_eq!(fs::read(&a).unwrap(), b"old a");
+        assert!(!b.exists());
+        commit_all(vec![sa, sb]).unwrap();
+        assert_eq!(fs::read(&a).unwrap(), b"new a");
+        assert_eq!(fs::read(&b).unwrap(), b"new b");
+        assert_eq!(
+            fs::read_dir(dir.path()).unwrap().count(),
+            2,
+            "no temporary left"
+        );
+        let written = registry().written.clone();
+        assert!(written.contains(&a) && written.contains(&b), "{written:?}");
+        // A dropped (never committed) stage leaves the target and no temporary file.
+        drop(oa.stage(|w| Ok(w.write_all(b"newer a")?)).unwrap());
+        assert_eq!(fs::read(&a).unwrap(), b"new a");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 2);
+    }
+
+    #[test]
+    fn the_interruption_message_names_what_was_written() {
+        assert_eq!(
+            interrupted_message(0, &[]),
+            "interrupted; nothing was written, existing files are unchanged"
+        );
+        assert_eq!(
+            interrupted_message(2, &[]),
+            "interrupted; removed 2 unfinished outputs, existing files are unchanged"
+        );
+        let w = [PathBuf::from("g.csv"), PathBuf::from("g.png")];
+        let m = interrupted_message(0, &w);
+        assert_eq!(
+            m,
+            "interrupted; already written and complete: g.csv, g.png; other existing files are \
+             unchanged"
+        );
+        assert!(!m.contains("nothing was written"));
+        let m = interrupted_message(1, &w[..1]);
+        assert!(
+            m.starts_with(
+                "interrupted; removed 1 unfinished output; already written and complete: g.csv;"
+            ),
+            "{m}"
         );
     }
 

@@ -80,7 +80,7 @@ pub fn read_recording(path: &Path) -> Result<Vec<u8>, UserError> {
 
 /// A recording file's bytes in version 1 (a version 2 file decoded: [`hopkit::ghost::to_v1`]),
 /// validated. The decoded image is at most [`MAX_RECORDING_BYTES`], like a version 1 file.
-fn as_v1(path: &Path, bytes: Vec<u8>) -> Result<Vec<u8>, UserError> {
+pub fn as_v1(path: &Path, bytes: Vec<u8>) -> Result<Vec<u8>, UserError> {
     let unusable = |e: &DecodeError| {
         UserError(format!(
             "recording {} is unusable: {}",
@@ -92,6 +92,14 @@ fn as_v1(path: &Path, bytes: Vec<u8>) -> Result<Vec<u8>, UserError> {
     if header.version == hopkit::ghost::format::FORMAT_VERSION {
         Recording::parse(&bytes).map_err(|e| unusable(&e))?;
         return Ok(bytes);
+    }
+    // The CRC and the header's fields first (a damaged file is "damaged", whatever length its
+    // header claims): `load` checks them before it looks at the scratch buffer, so an empty one
+    // stops it right after, with `CapacityExceeded`.
+    match hopkit::ghost::load(&bytes, &mut []) {
+        Err(DecodeError::CapacityExceeded { .. }) => {}
+        Err(e) => return Err(unusable(&e)),
+        Ok(_) => {}
     }
     let k = if header.flags & hopkit::ghost::format::FLAG_CHECKSUMS != 0 {
         header.checksum_interval
@@ -345,6 +353,12 @@ impl RecordDriver {
 }
 
 impl RecordDriver {
+    /// A recorder flown by desktop input (keyboard, mouse, gamepad: [`host_to_pilot`]) for at
+    /// most `limit` ticks, as `record` runs it in a window.
+    pub fn live(limit: u32) -> Result<Self> {
+        Self::new(limit, PilotSource::Live)
+    }
+
     fn new(limit: u32, source: PilotSource) -> Result<Self> {
         let recorder = Recorder::new(demo_pilot::INFO)
             .map_err(|e| anyhow::anyhow!("recorder settings rejected: {}", e))?;
@@ -495,13 +509,17 @@ pub fn record(args: &RecordArgs) -> Result<()> {
             d
         }
     };
-    let bytes = driver.finish();
+    let bytes = match args.format {
+        1 => driver.finish(),
+        _ => to_v2(&driver.finish())?,
+    };
     out.write_bytes(&bytes)?;
     println!(
-        "recorded {} frames ({} s at {hz} Hz) to {} ({} bytes)",
+        "recorded {} frames ({} s at {hz} Hz) to {} (format version {}, {} bytes)",
         driver.frames(),
         num(f64::from(driver.frames()) / f64::from(hz), 2),
         args.out.display(),
+        args.format,
         bytes.len()
     );
     // Skip the "scene: 1 fighter" line.
@@ -509,6 +527,27 @@ pub fn record(args: &RecordArgs) -> Result<()> {
         println!("{line}");
     }
     Ok(())
+}
+
+/// A version 1 recording rewritten in format version 2 (range-coded:
+/// [`hopkit::ghost::encode_v2`]); the same frames and checksums.
+pub fn to_v2(v1: &[u8]) -> Result<Vec<u8>> {
+    let rec =
+        Recording::parse(v1).map_err(|e| anyhow::anyhow!("the recording made is unusable: {e}"))?;
+    let frames: Vec<hopkit::ghost::Frame> = rec.frames().collect();
+    let checks: Vec<u32> = rec.checksums().collect();
+    // Version 2 is rarely larger than version 1; `BufferTooSmall` says exactly how large.
+    let mut out = vec![0u8; v1.len() + 64];
+    let n = match hopkit::ghost::encode_v2(&rec.info(), &frames, &checks, &mut out) {
+        Err(hopkit::ghost::format::EncodeError::BufferTooSmall { needed, .. }) => {
+            out = vec![0u8; needed];
+            hopkit::ghost::encode_v2(&rec.info(), &frames, &checks, &mut out)
+        }
+        r => r,
+    }
+    .map_err(|e| anyhow::anyhow!("encoding the recording as version 2: {e}"))?;
+    out.truncate(n);
+    Ok(out)
 }
 
 /// `play`.

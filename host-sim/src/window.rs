@@ -136,7 +136,7 @@ pub fn demo_guide() -> Vec<String> {
         "the mouse turns too, until the pointer hits the",
         "screen edge (the window cannot capture it).",
         "",
-        "any key: close   H: this guide   P: pause   Esc: quit",
+        "any key or Esc: close   H: this guide   P: pause",
     ]
     .iter()
     .map(|s| s.to_string())
@@ -168,6 +168,7 @@ pub struct Session {
     played_ticks: u64,
     top_speed: f32,
     ground_max: Option<f32>,
+    interrupted: bool,
 }
 
 impl Session {
@@ -192,7 +193,19 @@ impl Session {
             played_ticks: 0,
             top_speed: 0.0,
             ground_max: None,
+            interrupted: false,
         }
+    }
+
+    /// Did the session end on an interruption (Ctrl+C in the window, or a signal:
+    /// [`Session::interrupt`]) rather than on Esc?
+    pub fn interrupted(&self) -> bool {
+        self.interrupted
+    }
+
+    /// End the session as interrupted (Ctrl-C in the terminal, SIGTERM, SIGHUP).
+    pub fn interrupt(&mut self) {
+        self.interrupted = true;
     }
 
     /// Is the simulation paused (P)?
@@ -207,7 +220,8 @@ impl Session {
 
     /// One frame: `dev` is what the window delivered, `pad` the gamepad's state if one was used
     /// (`pad_unavailable` says why there is none, if known), `frame_ns` the wall-clock time since
-    /// the last frame. Returns false when the session should end (Esc).
+    /// the last frame. Returns false when the session should end: Esc (which first closes the
+    /// guide, when it is up), or Ctrl+C ([`Session::interrupted`]).
     pub fn frame(
         &mut self,
         driver: &mut dyn Driver,
@@ -217,7 +231,11 @@ impl Session {
         frame_ns: u64,
     ) -> bool {
         let c = self.controls.frame(dev, self.interactive);
-        if c.quit {
+        if c.interrupt {
+            self.interrupted = true;
+            return false;
+        }
+        if c.quit && !self.overlay.guide_shown {
             return false;
         }
         if self.overlay.guide_shown {
@@ -328,7 +346,14 @@ pub fn run_window(driver: &mut dyn Driver, opts: &WindowOpts) -> Result<WindowEn
     let mut canvas = Canvas::new(w, h, palette::PANEL);
     let mut session = Session::new(driver, opts);
     let mut last = Instant::now();
+    // Ctrl-C in the terminal ends the session like Esc (summary line included), then exits as
+    // interrupted; a second Ctrl-C exits at once.
+    let defer = crate::output::DeferInterrupts::new();
     while window.is_open() {
+        if crate::output::interrupt_requested() {
+            session.interrupt();
+            break;
+        }
         let now = Instant::now();
         let frame_ns = (now.duration_since(last).as_nanos() as f64 * opts.speed) as u64;
         last = now;
@@ -347,5 +372,13 @@ pub fn run_window(driver: &mut dyn Driver, opts: &WindowOpts) -> Result<WindowEn
         );
         window.update_with_buffer(&canvas.pixels, w, h)?;
     }
-    Ok(WindowEnd::Closed(session.summary(driver)))
+    drop(defer);
+    let summary = session.summary(driver);
+    if session.interrupted() || crate::output::interrupt_requested() {
+        // As after Esc, then as any interrupted run: unfinished outputs removed, exit 130.
+        println!("{summary}");
+        drop(window);
+        crate::output::interrupted();
+    }
+    Ok(WindowEnd::Closed(summary))
 }

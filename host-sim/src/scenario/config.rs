@@ -80,7 +80,8 @@ pub struct ScenarioFile {
     /// Title for plots and messages.
     #[serde(default)]
     pub title: Option<String>,
-    /// Simulated seconds, 0 < s ≤ [`MAX_SECONDS`] (default: 15 for bhop, 8 for the others).
+    /// Simulated seconds, 0 < s ≤ [`MAX_SECONDS`] (default: 15 for bhop, the recording's length
+    /// for ghosts, 8 for the others).
     #[serde(default, deserialize_with = "opt_seconds")]
     pub seconds: Option<f64>,
     /// Fixed tick rate, Hz (default 60).
@@ -122,24 +123,91 @@ fn default_tick_hz() -> u32 {
     60
 }
 
+/// A number of any TOML size (an integer of more digits than `i64` holds included), as `f64`,
+/// so that the range check, not the integer type, says what is wrong; and as the message shows it
+/// (an integer as written, a float through `shown`).
+struct AnyNumber(f64, String);
+
+impl<'de> Deserialize<'de> for AnyNumber {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl de::Visitor<'_> for V {
+            type Value = AnyNumber;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a number")
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<AnyNumber, E> {
+                Ok(AnyNumber(v as f64, v.to_string()))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<AnyNumber, E> {
+                Ok(AnyNumber(v as f64, v.to_string()))
+            }
+            fn visit_i128<E: de::Error>(self, v: i128) -> Result<AnyNumber, E> {
+                Ok(AnyNumber(v as f64, v.to_string()))
+            }
+            fn visit_u128<E: de::Error>(self, v: u128) -> Result<AnyNumber, E> {
+                Ok(AnyNumber(v as f64, v.to_string()))
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<AnyNumber, E> {
+                Ok(AnyNumber(v, shown(v)))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
 fn tick_hz<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
-    let v = i64::deserialize(d)?;
-    if (1..=1000).contains(&v) {
+    let AnyNumber(v, text) = AnyNumber::deserialize(d)?;
+    if v.fract() == 0.0 && (1.0..=1000.0).contains(&v) {
         Ok(v as u32)
     } else {
         Err(de::Error::custom(format!(
-            "tick_hz must be between 1 and 1000, got {v}"
+            "tick_hz must be a whole number between 1 and 1000, got {text}"
         )))
     }
 }
 
+/// `[ghosts] seed`: any whole number `0..=u64::MAX` (the range says what is wrong, not the
+/// integer type).
+fn opt_seed<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+    struct V;
+    fn out_of_range<E: de::Error>(v: &dyn std::fmt::Display) -> E {
+        E::custom(format!(
+            "seed must be a whole number between 0 and {}, got {v}",
+            u64::MAX
+        ))
+    }
+    impl de::Visitor<'_> for V {
+        type Value = u64;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a whole number")
+        }
+        fn visit_i64<E: de::Error>(self, v: i64) -> Result<u64, E> {
+            u64::try_from(v).map_err(|_| out_of_range(&v))
+        }
+        fn visit_u64<E: de::Error>(self, v: u64) -> Result<u64, E> {
+            Ok(v)
+        }
+        fn visit_i128<E: de::Error>(self, v: i128) -> Result<u64, E> {
+            u64::try_from(v).map_err(|_| out_of_range(&v))
+        }
+        fn visit_u128<E: de::Error>(self, v: u128) -> Result<u64, E> {
+            u64::try_from(v).map_err(|_| out_of_range(&v))
+        }
+        fn visit_f64<E: de::Error>(self, v: f64) -> Result<u64, E> {
+            Err(out_of_range(&shown(v)))
+        }
+    }
+    d.deserialize_any(V).map(Some)
+}
+
 fn opt_seconds<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
-    let v = f64::deserialize(d)?;
+    let AnyNumber(v, text) = AnyNumber::deserialize(d)?;
     if v.is_finite() && v > 0.0 && v <= MAX_SECONDS {
         Ok(Some(v))
     } else {
         Err(de::Error::custom(format!(
-            "seconds must be > 0 and at most {MAX_SECONDS} seconds, got {v}"
+            "seconds must be > 0 and at most {MAX_SECONDS} seconds, got {text}"
         )))
     }
 }
@@ -162,13 +230,12 @@ fn shown(v: f64) -> String {
 /// The one rule for numbers in scenario files, plain fields and every element of a vector
 /// alike: finite and within `[lo, hi]` (the field's documented range).
 fn ranged<'de, D: Deserializer<'de>>(d: D, lo: f32, hi: f32, what: &str) -> Result<f32, D::Error> {
-    let v = f64::deserialize(d)?;
+    let AnyNumber(v, text) = AnyNumber::deserialize(d)?;
     if v.is_finite() && v >= f64::from(lo) && v <= f64::from(hi) {
         Ok(v as f32)
     } else {
         Err(de::Error::custom(format!(
-            "{what} must be a finite number between {lo} and {hi}, got {}",
-            shown(v)
+            "{what} must be a finite number between {lo} and {hi}, got {text}"
         )))
     }
 }
@@ -576,7 +643,9 @@ pub struct Ghosts {
     /// `formation` (default): the demo's leader and wingmen (`hopkit_demo::pilot::formation`); `fleet`: ghosts
     /// spread over the arena from random start frames (`hopkit_demo::pilot::fleet`).
     pub layout: GhostLayout,
-    /// `fleet` only: seed of the random spawn. Default 2 (the demo's).
+    /// `fleet` only: seed of the random spawn, a whole number `0..=u64::MAX`. Default 2 (the
+    /// demo's).
+    #[serde(deserialize_with = "opt_seed")]
     pub seed: Option<u64>,
 }
 
@@ -592,7 +661,8 @@ pub enum GhostLayout {
 }
 
 impl ScenarioFile {
-    /// Simulated seconds (explicit or the kind's default).
+    /// Simulated seconds (explicit or the kind's default; a `ghosts` scenario without `seconds`
+    /// runs for its recording's length instead, see `scenario::run::run`).
     pub fn seconds(&self) -> f64 {
         self.seconds.unwrap_or(match self.kind {
             Kind::Bhop => 15.0,

@@ -7,7 +7,7 @@ use hopkit::math::{Vec2, Vec3};
 use hopkit::movement::{facing_from_yaw, step, MoveInput, MoveParams, MoverState};
 
 use super::config::ScenarioFile;
-use crate::plot::{PlotSpec, Series};
+use crate::plot::{Label, PlotSpec, Series};
 use crate::readout::num;
 use crate::trace::{flag, Path2, Sample, Trace};
 
@@ -122,13 +122,46 @@ pub fn cpma_findings(trace: &Trace) -> Vec<String> {
             num(last.extra[2], 1)
         ));
     }
-    let top = trace.max_speed();
-    let q3_top = trace.samples.iter().map(|s| s.extra[3]).fold(0.0, f32::max);
+    // Where each player is fastest, and why the faster one is.
+    let peak = |speed: &dyn Fn(&Sample) -> f32| {
+        trace.samples.iter().fold((0.0f32, 0u8), |(best, ph), s| {
+            if speed(s) > best {
+                (speed(s), s.extra[1] as u8)
+            } else {
+                (best, ph)
+            }
+        })
+    };
+    let (top, cpm_phase) = peak(&|s| s.speed);
+    let (q3_top, q3_phase) = peak(&|s| s.extra[3]);
+    let phase = |p: u8| match p {
+        0 => "the run-up",
+        1 => "the W-only turn",
+        2 => "the strafe-only part",
+        _ => "the S-only part",
+    };
     out.push(format!(
-        "top horizontal speed: CPM {}, Quake III {} world units/s",
+        "top horizontal speed: CPM {} (in {}), Quake III {} (in {}) world units/s",
         num(top, 1),
-        num(q3_top, 1)
+        phase(cpm_phase),
+        num(q3_top, 1),
+        phase(q3_phase)
     ));
+    if q3_top > top && q3_phase == 1 {
+        out.push(
+            "why Quake III is faster there: with W held its velocity lags the turning view, so \
+             every air tick accelerates at an angle to the velocity and adds speed (strafe-jumping \
+             by turning the view); CPM's air control turns the velocity with the view instead and \
+             keeps its speed"
+                .to_string(),
+        );
+    } else if top > q3_top && cpm_phase == 2 {
+        out.push(
+            "why CPM is faster there: with strafe keys only, CPM's strafe acceleration adds more \
+             speed each air tick than Quake III's air acceleration"
+                .to_string(),
+        );
+    }
     out
 }
 
@@ -516,27 +549,67 @@ pub fn ladder_findings(trace: &Trace) -> Vec<String> {
     out
 }
 
-/// The `ladder` plot: a side view (x against height) of the feet, with the wall and the ledge.
+/// The `ladder` plot, over time (a side view would draw the climb, the fall and the re-climb on
+/// top of each other): the feet's height in three colours, one per act — 1 the climb, 2 the
+/// push-off and the fall, 3 the walk back, the re-climb and over the top — numbered where each
+/// starts, with the distance from the wall (dashed) and the ledge's height.
 pub fn ladder_plot(title: &str, trace: &Trace) -> PlotSpec {
-    let feet: Vec<(f64, f64)> = trace
-        .samples
+    let s = &trace.samples;
+    let push = s.iter().position(|x| x.flag(2)).unwrap_or(s.len());
+    let landed = s
         .iter()
-        .map(|s| (f64::from(s.position.x), f64::from(s.position.y)))
-        .collect();
+        .skip(push + 1)
+        .position(|x| x.flag(0))
+        .map_or(s.len(), |i| push + 1 + i);
+    // Each act starts where the previous one ended, so the line is unbroken.
+    let act = |from: usize, to: usize| -> Vec<(f64, f64)> {
+        s.get(from.saturating_sub(1)..to.min(s.len()))
+            .unwrap_or(&[])
+            .iter()
+            .map(|x| (f64::from(x.time), f64::from(x.position.y)))
+            .collect()
+    };
+    let acts = [
+        ("1 climb", act(0, push + 1), (215, 60, 40)),
+        ("2 push-off and fall", act(push + 1, landed), (40, 110, 200)),
+        (
+            "3 walk back, climb, over the top",
+            act(landed, s.len()),
+            (40, 160, 90),
+        ),
+    ];
+    let end = s.last().map_or(1.0, |x| f64::from(x.time));
     let top = f64::from(LADDER_TOP);
+    let mut series = vec![
+        Series::dashed(
+            &format!("ledge ({})", num(LADDER_TOP, 0)),
+            vec![(0.0, top), (end, top)],
+            (90, 90, 100),
+        ),
+        Series::dashed(
+            "distance from the wall",
+            s.iter()
+                .map(|x| (f64::from(x.time), f64::from(-x.position.x).max(0.0)))
+                .collect(),
+            (200, 140, 30),
+        ),
+    ];
+    let mut labels = vec![];
+    for (label, points, color) in acts {
+        if let Some(&first) = points.get(usize::from(!label.starts_with('1'))) {
+            labels.push(Label {
+                at: first,
+                text: label[..1].to_string(),
+            });
+        }
+        series.push(Series::line(&format!("feet: {label}"), points, color));
+    }
     PlotSpec {
-        title: format!("{title} (side view)"),
-        x_label: "x (world units)".into(),
-        y_label: "height (world units)".into(),
-        series: vec![
-            Series::line(
-                "floor, wall and ledge",
-                vec![(-220.0, 0.0), (0.0, 0.0), (0.0, top), (120.0, top)],
-                (90, 90, 100),
-            ),
-            Series::dashed("ladder", vec![(-2.0, 0.0), (-2.0, top)], (200, 140, 30)),
-            Series::line("feet", feet, (215, 60, 40)),
-        ],
+        title: format!("{title} (height over time)"),
+        x_label: "time (s)".into(),
+        y_label: "world units".into(),
+        series,
+        labels,
         y_from_zero: true,
         ..PlotSpec::default()
     }

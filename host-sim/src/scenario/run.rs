@@ -30,12 +30,16 @@ pub const GHOSTS: usize = 4;
 /// terminal unless `quiet`.
 pub fn run(file: &ScenarioFile, base_dir: &Path, quiet: bool) -> Result<Trace> {
     // A ghosts scenario runs at its recording's tick rate: load it before counting ticks.
+    // Without `seconds` it runs for the recording's length (at most `MAX_SECONDS`).
     let recording = match file.kind {
         Kind::Ghosts => Some(ghost_recording(file, base_dir)?),
         _ => None,
     };
-    let hz = recording.as_ref().map_or(file.tick_hz, |(_, hz)| *hz);
-    let ticks = file.ticks_at(hz);
+    let hz = recording.as_ref().map_or(file.tick_hz, |(_, hz, _)| *hz);
+    let ticks = match (&recording, file.seconds) {
+        (Some((_, hz, frames)), None) => (*frames).clamp(1, crate::app::max_ticks(*hz)),
+        _ => file.ticks_at(hz),
+    };
     let bar = ticks_bar(u64::from(ticks), file.kind.name(), quiet);
     let progress = &mut || bar.inc(1);
     let trace = match file.kind {
@@ -49,7 +53,7 @@ pub fn run(file: &ScenarioFile, base_dir: &Path, quiet: bool) -> Result<Trace> {
         Kind::Ladder => super::features::ladder(file, ticks, progress),
         Kind::Water => super::features::water(file, ticks, progress),
         Kind::Ghosts => {
-            let bytes = recording.as_ref().map_or(&[][..], |(b, _)| b.as_slice());
+            let bytes = recording.as_ref().map_or(&[][..], |(b, _, _)| b.as_slice());
             ghosts(file, bytes, ticks, progress)?
         }
     };
@@ -378,32 +382,36 @@ fn slope(file: &ScenarioFile, ticks: u32, progress: &mut dyn FnMut()) -> Trace {
     trace
 }
 
-/// The bytes and tick rate of a ghosts scenario's recording (the file's `recording`, or the
-/// bundled one). A missing or unusable recording is the user's mistake ([`UserError`]).
-fn ghost_recording(file: &ScenarioFile, base_dir: &Path) -> Result<(Vec<u8>, u32)> {
+/// The bytes (in format version 1: a version 2 file is decoded, as `play` and `hash` do), tick
+/// rate and frame count of a ghosts scenario's recording (the file's `recording`, or the bundled
+/// one). A missing or unusable recording is the user's mistake ([`UserError`]).
+fn ghost_recording(file: &ScenarioFile, base_dir: &Path) -> Result<(Vec<u8>, u32, u32)> {
     let g = file.ghosts.clone().unwrap_or_default();
     let (bytes, shown) = match &g.recording {
         Some(p) => {
             let path = base_dir.join(p);
             let bytes = crate::replay::read_recording(&path)?;
-            (bytes, path.display().to_string())
+            (
+                crate::replay::as_v1(&path, bytes)?,
+                path.display().to_string(),
+            )
         }
         None => (
             hopkit_demo::DEMO_RECORDING.to_vec(),
             "(bundled)".to_string(),
         ),
     };
-    let hz = match Recording::parse(&bytes) {
-        Ok(r) => u32::from(r.tick_hz()),
-        Err(e) => {
-            return Err(UserError(format!(
-                "recording {shown} is unusable: {}",
-                decode_error_message(&e)
-            ))
-            .into())
+    match Recording::parse(&bytes) {
+        Ok(r) => {
+            let (hz, frames) = (u32::from(r.tick_hz()), r.frame_count());
+            Ok((bytes, hz, frames))
         }
-    };
-    Ok((bytes, hz))
+        Err(e) => Err(UserError(format!(
+            "recording {shown} is unusable: {}",
+            decode_error_message(&e)
+        ))
+        .into()),
+    }
 }
 
 fn ghosts(
@@ -672,6 +680,11 @@ fn top_down(title: &str, trace: &Trace) -> PlotSpec {
             Series::markers(&o.label, pts, (30, 30, 40))
         } else if o.label == "leader" {
             Series::dashed("leader", pts, color)
+        } else if o.label.starts_with("Quake III") {
+            // The path compared with the main actor's: start and end marked as on the main one.
+            let mut s = Series::line(&o.label, pts, color);
+            s.mark_ends = true;
+            s
         } else {
             Series::line(&o.label, pts, color)
         };

@@ -4,4 +4,5 @@
 mod cli;
 mod netplay;
 mod render_golden;
+mod truth_cli;
 mod window_recipe;
