@@ -11,11 +11,15 @@
 //! - [`inputs`]: scripted, recorded and random input sources.
 //! - [`lossy`]: a UDP socket wrapper that drops, delays and reorders packets from a seeded PRNG.
 //! - [`run`]: the synctest and peer loops behind the two subcommands.
+//! - [`seats`]: who plays which seat, agreed by a handshake that does not trust addresses.
+//! - [`socket`]: the session's UDP socket (the handshake, then GGRS).
 
 pub mod cmd;
 pub mod inputs;
 pub mod lossy;
 pub mod run;
+pub mod seats;
+pub mod socket;
 
 use std::net::SocketAddr;
 
