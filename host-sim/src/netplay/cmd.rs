@@ -109,6 +109,18 @@ pub fn remotes_and_claim(args: &NetplayArgs) -> Result<(Vec<SocketAddr>, Option<
         .iter()
         .map(|r| resolve(r))
         .collect::<Result<_, _>>()?;
+    for (i, r) in remotes.iter().enumerate() {
+        if remotes[..i].contains(r) {
+            return Err(UserError(format!("--remote {r} is given twice")));
+        }
+        let local = r.ip().is_loopback() || r.ip().is_unspecified();
+        if local && r.port() == args.local_port {
+            return Err(UserError(format!(
+                "--remote {r} is this peer itself (--local-port {})",
+                args.local_port
+            )));
+        }
+    }
     let players = remotes.len() + 1;
     if players > MAX_PLAYERS {
         return Err(UserError(format!(
