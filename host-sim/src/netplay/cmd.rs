@@ -13,6 +13,7 @@ use hopkit_demo::arena::{ArenaInput, ArenaParams, ArenaWorld, MAX_PLAYERS};
 use super::inputs::InputSource;
 use super::lossy::Impairment;
 use super::run::{peer, synctest as run_synctest, NetOpts, PeerError, PeerOpts, SynctestOpts};
+use super::window::{self, End, WindowPeerOpts};
 use crate::app::max_ticks;
 use crate::cli::{NetInputArgs, NetplayArgs, SynctestArgs, MAX_SECONDS};
 use crate::output::OutFile;
@@ -148,15 +149,20 @@ pub fn peer_error(e: PeerError) -> anyhow::Error {
     }
 }
 
+/// `netplay --frames` without a value, headless (10 s).
+pub const DEFAULT_FRAMES: u32 = 600;
+
 /// `netplay`.
 pub fn netplay(args: &NetplayArgs) -> Result<()> {
     let (remotes, claim) = remotes_and_claim(args)?;
     let players = remotes.len() + 1;
     let max = max_ticks(hopkit_demo::TICK_HZ);
-    if args.frames == 0 || args.frames > max {
+    let frames = args
+        .frames
+        .unwrap_or(if args.window { max } else { DEFAULT_FRAMES });
+    if frames == 0 || frames > max {
         return Err(UserError(format!(
-            "--frames {}: expected 1 to {max} ({MAX_SECONDS} s at {} Hz)",
-            args.frames,
+            "--frames {frames}: expected 1 to {max} ({MAX_SECONDS} s at {} Hz)",
             hopkit_demo::TICK_HZ
         ))
         .into());
@@ -179,26 +185,42 @@ pub fn netplay(args: &NetplayArgs) -> Result<()> {
     };
     let input = input_source(&args.input, players)?;
     let fps = hopkit_demo::TICK_HZ;
-    let play = f64::from(args.frames) / f64::from(fps);
-    let timeout = args.timeout.unwrap_or(2.0 * play + 30.0);
-    let report = peer(&PeerOpts {
-        local_port: args.local_port,
-        remotes,
-        claim,
-        net: NetOpts {
-            input_delay: args.input_delay,
-            max_prediction: args.max_prediction,
-            desync_interval: args.desync_interval,
-            fps,
-            lossy,
-            perturb_at: args.perturb_at,
-        },
-        frames: args.frames,
-        input,
-        timeout: Duration::from_secs_f64(timeout),
-        linger: Duration::from_secs(2),
-    })
-    .map_err(peer_error)?;
+    let net = NetOpts {
+        input_delay: args.input_delay,
+        max_prediction: args.max_prediction,
+        desync_interval: args.desync_interval,
+        fps,
+        lossy,
+        perturb_at: args.perturb_at,
+    };
+    let (report, ended) = if args.window {
+        let (report, end) = window::play(&WindowPeerOpts {
+            local_port: args.local_port,
+            remotes,
+            claim,
+            net,
+            frames,
+            wait: args.timeout.map(Duration::from_secs_f64),
+            linger: Duration::from_secs(2),
+        })
+        .map_err(peer_error)?;
+        (report, Some(end))
+    } else {
+        let play = f64::from(frames) / f64::from(fps);
+        let timeout = args.timeout.unwrap_or(2.0 * play + 30.0);
+        let report = peer(&PeerOpts {
+            local_port: args.local_port,
+            remotes,
+            claim,
+            net,
+            frames,
+            input,
+            timeout: Duration::from_secs_f64(timeout),
+            linger: Duration::from_secs(2),
+        })
+        .map_err(peer_error)?;
+        (report, None)
+    };
     let local = report.seats.local;
     for (p, out) in logs.iter().enumerate() {
         let frames: Vec<Frame> = report
@@ -213,6 +235,17 @@ pub fn netplay(args: &NetplayArgs) -> Result<()> {
         local + 1,
         report.seats.how
     );
+    match ended {
+        Some(End::Done) | None => {}
+        Some(End::Closed) => println!(
+            "ended: the window was closed at frame {} (the hash below is of that frame)",
+            report.frames
+        ),
+        Some(End::RemoteLeft) => println!(
+            "ended: the other player left at frame {} (the hash below is of that frame)",
+            report.frames
+        ),
+    }
     println!(
         "netplay: player {} of {players}, {} frames ({} advanced), input delay {}, max prediction \
          {}, desync detection every {} frames",
