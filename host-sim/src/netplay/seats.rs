@@ -371,11 +371,14 @@ impl Handshake {
                 ));
             }
             Err(SeatError::BadClaim { peer, seat }) => {
+                let who = match peer.checked_sub(1).and_then(|i| self.remotes.get(i)) {
+                    Some(a) => format!("the peer at {a}"),
+                    None => "this peer".to_string(),
+                };
                 return Step::Refused(format!(
-                    "the peer at {} claims player {seat} of a {}-player session",
-                    self.remotes[peer.saturating_sub(1).min(self.remotes.len() - 1)],
+                    "{who} claims player {seat} of a {}-player session",
                     self.players
-                ))
+                ));
             }
             Err(SeatError::Tie(a, b)) => {
                 if a == 0 || b == 0 {
