@@ -47,7 +47,7 @@ pub const OTHERS: Rgb888 = Rgb888::new(255, 110, 210);
 /// How long the "seats refused" screen stays up (unless a key closes it first).
 pub const REFUSED_SECONDS: u64 = 10;
 
-/// The controls line of the panel (the line above it is [`net_line`]'s).
+/// The controls line of the panel (the line above it shows the rollback counters).
 pub const HINT: &str = "WASD move  Q/E turn  Space hop  F fire  Esc leave";
 
 /// Options of a windowed peer.
