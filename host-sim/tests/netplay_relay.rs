@@ -224,3 +224,20 @@ fn two_peers_claiming_one_seat_through_the_relay_are_refused() {
         );
     }
 }
+
+/// (Linux: without `DISPLAY` there is no X display; elsewhere a window would open.)
+#[cfg(target_os = "linux")]
+#[test]
+fn a_window_without_a_display_is_a_one_line_error() {
+    let out = Command::new(bin())
+        .args(["netplay", "--window", "--local-port", "1", "--remote"])
+        .arg("127.0.0.1:2")
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .unwrap();
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("--window needs a display"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
