@@ -460,10 +460,17 @@ pub fn play(opts: &WindowPeerOpts) -> Result<(PeerReport, End), PeerError> {
             break;
         }
         let mut input = c.input;
-        if let Some(PadState { axes, buttons, .. }) = pads.poll() {
+        let mut pad_name = None;
+        if let Some(PadState {
+            axes,
+            buttons,
+            name,
+        }) = pads.poll()
+        {
             input.pad = Some(axes);
             input.jump |= buttons.jump;
             input.fire |= buttons.fire;
+            pad_name = Some(name);
         }
         let now = Instant::now();
         let frame_ns = now
@@ -503,7 +510,10 @@ pub fn play(opts: &WindowPeerOpts) -> Result<(PeerReport, End), PeerError> {
             }
         }
         let view = arena_view(&net.game.world, &params, seat);
-        overlay.status = status_line(&net);
+        overlay.status = match &pad_name {
+            Some(name) => format!("{}  pad: {name}", status_line(&net)),
+            None => status_line(&net),
+        };
         overlay.hint = format!("{}\n{HINT}", net_line(&net));
         compose(
             &view,
