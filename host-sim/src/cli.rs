@@ -390,8 +390,9 @@ pub struct NetplayArgs {
     /// A remote peer, `HOST:PORT`; once per other player (1–3).
     #[arg(long, value_name = "ADDR", required = true)]
     pub remote: Vec<String>,
-    /// This peer's player number, 1–4; the remotes take the other numbers in the order given.
-    /// Default: players are numbered by UDP port (all ports must differ), as on one machine.
+    /// This peer's player number, 1–4 (checked against the other peers' claims: two peers claiming
+    /// one number are refused). Default: the seats are agreed by a handshake (random nonces), so
+    /// they hold behind relays and NATs.
     #[arg(long, value_name = "N")]
     pub player: Option<usize>,
     /// GGRS input delay, frames.
@@ -404,13 +405,17 @@ pub struct NetplayArgs {
     #[arg(long, default_value_t = 1, value_name = "N",
           value_parser = clap::value_parser!(u32).range(1..))]
     pub desync_interval: u32,
-    /// No window: scripted input (the only mode so far; accepted for clarity).
+    /// No window: the local player plays --input (the default).
     #[arg(long)]
     pub headless: bool,
-    /// Frames to play (at most 36000, 600 s at 60 Hz).
-    #[arg(long, default_value_t = 600, value_name = "N", value_parser = parse_count,
-          allow_negative_numbers = true)]
-    pub frames: u32,
+    /// Play in a window with the keyboard or a gamepad, the other players drawn in colour, the
+    /// panel showing ping, rollbacks and frames ahead (see docs/netplay.md).
+    #[arg(long, conflicts_with = "headless")]
+    pub window: bool,
+    /// Frames to play (at most 36000, 600 s at 60 Hz). Default 600 headless, 36000 (10 min) in
+    /// a window.
+    #[arg(long, value_name = "N", value_parser = parse_count, allow_negative_numbers = true)]
+    pub frames: Option<u32>,
     /// The local player's input.
     #[command(flatten)]
     pub input: NetInputArgs,

@@ -12,7 +12,8 @@ use hopkit_demo::arena::{ArenaInput, ArenaParams, ArenaWorld, MAX_PLAYERS};
 
 use super::inputs::InputSource;
 use super::lossy::Impairment;
-use super::run::{peer, synctest as run_synctest, PeerOpts, SynctestOpts};
+use super::run::{peer, synctest as run_synctest, NetOpts, PeerError, PeerOpts, SynctestOpts};
+use super::window::{self, End, WindowPeerOpts};
 use crate::app::max_ticks;
 use crate::cli::{NetInputArgs, NetplayArgs, SynctestArgs, MAX_SECONDS};
 use crate::output::OutFile;
@@ -102,13 +103,25 @@ fn resolve(addr: &str) -> Result<SocketAddr, UserError> {
         .ok_or_else(|| UserError(format!("--remote {addr}: not an address (HOST:PORT)")))
 }
 
-/// Every player's address in handle order (`None` for the local player) and the local handle.
-fn player_table(args: &NetplayArgs) -> Result<(Vec<Option<SocketAddr>>, usize), UserError> {
+/// The remotes in `--remote` order and the seat claimed with `--player` (checked: 1 to players).
+pub fn remotes_and_claim(args: &NetplayArgs) -> Result<(Vec<SocketAddr>, Option<u8>), UserError> {
     let remotes: Vec<SocketAddr> = args
         .remote
         .iter()
         .map(|r| resolve(r))
         .collect::<Result<_, _>>()?;
+    for (i, r) in remotes.iter().enumerate() {
+        if remotes[..i].contains(r) {
+            return Err(UserError(format!("--remote {r} is given twice")));
+        }
+        let local = r.ip().is_loopback() || r.ip().is_unspecified();
+        if local && r.port() == args.local_port {
+            return Err(UserError(format!(
+                "--remote {r} is this peer itself (--local-port {})",
+                args.local_port
+            )));
+        }
+    }
     let players = remotes.len() + 1;
     if players > MAX_PLAYERS {
         return Err(UserError(format!(
@@ -116,52 +129,40 @@ fn player_table(args: &NetplayArgs) -> Result<(Vec<Option<SocketAddr>>, usize), 
             remotes.len()
         )));
     }
-    let local = match args.player {
-        Some(n) if (1..=players).contains(&n) => n - 1,
+    let claim = match args.player {
+        Some(n) if (1..=players).contains(&n) => Some(n as u8),
         Some(n) => {
             return Err(UserError(format!(
                 "--player {n}: expected 1 to {players} ({players} players)"
             )))
         }
-        None => {
-            let mut ports: Vec<u16> = remotes.iter().map(|a| a.port()).collect();
-            ports.push(args.local_port);
-            ports.sort_unstable();
-            ports.dedup();
-            if ports.len() != players {
-                return Err(UserError(
-                    "the peers' UDP ports are not all different: give --player N (and list the \
-                     remotes in player order)"
-                        .into(),
-                ));
-            }
-            ports
-                .iter()
-                .position(|&p| p == args.local_port)
-                .unwrap_or(0)
-        }
+        None => None,
     };
-    let mut ordered = remotes.clone();
-    if args.player.is_none() {
-        ordered.sort_by_key(|a| a.port());
-    }
-    let mut table = Vec::with_capacity(players);
-    let mut it = ordered.into_iter();
-    for h in 0..players {
-        table.push(if h == local { None } else { it.next() });
-    }
-    Ok((table, local))
+    Ok((remotes, claim))
 }
+
+/// A peer's failure as this command's error: a seat refusal is a user error (exit 2).
+pub fn peer_error(e: PeerError) -> anyhow::Error {
+    match e {
+        PeerError::Refused(why) => UserError(format!("netplay: {why}")).into(),
+        PeerError::Failed(why) => anyhow!("netplay: {why}"),
+    }
+}
+
+/// `netplay --frames` without a value, headless (10 s).
+pub const DEFAULT_FRAMES: u32 = 600;
 
 /// `netplay`.
 pub fn netplay(args: &NetplayArgs) -> Result<()> {
-    let (table, local) = player_table(args)?;
-    let players = table.len();
+    let (remotes, claim) = remotes_and_claim(args)?;
+    let players = remotes.len() + 1;
     let max = max_ticks(hopkit_demo::TICK_HZ);
-    if args.frames == 0 || args.frames > max {
+    let frames = args
+        .frames
+        .unwrap_or(if args.window { max } else { DEFAULT_FRAMES });
+    if frames == 0 || frames > max {
         return Err(UserError(format!(
-            "--frames {}: expected 1 to {max} ({MAX_SECONDS} s at {} Hz)",
-            args.frames,
+            "--frames {frames}: expected 1 to {max} ({MAX_SECONDS} s at {} Hz)",
             hopkit_demo::TICK_HZ
         ))
         .into());
@@ -184,24 +185,43 @@ pub fn netplay(args: &NetplayArgs) -> Result<()> {
     };
     let input = input_source(&args.input, players)?;
     let fps = hopkit_demo::TICK_HZ;
-    let play = f64::from(args.frames) / f64::from(fps);
-    let timeout = args.timeout.unwrap_or(2.0 * play + 30.0);
-    let report = peer(&PeerOpts {
-        local_port: args.local_port,
-        local_player: local,
-        remotes: table,
+    let net = NetOpts {
         input_delay: args.input_delay,
         max_prediction: args.max_prediction,
         desync_interval: args.desync_interval,
-        frames: args.frames,
         fps,
-        input,
         lossy,
         perturb_at: args.perturb_at,
-        timeout: Duration::from_secs_f64(timeout),
-        linger: Duration::from_secs(2),
-    })
-    .map_err(|e| anyhow!("netplay: {e}"))?;
+    };
+    let (report, ended) = if args.window {
+        let (report, end) = window::play(&WindowPeerOpts {
+            local_port: args.local_port,
+            remotes,
+            claim,
+            net,
+            frames,
+            wait: args.timeout.map(Duration::from_secs_f64),
+            linger: Duration::from_secs(2),
+        })
+        .map_err(peer_error)?;
+        (report, Some(end))
+    } else {
+        let play = f64::from(frames) / f64::from(fps);
+        let timeout = args.timeout.unwrap_or(2.0 * play + 30.0);
+        let report = peer(&PeerOpts {
+            local_port: args.local_port,
+            remotes,
+            claim,
+            net,
+            frames,
+            input,
+            timeout: Duration::from_secs_f64(timeout),
+            linger: Duration::from_secs(2),
+        })
+        .map_err(peer_error)?;
+        (report, None)
+    };
+    let local = report.seats.local;
     for (p, out) in logs.iter().enumerate() {
         let frames: Vec<Frame> = report
             .log
@@ -209,6 +229,22 @@ pub fn netplay(args: &NetplayArgs) -> Result<()> {
             .map(|all| Frame::unpack(all.get(p).copied().unwrap_or_default()))
             .collect();
         out.write_bytes(&encode_recording(&frames)?)?;
+    }
+    println!(
+        "seat: player {} of {players}, {}",
+        local + 1,
+        report.seats.how
+    );
+    match ended {
+        Some(End::Done) | None => {}
+        Some(End::Closed) => println!(
+            "ended: the window was closed at frame {} (the hash below is of that frame)",
+            report.frames
+        ),
+        Some(End::RemoteLeft) => println!(
+            "ended: the other player left at frame {} (the hash below is of that frame)",
+            report.frames
+        ),
     }
     println!(
         "netplay: player {} of {players}, {} frames ({} advanced), input delay {}, max prediction \

@@ -1,4 +1,4 @@
-//! A bad network on demand: a GGRS [`NonBlockingSocket`] over [`UdpNonBlockingSocket`] that drops,
+//! A bad network on demand: a GGRS [`NonBlockingSocket`] over the session's [`PeerSocket`] that drops,
 //! delays and reorders the packets it sends, every decision drawn from a seeded [`Pcg32`].
 //!
 //! Each packet sent is, in the order of the sends: dropped with probability `loss`; otherwise held
@@ -11,7 +11,9 @@
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
-use ggrs::{Message, NonBlockingSocket, UdpNonBlockingSocket};
+use ggrs::{Message, NonBlockingSocket};
+
+use super::socket::PeerSocket;
 use hopkit::rng::Pcg32;
 
 /// The impairments of a [`LossySocket`].
@@ -117,7 +119,7 @@ struct Held {
 
 /// A UDP socket that drops, delays and reorders what it sends (see the module docs).
 pub struct LossySocket {
-    inner: UdpNonBlockingSocket,
+    inner: PeerSocket,
     decider: Decider,
     held: Vec<Held>,
     next_seq: u64,
@@ -129,7 +131,7 @@ pub struct LossySocket {
 impl LossySocket {
     /// Wrap `inner` with `imp`; returns the socket and a handle on its counters.
     pub fn new(
-        inner: UdpNonBlockingSocket,
+        inner: PeerSocket,
         imp: Impairment,
     ) -> (LossySocket, std::rc::Rc<std::cell::Cell<LossyStats>>) {
         let stats = std::rc::Rc::new(std::cell::Cell::new(LossyStats::default()));

@@ -11,11 +11,17 @@
 //! - [`inputs`]: scripted, recorded and random input sources.
 //! - [`lossy`]: a UDP socket wrapper that drops, delays and reorders packets from a seeded PRNG.
 //! - [`run`]: the synctest and peer loops behind the two subcommands.
+//! - [`seats`]: who plays which seat, agreed by a handshake that does not trust addresses.
+//! - [`socket`]: the session's UDP socket (the handshake, then GGRS).
+//! - [`window`]: `netplay --window`, one peer played in a window.
 
 pub mod cmd;
 pub mod inputs;
 pub mod lossy;
 pub mod run;
+pub mod seats;
+pub mod socket;
+pub mod window;
 
 use std::net::SocketAddr;
 

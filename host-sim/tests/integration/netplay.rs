@@ -306,7 +306,7 @@ fn bad_settings_are_one_line_errors_with_exit_2() {
         ),
         (
             &["netplay", "--local-port", "1", "--remote", "127.0.0.1:1"],
-            "are not all different: give --player N",
+            "--remote 127.0.0.1:1 is this peer itself",
         ),
         (
             &[
@@ -342,17 +342,16 @@ fn bad_settings_are_one_line_errors_with_exit_2() {
     }
 }
 
-/// Three peers (players numbered by port), 300 frames on a clean link: the same hash, which is the
-/// straight run of their three input sources.
+/// Three peers (seats agreed by the seat handshake), 300 frames on a clean link: three different
+/// seats and the same hash, which is the straight run of their three input sources in seat order.
 #[test]
 fn three_peers_agree() {
     let ports = [free_port(), free_port(), free_port()];
-    let mut sorted = ports;
-    sorted.sort_unstable();
     let peers: Vec<_> = ports
         .iter()
-        .map(|&me| {
-            let seed = (sorted.iter().position(|&p| p == me).unwrap() + 5).to_string();
+        .enumerate()
+        .map(|(i, &me)| {
+            let seed = (i + 5).to_string();
             let mut c = Command::new(bin());
             c.args([
                 "netplay",
@@ -376,9 +375,22 @@ fn three_peers_agree() {
         .into_iter()
         .map(|p| p.wait_with_output().unwrap())
         .collect();
+    // Peer i (seed i + 5) printed its seat: the sources in seat order.
+    let mut seeds = [0u64; 3];
+    for (i, o) in outs.iter().enumerate() {
+        let s = text(&o.stdout);
+        let seat: usize = field(&s, "seat: player ")
+            .split(' ')
+            .next()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("no seat in {s}"));
+        assert_eq!(seeds[seat - 1], 0, "two peers on seat {seat}");
+        seeds[seat - 1] = i as u64 + 5;
+    }
     let rec = hopkit_demo::demo_recording().unwrap();
-    let sources: Vec<InputSource> = (5..8)
-        .map(|seed| InputSource::new(InputKind::Random, seed, 3, rec))
+    let sources: Vec<InputSource> = seeds
+        .iter()
+        .map(|&seed| InputSource::new(InputKind::Random, seed, 3, rec))
         .collect();
     let want = format!(
         "0x{:016x}",
