@@ -93,6 +93,21 @@ pub struct Game {
     frame: FrameBuffer,
     pixels: [u16; WIDTH * HEIGHT],
     format: PixelFormat,
+    stats: Stats,
+}
+
+/// What the frontend asked of the game since it was loaded (logged at unload: a run-ahead or
+/// rewind run shows its savestates here).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Frames run ([`Game::frame`]).
+    pub frames: u64,
+    /// Savestates written.
+    pub saved: u64,
+    /// Savestates restored.
+    pub restored: u64,
+    /// Savestates refused.
+    pub refused: u64,
 }
 
 // SAFETY: `owned` only points to heap memory the game alone owns (leaked boxes, freed in `Drop`).
@@ -213,6 +228,7 @@ impl Game {
             frame: FrameBuffer::new(),
             pixels: [0; WIDTH * HEIGHT],
             format,
+            stats: Stats::default(),
         });
         game.draw();
         Ok(game)
@@ -228,6 +244,7 @@ impl Game {
     /// `state-hash` line to log when the tick is a multiple of [`HASH_EVERY`].
     pub fn frame(&mut self, pad: &Pad) -> Option<Line> {
         self.rig.tick(&raw_sticks(pad));
+        self.stats.frames += 1;
         self.draw();
         if self.rig.tick_count() % HASH_EVERY == 0 {
             Some(self.hash_line())
@@ -281,15 +298,38 @@ impl Game {
     }
 
     /// Write a savestate ([`savestate::STATE_SIZE`] bytes) into `out`.
-    pub fn save(&self, out: &mut [u8]) -> bool {
-        savestate::save(&self.rig, self.recording_id, out)
+    pub fn save(&mut self, out: &mut [u8]) -> bool {
+        let ok = savestate::save(&self.rig, self.recording_id, out);
+        self.stats.saved += ok as u64;
+        ok
     }
 
     /// Restore a savestate; on an error nothing changes.
     pub fn load(&mut self, bytes: &[u8]) -> Result<(), LoadError> {
-        savestate::load(&mut self.rig, self.recording_id, bytes)?;
+        if let Err(e) = savestate::load(&mut self.rig, self.recording_id, bytes) {
+            self.stats.refused += 1;
+            return Err(e);
+        }
+        self.stats.restored += 1;
         self.draw();
         Ok(())
+    }
+
+    /// What the frontend asked so far.
+    pub fn stats(&self) -> Stats {
+        self.stats
+    }
+
+    /// `hopkit: N frames run, savestates: S written, R restored, X refused`.
+    pub fn stats_line(&self) -> Line {
+        let s = self.stats;
+        let mut l = Line::new();
+        let _ = write!(
+            l,
+            "hopkit: {} frames run, savestates: {} written, {} restored, {} refused",
+            s.frames, s.saved, s.restored, s.refused
+        );
+        l
     }
 
     fn draw(&mut self) {

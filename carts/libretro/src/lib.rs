@@ -19,7 +19,8 @@
 //!   another recording or corrupt.
 //! - **Log**: through the frontend's log interface (stderr without one): what runs at load, and
 //!   `state-hash: 0x… tick N` every 600 ticks and at unload — the line `hopkit-sim hash --sticks`
-//!   / `--gamepad` prints for the same input.
+//!   / `--gamepad` prints for the same input — and at unload the frames run and the savestates
+//!   written, restored and refused.
 //!
 //! Every entry point catches panics (none is expected: the code is written not to panic) and
 //! never unwinds into the frontend; nothing allocates per frame (tested with a counting
@@ -441,8 +442,8 @@ pub unsafe extern "C" fn retro_serialize(data: *mut c_void, size: usize) -> bool
     // SAFETY: the frontend passes `size` writable bytes.
     let out = unsafe { core::slice::from_raw_parts_mut(data.cast::<u8>(), size) };
     guard(false, || {
-        let f = frontend();
-        match f.game.as_ref() {
+        let mut f = frontend();
+        match f.game.as_mut() {
             Some(g) => g.save(out),
             None => false,
         }
@@ -549,7 +550,8 @@ pub extern "C" fn retro_load_game_special(
     false
 }
 
-/// `retro_unload_game`: logs the final `state-hash` line, then drops the game.
+/// `retro_unload_game`: logs the final `state-hash` line and what the frontend asked (frames,
+/// savestates), then drops the game.
 #[no_mangle]
 pub extern "C" fn retro_unload_game() {
     guard((), || {
@@ -557,6 +559,7 @@ pub extern "C" fn retro_unload_game() {
         let f = &mut *guard;
         if let Some(g) = f.game.take() {
             f.log(sys::LogLevel::Info, g.hash_line().as_str());
+            f.log(sys::LogLevel::Info, g.stats_line().as_str());
         }
     });
 }

@@ -195,6 +195,9 @@ fn the_core_through_its_c_entry_points() {
     }
     assert_eq!(game_hash(), hopkit_demo::scripted_hash(1200));
 
+    let stats = frontend().game.as_ref().map(|g| g.stats()).unwrap();
+    assert_eq!(stats.frames, 10 + 1190 + 900);
+    assert_eq!((stats.restored, stats.refused), (13, 2));
     // Reset: tick 0.
     retro_reset();
     assert_eq!(game_hash(), hopkit_demo::DemoRig::new().state_hash());
