@@ -4,6 +4,8 @@
 #
 #  1. Packages: retroarch (Debian's RetroArch 1.14), retroarch-dev (libretro.h), dbus (Debian's
 #     RetroArch aborts inside D-Bus without a session bus: it runs under dbus-run-session).
+#     Without recommends: retroarch depends on its 107 MB of menu assets; the recommended fonts
+#     would add 70 MB more.
 #  2. The project's frontend (carts/libretro/frontend/frontend.c, compiled against the real
 #     libretro.h) loads the core with dlopen and feeds it input files; each final state-hash must
 #     equal hopkit-sim's for the same file:
@@ -45,8 +47,8 @@ command -v dbus-run-session >/dev/null || need+=(dbus)
 if [ ${#need[@]} -gt 0 ]; then
     [ "$(id -u)" = 0 ] || fail "missing packages (need root to install): ${need[*]}"
     apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null ||
-        for p in "${need[@]}"; do DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$p" >/dev/null; done
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null ||
+        for p in "${need[@]}"; do DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$p" >/dev/null; done
 fi
 for h in /usr/include/libretro-common/libretro.h /usr/include/libretro.h; do
     [ -f "$h" ] && header="$h" && break
@@ -56,7 +58,10 @@ retroarch --version 2>&1 | head -1 || true
 echo "packages ready after $(($(date +%s) - start)) s"
 
 step "build: the core and hopkit-sim (release), the frontend ($CC against $header)"
-cargo build -q --release -p hopkit-libretro -p hopkit-sim
+# Separate builds, as the main job makes hopkit-sim: built together, the two would unify
+# features differently and rebuild hopkit-sim.
+cargo build -q --release -p hopkit-libretro
+cargo build -q --release -p hopkit-sim
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 core="$work/cores/hopkit_libretro.so"
