@@ -4,8 +4,9 @@
 #
 #  1. Packages: retroarch (Debian's RetroArch 1.14), retroarch-dev (libretro.h), dbus (Debian's
 #     RetroArch aborts inside D-Bus without a session bus: it runs under dbus-run-session).
-#     Without recommends: retroarch depends on its 107 MB of menu assets; the recommended fonts
-#     would add 70 MB more.
+#     The cost is the download: on Debian 12 retroarch brings 37 packages, about 200 MB, mostly
+#     its menu assets (107 MB) and their fonts (69 MB), hard dependencies both; recommends (only
+#     gamemode) are skipped.
 #  2. The project's frontend (carts/libretro/frontend/frontend.c, compiled against the real
 #     libretro.h) loads the core with dlopen and feeds it input files; each final state-hash must
 #     equal hopkit-sim's for the same file:
