@@ -122,6 +122,13 @@ impl Frontend {
         }
     }
 
+    /// [`Frontend::log`] of formatted text (built on the stack, cut at the [`Line`]'s length).
+    fn log_fmt(&self, level: sys::LogLevel, args: core::fmt::Arguments<'_>) {
+        let mut l = Line::new();
+        let _ = core::fmt::Write::write_fmt(&mut l, args);
+        self.log(level, l.as_str());
+    }
+
     fn env(&self, cmd: c_uint, data: *mut c_void) -> bool {
         match self.environment {
             // SAFETY: the frontend's environment callback with a command and its documented data.
@@ -470,12 +477,10 @@ pub unsafe extern "C" fn retro_unserialize(data: *const c_void, size: usize) -> 
         match g.load(bytes) {
             Ok(()) => true,
             Err(e) => {
-                let mut l = Line::new();
-                let _ = core::fmt::Write::write_fmt(
-                    &mut l,
+                f.log_fmt(
+                    sys::LogLevel::Warn,
                     format_args!("hopkit: savestate refused: {e}"),
                 );
-                f.log(sys::LogLevel::Warn, l.as_str());
                 false
             }
         }
@@ -528,12 +533,10 @@ pub unsafe extern "C" fn retro_load_game(game: *const sys::GameInfo) -> bool {
                 true
             }
             Err(e) => {
-                let mut l = Line::new();
-                let _ = core::fmt::Write::write_fmt(
-                    &mut l,
+                f.log_fmt(
+                    sys::LogLevel::Error,
                     format_args!("hopkit: content refused: {e}"),
                 );
-                f.log(sys::LogLevel::Error, l.as_str());
                 false
             }
         }
