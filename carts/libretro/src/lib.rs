@@ -170,7 +170,8 @@ impl Frontend {
     }
 }
 
-struct Descriptors([sys::InputDescriptor; 13]);
+/// The controls the frontend's menus name (the right stick's y is read but moves nothing).
+struct Descriptors([sys::InputDescriptor; 12]);
 // SAFETY: only pointers to static C string literals, never written.
 unsafe impl Sync for Descriptors {}
 
@@ -207,12 +208,6 @@ static DESCRIPTORS: Descriptors = Descriptors([
         sys::INDEX_ANALOG_RIGHT,
         sys::ID_ANALOG_X,
         c"Look: turn left / right",
-    ),
-    desc(
-        sys::DEVICE_ANALOG,
-        sys::INDEX_ANALOG_RIGHT,
-        sys::ID_ANALOG_Y,
-        c"Look (unused)",
     ),
     desc(sys::DEVICE_JOYPAD, 0, sys::JOYPAD_UP, c"Forward (d-pad)"),
     desc(sys::DEVICE_JOYPAD, 0, sys::JOYPAD_DOWN, c"Back (d-pad)"),
