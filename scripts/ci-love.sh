@@ -10,7 +10,8 @@
 #       - the plain LuaJIT script (bindings/love/replay.lua),
 #       - the LÖVE game headless (--headless: conf.lua turns off window, graphics, audio, sound and
 #         joystick),
-#       - the LÖVE game in a window under Xvfb, drawing every frame (first 600 ticks),
+#       - the LÖVE game in a window under Xvfb, drawing every frame (first 600 ticks; its last
+#         frame saved with --screenshot must be a real picture),
 #     print a state-hash equal to `hopkit-sim hash --sticks FILE [--ticks N]`.
 #  4. A bad sticks line is refused (exit 2, the line named) by the LuaJIT script.
 #
@@ -88,10 +89,13 @@ for f in demo-sticks random-sticks; do
         { printf '%s\n' "$out"; fail "love --headless failed"; }
     printf '%s\n' "$out" | grep '^love:'
     same "love --headless" "$(printf '%s\n' "$out" | hash_of)" "$host"
-    out="$(timeout 120 xvfb-run -a -s "-screen 0 1024x768x24" love bindings/love --sticks "$file" --ticks 600 2>&1)" ||
+    out="$(timeout 120 xvfb-run -a -s "-screen 0 1024x768x24" love bindings/love --sticks "$file" --ticks 600 \
+        --screenshot "$work/$f-600.png" 2>&1)" ||
         { printf '%s\n' "$out"; fail "love in a window failed"; }
     printf '%s\n' "$out" | grep '^love:'
     printf '%s\n' "$out" | grep -q 'drawn by' || fail "the windowed LÖVE run drew nothing"
+    [ "$(wc -c <"$work/$f-600.png")" -gt 4000 ] || fail "the windowed LÖVE run's screenshot is empty"
+    echo "screenshot of tick 600: $(wc -c <"$work/$f-600.png") bytes of PNG"
     same "love (window, 600 ticks)" "$(printf '%s\n' "$out" | hash_of)" "$host600"
     echo "hopkit-sim hash --sticks $f.txt --ticks 600: $host600"
 done

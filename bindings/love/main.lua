@@ -6,6 +6,7 @@
 --                                                            print the state hash, quit
 --   love bindings/love --headless --sticks FILE [--ticks N]  the same without window, graphics,
 --                                                            sound or joysticks (conf.lua)
+--   ... --sticks FILE --screenshot OUT.png                   (in a window) also save the last frame
 --
 -- The library: $HOPKIT_FFI_LIB, else target/release/libhopkit_ffi.so two folders up from this
 -- game (`cargo build -p hopkit-ffi --release`).
@@ -70,6 +71,9 @@ function love.load(args)
       love.event.quit(2)
       return
     end
+    local shot = opt(args, "--screenshot")
+    replay.want_shot = type(shot) == "string" and love.graphics ~= nil
+    replay.shot = replay.want_shot and shot or nil
     replay.done = 0
     replay.frames = 0
   end
@@ -110,7 +114,19 @@ function love.update(dt)
       rig:tick(t[1], t[2], t[3], t[4], t[5])
       replay.done = replay.done + 1
     end
-    if replay.done == replay.n then
+    if replay.done == replay.n and replay.shot and love.graphics then
+      -- Captured at the end of this frame's draw; quit once it is written.
+      local out = replay.shot
+      replay.shot = nil
+      love.graphics.captureScreenshot(function(image)
+        local f = assert(io.open(out, "wb"))
+        f:write(image:encode("png"):getString())
+        f:close()
+        replay.shot_written = true
+      end)
+      return
+    end
+    if replay.done == replay.n and (replay.shot_written or not replay.want_shot) then
       local major, minor = love.getVersion()
       print(("love: %d ticks in %d frames (LÖVE %d.%d, %s, %s)"):format(replay.done, replay.frames,
         major, minor, jit and jit.version or "no JIT",
