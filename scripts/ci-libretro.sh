@@ -23,7 +23,10 @@
 #         --max-frames ticks although RetroArch ran, saved and restored extra frames;
 #       - the scripted demo's analog sticks played as a BSV movie (`-P`, made by
 #         frontend/sticks2bsv.py from a start movie RetroArch recorded with `-R`): = `hash --sticks`;
-#       - a .ghost recording loaded as content: = `hash --gamepad ZEROS --ghost GHOST`.
+#       - a .ghost recording loaded as content: = `hash --gamepad ZEROS --ghost GHOST`;
+#       - with the GL driver on Xvfb, RetroArch's own screenshot after 600 frames (--max-frames-ss),
+#         reduced to 1 bit by frontend/shot2frame.py = hopkit-sim's frame 600 (`hash --sticks
+#         --frames` on centred sticks).
 #
 # Environment: CARGO_TARGET_DIR, CC (default gcc).
 set -euo pipefail
@@ -45,6 +48,9 @@ for h in /usr/include/libretro-common/libretro.h /usr/include/libretro.h; do
 done
 [ -n "$header" ] || need+=(retroarch-dev)
 command -v dbus-run-session >/dev/null || need+=(dbus)
+# The screenshot run: RetroArch's GL driver on Xvfb with Mesa's software renderer.
+command -v xvfb-run >/dev/null || need+=(xvfb)
+dpkg -s libgl1-mesa-dri >/dev/null 2>&1 || need+=(libgl1-mesa-dri)
 if [ ${#need[@]} -gt 0 ]; then
     [ "$(id -u)" = 0 ] || fail "missing packages (need root to install): ${need[*]}"
     apt-get update -qq
@@ -129,7 +135,7 @@ same "random d-pad" "$(printf '%s\n' "$out" | last_hash)" "$("$sim" hash --gamep
 ghost=demo/assets/corpus/aggressive.v2.ghost
 out="$("$work/frontend" "$core" gamepad "$work/random.pad" --content "$ghost" --savestates 700)" ||
     { printf '%s\n' "$out"; fail "frontend (content) failed"; }
-printf '%s\n' "$out" | grep -E '^core: hopkit' | head -1
+printf '%s\n' "$out" | grep -m1 -E '^core: hopkit'
 same "d-pad with $ghost as content" "$(printf '%s\n' "$out" | last_hash)" \
     "$("$sim" hash --gamepad "$work/random.pad" --ghost "$ghost")"
 head -c 300 /dev/urandom >"$work/junk.ghost"
@@ -201,7 +207,8 @@ grep -q 'lacks.*save state support' "$work/ra-runahead.log" && fail "RetroArch s
 
 step "RetroArch: the scripted demo's analog sticks as a BSV movie (1800 frames)"
 retroarch_run "$work/retroarch.cfg" "$work/ra-record.log" 1 -R "$work/start.bsv"
-grep -v "^#" "$work/demo-sticks.txt" | head -n 1800 >"$work/sticks-1800.txt"
+# (awk, not grep | head: head closing the pipe early fails grep under pipefail)
+awk '!/^#/ && n < 1800 { print; n++ }' "$work/demo-sticks.txt" >"$work/sticks-1800.txt"
 python3 carts/libretro/frontend/sticks2bsv.py "$work/start.bsv" "$work/sticks-1800.txt" "$work/demo.bsv"
 retroarch_run "$work/retroarch.cfg" "$work/ra-movie.log" 1800 -P "$work/demo.bsv"
 grep -q 'Starting movie playback' "$work/ra-movie.log" || fail "RetroArch did not play the movie"
@@ -213,5 +220,30 @@ step "RetroArch: $ghost as content, 600 frames"
 retroarch_run "$work/retroarch.cfg" "$work/ra-content.log" 600 "$REPO/$ghost"
 grep -q 'ghost from content' "$work/ra-content.log" || fail "the core did not fly the content"
 check_lines "RetroArch with content" "$work/ra-content.log" 600 --ghost "$ghost"
+
+step "RetroArch: its own screenshot after 600 frames (GL driver on Xvfb)"
+sed 's/^video_driver = "null"/video_driver = "gl"/' "$work/retroarch.cfg" >"$work/gl.cfg"
+cat >>"$work/gl.cfg" <<EOF
+video_font_enable = "false"
+video_smooth = "false"
+config_save_on_exit = "false"
+EOF
+export XDG_RUNTIME_DIR="$work/xdg"
+mkdir -m 700 "$XDG_RUNTIME_DIR"
+HOME="$work/home" timeout 120 xvfb-run -a -s "-screen 0 1024x768x24" dbus-run-session -- retroarch \
+    --appendconfig="$work/gl.cfg" -L "$core" --max-frames=600 --max-frames-ss \
+    --max-frames-ss-path="$work/retroarch-600.png" -v >"$work/ra-gl.log" 2>&1 ||
+    { tail -20 "$work/ra-gl.log"; fail "retroarch (gl) exited non-zero"; }
+[ -f "$work/retroarch-600.png" ] || { tail -20 "$work/ra-gl.log"; fail "RetroArch wrote no screenshot"; }
+python3 carts/libretro/frontend/shot2frame.py "$work/retroarch-600.png" "$work/retroarch-600.bin"
+# The same 600 ticks on the host: the sticks centred as the core reads libretro's 0 (2048, 2047).
+for _ in $(seq 600); do echo "2048 2047 2048 2047 0"; done >"$work/centred.txt"
+host="$("$sim" hash --sticks "$work/centred.txt" --frames "$work/centred-frames.bin" -q)"
+same "RetroArch (gl), no input, 600 ticks" \
+    "$(grep -o 'state-hash: 0x[0-9a-f]* tick 600' "$work/ra-gl.log" | tail -1 | awk '{ print $1, $2 }')" "$host"
+tail -c 1024 "$work/centred-frames.bin" >"$work/host-600.bin"
+cmp "$work/retroarch-600.bin" "$work/host-600.bin" ||
+    fail "RetroArch's screenshot differs from hopkit-sim's frame 600"
+echo "RetroArch's screenshot of frame 600 = hopkit-sim hash --sticks --frames, frame 600"
 
 step "done"
