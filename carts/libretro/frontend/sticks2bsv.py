@@ -7,9 +7,9 @@ RetroArch 1.14's BSV movie (`retroarch -P OUT.bsv`) is a 16-byte header (magic "
 CRC, a reserved word, the savestate's size; little-endian u32s), the savestate the run starts
 from, then one little-endian int16 per `input_state` call the core makes, in call order. The
 header and start state are taken from START.bsv, a movie RetroArch recorded itself (`-R`) from the
-core's start. hopkit_libretro asks for 12 values per frame, in this order (carts/libretro/src/
-input.rs, `Frontend::read_pad`): left stick x, y, right stick x, y (RETRO_DEVICE_ANALOG), then
-the joypad's B, A, up, down, left, right, L3, R3. Counts become axis values as in
+core's start. hopkit_libretro asks for 12 values per frame, in this order (`Frontend::read_pad`
+in carts/libretro/src/lib.rs, `JOYPAD_IDS` in input.rs): left stick x, y, right stick x, y
+(RETRO_DEVICE_ANALOG), then the joypad's B, A, up, down, left, right, L3, R3. Counts become axis values as in
 frontend/frontend.c: round(c * 65535 / 4095) - 32768, y of 4095 - c (libretro's y points down);
 buttons JUMP 1 -> B, FIRE 2 -> A, LEFT_STICK 4 -> L3, RIGHT_STICK 8 -> R3.
 """
