@@ -31,7 +31,7 @@ return {
  * Version of this C ABI. Bumped on any incompatible change of a struct layout, storage size or
  * function signature.
  */
-static const int HK_ABI_VERSION = 2;
+static const int HK_ABI_VERSION = 3;
 
 /**
  * Alignment of every opaque storage type, bytes.
@@ -71,7 +71,7 @@ static const int HK_DEMO_SCRIPT_PERIOD = 1800;
 /**
  * Size in bytes of `HkDemoRig` storage.
  */
-static const int HK_DEMO_RIG_SIZE = 2048;
+static const int HK_DEMO_RIG_SIZE = 3072;
 
 /**
  * Most ticks `hk_demo_scripted_hash` runs in one call: 10 minutes of the demo at 60 Hz
@@ -355,7 +355,7 @@ enum HkStatus
 typedef int32_t HkStatus;
 
 /**
- * Opaque storage for the whole demo simulation (2 KiB; the bundled ghost recording it
+ * Opaque storage for the whole demo simulation (3 KiB; the bundled ghost recording it
  * plays is static data inside the library).
  */
 typedef struct __attribute__((aligned(8))) HkDemoRig {
@@ -1400,6 +1400,15 @@ typedef struct HkMoveParams {
    * reciprocal square root.
    */
   uint32_t friction_math;
+  /**
+   * Half the body's width, units (the box swept through solids). Seed 0.4; Quake 15; Source 16.
+   */
+  float body_radius;
+  /**
+   * 1 = ramps too steep to stand on are surfed (slid along in the air); 0 = they act as walls.
+   * Seed 1.
+   */
+  uint8_t surf;
 } HkMoveParams;
 
 /**
