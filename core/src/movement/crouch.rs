@@ -82,7 +82,7 @@ fn room<P: GroundProbe>(probe: &P, feet: Vec3, params: &MoveParams) -> bool {
             ..MoverState::new(feet)
         };
         let (mins, maxs) = super::slide::body_box(&standing, params);
-        return !probe.trace(feet, feet, mins, maxs).start_solid;
+        return !super::slide::trace(probe, feet, feet, mins, maxs).start_solid;
     }
     let c = probe.clearance(feet);
     c.is_nan() || c >= params.stand_height

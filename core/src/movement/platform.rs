@@ -78,7 +78,7 @@ pub(super) fn carry<P: GroundProbe>(
     let carried = carry_by(state, m, dt)?;
     if P::SOLID {
         let (mins, maxs) = super::slide::body_box(state, params);
-        state.position = probe.trace(before, state.position, mins, maxs).end;
+        state.position = super::slide::trace(probe, before, state.position, mins, maxs).end;
     }
     Some(carried)
 }

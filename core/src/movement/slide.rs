@@ -31,6 +31,7 @@
 
 use super::params::MoveParams;
 use super::state::MoverState;
+use crate::collide::TraceResult;
 use crate::ground::GroundProbe;
 use crate::math::{finite_or, scalar, Vec3};
 
@@ -41,6 +42,34 @@ pub const MAX_BUMPS: usize = 4;
 /// Quake III `OVERCLIP`: a clipped velocity leaves the plane a little (0.1 %), so the next trace
 /// does not hit the same plane again.
 pub const OVERCLIP: f32 = 1.001;
+
+/// The probe's trace ([`GroundProbe::trace`]), its answer made safe to use whatever the probe
+/// (a game's own physics) returned: a fraction that is NaN or out of `[0, 1]` is clamped (NaN: 0),
+/// an end that is not finite is the start (no move), a normal that is not finite is no plane.
+/// For the built-in world, which keeps the contract, nothing changes. One home for this guard:
+/// every trace of the slide code goes through it.
+#[inline]
+pub fn trace(
+    probe: &impl GroundProbe,
+    start: Vec3,
+    end: Vec3,
+    mins: Vec3,
+    maxs: Vec3,
+) -> TraceResult {
+    let mut t = probe.trace(start, end, mins, maxs);
+    if !(t.fraction >= 0.0) {
+        t.fraction = 0.0;
+    } else if t.fraction > 1.0 {
+        t.fraction = 1.0;
+    }
+    if !t.end.is_finite() {
+        t.end = start;
+    }
+    if !t.plane.normal.is_finite() {
+        t.plane.normal = Vec3::ZERO;
+    }
+    t
+}
 
 /// What a slide or step move hit.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -139,7 +168,7 @@ pub fn slide_move(
     let mut time_left = dt;
     for _ in 0..MAX_BUMPS {
         let end = *pos + *vel * time_left;
-        let t = probe.trace(*pos, end, mins, maxs);
+        let t = trace(probe, *pos, end, mins, maxs);
         if t.all_solid {
             // Trapped in a solid: no move (the ground trace nudges it out, or it stays).
             vel.y = 0.0;
@@ -159,10 +188,11 @@ pub fn slide_move(
             hits.wall = true;
         }
         time_left -= time_left * t.fraction;
-        if let (Some(g), true) = (ground, params.is_walkable(raw)) {
+        if ground.is_some() && params.is_walkable(raw) {
             // Walking onto other walkable ground (the foot of a ramp): follow it, the planar
-            // velocity kept, as the ground itself is followed (no speed lost to the clip).
-            if raw.dot(g) < 0.99 {
+            // velocity kept, as the ground itself is followed (no speed lost to the clip); it is
+            // the ground plane from then on.
+            if raw.dot(planes[0]) < 0.99 {
                 *vel = along_ground(*vel, raw);
                 planes[0] = raw;
                 continue;
@@ -252,12 +282,12 @@ pub fn step_slide_move(
         return first;
     }
     let up = Vec3::new(0.0, step, 0.0);
-    // Never step up while moving up without ground below.
-    let below = probe.trace(start_o, start_o - up, mins, maxs);
-    if start_v.y > 0.0 && (!(below.fraction < 1.0) || !params.is_walkable(below.plane.normal)) {
+    // Never step up while still moving up (after the slide) without ground below.
+    let below = trace(probe, start_o, start_o - up, mins, maxs);
+    if vel.y > 0.0 && (!(below.fraction < 1.0) || !params.is_walkable(below.plane.normal)) {
         return first;
     }
-    let lifted = probe.trace(start_o, start_o + up, mins, maxs);
+    let lifted = trace(probe, start_o, start_o + up, mins, maxs);
     if lifted.all_solid {
         return first;
     }
@@ -274,7 +304,8 @@ pub fn step_slide_move(
         ground,
     );
     // Push back down the height it went up.
-    let down = probe.trace(
+    let down = trace(
+        probe,
         up_pos,
         Vec3::new(up_pos.x, up_pos.y - lift, up_pos.z),
         mins,
@@ -335,7 +366,7 @@ pub fn ground_trace(
     let was = state.grounded;
     let mut found = GroundFound::default();
     let p = state.position;
-    let mut t = probe.trace(p, Vec3::new(p.x, p.y - reach, p.z), mins, maxs);
+    let mut t = trace(probe, p, Vec3::new(p.x, p.y - reach, p.z), mins, maxs);
     if t.all_solid {
         if !correct_all_solid(probe, params, state, mins, maxs) {
             state.grounded = false;
@@ -345,7 +376,7 @@ pub fn ground_trace(
             return found;
         }
         let p = state.position;
-        t = probe.trace(p, Vec3::new(p.x, p.y - reach, p.z), mins, maxs);
+        t = trace(probe, p, Vec3::new(p.x, p.y - reach, p.z), mins, maxs);
     }
     let hit = t.fraction < 1.0 && !t.all_solid;
     let n = t.plane.normal;
@@ -399,7 +430,7 @@ fn correct_all_solid(
                     if (ox, oy, oz) == (0.0, 0.0, 0.0) || !at.is_finite() {
                         continue;
                     }
-                    if !probe.trace(at, at, mins, maxs).start_solid {
+                    if !trace(probe, at, at, mins, maxs).start_solid {
                         state.position = at;
                         return true;
                     }

@@ -3,8 +3,10 @@
 
 mod adversarial;
 mod answers;
+mod collide_props;
 mod collide_reference;
 mod collide_scenarios;
+mod collide_slide_reference;
 mod demo_golden;
 mod docs_numbers;
 mod follower_oracle;
