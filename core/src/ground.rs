@@ -23,7 +23,7 @@
 //! slope alignment) take `&impl GroundProbe`. Implementations must be pure (same query → same answer)
 //! for determinism.
 
-use crate::collide::TraceResult;
+use crate::collide::{SolidFlags, TraceResult};
 use crate::math::{Vec2, Vec3};
 
 /// What a probe finds below a point.
@@ -101,6 +101,15 @@ pub trait GroundProbe {
     fn trace(&self, start: Vec3, end: Vec3, mins: Vec3, maxs: Vec3) -> TraceResult {
         let _ = (start, mins, maxs);
         TraceResult::clear(end)
+    }
+
+    /// Among solids ([`GroundProbe::SOLID`]): the union of the flags of every solid
+    /// ([`crate::collide::Tracer::flags_present`]), so the movement skips looking for what no
+    /// solid is (a ladder, [`crate::collide::SolidFlags::LADDER`]: one trace a tick saved). The
+    /// default, every flag, skips nothing.
+    #[inline]
+    fn solid_flags(&self) -> SolidFlags {
+        SolidFlags(u32::MAX)
     }
 
     /// The height (world Y) of the water surface in the column of `feet`, if there is water

@@ -38,7 +38,7 @@ pub const SCENARIOS: [&str; 10] = [
 
 /// One run of a scenario: its level, start, input and rate. A scenario is one or more runs
 /// ([`runs`]): `corner` a right and an acute corner, `stairs` three tick rates, `seam` the same
-/// ramp in one piece and in four.
+/// ramp in one piece and in eight.
 #[derive(Clone, Copy)]
 pub struct Setup {
     /// The scenario's name ([`SCENARIOS`]).

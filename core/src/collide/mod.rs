@@ -64,8 +64,8 @@
 //!   capsules, no contents masks: every solid blocks, its [`SolidFlags`] ride along.
 //!
 //! # Capacities, sizes, bounds
-//! - `World<N>`: `N` solids ≤ [`MAX_SOLIDS`]; `N · 138 + 536` bytes plus a `usize`:
-//!   `World<256>` = 35,872 bytes on 64-bit targets (a test checks it), small enough for a
+//! - `World<N>`: `N` solids ≤ [`MAX_SOLIDS`]; `N · 138 + 540` bytes plus a `usize`, padded:
+//!   `World<256>` = 35,880 bytes on 64-bit targets (a test checks it), small enough for a
 //!   Cortex-M4 with 128 KiB of RAM. No allocation. [`World::push`] on a full world returns
 //!   [`WorldFull`] and changes nothing.
 //! - The grid: 16 × 16 cells in X/Z over the solids' extent, `4 · N` index entries; solids

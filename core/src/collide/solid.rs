@@ -1,5 +1,6 @@
 //! [`Solid`]: a [`Tracer`] as the movement's ground probe, so a character collides with it.
 
+use super::flags::SolidFlags;
 use super::trace::{TraceResult, Tracer};
 use crate::ground::{GroundHit, GroundProbe};
 use crate::math::Vec3;
@@ -34,9 +35,10 @@ pub const PROBE_REACH: f32 = 65_536.0;
 /// ```
 ///
 /// Its other answers come from point traces ([`PROBE_REACH`] long): `probe` is the first surface
-/// below the point, `clearance` the free height above it. Ladders, water and moving surfaces are
+/// below the point, `clearance` the free height above it. Ladders are the solids with
+/// [`SolidFlags::LADDER`] (the movement finds them with a trace). Water and moving surfaces are
 /// not solids: it reports none (wrap the world in a probe of your own that adds them, with
-/// `SOLID` set and `trace` passed on).
+/// `SOLID` set and `trace` and `solid_flags` passed on).
 #[derive(Clone, Copy, Debug)]
 pub struct Solid<T>(pub T);
 
@@ -46,6 +48,11 @@ impl<T: Tracer> GroundProbe for Solid<T> {
     #[inline]
     fn trace(&self, start: Vec3, end: Vec3, mins: Vec3, maxs: Vec3) -> TraceResult {
         self.0.trace(start, end, mins, maxs)
+    }
+
+    #[inline]
+    fn solid_flags(&self) -> SolidFlags {
+        self.0.flags_present()
     }
 
     fn probe(&self, point: Vec3) -> Option<GroundHit> {
@@ -88,5 +95,10 @@ impl<T: Tracer + ?Sized> Tracer for &T {
     #[inline]
     fn contents(&self, position: Vec3, mins: Vec3, maxs: Vec3) -> super::trace::Contents {
         (**self).contents(position, mins, maxs)
+    }
+
+    #[inline]
+    fn flags_present(&self) -> SolidFlags {
+        (**self).flags_present()
     }
 }

@@ -67,6 +67,14 @@ pub trait Tracer {
     /// Sweep the box `mins..maxs` from `start` to `end`; where it stops, what it hit.
     fn trace(&self, start: Vec3, end: Vec3, mins: Vec3, maxs: Vec3) -> TraceResult;
 
+    /// A flag no solid has is not in this (the union of every solid's flags), so a query for it
+    /// can be skipped: the movement looks for ladders ([`SolidFlags::LADDER`]) only in a world
+    /// that has one. The default, every flag, skips nothing.
+    #[inline]
+    fn flags_present(&self) -> SolidFlags {
+        SolidFlags(u32::MAX)
+    }
+
     /// The solids the box `mins..maxs` at `position` overlaps or touches. The default asks
     /// [`Tracer::trace`] for a move of length zero (the lowest-index solid only in `flags`).
     fn contents(&self, position: Vec3, mins: Vec3, maxs: Vec3) -> Contents {

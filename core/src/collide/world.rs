@@ -1,6 +1,7 @@
 //! [`World`]: a fixed-capacity list of brushes with its grid; it answers [`Tracer`].
 
 use super::brush::Brush;
+use super::flags::SolidFlags;
 use super::grid::Grid;
 use super::trace::{clip_brush, finish, overlaps, Best, Contents, Sweep, TraceResult, Tracer};
 use super::{MAX_SKIN, SURFACE_CLIP_EPSILON};
@@ -19,13 +20,16 @@ pub struct WorldFull;
 /// no allocation. Solid `i` is the `i`-th pushed; a trace reports the nearest hit, ties going to
 /// the lowest index, identically on every machine.
 ///
-/// Size: `N · 138 + 536` bytes plus a `usize` (128 per brush, 10 per solid of grid, 532 of
-/// grid, 4 of skin): on 64-bit targets `World<256>` is 35,872 bytes (tested).
+/// Size: `N · 138 + 540` bytes plus a `usize` (128 per brush, 10 per solid of grid, 532 of
+/// grid, 4 of skin, 4 of the flags present), padded to the `usize`'s alignment: on 64-bit targets
+/// `World<256>` is 35,880 bytes (tested).
 #[derive(Clone, Debug)]
 pub struct World<const N: usize> {
     brushes: heapless::Vec<Brush, N>,
     grid: Grid<N>,
     skin: f32,
+    /// The union of every solid's flags ([`Tracer::flags_present`]).
+    flags: SolidFlags,
 }
 
 impl<const N: usize> Default for World<N> {
@@ -45,6 +49,7 @@ impl<const N: usize> World<N> {
             brushes: heapless::Vec::new(),
             grid: Grid::new(),
             skin: SURFACE_CLIP_EPSILON,
+            flags: SolidFlags::NONE,
         }
     }
 
@@ -71,6 +76,7 @@ impl<const N: usize> World<N> {
     pub fn push(&mut self, brush: Brush) -> Result<u16, WorldFull> {
         let index = self.brushes.len() as u16;
         self.brushes.push(brush).map_err(|_| WorldFull)?;
+        self.flags = self.flags.union(brush.flags());
         self.grid.rebuild(&self.brushes);
         Ok(index)
     }
@@ -85,6 +91,7 @@ impl<const N: usize> World<N> {
                 result = Err(WorldFull);
                 break;
             }
+            self.flags = self.flags.union(b.flags());
         }
         self.grid.rebuild(&self.brushes);
         result
@@ -93,6 +100,7 @@ impl<const N: usize> World<N> {
     /// Remove every solid.
     pub fn clear(&mut self) {
         self.brushes.clear();
+        self.flags = SolidFlags::NONE;
         self.grid.rebuild(&[]);
     }
 
@@ -138,6 +146,12 @@ impl<const N: usize> Tracer for World<N> {
             }
         });
         finish(&sw, &best, brushes)
+    }
+
+    /// The union of every solid's flags, kept as solids are added.
+    #[inline]
+    fn flags_present(&self) -> SolidFlags {
+        self.flags
     }
 
     /// Every solid the box overlaps or touches (inputs cleaned as [`World::trace`]'s `start`).

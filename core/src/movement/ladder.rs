@@ -17,6 +17,10 @@
 //! probe stops reporting the ladder, the climbing speed carries it up over the edge and the
 //! normal tick takes over.
 //!
+//! Among solids ([`GroundProbe::SOLID`]) a ladder is a solid with
+//! [`crate::collide::SolidFlags::LADDER`] in front of the body (Quake II's test), and the climb
+//! slides along what it meets ([`super::slide`]).
+//!
 //! [`super::step`] chooses this mode every tick, as Quake III's `PmoveSingle` chooses its move:
 //! a push-off on one sub-step of a call is followed by falling on the next.
 //! [`super::step_wish`] and [`super::tick`] (walking and in the air only) do not climb. With a
@@ -27,6 +31,7 @@ use super::jump::key_pressed;
 use super::kernels::WishDir;
 use super::params::MoveParams;
 use super::state::{clamp_velocity, guard_state, repair_ground_normal, MoverState, StepEvents};
+use crate::collide::SolidFlags;
 use crate::ground::GroundProbe;
 use crate::math::{scalar, Vec2, Vec3};
 
@@ -43,6 +48,50 @@ pub fn touching(
 ) -> Option<Vec2> {
     let n = probe.ladder(state.position)?;
     grab(n, state, params, wish)
+}
+
+/// The ladder the character is on, for the driver (which also knows the view's planar forward
+/// `facing`): among solids ([`GroundProbe::SOLID`]) a ladder is a solid with
+/// [`SolidFlags::LADDER`] just in front of the body — its box swept `body_radius / 16` (one Quake
+/// unit for a Quake body) along the view hits one, as Quake II's `PM_CheckSpecialMovement` looks
+/// for `CONTENTS_LADDER`, and the plane hit is the ladder's normal; else the probe's answer
+/// ([`touching`]). Either way [`touching`]'s rules then decide.
+#[inline(always)]
+pub(super) fn find<P: GroundProbe>(
+    probe: &P,
+    state: &MoverState,
+    params: &MoveParams,
+    wish: WishDir,
+    facing: Vec2,
+) -> Option<Vec2> {
+    if P::SOLID {
+        return solid_ladder(probe, state, params, wish, facing);
+    }
+    touching(probe, state, params, wish)
+}
+
+/// [`find`] among solids. Out of line: a trace.
+#[inline(never)]
+fn solid_ladder(
+    probe: &impl GroundProbe,
+    state: &MoverState,
+    params: &MoveParams,
+    wish: WishDir,
+    facing: Vec2,
+) -> Option<Vec2> {
+    let reach = crate::math::finite_or(params.body_radius * (1.0 / 16.0), 0.0);
+    if !(reach > 0.0) || !probe.solid_flags().contains(SolidFlags::LADDER) {
+        return None;
+    }
+    let f = super::kernels::unit_facing(facing);
+    let (mins, maxs) = super::slide::body_box(state, params);
+    let p = state.position;
+    let ahead = Vec3::new(p.x + f.x * reach, p.y, p.z + f.y * reach);
+    let t = super::slide::trace(probe, p, ahead, mins, maxs);
+    if !(t.fraction < 1.0) || !t.flags.contains(SolidFlags::LADDER) {
+        return None;
+    }
+    grab(t.plane.normal, state, params, wish)
 }
 
 /// [`touching`]'s tests on a reported normal. Out of line: only ladders reach it.
@@ -72,13 +121,13 @@ fn grab(n: Vec3, state: &MoverState, params: &MoveParams, wish: WishDir) -> Opti
 /// One climbing tick of `dt` seconds on the ladder with planar normal `n` ([`touching`]), the
 /// state repaired and `wish` (the world wish) sanitised by the driver; `jump` the jump key.
 #[allow(clippy::too_many_arguments)]
-pub(super) fn tick(
+pub(super) fn tick<P: GroundProbe>(
     state: &mut MoverState,
     params: &MoveParams,
     n: Vec2,
     wish: &WishDir,
     jump: bool,
-    probe: &impl GroundProbe,
+    probe: &P,
     dt: f32,
     ev: &mut StepEvents,
 ) {
@@ -110,7 +159,15 @@ pub(super) fn tick(
     }
     let before = state.position;
     state.velocity = v;
-    state.position += v * dt;
+    if P::SOLID {
+        // Among solids the climb slides along what it meets (a ceiling over the ladder).
+        let (mins, maxs) = super::slide::body_box(state, params);
+        let (mut pos, mut vel) = (state.position, state.velocity);
+        super::slide::slide_move(probe, params, &mut pos, &mut vel, mins, maxs, dt, None);
+        (state.position, state.velocity) = (pos, vel);
+    } else {
+        state.position += v * dt;
+    }
     if !state.position.is_finite() {
         state.position = before;
         state.velocity = Vec3::ZERO;
@@ -119,8 +176,13 @@ pub(super) fn tick(
     // speed, it no longer [`touching`] the ladder).
     if !pressed {
         let was = state.grounded;
-        let c = super::contact::categorize_ground(state, params, probe, false);
-        ev.landed |= c.landed && !was;
+        let landed = if P::SOLID {
+            let body = super::slide::body_box(state, params);
+            super::slide::ground_trace(probe, params, state, body, false).landed
+        } else {
+            super::contact::categorize_ground(state, params, probe, false).landed
+        };
+        ev.landed |= landed && !was;
         if state.grounded {
             state.velocity.y = 0.0;
         }

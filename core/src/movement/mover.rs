@@ -73,7 +73,7 @@ fn step_tick(
     } else {
         *wish
     };
-    if let Some(n) = super::ladder::touching(probe, state, params, wish) {
+    if let Some(n) = super::ladder::find(probe, state, params, wish, input.facing) {
         super::ladder::tick(state, params, n, &wish, input.jump, probe, dt, ev);
     } else if !(super::water::swimming(probe, state, params)
         && super::water::tick(state, params, input, &wish, probe, dt, ev))

@@ -3,6 +3,7 @@
 
 mod adversarial;
 mod answers;
+mod collide_features;
 mod collide_props;
 mod collide_reference;
 mod collide_scenarios;
