@@ -1,0 +1,206 @@
+//! The collision scenarios (issue 34 §4) through the binary: `hopkit-sim scenario NAME` for each
+//! of the ten names writes a CSV of finite values with the collision columns and a PNG, the CSV
+//! is exactly what `hopkit_demo::collision::run` computes (what the collision golden hash
+//! folds), `surf` reports its speed gain, `seam` its equal final speeds, and a file's `seconds`
+//! applies while its `tick_hz` is refused.
+
+use std::path::Path;
+
+use hopkit_demo::collision::{run, runs, Setup, SCENARIOS};
+
+use super::cli::{assert_png, col, non_numbers, read_csv, sim};
+
+const COLUMNS: [&str; 14] = [
+    "tick", "time", "x", "y", "z", "vx", "vy", "vz", "speed", "run", "grounded", "hit_wall",
+    "sliding", "in_solid",
+];
+
+/// Run `scenario NAME` with `--csv` and `--plot` into `dir`; returns stdout and the CSV.
+fn scenario(dir: &Path, name: &str, extra: &[&str]) -> (String, Vec<String>, Vec<Vec<f64>>) {
+    let (csv, png) = (
+        dir.join(format!("{name}.csv")),
+        dir.join(format!("{name}.png")),
+    );
+    let out = sim()
+        .args(["scenario", name, "-q"])
+        .args(extra)
+        .arg("--csv")
+        .arg(&csv)
+        .arg("--plot")
+        .arg(&png)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        out.status.success(),
+        "{name}: {stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_png(&png);
+    let (header, rows) = read_csv(&csv);
+    (stdout, header, rows)
+}
+
+/// Every row of a run: `(tick, time, x, y, z, speed)` as the library computes them.
+fn library_rows(setup: &Setup) -> Vec<[f32; 6]> {
+    let mut out = vec![];
+    run(setup, |t, s, _| {
+        let p = s.position;
+        let time = (f64::from(t) + 1.0) as f32 / setup.tick_hz as f32;
+        out.push([t as f32, time, p.x, p.y, p.z, s.planar_speed()]);
+    });
+    out
+}
+
+#[test]
+fn every_collision_scenario_runs_with_finite_values_its_columns_and_a_plot() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in SCENARIOS {
+        let (stdout, header, rows) = scenario(dir.path(), name, &[]);
+        assert_eq!(header, COLUMNS, "{name}");
+        assert!(non_numbers(&stdout).is_empty(), "{name}: {stdout}");
+        // The runs one after the other, each exactly as the library runs it.
+        let at = |c: &str| col(&header, c);
+        let setups: Vec<&Setup> = runs(name).collect();
+        let mut rest = rows.as_slice();
+        for (i, setup) in setups.iter().enumerate() {
+            let want = library_rows(setup);
+            assert_eq!(want.len(), setup.ticks() as usize);
+            let (these, after) = rest.split_at(want.len());
+            rest = after;
+            for (row, w) in these.iter().zip(&want) {
+                assert_eq!(row[at("run")], i as f64, "{name}");
+                let got = ["tick", "time", "x", "y", "z", "speed"].map(|c| row[at(c)] as f32);
+                assert_eq!(&got, w, "{name} run {i}");
+                // Nobody but `startsolid` is ever inside a solid.
+                if name != "startsolid" {
+                    assert_eq!(row[at("in_solid")], 0.0, "{name} run {i}: {row:?}");
+                }
+                for flag in ["grounded", "hit_wall", "sliding", "in_solid"] {
+                    assert!(row[at(flag)] == 0.0 || row[at(flag)] == 1.0, "{name}");
+                }
+            }
+            // Each run is named with its level's scenario, preset and rate.
+            assert!(
+                stdout.contains(&format!(
+                    "run {i} `{}`: hopkit_demo::collision `{name}`",
+                    setup.label
+                )),
+                "{name}: {stdout}"
+            );
+            assert!(
+                stdout.contains(&format!("{} Hz", setup.tick_hz)),
+                "{stdout}"
+            );
+        }
+        assert!(rest.is_empty(), "{name}: {} rows too many", rest.len());
+        let preset = if matches!(name, "surf" | "seam") {
+            "Source (MoveParams::source) preset"
+        } else {
+            "Quake III (MoveParams::quake3) preset"
+        };
+        assert!(stdout.contains(preset), "{name}: {stdout}");
+    }
+}
+
+/// The number after `×` on the line of `label`.
+fn gain(stdout: &str, label: &str) -> f64 {
+    let line = stdout
+        .lines()
+        .find(|l| l.contains(&format!("`{label}`: entry")))
+        .unwrap_or_else(|| panic!("no gain line for {label}: {stdout}"));
+    let after = &line[line.find('×').unwrap() + '×'.len_utf8()..];
+    after[..after.find(';').unwrap()].parse().unwrap()
+}
+
+#[test]
+fn surf_reports_its_speed_gain_and_seam_equal_final_speeds() {
+    let dir = tempfile::tempdir().unwrap();
+    let (stdout, header, rows) = scenario(dir.path(), "surf", &[]);
+    let g = gain(&stdout, "one brush");
+    assert!(g >= 1.5, "{stdout}");
+    assert!(
+        stdout.contains("entry 400.0 → final 638.6 world units/s, ×1.60"),
+        "{stdout}"
+    );
+    // The reported gain is the CSV's: the last speed over the entry (400).
+    let last = rows.last().unwrap()[col(&header, "speed")];
+    assert!((last / 400.0 - g).abs() < 0.005, "{last} vs ×{g}");
+    let sliding = rows.iter().filter(|r| r[col(&header, "sliding")] == 1.0);
+    assert!(
+        sliding.count() * 2 > rows.len(),
+        "surfing: on the ramp most of the time"
+    );
+
+    let (stdout, _, _) = scenario(dir.path(), "seam", &[]);
+    assert!(gain(&stdout, "eight brushes") >= 1.5, "{stdout}");
+    assert!(
+        stdout.contains("final speeds 638.560 and 638.560: equal; every tick's position and velocity the same: yes"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn seconds_apply_to_every_run_and_tick_hz_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let (stdout, header, rows) = scenario(dir.path(), "stairs", &["--seconds", "0.5"]);
+    assert!(
+        stdout.contains(
+            "3 runs of 0.50 s: 30 ticks at 60 Hz, 60 ticks at 120 Hz, 125 ticks at 250 Hz"
+        ),
+        "{stdout}"
+    );
+    let per_run: Vec<usize> = (0..3)
+        .map(|i| {
+            rows.iter()
+                .filter(|r| r[col(&header, "run")] == i as f64)
+                .count()
+        })
+        .collect();
+    assert_eq!(per_run, [30, 60, 125]);
+    // The last row of each run is at 0.5 s of its own time.
+    for i in 0..3 {
+        let last = rows
+            .iter()
+            .rfind(|r| r[col(&header, "run")] == i as f64)
+            .unwrap();
+        assert_eq!(last[col(&header, "time")] as f32, 0.5, "run {i}");
+    }
+    // A file's seconds too.
+    let file = dir.path().join("short.toml");
+    std::fs::write(
+        &file,
+        "kind = \"collide\"\nseconds = 0.25\n[collide]\nscenario = \"tunnel\"\n",
+    )
+    .unwrap();
+    let (stdout, _, rows) = scenario(dir.path(), file.to_str().unwrap(), &[]);
+    assert_eq!(rows.len(), 15, "{stdout}");
+    // tick_hz: refused, one line naming the field, exit 2.
+    std::fs::write(
+        &file,
+        "kind = \"collide\"\ntick_hz = 120\n[collide]\nscenario = \"tunnel\"\n",
+    )
+    .unwrap();
+    let out = sim().arg("scenario").arg(&file).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    let first = err.lines().next().unwrap();
+    assert!(
+        first.contains("line 2") && first.contains("tick_hz does not apply to kind = \"collide\""),
+        "{err}"
+    );
+    // An unknown collision scenario, and a missing [collide], likewise.
+    for (text, want) in [
+        (
+            "kind = \"collide\"\n[collide]\nscenario = \"stair\"\n",
+            "unknown collision scenario `stair`",
+        ),
+        ("kind = \"collide\"\n", "needs a [collide] section"),
+    ] {
+        std::fs::write(&file, text).unwrap();
+        let out = sim().arg("scenario").arg(&file).output().unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.lines().next().unwrap().contains(want), "{err}");
+    }
+}
