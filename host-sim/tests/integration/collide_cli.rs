@@ -204,3 +204,45 @@ fn seconds_apply_to_every_run_and_tick_hz_is_refused() {
         assert!(err.lines().next().unwrap().contains(want), "{err}");
     }
 }
+
+/// The docs' table of collision scenarios: one row per scenario naming each run, its rate, its
+/// length and its preset as `hopkit_demo::collision` defines them; `scenario --help` names all ten.
+#[test]
+fn the_docs_table_and_the_help_say_what_runs() {
+    let docs = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/host-sim.md"))
+        .unwrap();
+    let help = sim().args(["scenario", "--help"]).output().unwrap();
+    let help = String::from_utf8(help.stdout).unwrap();
+    for name in SCENARIOS {
+        let row = docs
+            .lines()
+            .find(|l| l.starts_with(&format!("| `{name}` |")))
+            .unwrap_or_else(|| panic!("no row for {name} in docs/host-sim.md"));
+        let cells: Vec<&str> = row.split(" | ").collect();
+        let (labels, rate, preset) = (cells[1], cells[2], cells[3]);
+        for setup in runs(name) {
+            assert!(labels.contains(&format!("`{}`", setup.label)), "{row}");
+            assert!(
+                rate.contains(&format!("{} Hz", setup.tick_hz))
+                    || rate.contains(&format!("{} and", setup.tick_hz))
+                    || rate.contains(&format!("{},", setup.tick_hz)),
+                "{name}: {} Hz not in {rate:?}",
+                setup.tick_hz
+            );
+            assert!(
+                rate.ends_with(&format!(", {} s", setup.seconds)),
+                "{name}: {rate:?}"
+            );
+            let want = match (setup.params)() {
+                p if p == hopkit::movement::MoveParams::quake3() => "Quake III",
+                p if p == hopkit::movement::MoveParams::source() => "Source",
+                _ => panic!("{name}: a preset the table does not name"),
+            };
+            assert_eq!(preset, want, "{name}");
+        }
+        assert!(
+            help.contains(&format!("{name} (")),
+            "--help does not name {name}"
+        );
+    }
+}
