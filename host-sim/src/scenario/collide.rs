@@ -134,23 +134,23 @@ pub fn total_ticks(file: &ScenarioFile) -> u32 {
 
 /// The name of a movement preset, if `params` is one of the presets exactly.
 pub fn preset_name(params: &MoveParams) -> &'static str {
-    let presets: [(fn() -> MoveParams, &str); 6] = [
-        (MoveParams::quake3, "Quake III (MoveParams::quake3)"),
-        (MoveParams::source, "Source (MoveParams::source)"),
+    let presets: [(MoveParams, &str); 6] = [
+        (MoveParams::quake3(), "Quake III (MoveParams::quake3)"),
+        (MoveParams::source(), "Source (MoveParams::source)"),
         (
-            MoveParams::quakeworld,
+            MoveParams::quakeworld(),
             "QuakeWorld (MoveParams::quakeworld)",
         ),
-        (MoveParams::cpma, "CPM (MoveParams::cpma)"),
-        (MoveParams::seed, "seed (MoveParams::seed)"),
+        (MoveParams::cpma(), "CPM (MoveParams::cpma)"),
+        (MoveParams::seed(), "seed (MoveParams::seed)"),
         (
-            MoveParams::seed_figure,
+            MoveParams::seed_figure(),
             "seed-figure (MoveParams::seed_figure)",
         ),
     ];
     presets
         .iter()
-        .find(|(p, _)| p() == *params)
+        .find(|(p, _)| p == params)
         .map_or("a custom MoveParams", |(_, n)| n)
 }
 
