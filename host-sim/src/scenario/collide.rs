@@ -18,7 +18,7 @@
 use std::path::Path;
 
 use anyhow::Result;
-use hopkit::collide::{Brush, Tracer};
+use hopkit::collide::{Brush, Tracer, SURFACE_CLIP_EPSILON};
 use hopkit::math::Vec3;
 use hopkit::movement::slide::body_box;
 use hopkit::movement::MoveParams;
@@ -223,8 +223,9 @@ fn paired<'t>(file: &ScenarioFile, trace: &'t Trace) -> Vec<(Setup, &'t [Sample]
 pub fn ran(file: &ScenarioFile, trace: &Trace) -> String {
     let runs = paired(file, trace);
     let secs = |(setup, s): &(Setup, &[Sample])| s.len() as f64 / f64::from(setup.tick_hz.max(1));
-    let ticks =
-        |(setup, s): &(Setup, &[Sample])| format!("{} ticks at {} Hz", s.len(), setup.tick_hz);
+    let ticks = |(setup, s): &(Setup, &[Sample])| {
+        format!("{} at {} Hz", count(s.len(), "tick"), setup.tick_hz)
+    };
     match runs.as_slice() {
         [one] => format!("{} ({} s)", ticks(one), num(secs(one), 2)),
         _ if runs.windows(2).all(|w| secs(&w[0]) == secs(&w[1])) => format!(
@@ -294,16 +295,24 @@ pub fn findings(file: &ScenarioFile, trace: &Trace) -> Vec<String> {
         "corner" => {
             for (setup, s) in &runs {
                 let hz = setup.tick_hz as usize;
-                let last_second = &s[s.len().saturating_sub(hz + 1)..];
-                let jitter = largest_step(last_second);
-                out.push(format!(
-                    "`{}`: at rest at {}; largest position change in a tick over the last \
-                     second {} world units ({})",
-                    setup.label,
-                    s.last().map_or_else(String::new, |x| position(x.position)),
-                    num(jitter, 6),
-                    if jitter == 0.0 { "no jitter" } else { "jitter" }
-                ));
+                let end = s.last().map_or_else(String::new, |x| position(x.position));
+                // The last second's ticks and the one before them (its first change).
+                let jitter = if s.len() > hz {
+                    let jitter = largest_step(&s[s.len() - hz - 1..]);
+                    format!(
+                        "largest position change in a tick over the last second {} world units \
+                         ({})",
+                        num(jitter, 6),
+                        if jitter == 0.0 {
+                            "at rest, no jitter"
+                        } else {
+                            "still moving or jittering"
+                        }
+                    )
+                } else {
+                    "the run is too short for its last second to be measured".to_string()
+                };
+                out.push(format!("`{}`: at the end at {end}; {jitter}", setup.label));
             }
         }
         "hallway" => {
@@ -322,17 +331,23 @@ pub fn findings(file: &ScenarioFile, trace: &Trace) -> Vec<String> {
                     .fold(f32::MAX, f32::min);
                 let settled = &s[s.len().min(setup.tick_hz as usize / 2)..];
                 let body = 2.0 * (setup.params)().body_radius;
+                let speed = if settled.is_empty() {
+                    "the run ends before 0.5 s".to_string()
+                } else {
+                    format!(
+                        "speed after the first 0.5 s from {} to {} world units/s",
+                        num(settled.iter().map(|x| x.speed).fold(f32::MAX, f32::min), 3),
+                        num(max_of(settled, |x| x.speed), 3)
+                    )
+                };
                 out.push(format!(
                     "`{}`: hallway {} wide, body {}; largest sideways offset {}, ticks touching a \
-                     wall {}, speed after the first 0.5 s from {} to {} world units/s; at the end \
-                     x = {}",
+                     wall {}, {speed}; at the end x = {}",
                     setup.label,
                     num(right - left, 3),
                     num(body, 3),
                     num(max_of(s, |x| x.position.z.abs()), 3),
                     s.iter().filter(|x| x.flag(2)).count(),
-                    num(settled.iter().map(|x| x.speed).fold(f32::MAX, f32::min), 3),
-                    num(max_of(settled, |x| x.speed), 3),
                     num(s.last().map_or(0.0, |x| x.position.x), 1)
                 ));
             }
@@ -356,18 +371,29 @@ pub fn findings(file: &ScenarioFile, trace: &Trace) -> Vec<String> {
                 let r = (setup.params)().body_radius;
                 let top = solids(setup).iter().map(|b| b.maxs().y).fold(0.0, f32::max);
                 let end = solids(setup).iter().map(|b| b.maxs().x).fold(0.0, f32::max);
+                let highest = max_of(s, |x| x.position.y);
+                // Standing on the plateau the feet are its top and the skin.
+                let verdict = if highest < top {
+                    "not on the plateau yet"
+                } else if highest <= top + SURFACE_CLIP_EPSILON + 1e-3 {
+                    "no launch"
+                } else {
+                    "LAUNCHED above it"
+                };
                 out.push(format!(
-                    "`{}`: top height reached {} (the plateau's top is {}: no launch)",
+                    "`{}`: top height reached {} (the plateau's top is {}: {verdict})",
                     setup.label,
-                    num(max_of(s, |x| x.position.y), 3),
+                    num(highest, 3),
                     num(top, 0)
                 ));
                 if let Some(x) = s.iter().skip(1).find(|x| !x.flag(1)) {
+                    let back = x.position.x - r;
                     out.push(format!(
-                        "first in the air at x = {}: the body's back edge at {}, past the \
-                         solids' end at {}",
+                        "first in the air at x = {}: the body's back edge at {}, {} the solids' \
+                         end at {}",
                         num(x.position.x, 2),
-                        num(x.position.x - r, 2),
+                        num(back, 2),
+                        if back > end { "past" } else { "BEFORE" },
                         num(end, 2)
                     ));
                 }
@@ -422,7 +448,11 @@ pub fn findings(file: &ScenarioFile, trace: &Trace) -> Vec<String> {
                 let head = max_of(s, |x| x.position.y + height);
                 let rising = s
                     .iter()
-                    .filter(|x| x.position.y + height >= head - 1e-3 && x.velocity.y > 0.0)
+                    .filter(|x| {
+                        let at_ceiling =
+                            x.position.y + height >= ceiling - SURFACE_CLIP_EPSILON - 1e-3;
+                        at_ceiling && x.velocity.y > 0.0
+                    })
                     .count();
                 out.push(format!(
                     "`{}`: highest head {} (feet + {}) under the ceiling's underside at {} (gap \
@@ -447,14 +477,22 @@ pub fn findings(file: &ScenarioFile, trace: &Trace) -> Vec<String> {
                     .iter()
                     .map(|x| face - (x.position.x + r))
                     .fold(f32::MAX, f32::min);
-                let before = s
-                    .iter()
-                    .take_while(|x| !x.flag(2))
-                    .last()
-                    .map_or(0.0, |x| x.speed);
+                let hit = match s.iter().position(|x| x.flag(2)) {
+                    Some(h) => {
+                        let before = match h {
+                            0 => (setup.start)().planar_speed(),
+                            _ => s[h - 1].speed,
+                        };
+                        format!(
+                            "hit it at tick {h} coming at {} world units/s",
+                            num(before, 1)
+                        )
+                    }
+                    None => "did not reach it".to_string(),
+                };
                 out.push(format!(
                     "`{}`: closest distance from the body's front to the wall's face at x = {}: \
-                     {} world units ({}); speed the tick before the hit {} world units/s",
+                     {} world units ({}); {hit}",
                     setup.label,
                     num(face, 0),
                     num(closest, 4),
@@ -462,8 +500,7 @@ pub fn findings(file: &ScenarioFile, trace: &Trace) -> Vec<String> {
                         "never crossed"
                     } else {
                         "CROSSED"
-                    },
-                    num(before, 1)
+                    }
                 ));
             }
         }

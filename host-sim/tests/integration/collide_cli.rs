@@ -100,6 +100,57 @@ fn every_collision_scenario_runs_with_finite_values_its_columns_and_a_plot() {
             "Quake III (MoveParams::quake3) preset"
         };
         assert!(stdout.contains(preset), "{name}: {stdout}");
+        if name != "startsolid" {
+            let want = format!("ticks with the body inside a solid: 0 of {}", rows.len());
+            assert!(stdout.contains(&want), "{name}: {stdout}");
+        }
+        for want in shows(name) {
+            assert!(stdout.contains(want), "{name}: {want:?} not in\n{stdout}");
+        }
+    }
+}
+
+/// What the findings of each scenario must say (measured on the trace by `hopkit-sim`; the same
+/// facts `tests/tests/integration/collide_scenarios.rs` checks on the library).
+fn shows(name: &str) -> &'static [&'static str] {
+    match name {
+        "corner" => &[
+            "`90 degrees`: at the end at (48.875, 0.125, 48.875); largest position change in a \
+             tick over the last second 0.000000 world units (at rest, no jitter)",
+            "`40 degrees`: at the end at",
+        ],
+        "hallway" => &[
+            "hallway 30.250 wide, body 30.000; largest sideways offset 0.000, ticks touching a \
+             wall 0, speed after the first 0.5 s from 320.000 to 320.000 world units/s",
+        ],
+        "stairs" => &[
+            "`60 Hz`: top height reached 128.125",
+            "`120 Hz`: top height reached 128.125",
+            "`250 Hz`: top height reached 128.125",
+            "height 0.125; on the ground every tick after the first: yes",
+        ],
+        "ramp" => &[
+            "top height reached 64.125 (the plateau's top is 64: no launch)",
+            "past the",
+        ],
+        "surf" => &["entry 400.0 → final 638.6 world units/s, ×1.60"],
+        "seam" => &["equal; every tick's position and velocity the same: yes"],
+        "ceiling" => &[
+            "highest head 71.875",
+            "(gap 0.125); ticks still rising at the ceiling 0",
+        ],
+        "tunnel" => &["wall's face at x = 256: 0.1250 world units (never crossed)"],
+        "startsolid" => &[
+            "`overlapping a crate`: starts at (0.000, 0.125, 0.000) inside a solid; out of it \
+             after 1 tick, back in: no; on the ground at the end: yes",
+            "`buried in the floor`: starts at (-200.000, -6.000, 0.000) inside a solid; out of \
+             it after 1 tick, back in: no; on the ground at the end: yes",
+        ],
+        "platform-wall" => &[
+            "carried with no input to x = 240.875, the body's front 0.125 from the wall's face \
+             at 256; on the ground every tick: yes",
+        ],
+        _ => &[],
     }
 }
 
@@ -165,6 +216,21 @@ fn seconds_apply_to_every_run_and_tick_hz_is_refused() {
             .rfind(|r| r[col(&header, "run")] == i as f64)
             .unwrap();
         assert_eq!(last[col(&header, "time")] as f32, 0.5, "run {i}");
+    }
+    // One tick each: the findings say what they can measure and no more (no "no jitter" for
+    // a corner never reached, no speed range over no ticks).
+    for name in SCENARIOS {
+        let (stdout, _, rows) = scenario(dir.path(), name, &["--seconds", "0.001"]);
+        assert_eq!(rows.len(), runs(name).count(), "{name}: one tick a run");
+        assert!(non_numbers(&stdout).is_empty(), "{name}: {stdout}");
+        assert!(
+            !stdout.contains("3402823") && !stdout.contains("jitter"),
+            "{name}: {stdout}"
+        );
+        assert!(
+            !stdout.contains("no launch") && !stdout.contains("coming at"),
+            "{stdout}"
+        );
     }
     // A file's seconds too.
     let file = dir.path().join("short.toml");
