@@ -8,7 +8,6 @@ use anyhow::{Context, Result};
 use crate::cli::{DemoArgs, HashArgs, PlayArgs, RecordArgs, ScenarioArgs, SticksArgs, MAX_SECONDS};
 use crate::headless::{describe, run_headless, HeadlessOpts};
 use crate::output::{FrameDir, OutFile};
-use crate::readout::num;
 use crate::rig::{LiveDemo, ScriptedDemo};
 use crate::window::{run_window, Driver, WindowEnd, WindowOpts};
 use crate::{plot, replay, scenario, sticks, UserError};
@@ -118,14 +117,7 @@ pub fn scenario(args: &ScenarioArgs) -> Result<()> {
         .title
         .clone()
         .unwrap_or_else(|| format!("scenario {}", file.kind.name()));
-    let hz = trace.tick_hz;
-    println!(
-        "{}: {} ticks at {hz} Hz ({} s), top speed {} world units/s",
-        loaded.origin,
-        trace.samples.len(),
-        num(trace.samples.len() as f64 / f64::from(hz.max(1)), 2),
-        num(trace.max_speed(), 3)
-    );
+    println!("{}", scenario::run::headline(&loaded.origin, &file, &trace));
     for line in scenario::run::findings(&file, &trace) {
         println!("  {line}");
     }

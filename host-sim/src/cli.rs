@@ -124,6 +124,17 @@ pub enum Command {
     /// replaying the bundled recording), cpma (CPM air control against Quake III), platform (carried
     /// by a turntable, then jumping off it), crouch (a tunnel and a crouch-jump), ladder (climbing, the push-off,
     /// over the top), water (into a pool, sinking, swimming up, the water jump out). Scenario files: see docs/host-sim.md.
+    ///
+    /// Collision built-ins (issue 34; the levels of solids, starts, inputs and rates of
+    /// hopkit_demo::collision, run as the collision hash runs them; Quake units; Quake III preset,
+    /// surf and seam Source at 66 Hz): corner (pressed into a 90° and a 40° corner: no sticking,
+    /// no jitter), hallway (exactly the body's width, at full speed), stairs (up and down at
+    /// walking speed at 60, 120 and 250 Hz), ramp (up a 30° ramp and over the top, no launch), surf
+    /// (air-strafing on a 60° ramp: prints the speed gain), seam (the surf ramp in one brush and in
+    /// eight: equal final speeds), ceiling (jumps under a ceiling at 72), tunnel (a 1-unit wall at
+    /// max_velocity, never crossed), startsolid (starting in a crate and in the floor: out within a
+    /// tick), platform-wall (carried by a moving floor into a wall, not dragged into it). Several
+    /// runs share one CSV (column `run`); `seconds` applies to each run, `tick_hz` is refused.
     #[command(after_help = LIMITS_AND_EXIT_CODES)]
     Scenario(ScenarioArgs),
     /// Record a ghost recording: from the keyboard/gamepad in a window, or from a scripted pilot
@@ -180,7 +191,8 @@ pub struct InfoArgs {
 #[derive(Args, Debug)]
 pub struct ScenarioArgs {
     /// Built-in scenario name (bhop, arrival, follower, slope, ghosts, cpma, platform, crouch,
-    /// ladder, water) or a scenario file path.
+    /// ladder, water; corner, hallway, stairs, ramp, surf, seam, ceiling, tunnel, startsolid,
+    /// platform-wall) or a scenario file path.
     #[arg(value_name = "NAME|FILE")]
     pub scenario: String,
     /// Write the per-tick trace of the main actor as CSV.
@@ -189,8 +201,10 @@ pub struct ScenarioArgs {
     /// Write a plot as PNG; FILE must end in .png (or have no extension). bhop: speed over time
     /// against the ground max; slope: body tilt and ground slope over time; crouch: side view,
     /// height over distance; ladder: height over time, the climb, push-off and re-climb each in
-    /// its colour, numbered; water: height over time against the floor and the surface; others:
-    /// top-down trajectories with start and end marked.
+    /// its colour, numbered; water: height over time against the floor and the surface; stairs,
+    /// ramp, ceiling, tunnel: side view with the solids cut through the path; surf, seam: speed
+    /// over time, a line per run; others: top-down trajectories with start and end marked (the
+    /// collision ones with the solids cut at height 16 and the body's box).
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
     /// Override the scenario's simulated duration, 0 < S ≤ 600 seconds.

@@ -3,7 +3,7 @@
 //!
 //! ```toml
 //! kind = "bhop"            # bhop | arrival | follower | slope | ghosts | cpma | platform | crouch
-//!                          # | ladder | water
+//!                          # | ladder | water | collide
 //! title = "My experiment"  # plot title (optional)
 //! seconds = 10.0           # simulated time, 0 < s ≤ 600 (optional, default per kind)
 //! tick_hz = 60             # fixed tick rate, 1..=1000 (optional, default 60)
@@ -51,6 +51,8 @@ pub enum Kind {
     Ladder,
     /// Walking into a pool, sinking, swimming up, the water jump out at the edge.
     Water,
+    /// One of the collision scenarios of `hopkit_demo::collision` (`[collide] scenario = …`).
+    Collide,
 }
 
 impl Kind {
@@ -67,6 +69,7 @@ impl Kind {
             Kind::Crouch => "crouch",
             Kind::Ladder => "ladder",
             Kind::Water => "water",
+            Kind::Collide => "collide",
         }
     }
 }
@@ -81,10 +84,10 @@ pub struct ScenarioFile {
     #[serde(default)]
     pub title: Option<String>,
     /// Simulated seconds, 0 < s ≤ [`MAX_SECONDS`] (default: 15 for bhop, the recording's length
-    /// for ghosts, 8 for the others).
+    /// for ghosts, each run's own length for collide, 8 for the others).
     #[serde(default, deserialize_with = "opt_seconds")]
     pub seconds: Option<f64>,
-    /// Fixed tick rate, Hz (default 60).
+    /// Fixed tick rate, Hz (default 60; refused for collide, whose runs have their own rates).
     #[serde(default = "default_tick_hz", deserialize_with = "tick_hz")]
     pub tick_hz: u32,
     /// `kind = "bhop"` settings.
@@ -117,6 +120,9 @@ pub struct ScenarioFile {
     /// `kind = "water"` settings.
     #[serde(default)]
     pub water: Option<Water>,
+    /// `kind = "collide"` settings (required by that kind: which scenario).
+    #[serde(default)]
+    pub collide: Option<Collide>,
 }
 
 fn default_tick_hz() -> u32 {
@@ -465,6 +471,33 @@ impl Default for Water {
     }
 }
 
+/// `[collide]`: one of the collision scenarios of issue 34, exactly as
+/// `hopkit_demo::collision` defines it (its levels of solids, starts, scripted inputs, presets and
+/// tick rates: see `scenario::collide`). A file's `seconds` applies to every run of the scenario
+/// (each runs that long at its own tick rate); `tick_hz` is refused, because the runs have their
+/// own rates (`stairs` three of them).
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Collide {
+    /// The scenario's name, one of `hopkit_demo::collision::SCENARIOS`.
+    #[serde(deserialize_with = "collision_scenario")]
+    pub scenario: String,
+}
+
+fn collision_scenario<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    let name = String::deserialize(d)?;
+    let known = hopkit_demo::collision::SCENARIOS;
+    if known.contains(&name.as_str()) {
+        Ok(name)
+    } else {
+        let list: Vec<String> = known.iter().map(|n| format!("`{n}`")).collect();
+        Err(de::Error::custom(format!(
+            "unknown collision scenario `{name}`, expected one of {}",
+            list.join(", ")
+        )))
+    }
+}
+
 /// `[bhop]`: strafe-jumping from a standing start, jump held (auto-hop), on flat ground.
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
@@ -682,7 +715,7 @@ impl ScenarioFile {
 }
 
 /// The built-in scenarios as `(name, file text)`.
-pub const BUILTINS: [(&str, &str); 10] = [
+pub const BUILTINS: [(&str, &str); 20] = [
     ("bhop", include_str!("../../scenarios/bhop.toml")),
     ("arrival", include_str!("../../scenarios/arrival.toml")),
     ("follower", include_str!("../../scenarios/follower.toml")),
@@ -693,4 +726,20 @@ pub const BUILTINS: [(&str, &str); 10] = [
     ("crouch", include_str!("../../scenarios/crouch.toml")),
     ("ladder", include_str!("../../scenarios/ladder.toml")),
     ("water", include_str!("../../scenarios/water.toml")),
+    ("corner", include_str!("../../scenarios/corner.toml")),
+    ("hallway", include_str!("../../scenarios/hallway.toml")),
+    ("stairs", include_str!("../../scenarios/stairs.toml")),
+    ("ramp", include_str!("../../scenarios/ramp.toml")),
+    ("surf", include_str!("../../scenarios/surf.toml")),
+    ("seam", include_str!("../../scenarios/seam.toml")),
+    ("ceiling", include_str!("../../scenarios/ceiling.toml")),
+    ("tunnel", include_str!("../../scenarios/tunnel.toml")),
+    (
+        "startsolid",
+        include_str!("../../scenarios/startsolid.toml"),
+    ),
+    (
+        "platform-wall",
+        include_str!("../../scenarios/platform-wall.toml"),
+    ),
 ];

@@ -1,9 +1,10 @@
 //! Scenarios: headless experiments on single mechanics, with CSV traces and plots.
 //!
 //! A scenario is a TOML file ([`config`]); the built-ins (`bhop`, `arrival`, `follower`, `slope`,
-//! `ghosts`, `cpma`) are such files compiled into the binary; [`features`] runs the movement
-//! feature scenarios.
+//! `ghosts`, `cpma`, …) are such files compiled into the binary; [`features`] runs the movement
+//! feature scenarios, [`collide`] the collision scenarios (`corner`, `hallway`, `stairs`, …).
 
+pub mod collide;
 pub mod config;
 pub mod error;
 pub mod features;
@@ -119,6 +120,7 @@ pub fn parse(path: &Path, text: &str) -> Result<ScenarioFile, FileError> {
         ("follower", file.follower.is_some()),
         ("slope", file.slope.is_some()),
         ("ghosts", file.ghosts.is_some()),
+        ("collide", file.collide.is_some()),
     ];
     for (section, there) in present {
         if there && section != file.kind.name() {
@@ -135,6 +137,9 @@ pub fn parse(path: &Path, text: &str) -> Result<ScenarioFile, FileError> {
                 ),
             ));
         }
+    }
+    if file.kind == Kind::Collide {
+        collide::check_file(path, text, &file)?;
     }
     Ok(file)
 }
@@ -167,7 +172,10 @@ mod tests {
     fn builtins_parse_and_match_their_names() {
         for (name, _) in BUILTINS {
             let l = load(name).unwrap_or_else(|e| panic!("{name}: {e}"));
-            assert_eq!(l.file.kind.name(), name);
+            match &l.file.collide {
+                Some(c) => assert_eq!(c.scenario, name),
+                None => assert_eq!(l.file.kind.name(), name),
+            }
             assert!(l.file.ticks() > 60);
         }
         let ex = concat!(

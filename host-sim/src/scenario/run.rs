@@ -37,6 +37,7 @@ pub fn run(file: &ScenarioFile, base_dir: &Path, quiet: bool) -> Result<Trace> {
     };
     let hz = recording.as_ref().map_or(file.tick_hz, |(_, hz, _)| *hz);
     let ticks = match (&recording, file.seconds) {
+        _ if file.kind == Kind::Collide => super::collide::total_ticks(file),
         (Some((_, hz, frames)), None) => (*frames).clamp(1, crate::app::max_ticks(*hz)),
         _ => file.ticks_at(hz),
     };
@@ -52,6 +53,7 @@ pub fn run(file: &ScenarioFile, base_dir: &Path, quiet: bool) -> Result<Trace> {
         Kind::Crouch => super::features::crouch(file, ticks, progress),
         Kind::Ladder => super::features::ladder(file, ticks, progress),
         Kind::Water => super::features::water(file, ticks, progress),
+        Kind::Collide => super::collide::run(file, progress)?,
         Kind::Ghosts => {
             let bytes = recording.as_ref().map_or(&[][..], |(b, _, _)| b.as_slice());
             ghosts(file, bytes, ticks, progress)?
@@ -499,6 +501,23 @@ pub fn arrival_targets(file: &ScenarioFile) -> usize {
         .max(1)
 }
 
+/// The first line printed after a run: where it came from, what ran (ticks at what rate, for
+/// how long: each run of a collision scenario) and the top speed.
+pub fn headline(origin: &str, file: &ScenarioFile, trace: &Trace) -> String {
+    let ran = match file.kind {
+        Kind::Collide => super::collide::ran(file, trace),
+        _ => {
+            let (n, hz) = (trace.samples.len(), trace.tick_hz);
+            let secs = n as f64 / f64::from(hz.max(1));
+            format!("{n} ticks at {hz} Hz ({} s)", num(secs, 2))
+        }
+    };
+    format!(
+        "{origin}: {ran}, top speed {} world units/s",
+        num(trace.max_speed(), 3)
+    )
+}
+
 /// One-line findings worth printing after a run.
 pub fn findings(file: &ScenarioFile, trace: &Trace) -> Vec<String> {
     let mut out = vec![];
@@ -556,6 +575,7 @@ pub fn findings(file: &ScenarioFile, trace: &Trace) -> Vec<String> {
         Kind::Crouch => out.extend(super::features::crouch_findings(trace)),
         Kind::Ladder => out.extend(super::features::ladder_findings(trace)),
         Kind::Water => out.extend(super::features::water_findings(trace)),
+        Kind::Collide => out.extend(super::collide::findings(file, trace)),
         Kind::Ghosts => {
             let firing = trace.samples.iter().filter(|s| s.flag(0)).count();
             out.push(format!(
@@ -656,6 +676,7 @@ pub fn plot_spec(file: &ScenarioFile, title: &str, trace: &Trace) -> PlotSpec {
         Kind::Crouch => super::features::crouch_plot(title, trace),
         Kind::Ladder => super::features::ladder_plot(title, trace),
         Kind::Water => super::features::water_plot(title, trace),
+        Kind::Collide => super::collide::plot(file, title, trace),
         _ => top_down(title, trace),
     }
 }

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use assert_cmd::Command;
 use predicates::prelude::*;
 
-fn sim() -> Command {
+pub(crate) fn sim() -> Command {
     let mut c = Command::cargo_bin("hopkit-sim").unwrap();
     // Never open a window from tests, whatever machine they run on.
     c.env_remove("DISPLAY").env_remove("WAYLAND_DISPLAY");
@@ -33,7 +33,7 @@ fn hash_line(out: &[u8]) -> String {
 /// Parse a CSV written by `scenario --csv`: header names and numeric rows. Every value must be an
 /// `f32` in its shortest round-trip form (formatting the parsed `f32` gives the same text back:
 /// no widened `f64` digits such as `0.10000000149011612`), finite, and every row complete.
-fn read_csv(path: &Path) -> (Vec<String>, Vec<Vec<f64>>) {
+pub(crate) fn read_csv(path: &Path) -> (Vec<String>, Vec<Vec<f64>>) {
     let text = std::fs::read_to_string(path).unwrap();
     let mut lines = text.lines();
     let header: Vec<String> = lines.next().unwrap().split(',').map(String::from).collect();
@@ -55,14 +55,14 @@ fn read_csv(path: &Path) -> (Vec<String>, Vec<Vec<f64>>) {
     (header, rows)
 }
 
-fn col(header: &[String], name: &str) -> usize {
+pub(crate) fn col(header: &[String], name: &str) -> usize {
     header
         .iter()
         .position(|h| h == name)
         .unwrap_or_else(|| panic!("no column {name} in {header:?}"))
 }
 
-fn assert_png(path: &Path) {
+pub(crate) fn assert_png(path: &Path) {
     let bytes = std::fs::read(path).unwrap();
     assert!(
         bytes.len() > 1000,
@@ -757,7 +757,7 @@ fn slope_plots_tilt_against_ground_slope() {
 }
 
 /// Tokens that would mean a non-number reached the user.
-fn non_numbers(text: &str) -> Vec<String> {
+pub(crate) fn non_numbers(text: &str) -> Vec<String> {
     text.split(|c: char| !c.is_ascii_alphanumeric())
         .filter(|w| {
             let w = w.to_ascii_lowercase();

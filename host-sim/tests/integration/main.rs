@@ -2,6 +2,7 @@
 //! per topic; run one with a filter, e.g. `cargo test --test integration -- cli::`.
 
 mod cli;
+mod collide_cli;
 mod netplay;
 mod render_golden;
 mod truth_cli;
