@@ -139,14 +139,78 @@ impl GroundProbe for DemoGround {
     }
 }
 
-/// The ground the players move on: [`DemoLevel`] with the `level-features` feature (default),
-/// else [`DemoGround`].
-#[cfg(feature = "level-features")]
-pub type PlayersGround = DemoLevel;
-/// The ground the players move on: [`DemoLevel`] with the `level-features` feature (default),
-/// else [`DemoGround`].
-#[cfg(not(feature = "level-features"))]
-pub type PlayersGround = DemoGround;
+/// Which level the players move on, chosen when the scene is made
+/// ([`crate::DemoRig::with_level`]), so that one build can run every front end's level.
+///
+/// | level | ground | front ends |
+/// |---|---|---|
+/// | [`Level::Plain`] | floor, [`RAMPS`], the arena's walls ([`DemoGround`]) | the WASM-4 cart ([`Level::WASM4_CART`]), the Black Pill image; `hopkit-sim hash --gamepad` (default) |
+/// | [`Level::Full`] | the same plus the tower, ladder, pool and turntable ([`DemoLevel`]) | the RP2040 handheld, the QEMU images, the `hopkit-sim` window and CLI, the wasm32 cart, the C ABI; `hash --gamepad --level full` |
+///
+/// Without the `level-features` feature only [`Level::Plain`] exists (and none of the features'
+/// code is linked). The scripted demo never reaches the features: its hashes are the same on
+/// both levels (tested).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Level {
+    /// Floor and ramps ([`DemoGround`]).
+    Plain,
+    /// Floor and ramps plus the tower with its ladder, the pool and the turntable ([`DemoLevel`]).
+    #[cfg(feature = "level-features")]
+    Full,
+}
+
+impl Level {
+    /// The WASM-4 cart's level: [`Level::Plain`]. Its 64 KiB cannot hold the features: with them
+    /// the cart measured 76,444 bytes with record mode and 69,703 without (wasm-opt 132; the
+    /// limit is 65,536).
+    pub const WASM4_CART: Level = Level::Plain;
+
+    /// The level of builds with the `level-features` feature ([`Level::Full`]), else
+    /// [`Level::Plain`]: what [`crate::DemoRig::new`] runs.
+    #[cfg(feature = "level-features")]
+    pub const DEFAULT: Level = Level::Full;
+    /// The level of builds with the `level-features` feature ([`Level::Full`]), else
+    /// [`Level::Plain`]: what [`crate::DemoRig::new`] runs.
+    #[cfg(not(feature = "level-features"))]
+    pub const DEFAULT: Level = Level::Plain;
+
+    /// Its name on command lines and in docs: `plain`, `full`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Level::Plain => "plain",
+            #[cfg(feature = "level-features")]
+            Level::Full => "full",
+        }
+    }
+
+    /// The level called `name` ([`Level::name`]), if this build has it.
+    pub fn from_name(name: &str) -> Option<Level> {
+        match name {
+            "plain" => Some(Level::Plain),
+            #[cfg(feature = "level-features")]
+            "full" => Some(Level::Full),
+            _ => None,
+        }
+    }
+
+    /// True if the level has the tower, ladder, pool and turntable.
+    #[inline(always)]
+    pub const fn has_features(self) -> bool {
+        match self {
+            Level::Plain => false,
+            #[cfg(feature = "level-features")]
+            Level::Full => true,
+        }
+    }
+}
+
+impl Default for Level {
+    /// [`Level::DEFAULT`].
+    fn default() -> Self {
+        Level::DEFAULT
+    }
+}
 
 /// An axis-aligned rectangle of the level seen from above: `(x, z)` corners, `min ≤ max`.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]

@@ -12,6 +12,12 @@
 //! (`hopkit_demo::render`), shown 1:1 in the middle of the screen; WASM-4's text shows the
 //! speed and the controls around it.
 //!
+//! ## Level
+//! The cart's player moves on [`LEVEL`] (`plain`): the arena's floor, its two ramps and its walls
+//! — not the tower, ladder, pool and turntable of the other front ends' level, for which the
+//! cart has no room. `hopkit-sim hash --gamepad` runs the same level by default (`--level full`
+//! runs the other one), and CI's cart runs walk over both ramps and into a wall.
+//!
 //! ## Controls (WASM-4's conventions)
 //! Arrows move (UP forward, DOWN back, LEFT/RIGHT strafe and turn that way), **X** (`BUTTON_1`)
 //! jumps, **Z** (`BUTTON_2`) fires. Hold RIGHT and X: the player strafe-jumps in a widening circle,
@@ -57,9 +63,17 @@ use hopkit::ghost::{
 use hopkit::math::Vec3;
 use hopkit::stick::digital::{W4_BUTTON_1, W4_BUTTON_2, W4_DOWN, W4_LEFT, W4_RIGHT, W4_UP};
 use hopkit_cart::Cart;
+use hopkit_demo::level::Level;
+use hopkit_demo::DemoRig;
 
 #[cfg(target_arch = "wasm32")]
 mod console;
+
+/// The level the cart's player moves on: [`Level::WASM4_CART`], the floor and the two ramps in
+/// the arena's walls (`hopkit_demo::level::DemoGround`), without the demo level's tower, ladder,
+/// pool and turntable (with them the cart would be ≈ 11 KB over WASM-4's 64 KiB). `hopkit-sim
+/// hash --gamepad` runs this level by default.
+pub const LEVEL: Level = Level::WASM4_CART;
 
 /// Ticks between `state-hash` lines (10 s at 60 Hz).
 pub const HASH_EVERY: u32 = 600;
@@ -126,23 +140,10 @@ pub fn load_ghost<'a>(
     scratch: &'a mut [u8],
 ) -> (Option<Recording<'a>>, GhostSource) {
     // WASM-4's web runtime keeps the disk in localStorage in 4-byte groups (Z85): after a
-    // reload it reads back up to 3 zero bytes past what was written. A recording's length is
-    // exact (a version 2 stream must end where the file ends), so up to 3 trailing zero bytes
-    // are tried off; the CRC tells the one true length.
-    let mut found = None;
-    for cut in 0..4 {
-        let Some(end) = disk.len().checked_sub(cut) else {
-            break;
-        };
-        if cut > 0 && disk.get(end) != Some(&0) {
-            break;
-        }
-        let bytes = disk.get(..end).unwrap_or(&[]);
-        if !bytes.is_empty() && load(bytes, scratch).is_ok_and(|r| !r.is_empty()) {
-            found = Some(bytes);
-            break;
-        }
-    }
+    // reload it reads back up to 3 zero bytes past what was written. `load` ignores that
+    // padding (`hopkit::ghost::format::unpadded`), as every reader of recordings does.
+    let found =
+        (!disk.is_empty() && load(disk, scratch).is_ok_and(|r| !r.is_empty())).then_some(disk);
     let source = match found {
         Some(_) => GhostSource::Disk,
         None if disk.is_empty() => GhostSource::BundledEmptyDisk,
@@ -361,19 +362,21 @@ impl Default for Game {
     /// The demo with the bundled version 1 recording (host tests; the cart itself starts from
     /// [`Game::with_recording`] and [`load_ghost`]).
     fn default() -> Self {
-        Self::with_cart(Cart::new(), GhostSource::BundledEmptyDisk)
+        Self::with_rig(DemoRig::new(), GhostSource::BundledEmptyDisk)
     }
 }
 
 impl Game {
     /// The demo with `recording` as the formation's ghost.
     pub fn with_recording(recording: Option<Recording<'static>>, source: GhostSource) -> Self {
-        Self::with_cart(Cart::with_recording(recording), source)
+        Self::with_rig(DemoRig::with_recording(recording), source)
     }
 
-    fn with_cart(cart: Cart, source: GhostSource) -> Self {
+    /// The game on `rig`, its player on the cart's level ([`LEVEL`], whatever features the
+    /// build has: in a workspace build `hopkit-demo/level-features` may be on for other crates).
+    fn with_rig(rig: DemoRig, source: GhostSource) -> Self {
         Game {
-            cart,
+            cart: Cart::with_rig(rig.with_level(LEVEL)),
             log: PadLog::default(),
             source,
             record: None,
@@ -539,7 +542,13 @@ mod tests {
         for (tick, line) in hashes {
             let n = tick as usize;
             let mut buf = [0u8; HASH_LINE_LEN];
-            let want = format_hash_line(hopkit_demo::gamepad_hash(&bytes[..n]), &mut buf);
+            let want = format_hash_line(
+                hopkit_demo::gamepad::gamepad_hash_rig(
+                    DemoRig::new().with_level(LEVEL),
+                    &bytes[..n],
+                ),
+                &mut buf,
+            );
             assert_eq!(line, want, "tick {tick}");
         }
     }

@@ -39,7 +39,12 @@
 //! [`state_check`]). Every frame still has a fixed position, so any frame can be read directly.
 //!
 //! Total length is exactly `24 + 3·F + 4·n`; shorter input is *truncated*, longer input has
-//! *trailing bytes*; both are errors.
+//! *trailing bytes*; both are errors — except **padding**: up to [`MAX_PADDING`] (3) zero bytes
+//! after the exact end are ignored when the recording without them is valid (length and CRC).
+//! Storage kept in 4-byte groups adds them: WASM-4's web runtime keeps a cart's disk in
+//! localStorage as Z85 text and reads a 790-byte recording back as 792 bytes. Every reader
+//! ([`Recording::parse`], [`load`], [`decode`], [`for_each_frame`]) strips it the same way
+//! ([`unpadded`]); any other extra byte is still an error.
 //!
 //! ## Frame (3 bytes)
 //!
@@ -64,7 +69,7 @@
 //!
 //! The same 24-byte header with `version = 2`; the body is one range-coded stream (frames predicted
 //! from the frames before, and the state checksums as 32 raw bits before frame `j·K`) whose exact
-//! length is the file's: see [`super::codec`] and docs/recordings.md. Frames no longer have fixed
+//! length is the file's (after [`unpadded`]): see [`super::codec`] and docs/recordings.md. Frames no longer have fixed
 //! offsets, so a version 2 file is decoded once ([`load`] into the version 1 layout, [`decode`],
 //! [`for_each_frame`]); [`Recording::parse`] reads version 1 only and refuses version 2 with
 //! [`DecodeError::UnsupportedVersion`]. A version 2 file with 0 frames has an empty body.
@@ -92,6 +97,9 @@ pub const HEADER_LEN: usize = 24;
 pub const FRAME_LEN: usize = 3;
 /// Stored state-checksum length in bytes.
 pub const CHECKSUM_LEN: usize = 4;
+/// Most zero bytes of padding after a recording's end that the readers ignore ([`unpadded`]):
+/// storage in 4-byte groups adds up to 3.
+pub const MAX_PADDING: usize = 3;
 /// Header flag bit 0: state checksums are interleaved in the body.
 pub const FLAG_CHECKSUMS: u16 = 1;
 /// Most frames one Condition skip jumps ahead ([`Recording::toward_segment_end`]): bounded work
@@ -547,6 +555,50 @@ fn crc_of(bytes: &[u8]) -> u32 {
     c.finish()
 }
 
+/// `bytes` without the zero padding storage in 4-byte groups may have added after the recording's
+/// end: the longest of `bytes` and `bytes` cut by 1 to [`MAX_PADDING`] trailing **zero** bytes
+/// that is a complete recording — for version 1 the header's exact length, for version 2 (whose
+/// length only the stream knows) the length whose CRC-32 is the header's — else `bytes`
+/// unchanged, so that every error is the one the bytes as given produce. Costs one CRC pass per
+/// candidate length (at most 4) when `bytes` ends in zeros and does not check as given; the
+/// header's fields are not trusted beyond computing a length (the readers validate them).
+pub fn unpadded(bytes: &[u8]) -> &[u8] {
+    let Ok(header) = peek_header(bytes) else {
+        return bytes;
+    };
+    let zeros = bytes
+        .iter()
+        .rev()
+        .take(MAX_PADDING.min(bytes.len() - HEADER_LEN))
+        .take_while(|&&b| b == 0)
+        .count();
+    if zeros == 0 {
+        return bytes;
+    }
+    let len = bytes.len();
+    let checks = |b: &[u8]| crc_of(b) == header.crc;
+    if header.version == FORMAT_VERSION {
+        let k = if header.flags & FLAG_CHECKSUMS != 0 {
+            header.checksum_interval
+        } else {
+            0
+        };
+        let expected = encoded_len_u64(header.frame_count as u64, k);
+        let cut = (len as u64).wrapping_sub(expected);
+        return match bytes.get(..expected as usize) {
+            Some(b) if (1..=zeros as u64).contains(&cut) && checks(b) => b,
+            _ => bytes,
+        };
+    }
+    if checks(bytes) {
+        return bytes;
+    }
+    (1..=zeros)
+        .filter_map(|cut| bytes.get(..len - cut))
+        .find(|b| checks(b))
+        .unwrap_or(bytes)
+}
+
 /// A validated, zero-copy view of a recording in a byte slice, with random access to frames.
 ///
 /// Created only by [`Recording::parse`], which checks everything (length, CRC, header) up front,
@@ -558,9 +610,11 @@ pub struct Recording<'a> {
 }
 
 impl<'a> Recording<'a> {
-    /// Validate `bytes` as a recording (see the decoding order in the module docs). Allocation-free;
-    /// runs the CRC over the whole input once.
+    /// Validate `bytes` as a recording (see the decoding order in the module docs; padding is
+    /// ignored: [`unpadded`]). Allocation-free; runs the CRC over the whole input once (twice
+    /// for a padded one).
     pub fn parse(bytes: &'a [u8]) -> Result<Recording<'a>, DecodeError> {
+        let bytes = unpadded(bytes);
         let header = read_header(bytes, |v| v == FORMAT_VERSION)?;
         // The layout only depends on the interval when the flag says checksums are present.
         let layout_k = if header.flags & FLAG_CHECKSUMS != 0 {
@@ -881,6 +935,7 @@ fn read_header(bytes: &[u8], supported: impl Fn(u16) -> bool) -> Result<Header, 
 /// Check a version 2 file's header and CRC (order: length ≥ 24, magic, version, CRC, header
 /// fields); returns the header and the coded body.
 fn parse_v2(bytes: &[u8]) -> Result<(Header, &[u8]), DecodeError> {
+    let bytes = unpadded(bytes);
     let header = read_header(bytes, |v| v == FORMAT_VERSION_2)?;
     let computed = crc_of(bytes);
     if computed != header.crc {
@@ -1216,6 +1271,87 @@ mod tests {
                 assert_eq!(h.frame_count as usize, n);
                 assert_eq!(out, fs);
             }
+        }
+    }
+
+    /// Version 1 and 2 recordings of every length mod 4, as a store in 4-byte groups reads them
+    /// back (zeros up to a multiple of 4), and with 1..=3 zeros added: every reader loads the
+    /// same recording; a fourth zero, a non-zero byte or a damaged padded file is refused with
+    /// the error the bytes as given produce.
+    #[test]
+    fn up_to_three_zero_bytes_of_padding_are_ignored() {
+        let mut lengths_mod_4 = [false; 4];
+        for n in [1usize, 2, 3, 4, 5, 9, 17, 33, 40] {
+            let fs = frames(n);
+            let info = RecordingInfo {
+                tick_hz: 60,
+                checksum_interval: 4,
+                condition_unit: 0.5,
+            };
+            let checks: heapless::Vec<u32, 64> = (0..checksum_count(n as u64, 4))
+                .map(|j| 0x9e37_79b9u32.wrapping_mul(j as u32 + 3))
+                .collect();
+            let mut v1 = [0u8; 512];
+            let len1 = encode(&info, &fs, &checks, &mut v1).unwrap();
+            let mut v2 = [0u8; 512];
+            let len2 = encode_v2(&info, &fs, &checks, &mut v2).unwrap();
+            for exact in [&v1[..len1], &v2[..len2]] {
+                lengths_mod_4[exact.len() % 4] = true;
+                let mut scratch = [0u8; 512];
+                let want = load(exact, &mut scratch)
+                    .unwrap()
+                    .frames()
+                    .collect::<std::vec::Vec<_>>();
+                assert_eq!(want.len(), n);
+                for pad in 1..=MAX_PADDING {
+                    let mut padded = exact.to_vec();
+                    padded.resize(exact.len() + pad, 0);
+                    assert_eq!(unpadded(&padded), exact, "{pad} zeros");
+                    let mut scratch = [0u8; 512];
+                    let rec = load(&padded, &mut scratch).unwrap();
+                    assert!(rec.frames().eq(want.iter().copied()));
+                    let mut out: heapless::Vec<Frame, 64> = heapless::Vec::new();
+                    decode(&padded, &mut out).unwrap();
+                    assert_eq!(&out[..], &want[..]);
+                    let mut m = 0;
+                    for_each_frame(&padded, |_, _| m += 1).unwrap();
+                    assert_eq!(m, n);
+                    if exact == &v1[..len1] {
+                        assert_eq!(Recording::parse(&padded).unwrap().as_bytes(), exact);
+                    }
+                    // A non-zero last byte is not padding: the error of the bytes as given.
+                    let mut bad = padded.clone();
+                    *bad.last_mut().unwrap() = 1;
+                    assert_eq!(unpadded(&bad), &bad[..]);
+                    assert!(decode(&bad, &mut out).is_err());
+                    // A damaged body stays damaged, padded or not.
+                    let mut hurt = padded.clone();
+                    hurt[HEADER_LEN] ^= 0x40;
+                    assert_eq!(unpadded(&hurt), &hurt[..]);
+                    assert!(matches!(
+                        decode(&hurt, &mut out),
+                        Err(DecodeError::CrcMismatch { .. } | DecodeError::TrailingBytes { .. })
+                    ));
+                }
+                // Four zeros are more than padding.
+                let mut four = exact.to_vec();
+                four.resize(exact.len() + 4, 0);
+                assert_eq!(unpadded(&four), &four[..]);
+                let mut out: heapless::Vec<Frame, 64> = heapless::Vec::new();
+                assert!(decode(&four, &mut out).is_err());
+            }
+            // The version 1 error for 4 zeros is still the trailing bytes.
+            let mut four = v1[..len1].to_vec();
+            four.resize(len1 + 4, 0);
+            assert!(matches!(
+                Recording::parse(&four),
+                Err(DecodeError::TrailingBytes { .. })
+            ));
+        }
+        assert_eq!(lengths_mod_4, [true; 4], "every length mod 4 covered");
+        // Short or headerless input is returned as it is.
+        for b in [&[][..], &[0u8; 3][..], &[0u8; 30][..], &b"HKGH\x01\x00"[..]] {
+            assert_eq!(unpadded(b), b);
         }
     }
 
