@@ -124,9 +124,9 @@ impl GhostSource {
     /// The note on screen.
     pub fn note(self) -> &'static str {
         match self {
-            GhostSource::Disk => "ghost: your recording",
-            GhostSource::BundledEmptyDisk => "ghost: bundled (disk empty)",
-            GhostSource::BundledBadDisk => "ghost: bundled (disk corrupt)",
+            GhostSource::Disk => "ghost: from disk",
+            GhostSource::BundledEmptyDisk => "ghost: bundled",
+            GhostSource::BundledBadDisk => "ghost: disk corrupt",
         }
     }
 }
@@ -461,11 +461,67 @@ impl Game {
     }
 }
 
+/// What of the cart's level ([`LEVEL`]: the floor, the two ramps, the walls) a run visited:
+/// CI's cart runs must walk through all of it before they compare hashes with the host
+/// (`examples/level_tour.rs`). Host only.
+#[cfg(not(target_arch = "wasm32"))]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tour {
+    /// Ticks the player stood on each ramp (`hopkit_demo::level::RAMPS`: 20°, 30°), above the
+    /// floor.
+    pub on_ramp: [u32; 2],
+    /// Ticks the player was in the air just past a ramp's high edge, above the floor (it went
+    /// over the drop).
+    pub off_ramp_edge: u32,
+    /// Ticks the player was held at the arena's wall.
+    pub at_wall: u32,
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl Tour {
+    /// Note where the game's player is after a tick.
+    pub fn visit(&mut self, game: &Game) {
+        use hopkit_demo::level::{ARENA_HALF_EXTENT, RAMPS};
+        let m = &game.cart.rig.scene.player.mover;
+        let p = m.position.planar();
+        for (n, r) in self.on_ramp.iter_mut().zip(RAMPS.iter()) {
+            if m.grounded && r.contains(p) && m.position.y > 0.0 {
+                *n += 1;
+            }
+            let past = if r.along_x {
+                p.x > r.max.x && p.x < r.max.x + 3.0 && p.y >= r.min.y && p.y <= r.max.y
+            } else {
+                p.y > r.max.y && p.y < r.max.y + 3.0 && p.x >= r.min.x && p.x <= r.max.x
+            };
+            if past && !m.grounded && m.position.y > 0.5 {
+                self.off_ramp_edge += 1;
+            }
+        }
+        if p.x.abs() >= ARENA_HALF_EXTENT || p.y.abs() >= ARENA_HALF_EXTENT {
+            self.at_wall += 1;
+        }
+    }
+
+    /// The parts of the level not visited (empty: all of them).
+    pub fn missing(&self) -> Vec<&'static str> {
+        [
+            (self.on_ramp[0], "the 20° ramp"),
+            (self.on_ramp[1], "the 30° ramp"),
+            (self.off_ramp_edge, "a ramp's high edge (the drop)"),
+            (self.at_wall, "the arena's wall"),
+        ]
+        .into_iter()
+        .filter(|&(n, _)| n == 0)
+        .map(|(_, name)| name)
+        .collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use hopkit::hash::{format_hash_line, HASH_LINE_LEN};
-    use hopkit::stick::digital::{W4_BUTTON_1, W4_RIGHT, W4_UP};
+    use hopkit::stick::digital::{W4_BUTTON_1, W4_BUTTON_2, W4_DOWN, W4_LEFT, W4_RIGHT, W4_UP};
 
     fn text(l: &Line) -> String {
         String::from_utf8(l.as_bytes().to_vec()).unwrap()
@@ -550,6 +606,68 @@ mod tests {
                 &mut buf,
             );
             assert_eq!(line, want, "tick {tick}");
+        }
+    }
+
+    /// The browser test's tour (`web/browser-test.mjs`, `TOUR`: `[[keys], frames]` rows), as
+    /// gamepad bytes.
+    fn browser_tour() -> Vec<u8> {
+        let js = include_str!("../web/browser-test.mjs");
+        let block = js
+            .split("const TOUR = [")
+            .nth(1)
+            .unwrap()
+            .split("];")
+            .next()
+            .unwrap();
+        let mut bytes = Vec::new();
+        for row in block.lines().filter_map(|l| l.trim().strip_prefix("[[")) {
+            let (keys, rest) = row.split_once("],").unwrap();
+            let frames: usize = rest.split(']').next().unwrap().trim().parse().unwrap();
+            let pad = keys.split(',').map(str::trim).fold(0u8, |b, k| {
+                b | match k {
+                    "UP" => W4_UP,
+                    "DOWN" => W4_DOWN,
+                    "LEFT" => W4_LEFT,
+                    "RIGHT" => W4_RIGHT,
+                    "X" => W4_BUTTON_1,
+                    "Z" => W4_BUTTON_2,
+                    "" => 0,
+                    k => panic!("key {k}"),
+                }
+            });
+            bytes.extend(std::iter::repeat_n(pad, frames));
+        }
+        bytes
+    }
+
+    #[test]
+    fn the_browser_tour_visits_the_whole_level_and_idling_does_not() {
+        let bytes = browser_tour();
+        assert!(bytes.len() >= 1800, "{} ticks", bytes.len());
+        let mut game = Game::default();
+        let mut tour = Tour::default();
+        for &b in &bytes[..1800] {
+            game.update(b, |_| {});
+            tour.visit(&game);
+        }
+        assert!(tour.missing().is_empty(), "{tour:?}: {:?}", tour.missing());
+        // The cart's level, whatever features this build has: the host's `hash --gamepad`.
+        let host = hopkit_demo::gamepad::gamepad_hash_rig(
+            DemoRig::new().with_level(LEVEL),
+            &bytes[..1800],
+        );
+        assert_eq!(game.cart.state_hash(), host);
+        // Standing still, or running straight ahead, visits neither ramp.
+        for pad in [0u8, W4_UP] {
+            let mut game = Game::default();
+            let mut tour = Tour::default();
+            for _ in 0..600 {
+                game.update(pad, |_| {});
+                tour.visit(&game);
+            }
+            assert!(tour.missing().contains(&"the 20° ramp"), "{tour:?}");
+            assert!(tour.missing().contains(&"the 30° ramp"), "{tour:?}");
         }
     }
 
@@ -737,9 +855,6 @@ mod tests {
             assert_eq!(source, GhostSource::BundledBadDisk);
             assert!(rec.is_some());
         }
-        assert_eq!(
-            GhostSource::BundledBadDisk.note(),
-            "ghost: bundled (disk corrupt)"
-        );
+        assert_eq!(GhostSource::BundledBadDisk.note(), "ghost: disk corrupt");
     }
 }

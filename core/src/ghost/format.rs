@@ -557,46 +557,29 @@ fn crc_of(bytes: &[u8]) -> u32 {
 
 /// `bytes` without the zero padding storage in 4-byte groups may have added after the recording's
 /// end: the longest of `bytes` and `bytes` cut by 1 to [`MAX_PADDING`] trailing **zero** bytes
-/// that is a complete recording — for version 1 the header's exact length, for version 2 (whose
-/// length only the stream knows) the length whose CRC-32 is the header's — else `bytes`
-/// unchanged, so that every error is the one the bytes as given produce. Costs one CRC pass per
-/// candidate length (at most 4) when `bytes` ends in zeros and does not check as given; the
-/// header's fields are not trusted beyond computing a length (the readers validate them).
+/// whose CRC-32 is the header's — else `bytes` unchanged, so that every error (a damaged file, a
+/// wrong length, a fourth zero) is the one the bytes as given produce. The readers then check the
+/// rest (version 1: the exact length; version 2: the stream ends exactly there). Free for bytes
+/// that do not end in a zero; else one CRC pass per candidate length (at most 4). Out of line:
+/// one copy for every reader (the WASM-4 cart counts its bytes).
+#[inline(never)]
 pub fn unpadded(bytes: &[u8]) -> &[u8] {
-    let Ok(header) = peek_header(bytes) else {
-        return bytes;
-    };
-    let zeros = bytes
-        .iter()
-        .rev()
-        .take(MAX_PADDING.min(bytes.len() - HEADER_LEN))
-        .take_while(|&&b| b == 0)
-        .count();
-    if zeros == 0 {
+    if bytes.last() != Some(&0) || bytes.len() <= HEADER_LEN {
         return bytes;
     }
-    let len = bytes.len();
-    let checks = |b: &[u8]| crc_of(b) == header.crc;
-    if header.version == FORMAT_VERSION {
-        let k = if header.flags & FLAG_CHECKSUMS != 0 {
-            header.checksum_interval
-        } else {
-            0
-        };
-        let expected = encoded_len_u64(header.frame_count as u64, k);
-        let cut = (len as u64).wrapping_sub(expected);
-        return match bytes.get(..expected as usize) {
-            Some(b) if (1..=zeros as u64).contains(&cut) && checks(b) => b,
-            _ => bytes,
-        };
+    // The stored CRC only: the readers check the magic, the version and the fields after.
+    let stored = read_u32(bytes, 20);
+    let mut cut = bytes;
+    for _ in 0..=MAX_PADDING {
+        if crc_of(cut) == stored {
+            return cut;
+        }
+        match cut.split_last() {
+            Some((0, rest)) if rest.len() >= HEADER_LEN => cut = rest,
+            _ => break,
+        }
     }
-    if checks(bytes) {
-        return bytes;
-    }
-    (1..=zeros)
-        .filter_map(|cut| bytes.get(..len - cut))
-        .find(|b| checks(b))
-        .unwrap_or(bytes)
+    bytes
 }
 
 /// A validated, zero-copy view of a recording in a byte slice, with random access to frames.
@@ -614,7 +597,12 @@ impl<'a> Recording<'a> {
     /// ignored: [`unpadded`]). Allocation-free; runs the CRC over the whole input once (twice
     /// for a padded one).
     pub fn parse(bytes: &'a [u8]) -> Result<Recording<'a>, DecodeError> {
-        let bytes = unpadded(bytes);
+        Self::parse_exact(unpadded(bytes))
+    }
+
+    /// [`Recording::parse`] of bytes already [`unpadded`] (the readers strip the padding once,
+    /// at their entry).
+    fn parse_exact(bytes: &'a [u8]) -> Result<Recording<'a>, DecodeError> {
         let header = read_header(bytes, |v| v == FORMAT_VERSION)?;
         // The layout only depends on the interval when the flag says checksums are present.
         let layout_k = if header.flags & FLAG_CHECKSUMS != 0 {
@@ -867,6 +855,7 @@ pub fn decode<const N: usize>(
     out: &mut heapless::Vec<Frame, N>,
 ) -> Result<Header, DecodeError> {
     out.clear();
+    let bytes = unpadded(bytes);
     if read_u16(bytes, 4) == FORMAT_VERSION_2 && bytes.get(0..4) == Some(&MAGIC[..]) {
         let (header, body) = parse_v2(bytes)?;
         if header.frame_count as u64 > N as u64 {
@@ -887,7 +876,7 @@ pub fn decode<const N: usize>(
         }
         return Ok(header);
     }
-    let r = Recording::parse(bytes)?;
+    let r = Recording::parse_exact(bytes)?;
     r.decode_into(out)?;
     Ok(r.header)
 }
@@ -934,8 +923,8 @@ fn read_header(bytes: &[u8], supported: impl Fn(u16) -> bool) -> Result<Header, 
 
 /// Check a version 2 file's header and CRC (order: length ≥ 24, magic, version, CRC, header
 /// fields); returns the header and the coded body.
+/// The bytes must be [`unpadded`] already.
 fn parse_v2(bytes: &[u8]) -> Result<(Header, &[u8]), DecodeError> {
-    let bytes = unpadded(bytes);
     let header = read_header(bytes, |v| v == FORMAT_VERSION_2)?;
     let computed = crc_of(bytes);
     if computed != header.crc {
@@ -1038,6 +1027,7 @@ pub fn for_each_frame(
     bytes: &[u8],
     mut on_frame: impl FnMut(u32, Frame),
 ) -> Result<Header, DecodeError> {
+    let bytes = unpadded(bytes);
     if read_u16(bytes, 4) == FORMAT_VERSION_2 && bytes.get(0..4) == Some(&MAGIC[..]) {
         let (header, body) = parse_v2(bytes)?;
         decode_v2_body(&header, body, |item| {
@@ -1047,7 +1037,7 @@ pub fn for_each_frame(
         })?;
         return Ok(header);
     }
-    let r = Recording::parse(bytes)?;
+    let r = Recording::parse_exact(bytes)?;
     for i in 0..r.frame_count() {
         on_frame(i, r.frame(i).unwrap_or(Frame::NEUTRAL));
     }
@@ -1075,8 +1065,9 @@ pub const fn load_scratch_size(frames: usize, interval: u16) -> usize {
 /// [`DecodeError::CapacityExceeded`] with `capacity` = the frames it could hold at 3 bytes each.
 /// Decoding is bounded by `scratch`: at most `scratch.len() / 3` frames are decoded.
 pub fn load<'a>(bytes: &'a [u8], scratch: &'a mut [u8]) -> Result<Recording<'a>, DecodeError> {
+    let bytes = unpadded(bytes);
     if read_u16(bytes, 4) != FORMAT_VERSION_2 || bytes.get(0..4) != Some(&MAGIC[..]) {
-        return Recording::parse(bytes);
+        return Recording::parse_exact(bytes);
     }
     let (header, body) = parse_v2(bytes)?;
     let k = if header.flags & FLAG_CHECKSUMS != 0 {
