@@ -212,6 +212,77 @@ impl Default for Level {
     }
 }
 
+/// The players' ground on a [`Level`] chosen at run time (with the `level-features` feature):
+/// [`DemoLevel`]'s answers on [`Level::Full`], [`DemoGround`]'s on [`Level::Plain`] — one probe
+/// type, so the movement step is built once for both levels (two instantiations took the QEMU
+/// images ≈ 4 KB more flash). Its answers on [`Level::Plain`] are [`DemoGround`]'s bit for bit
+/// (tested), so the plain level moves as in a build without the features (the WASM-4 cart).
+#[cfg(feature = "level-features")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct LevelGround {
+    features: bool,
+}
+
+#[cfg(feature = "level-features")]
+impl LevelGround {
+    /// The ground of `level`.
+    #[inline(always)]
+    pub const fn new(level: Level) -> Self {
+        LevelGround {
+            features: level.has_features(),
+        }
+    }
+}
+
+#[cfg(feature = "level-features")]
+impl GroundProbe for LevelGround {
+    #[inline]
+    fn probe(&self, point: Vec3) -> Option<GroundHit> {
+        if self.features {
+            DemoLevel.probe(point)
+        } else {
+            DemoGround.probe(point)
+        }
+    }
+
+    #[inline]
+    fn height(&self, point: Vec3) -> Option<f32> {
+        if self.features {
+            DemoLevel.height(point)
+        } else {
+            DemoGround.height(point)
+        }
+    }
+
+    #[inline]
+    fn surface_motion(&self, point: Vec3) -> SurfaceMotion {
+        if self.features {
+            DemoLevel.surface_motion(point)
+        } else {
+            DemoGround.surface_motion(point)
+        }
+    }
+
+    #[inline]
+    fn ladder(&self, feet: Vec3) -> Option<Vec3> {
+        if self.features {
+            DemoLevel.ladder(feet)
+        } else {
+            DemoGround.ladder(feet)
+        }
+    }
+
+    #[inline]
+    fn water(&self, feet: Vec3) -> Option<f32> {
+        if self.features {
+            DemoLevel.water(feet)
+        } else {
+            DemoGround.water(feet)
+        }
+    }
+}
+
 /// An axis-aligned rectangle of the level seen from above: `(x, z)` corners, `min ≤ max`.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
@@ -598,6 +669,64 @@ mod tests {
         assert!(l
             .surface_motion(Vec3::new(t.x + TURNTABLE_RADIUS + 0.1, 0.0, t.y))
             .is_still());
+    }
+
+    #[test]
+    #[cfg(feature = "level-features")]
+    fn level_ground_is_demo_ground_on_the_plain_level_and_demo_level_on_the_full_one() {
+        let (plain, full) = (
+            LevelGround::new(Level::Plain),
+            LevelGround::new(Level::Full),
+        );
+        let mut rng = hopkit::rng::Pcg32::seeded(37);
+        let same_f = |a: Option<f32>, b: Option<f32>| a.map(f32::to_bits) == b.map(f32::to_bits);
+        let same_v = |a: Option<Vec3>, b: Option<Vec3>| {
+            a.map(|v| [v.x, v.y, v.z].map(f32::to_bits))
+                == b.map(|v| [v.x, v.y, v.z].map(f32::to_bits))
+        };
+        for i in 0..200_000 {
+            let p = if i % 2 == 0 {
+                Vec3::new(
+                    rng.range_f32(-60.0, 60.0),
+                    rng.range_f32(-5.0, 30.0),
+                    rng.range_f32(-60.0, 60.0),
+                )
+            } else {
+                Vec3::new(
+                    f32::from_bits(rng.next_u32()),
+                    f32::from_bits(rng.next_u32()),
+                    f32::from_bits(rng.next_u32()),
+                )
+            };
+            for (g, (probe, height, motion, ladder, water)) in [
+                (
+                    plain,
+                    (
+                        DemoGround.probe(p),
+                        DemoGround.height(p),
+                        DemoGround.surface_motion(p),
+                        DemoGround.ladder(p),
+                        DemoGround.water(p),
+                    ),
+                ),
+                (
+                    full,
+                    (
+                        DemoLevel.probe(p),
+                        DemoLevel.height(p),
+                        DemoLevel.surface_motion(p),
+                        DemoLevel.ladder(p),
+                        DemoLevel.water(p),
+                    ),
+                ),
+            ] {
+                assert!(same_hit(g.probe(p), probe), "{p:?}");
+                assert!(same_f(g.height(p), height), "{p:?}");
+                assert_eq!(g.surface_motion(p), motion, "{p:?}");
+                assert!(same_v(g.ladder(p), ladder), "{p:?}");
+                assert!(same_f(g.water(p), water), "{p:?}");
+            }
+        }
     }
 
     #[test]

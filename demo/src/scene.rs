@@ -97,11 +97,20 @@ pub(crate) fn move_on_level(
     input: &MoveInput,
     dt: f32,
 ) -> f32 {
-    // Without the level's features `Level` has one variant: no branch, only the plain ground.
-    let ev = match level {
-        #[cfg(feature = "level-features")]
-        Level::Full => step_on(&crate::level::DemoLevel, mover, movement, input, dt),
-        Level::Plain => step_on(&DemoGround, mover, movement, input, dt),
+    // One probe type for both levels (the step is built once); without the level's features
+    // `Level` has one variant and the ground is the plain one.
+    #[cfg(feature = "level-features")]
+    let ev = step_on(
+        &crate::level::LevelGround::new(level),
+        mover,
+        movement,
+        input,
+        dt,
+    );
+    #[cfg(not(feature = "level-features"))]
+    let ev = {
+        let Level::Plain = level;
+        step_on(&DemoGround, mover, movement, input, dt)
     };
     let (clamped, hit_x, hit_z) = clamp_to_arena(mover.position.planar());
     if hit_x {
