@@ -101,17 +101,32 @@ def walk(axis, target, keys=(UP,), extra=0.0):
     sys.exit(f"wasm4-native-tour: FAIL: could not walk to {target} (at {state()[axis]:.1f})")
 
 
+def log(leg):
+    x, y, z, yaw = state()[:4]
+    print(f"native tour: {leg:<28} at ({x:6.1f}, {y:4.1f}, {z:6.1f}) yaw {yaw:6.1f}, "
+          f"{len(read_trace()[0])} ticks", flush=True)
+
+
 # Wait for the first frames (keys before them are lost), then the legs.
 time.sleep(1.0)
-walk(2, -24.0)                  # along -Z to z = -24
+# The turns from rest strafe the player about 4.5 m (RIGHT and LEFT move it sideways as they
+# turn), so each walk stops that much short of the line the next leg should run on.
+walk(2, -28.0)                  # along -Z to z = -28 (the turn ends near z = -24)
+log("to z = -28")
 turn_to(-90.0)                  # facing +X
+log("facing +X")
 walk(0, 48.0, extra=0.5)        # up the 20 degree ramp, off its drop, into the east wall
+log("over the 20 deg ramp, wall")
 turn_to(180.0)                  # facing +Z
 walk(2, -7.0)
+log("to z = -7")
 turn_to(90.0)                   # facing -X
-walk(0, -22.0)
+walk(0, -27.0)                  # to x = -27 (the turn ends near x = -22.5)
+log("to x = -27")
 turn_to(180.0)                  # facing +Z
+log("facing +Z")
 walk(2, 34.0, keys=(UP, Z))     # up the 30 degree ramp and off its drop, firing
+log("over the 30 deg ramp")
 # Strafe-jumps until the next hash line.
 n = len(read_trace()[0])
 for k in (RIGHT, X):
