@@ -94,6 +94,12 @@ for spec in cart:1 record-cart:; do
     out="$(HOPKIT_WASM4_NO_DEFAULT="${spec#*:}" HOPKIT_WASM4_NAME="budget-$name" HOPKIT_WASM4_MAX_BYTES=1000000 \
         "$REPO/scripts/wasm4-cart.sh" 2>&1)" || { echo "$out"; echo "budgets: wasm4 $name failed" >&2; exit 1; }
     echo "$out" | sed -n "s/^wasm4 cart: [0-9]* bytes from cargo, \([0-9]*\) bytes after wasm-opt.*/wasm4.$name-bytes \1/p" >>"$measured"
+    # The shipped cart's memory layout and interface (docs/bindings.md's table): data bytes,
+    # __data_end, __heap_base, free bytes of the page, function exports, imports.
+    if [ "$name" = record-cart ]; then
+        echo "$out" | sed -n "s/^wasm4 figures (budget-$name.wasm): //p" | tr ' ' '\n' | paste - - |
+            awk '{print "wasm4." $1, $2}' >>"$measured"
+    fi
 done
 
 # The RP2040 board image in rp2040js (issue 22): sizes, cycles per phase from its phase pins, and

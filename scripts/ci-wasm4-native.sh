@@ -7,10 +7,12 @@
 #                                              plays in Chromium)
 #
 # The same check as the browser test (carts/wasm4/web/browser-test.mjs): the cart traces every
-# gamepad byte it read as run-length lines (`pad 0x21 x588`) and its state hash at tick 600; the
-# bytes are rebuilt from that trace (key events never land on known frames) and
-# `hopkit-sim hash --gamepad` over exactly those bytes must print the same hash. The key script is
-# the browser test's. Without Xvfb/xdotool (not root, or apt cannot install them) it prints SKIP.
+# gamepad byte it read as run-length lines (`pad 0x21 x588`) and its state hash every 600 ticks;
+# the bytes are rebuilt from that trace (key events never land on known frames), `level_tour`
+# (carts/wasm4/examples) requires them to visit every part of the cart's level, and
+# `hopkit-sim hash --gamepad` over exactly those bytes (the cart's level, `plain`) must print the
+# cart's hash. The legs are the browser test's tour, steered closed-loop. Without Xvfb/xdotool
+# (not root, or apt cannot install them) it prints SKIP.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPO="$PWD"
@@ -31,6 +33,10 @@ if ! command -v Xvfb >/dev/null || ! command -v xdotool >/dev/null; then
     echo "ci-wasm4-native: SKIP: needs Xvfb and xdotool (Debian: xvfb, xdotool; root to install)"
     exit 0
 fi
+
+# The host replay the closed-loop driver steers by (built before the real-time run starts).
+cargo build -q -p hopkit-wasm4 --example level_tour
+level_tour="${CARGO_TARGET_DIR:-$REPO/target}/debug/examples/level_tour"
 
 work="$(mktemp -d)"
 xvfb_pid=""
@@ -54,7 +60,7 @@ for _ in $(seq 50); do xdotool getdisplaygeometry >/dev/null 2>&1 && break; slee
 cp "$cart" "$work/cart.wasm"
 # Line-buffered stdout (stdbuf): the trace must reach the file as it is printed, not when the
 # runtime exits. No audio device under Xvfb: the runtime says so on stderr and plays on.
-(cd "$work" && exec timeout 90 stdbuf -oL "$native" cart.wasm >"$work/trace.txt" 2>"$work/stderr.txt") &
+(cd "$work" && exec timeout 180 stdbuf -oL "$native" cart.wasm >"$work/trace.txt" 2>"$work/stderr.txt") &
 cart_pid=$!
 win=""
 for _ in $(seq 100); do
@@ -65,55 +71,18 @@ done
 [ -n "$win" ] || { echo "ci-wasm4-native: FAIL: the runtime opened no window" >&2; cat "$work/stderr.txt" >&2; exit 1; }
 xdotool windowfocus "$win" 2>/dev/null || true
 
-# The browser test's key script: [keys held, seconds]. Arrow keys are the d-pad, X is BUTTON_1
-# (jump), Z BUTTON_2 (fire).
-hold() { # seconds keys…
-    local s="$1"
-    shift
-    for k in "$@"; do xdotool keydown --window "$win" "$k"; done
-    sleep "$s"
-    for k in "$@"; do xdotool keyup --window "$win" "$k"; done
-}
-hold 1
-hold 1.5 Up
-hold 9 Right x
-hold 2 Left x z
-hold 1
-
-for _ in $(seq 100); do
-    grep -q '^state-hash: 0x[0-9a-f]* tick 600$' "$work/trace.txt" && break
-    sleep 0.2
-done
+# The tour of the cart's level (both ramps, a ramp's drop, the wall), steered closed-loop from the
+# cart's own trace (scripts/wasm4-native-tour.py): real-time key events never land on known
+# frames, so each key is held for as long as the state replayed from the bytes read so far needs.
+python3 "$REPO/scripts/wasm4-native-tour.py" "$win" "$work/trace.txt" "$level_tour" \
+    "$work/gamepad.bin" "$work/cart-hash.txt"
 kill "$cart_pid" 2>/dev/null || true
 wait "$cart_pid" 2>/dev/null || true
 cart_pid=""
-
-python3 - "$work/trace.txt" "$work/gamepad.bin" "$work/cart-hash.txt" <<'EOF'
-import re, sys
-trace, out_bin, out_hash = sys.argv[1:4]
-data, hash_line, runs = bytearray(), None, 0
-for line in open(trace, errors="replace"):
-    line = line.strip()
-    m = re.fullmatch(r"pad 0x([0-9a-f]{2}) x(\d+)", line)
-    if m:
-        runs += 1
-        data += bytes([int(m.group(1), 16)]) * int(m.group(2))
-    elif re.fullmatch(r"state-hash: 0x[0-9a-f]{16} tick 600", line):
-        hash_line = line.rsplit(" tick", 1)[0]
-        break
-if hash_line is None:
-    sys.exit("ci-wasm4-native: FAIL: no 'state-hash: … tick 600' line in the runtime's trace")
-if len(data) != 600:
-    sys.exit(f"ci-wasm4-native: FAIL: {len(data)} traced ticks before the tick-600 hash, expected 600")
-if len(set(data)) < 3:
-    sys.exit("ci-wasm4-native: FAIL: the key script did not reach the cart (fewer than 3 distinct gamepad bytes)")
-open(out_bin, "wb").write(data)
-open(out_hash, "w").write(hash_line + "\n")
-print(f"native: {runs} pad runs, {len(data)} ticks, {len(set(data))} distinct gamepad bytes")
-EOF
+"$level_tour" "$work/gamepad.bin"
 cart_hash="$(cat "$work/cart-hash.txt")"
 host="$(cargo run -q -p hopkit-sim --release -- hash --gamepad "$work/gamepad.bin")"
 echo "cart in the native runtime: $cart_hash"
-echo "host (x86_64)             : $host  (hopkit-sim hash --gamepad, 600 bytes)"
+echo "host (x86_64)             : $host  (hopkit-sim hash --gamepad, $(stat -c %s "$work/gamepad.bin") bytes)"
 [ "$cart_hash" = "$host" ] || { echo "ci-wasm4-native: FAIL: the native runtime's cart and the host disagree" >&2; exit 1; }
 echo "ci-wasm4-native: ok"

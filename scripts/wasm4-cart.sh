@@ -90,11 +90,13 @@ def const_i32(i):  # an init expression: i32.const N; end
     return v, i + 1
 
 memory, globals_, exports, data = None, [], {}, []
+exports_all, n_imports = {}, 0
 i = 8
 while i < len(b):
     sid = b[i]; size, i = leb(i + 1); end = i + size
     if sid == 2:  # imports
         n, j = leb(i)
+        n_imports = n
         for _ in range(n):
             m, j = name(j); f, j = name(j); kind = b[j]; j += 1
             if kind == 0: _, j = leb(j)
@@ -114,6 +116,7 @@ while i < len(b):
         n, j = leb(i)
         for _ in range(n):
             nm, j = name(j); kind = b[j]; idx, j = leb(j + 1)
+            exports_all[nm] = kind
             if kind == 3: exports[nm] = idx
     elif sid == 11:  # data
         n, j = leb(i)
@@ -148,6 +151,12 @@ for a, z in data:
         bad.append(f"data 0x{a:04x}..0x{z:04x} overlaps the stack")
 if not (max([top] + [z for _, z in data]) <= data_end <= heap_base <= PAGE):
     bad.append("statics (__data_end/__heap_base) below the data or beyond the page")
+# The figures docs/bindings.md's layout table shows (<!--b wasm4.…--> markers, rows of
+# firmware/budgets.txt that scripts/budgets.sh measures from this line).
+fn_exports = sum(1 for nm in exports_all if exports_all[nm] == 0)
+print(f"wasm4 figures ({path.rsplit('/', 1)[-1]}): data-bytes {sum(z - a for a, z in data)} "
+      f"data-end {data_end} heap-base {heap_base} heap-free {PAGE - heap_base} "
+      f"function-exports {fn_exports} imports {n_imports}")
 for m in bad:
     print("  FAIL:", m)
 sys.exit(1 if bad else 0)

@@ -12,6 +12,10 @@
 #   scripts/window-screenshot.sh           rewrite the three pictures
 #   scripts/window-screenshot.sh --check   make them in a temporary folder and fail if a committed
 #                                          one shows other pixels (.ci/run: stale pictures fail CI)
+#
+# The other pictures in docs/ are checked where what they show is built and run:
+# docs/wasm4-browser.png by scripts/ci-wasm4.sh (the cart in Chromium, frame-locked; regenerate
+# with scripts/wasm4-screenshot.sh), docs/rp2040-oled.png by scripts/ci-rp2040.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 check=0

@@ -3,7 +3,9 @@
 //! Every front end with a d-pad instead of analog sticks — the WASM-4 cart in a browser, the
 //! wasm32 cart under wasmi, `hopkit-sim hash --gamepad FILE` — turns each tick's gamepad byte into
 //! the handheld's raw stick samples with [`gamepad_raw`] and feeds them through the rig's stick
-//! pipeline, so a file of gamepad bytes read by a cart hashes to the same state on the host.
+//! pipeline, so a file of gamepad bytes read by a cart hashes to the same state on the host — on
+//! the cart's level: the WASM-4 cart's player moves on [`Level::WASM4_CART`], the wasm32 cart's
+//! on [`Level::DEFAULT`] ([`crate::level::Level`]; `hopkit-sim hash --gamepad --level`).
 //!
 //! Mapping: `BUTTON_1` (1, key X) = jump, `BUTTON_2` (2, key Z) = fire; the d-pad is the movement
 //! stick by the seed's diagonal rule ([`wasm4_to_stick`]): UP = forward, DOWN = back,
@@ -12,6 +14,8 @@
 //! widening circle: the strafe-jump that carries the player past the ground max speed.
 
 use super::{DemoRig, ADC_MAX};
+#[cfg(doc)]
+use crate::level::Level;
 use hopkit::math::Vec2;
 use hopkit::stick::digital::{wasm4_buttons, wasm4_to_stick};
 use hopkit::stick::RawSticks;
@@ -28,8 +32,10 @@ pub fn gamepad_raw(gamepad: u8) -> RawSticks {
     RawSticks::from_positions(left, look, wasm4_buttons(gamepad), ADC_MAX)
 }
 
-/// Run the standard demo rig ([`DemoRig::new`]) for one tick per byte of `gamepad` and return
-/// its state hash. An empty slice gives the hash of the start state.
+/// Run the standard demo rig ([`DemoRig::new`], on [`Level::DEFAULT`]: the wasm32 cart's and the
+/// C ABI's level) for one tick per byte of `gamepad` and return its state hash. An empty slice
+/// gives the hash of the start state. The WASM-4 cart's:
+/// `gamepad_hash_rig(DemoRig::new().with_level(Level::WASM4_CART), gamepad)`.
 pub fn gamepad_hash(gamepad: &[u8]) -> u64 {
     gamepad_hash_rig(DemoRig::new(), gamepad)
 }

@@ -139,14 +139,149 @@ impl GroundProbe for DemoGround {
     }
 }
 
-/// The ground the players move on: [`DemoLevel`] with the `level-features` feature (default),
-/// else [`DemoGround`].
+/// Which level the players move on, chosen when the scene is made
+/// ([`crate::DemoRig::with_level`]), so that one build can run every front end's level.
+///
+/// | level | ground | front ends |
+/// |---|---|---|
+/// | [`Level::Plain`] | floor, [`RAMPS`], the arena's walls ([`DemoGround`]) | the WASM-4 cart ([`Level::WASM4_CART`]), the Black Pill image; `hopkit-sim hash --gamepad` (default) |
+/// | [`Level::Full`] | the same plus the tower, ladder, pool and turntable ([`DemoLevel`]) | the RP2040 handheld, the QEMU images, the `hopkit-sim` window and CLI, the wasm32 cart, the C ABI; `hash --gamepad --level full` |
+///
+/// Without the `level-features` feature only [`Level::Plain`] exists (and none of the features'
+/// code is linked). The scripted demo never reaches the features: its hashes are the same on
+/// both levels (tested).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Level {
+    /// Floor and ramps ([`DemoGround`]).
+    Plain,
+    /// Floor and ramps plus the tower with its ladder, the pool and the turntable ([`DemoLevel`]).
+    #[cfg(feature = "level-features")]
+    Full,
+}
+
+impl Level {
+    /// The WASM-4 cart's level: [`Level::Plain`]. Its 64 KiB cannot hold the features: with them
+    /// the cart measured 76,444 bytes with record mode and 69,703 without (wasm-opt 132; the
+    /// limit is 65,536).
+    pub const WASM4_CART: Level = Level::Plain;
+
+    /// The level of builds with the `level-features` feature ([`Level::Full`]), else
+    /// [`Level::Plain`]: what [`crate::DemoRig::new`] runs.
+    #[cfg(feature = "level-features")]
+    pub const DEFAULT: Level = Level::Full;
+    /// The level of builds with the `level-features` feature ([`Level::Full`]), else
+    /// [`Level::Plain`]: what [`crate::DemoRig::new`] runs.
+    #[cfg(not(feature = "level-features"))]
+    pub const DEFAULT: Level = Level::Plain;
+
+    /// Its name on command lines and in docs: `plain`, `full`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Level::Plain => "plain",
+            #[cfg(feature = "level-features")]
+            Level::Full => "full",
+        }
+    }
+
+    /// The level called `name` ([`Level::name`]), if this build has it.
+    pub fn from_name(name: &str) -> Option<Level> {
+        match name {
+            "plain" => Some(Level::Plain),
+            #[cfg(feature = "level-features")]
+            "full" => Some(Level::Full),
+            _ => None,
+        }
+    }
+
+    /// True if the level has the tower, ladder, pool and turntable.
+    #[inline(always)]
+    pub const fn has_features(self) -> bool {
+        match self {
+            Level::Plain => false,
+            #[cfg(feature = "level-features")]
+            Level::Full => true,
+        }
+    }
+}
+
+impl Default for Level {
+    /// [`Level::DEFAULT`].
+    fn default() -> Self {
+        Level::DEFAULT
+    }
+}
+
+/// The players' ground on a [`Level`] chosen at run time (with the `level-features` feature):
+/// [`DemoLevel`]'s answers on [`Level::Full`], [`DemoGround`]'s on [`Level::Plain`] — one probe
+/// type, so the movement step is built once for both levels (two instantiations took the QEMU
+/// images ≈ 4 KB more flash). Its answers on [`Level::Plain`] are [`DemoGround`]'s bit for bit
+/// (tested), so the plain level moves as in a build without the features (the WASM-4 cart).
 #[cfg(feature = "level-features")]
-pub type PlayersGround = DemoLevel;
-/// The ground the players move on: [`DemoLevel`] with the `level-features` feature (default),
-/// else [`DemoGround`].
-#[cfg(not(feature = "level-features"))]
-pub type PlayersGround = DemoGround;
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct LevelGround {
+    features: bool,
+}
+
+#[cfg(feature = "level-features")]
+impl LevelGround {
+    /// The ground of `level`.
+    #[inline(always)]
+    pub const fn new(level: Level) -> Self {
+        LevelGround {
+            features: level.has_features(),
+        }
+    }
+}
+
+#[cfg(feature = "level-features")]
+impl GroundProbe for LevelGround {
+    #[inline]
+    fn probe(&self, point: Vec3) -> Option<GroundHit> {
+        if self.features {
+            DemoLevel.probe(point)
+        } else {
+            DemoGround.probe(point)
+        }
+    }
+
+    #[inline]
+    fn height(&self, point: Vec3) -> Option<f32> {
+        if self.features {
+            DemoLevel.height(point)
+        } else {
+            DemoGround.height(point)
+        }
+    }
+
+    #[inline]
+    fn surface_motion(&self, point: Vec3) -> SurfaceMotion {
+        if self.features {
+            DemoLevel.surface_motion(point)
+        } else {
+            DemoGround.surface_motion(point)
+        }
+    }
+
+    #[inline]
+    fn ladder(&self, feet: Vec3) -> Option<Vec3> {
+        if self.features {
+            DemoLevel.ladder(feet)
+        } else {
+            DemoGround.ladder(feet)
+        }
+    }
+
+    #[inline]
+    fn water(&self, feet: Vec3) -> Option<f32> {
+        if self.features {
+            DemoLevel.water(feet)
+        } else {
+            DemoGround.water(feet)
+        }
+    }
+}
 
 /// An axis-aligned rectangle of the level seen from above: `(x, z)` corners, `min ≤ max`.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -534,6 +669,64 @@ mod tests {
         assert!(l
             .surface_motion(Vec3::new(t.x + TURNTABLE_RADIUS + 0.1, 0.0, t.y))
             .is_still());
+    }
+
+    #[test]
+    #[cfg(feature = "level-features")]
+    fn level_ground_is_demo_ground_on_the_plain_level_and_demo_level_on_the_full_one() {
+        let (plain, full) = (
+            LevelGround::new(Level::Plain),
+            LevelGround::new(Level::Full),
+        );
+        let mut rng = hopkit::rng::Pcg32::seeded(37);
+        let same_f = |a: Option<f32>, b: Option<f32>| a.map(f32::to_bits) == b.map(f32::to_bits);
+        let same_v = |a: Option<Vec3>, b: Option<Vec3>| {
+            a.map(|v| [v.x, v.y, v.z].map(f32::to_bits))
+                == b.map(|v| [v.x, v.y, v.z].map(f32::to_bits))
+        };
+        for i in 0..200_000 {
+            let p = if i % 2 == 0 {
+                Vec3::new(
+                    rng.range_f32(-60.0, 60.0),
+                    rng.range_f32(-5.0, 30.0),
+                    rng.range_f32(-60.0, 60.0),
+                )
+            } else {
+                Vec3::new(
+                    f32::from_bits(rng.next_u32()),
+                    f32::from_bits(rng.next_u32()),
+                    f32::from_bits(rng.next_u32()),
+                )
+            };
+            for (g, (probe, height, motion, ladder, water)) in [
+                (
+                    plain,
+                    (
+                        DemoGround.probe(p),
+                        DemoGround.height(p),
+                        DemoGround.surface_motion(p),
+                        DemoGround.ladder(p),
+                        DemoGround.water(p),
+                    ),
+                ),
+                (
+                    full,
+                    (
+                        DemoLevel.probe(p),
+                        DemoLevel.height(p),
+                        DemoLevel.surface_motion(p),
+                        DemoLevel.ladder(p),
+                        DemoLevel.water(p),
+                    ),
+                ),
+            ] {
+                assert!(same_hit(g.probe(p), probe), "{p:?}");
+                assert!(same_f(g.height(p), height), "{p:?}");
+                assert_eq!(g.surface_motion(p), motion, "{p:?}");
+                assert!(same_v(g.ladder(p), ladder), "{p:?}");
+                assert!(same_f(g.water(p), water), "{p:?}");
+            }
+        }
     }
 
     #[test]

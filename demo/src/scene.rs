@@ -3,9 +3,9 @@
 //!
 //! Per tick, in this order:
 //! 1. raw samples → [`StickPipeline`] → left stick wish, right stick look rate, buttons;
-//! 2. player yaw += look rate · dt; movement step (seed preset, auto-hop) on [`PlayersGround`]
-//!    (climbing on its ladder, carried by its turntable); the arena walls stop the velocity
-//!    component into them;
+//! 2. player yaw += look rate · dt; movement step (seed preset, auto-hop) on the scene's
+//!    [`Level`] (on [`Level::Full`] climbing its ladder, swimming in its pool, carried by its
+//!    turntable); the arena walls stop the velocity component into them;
 //! 3. slope alignment of the player's body to the ground normal (while grounded);
 //! 4. the companion follows the player's breadcrumb trail;
 //! 5. critters arrive at points on a ring around the player (they settle when the player stops);
@@ -18,6 +18,7 @@
 
 use hopkit::follower::{self, FollowerParams, FollowerState};
 use hopkit::ghost::{self, GhostScene, Recording};
+use hopkit::ground::GroundProbe;
 use hopkit::hash::{StateHash, StateHasher};
 use hopkit::math::{Quat, Vec2, Vec3};
 use hopkit::movement::{self, MoveInput, MoveParams, MoverState};
@@ -26,7 +27,7 @@ use hopkit::steering::arrival::{self, arrival_step_with};
 use hopkit::steering::{ArrivalParams, ArrivalState, SteeringParams};
 use hopkit::stick::{RawSticks, StickPipeline};
 
-use super::level::{clamp_to_arena, ramp_views, DemoGround, PlayersGround, ARENA_HALF_EXTENT};
+use super::level::{clamp_to_arena, ramp_views, DemoGround, Level, ARENA_HALF_EXTENT};
 use super::script::scripted_raw;
 use super::view::{
     heading_and_speed, planar_forward, BodyView, CritterView, DemoView, GhostView, MAX_CRITTERS,
@@ -67,13 +68,28 @@ pub(crate) const RING: [Vec2; CRITTERS] = [
     ),
 ];
 
-/// One player's move on the demo level, shared by the demo scene and the netplay arena: the
-/// movement step on [`PlayersGround`] (climbing while on its ladder, swimming in its pool), the arena's walls (position
-/// clamped, the blocked velocity component zeroed), then the body's slope tilt from the ground it
-/// stands on. Returns the yaw the turntable turned the player by (radians; 0 off it), for the
-/// caller to add to the view yaw.
+/// One player's move on the demo level ([`Level::DEFAULT`]), shared by the demo scene and the
+/// netplay arena: [`move_on_level`].
 #[inline]
 pub(crate) fn move_in_arena(
+    mover: &mut MoverState,
+    tilt: &mut SlopeState,
+    yaw: f32,
+    params: (&MoveParams, &SlopeParams),
+    input: &MoveInput,
+    dt: f32,
+) -> f32 {
+    move_on_level(Level::DEFAULT, mover, tilt, yaw, params, input, dt)
+}
+
+/// One player's move on `level`: the movement step on its ground (on [`Level::Full`] climbing
+/// while on its ladder, swimming in its pool), the arena's walls (position clamped, the blocked
+/// velocity component zeroed), then the body's slope tilt from the ground it stands on. Returns
+/// the yaw the turntable turned the player by (radians; 0 off it), for the caller to add to the
+/// view yaw.
+#[inline]
+pub(crate) fn move_on_level(
+    level: Level,
     mover: &mut MoverState,
     tilt: &mut SlopeState,
     yaw: f32,
@@ -81,7 +97,21 @@ pub(crate) fn move_in_arena(
     input: &MoveInput,
     dt: f32,
 ) -> f32 {
-    let ev = movement::step(mover, movement, input, &PlayersGround::default(), dt);
+    // One probe type for both levels (the step is built once); without the level's features
+    // `Level` has one variant and the ground is the plain one.
+    #[cfg(feature = "level-features")]
+    let ev = step_on(
+        &crate::level::LevelGround::new(level),
+        mover,
+        movement,
+        input,
+        dt,
+    );
+    #[cfg(not(feature = "level-features"))]
+    let ev = {
+        let Level::Plain = level;
+        step_on(&DemoGround, mover, movement, input, dt)
+    };
     let (clamped, hit_x, hit_z) = clamp_to_arena(mover.position.planar());
     if hit_x {
         mover.velocity.x = 0.0;
@@ -98,6 +128,20 @@ pub(crate) fn move_in_arena(
     };
     slope::step(tilt, slope, Quat::from_yaw(yaw), normal, dt);
     ev.carried_yaw
+}
+
+/// The movement step on `ground`: `movement::step`, which chooses the mode (ladder, water,
+/// walking) every tick. On [`DemoGround`] there is neither ladder nor water (its probe has none,
+/// and that code folds away).
+#[inline(always)]
+fn step_on<G: GroundProbe>(
+    ground: &G,
+    mover: &mut MoverState,
+    movement: &MoveParams,
+    input: &MoveInput,
+    dt: f32,
+) -> movement::StepEvents {
+    movement::step(mover, movement, input, ground, dt)
 }
 
 /// `yaw` turned by `by` radians and wrapped into `(−π, π]`; exactly `yaw` when `by` is 0 (off the
@@ -181,6 +225,9 @@ pub struct DemoScene {
     pub ghosts: GhostScene<GHOSTS>,
     /// True on ticks where the player's fire button is down (drawn as a muzzle flash).
     pub player_firing: bool,
+    /// The level the player moves on (not hashed: it is constant for a run; set with
+    /// [`DemoRig::with_level`]). Default [`Level::DEFAULT`].
+    pub level: Level,
     /// The companion's per-tick decays, kept between ticks (see [`follower::step_cached`]; not
     /// state, not hashed).
     follower_rates: follower::TickConsts,
@@ -229,6 +276,7 @@ impl DemoScene {
             critters,
             ghosts,
             player_firing: false,
+            level: Level::DEFAULT,
             follower_rates: follower::TickConsts::EMPTY,
             follower_params: follower::SaneParams::new(&params.follower),
         }
@@ -300,7 +348,8 @@ impl DemoScene {
             held & buttons::JUMP != 0,
             pl.facing,
         );
-        let carried = move_in_arena(
+        let carried = move_on_level(
+            self.level,
             &mut pl.mover,
             &mut pl.tilt,
             pl.yaw,
@@ -347,7 +396,10 @@ impl DemoScene {
             companion_head_yaw: self.companion.body.neck_yaw,
             ramps: ramp_views(),
             #[cfg(feature = "level-features")]
-            features: Some(crate::level::feature_view(self.tick)),
+            features: self
+                .level
+                .has_features()
+                .then(|| crate::level::feature_view(self.tick)),
             ..DemoView::default()
         };
         for c in self.companion.trail.iter() {
@@ -414,6 +466,14 @@ impl DemoRig {
             scene: DemoScene::new(recording.as_ref()),
             recording,
         }
+    }
+
+    /// This rig with its player on `level` (from the next tick on; a rig is meant to be made
+    /// with its level: `DemoRig::with_recording(r).with_level(l)`). The WASM-4 cart runs
+    /// [`Level::WASM4_CART`], and `hopkit-sim hash --gamepad` runs it by default.
+    pub fn with_level(mut self, level: Level) -> Self {
+        self.scene.level = level;
+        self
     }
 
     /// One fixed 1/[`TICK_HZ`] s tick from raw samples.
@@ -585,6 +645,84 @@ mod tests {
         }
         assert_eq!(s.player.yaw, 0.0);
         assert_eq!(s.player.mover.position.planar(), far);
+    }
+
+    /// The issue-37 reproduction: 12 ticks of RIGHT, 300 of UP, 288 of nothing. On the full
+    /// level the player runs into the tower; on the plain one (the WASM-4 cart's) through its
+    /// place. The hashes are the cart's (`ff72a540df61ba9c`, measured in WASM-4's runtimes) and
+    /// the full level's.
+    fn reproduction() -> std::vec::Vec<u8> {
+        let mut b = std::vec![0x20u8; 12];
+        b.extend([0x40u8; 300]);
+        b.extend([0u8; 288]);
+        b
+    }
+
+    #[test]
+    fn each_level_has_its_hash_for_the_reproduction() {
+        let bytes = reproduction();
+        let plain =
+            crate::gamepad::gamepad_hash_rig(DemoRig::new().with_level(Level::WASM4_CART), &bytes);
+        assert_eq!(plain, 0xff72_a540_df61_ba9c);
+        #[cfg(feature = "level-features")]
+        {
+            let full =
+                crate::gamepad::gamepad_hash_rig(DemoRig::new().with_level(Level::Full), &bytes);
+            assert_eq!(full, 0xc2fb_463d_ec14_f008);
+            assert_eq!(
+                full,
+                crate::gamepad_hash(&bytes),
+                "the default level is the full one"
+            );
+        }
+    }
+
+    #[test]
+    #[cfg(feature = "level-features")]
+    fn the_plain_level_has_no_tower_and_no_features_in_view() {
+        // Run at the ladder's tower as in `the_ladder_takes_the_player_onto_the_tower`: on the
+        // plain level the player walks on the floor through where the tower stands.
+        let z = (TOWER.min.y + TOWER.max.y) * 0.5;
+        let mut s = placed(
+            Vec3::new(LADDER.min.x - 2.0, 0.0, z),
+            -core::f32::consts::FRAC_PI_2,
+        );
+        s.level = Level::Plain;
+        let mut inside = false;
+        for _ in 0..2 * TICK_HZ {
+            s.step(Vec2::new(0.0, 1.0), 0.0, 0, None);
+            let m = &s.player.mover;
+            assert_eq!(m.position.y, 0.0, "{m:?}");
+            inside |= TOWER.contains(m.position.planar());
+        }
+        assert!(
+            inside,
+            "never crossed the tower's place: {:?}",
+            s.player.mover
+        );
+        assert!(s.view().features.is_none());
+        s.level = Level::Full;
+        assert!(s.view().features.is_some());
+        // The names the command line uses.
+        for l in [Level::Plain, Level::Full] {
+            assert_eq!(Level::from_name(l.name()), Some(l));
+        }
+        assert_eq!(Level::from_name("tower"), None);
+        assert_eq!(Level::default(), Level::Full);
+    }
+
+    #[test]
+    #[cfg(feature = "level-features")]
+    fn the_scripted_demo_hashes_the_same_on_both_levels() {
+        let mut a = DemoRig::new().with_level(Level::Plain);
+        let mut b = DemoRig::new().with_level(Level::Full);
+        for t in 0..3600 {
+            a.tick(&scripted_raw(t));
+            b.tick(&scripted_raw(t));
+            if t % 600 == 599 {
+                assert_eq!(a.state_hash(), b.state_hash(), "tick {t}");
+            }
+        }
     }
 
     #[test]

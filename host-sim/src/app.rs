@@ -197,7 +197,7 @@ pub fn hash(args: &HashArgs) -> Result<()> {
         println!(
             "{}",
             hopkit::hash::format_hash_line(
-                gamepad_hash_file(path, args.ghost.as_deref())?,
+                gamepad_hash_file(path, args.ghost.as_deref(), &args.level)?,
                 &mut buf
             )
         );
@@ -231,9 +231,16 @@ pub fn hash(args: &HashArgs) -> Result<()> {
 }
 
 /// The demo's state hash after one tick per byte of the gamepad file at `path`
-/// ([`hopkit_demo::gamepad_hash`], the code the WASM-4 and wasm32 carts run); with `ghost`, the
-/// formation flies that recording ([`hopkit_demo::DemoRig::with_recording`]).
-pub fn gamepad_hash_file(path: &std::path::Path, ghost: Option<&std::path::Path>) -> Result<u64> {
+/// ([`hopkit_demo::gamepad::gamepad_hash_rig`], the code the WASM-4 and wasm32 carts run) on the
+/// level called `level` (`plain`: the WASM-4 cart's, `full`: the wasm32 cart's); with `ghost`,
+/// the formation flies that recording ([`hopkit_demo::DemoRig::with_recording`]).
+pub fn gamepad_hash_file(
+    path: &std::path::Path,
+    ghost: Option<&std::path::Path>,
+    level: &str,
+) -> Result<u64> {
+    let level = hopkit_demo::level::Level::from_name(level)
+        .ok_or_else(|| UserError(format!("unknown level {level} (known: plain, full)")))?;
     let rig = match ghost {
         None => hopkit_demo::DemoRig::new(),
         Some(g) => {
@@ -261,7 +268,10 @@ pub fn gamepad_hash_file(path: &std::path::Path, ghost: Option<&std::path::Path>
             e => UserError(format!("cannot read gamepad file {shown}: {e}")),
         }
     })?;
-    Ok(hopkit_demo::gamepad::gamepad_hash_rig(rig, &bytes))
+    Ok(hopkit_demo::gamepad::gamepad_hash_rig(
+        rig.with_level(level),
+        &bytes,
+    ))
 }
 
 /// `hash --sticks FILE [--ticks N] [--frames OUT]`: the demo's state hash after one

@@ -458,10 +458,7 @@ fn draw_panel(
     };
     draw_speed_strip(readout, overlay, gmax, (gx, gy, gw, gh), canvas);
     if let Some(st) = &overlay.strafe {
-        // The measured trend over the last second, steadier than one tick's gain.
-        let hz = overlay.tick_hz.max(1) as usize;
-        let n = overlay.speed.len();
-        let trend = (n > hz).then(|| overlay.speed[n - 1] - overlay.speed[n - 1 - hz]);
+        let trend = speed_trend(&overlay.speed, overlay.tick_hz);
         draw_strafe_meter(st, trend, (gx, gy + gh + 8, gw, meter_h), canvas);
     }
 }
@@ -531,8 +528,42 @@ pub const METER_MIN_DEG: f32 = 60.0;
 /// ... to this, degrees (90° is the middle).
 pub const METER_MAX_DEG: f32 = 120.0;
 
-/// What the strafe meter says under its bar, and in which colour.
-pub fn strafe_advice(st: &StrafeReadout) -> (String, Rgb888) {
+/// The speed's change over the last second of `speeds` (one per tick at `tick_hz`, oldest
+/// first), world units/s per s: the steady gain the strafe meter prints, the same numbers as the
+/// speed strip draws. `None` until a second has been recorded.
+pub fn speed_trend(speeds: &VecDeque<f32>, tick_hz: u32) -> Option<f32> {
+    let hz = tick_hz.max(1) as usize;
+    let n = speeds.len();
+    let (Some(now), Some(then)) = (
+        speeds.get(n.checked_sub(1)?),
+        speeds.get(n.checked_sub(1 + hz)?),
+    ) else {
+        return None;
+    };
+    Some(now - then)
+}
+
+/// The gain the strafe meter prints: `trend` (the speed's change over the last second,
+/// [`speed_trend`]) when known, else this tick's.
+fn gain_text(st: &StrafeReadout, trend: Option<f32>) -> String {
+    match trend {
+        Some(t) => format!(
+            "{}{} u/s per s (last 1 s)",
+            if t >= 0.0 { "+" } else { "" },
+            num(t, 2)
+        ),
+        None => format!(
+            "{}{} u/s per s (this tick)",
+            if st.gain_per_s >= 0.0 { "+" } else { "" },
+            num(st.gain_per_s, 2)
+        ),
+    }
+}
+
+/// What the strafe meter says under its bar, and in which colour. The word is this tick's (is the
+/// angle the player chose, before the tick's acceleration, in the gain window?); the number is
+/// the steady one, `trend` ([`speed_trend`]), so it agrees with the speed shown.
+pub fn strafe_advice(st: &StrafeReadout, trend: Option<f32>) -> (String, Rgb888) {
     match st.angle_deg {
         _ if st.speed < 0.5 && !st.grounded => (
             "too slow to strafe: land and run first (W)".into(),
@@ -544,27 +575,24 @@ pub fn strafe_advice(st: &StrafeReadout) -> (String, Rgb888) {
         ),
         None => ("no wish: hold D (or A) while you turn".into(), palette::DIM),
         Some(_) if st.grounded => (
-            "on the ground (friction): hold Space to hop".into(),
+            format!("ON GROUND (Space: hop) {}", gain_text(st, trend)),
             palette::DIM,
         ),
-        Some(_) if st.gain_per_s > 0.0 => (
-            format!("GAINING +{} u/s per s", num(st.gain_per_s, 2)),
-            palette::GAIN,
-        ),
+        Some(_) if st.gain_per_s > 0.0 => {
+            (format!("GAINING {}", gain_text(st, trend)), palette::GAIN)
+        }
         Some(_) if st.gain_per_s == 0.0 => (
-            "no gain this hop tick: angle outside the green".into(),
+            format!("NO GAIN (outside green) {}", gain_text(st, trend)),
             palette::DIM,
         ),
-        Some(_) => (
-            format!("LOSING {} u/s per s", num(st.gain_per_s, 2)),
-            palette::LOSS,
-        ),
+        Some(_) => (format!("LOSING {}", gain_text(st, trend)), palette::LOSS),
     }
 }
 
-/// The strafe meter: a bar of angles between the wish direction and the velocity
-/// ([`METER_MIN_DEG`]..[`METER_MAX_DEG`]), the gain window in green, the optimal angle as a white
-/// tick, the current angle as an orange needle, and a line saying whether this air tick gains.
+/// The strafe meter: a bar of angles between the wish direction and the velocity before the
+/// tick's acceleration ([`METER_MIN_DEG`]..[`METER_MAX_DEG`]), the gain window in green, the
+/// optimal angle as a white tick, the player's angle as an orange needle, and a line saying
+/// whether this air tick gains, with the speed's change over the last second.
 fn draw_strafe_meter(
     st: &StrafeReadout,
     trend: Option<f32>,
@@ -640,7 +668,7 @@ fn draw_strafe_meter(
             }
         }
     }
-    let (advice, color) = strafe_advice(st);
+    let (advice, color) = strafe_advice(st, trend);
     text(
         canvas,
         &fit(&advice, ((w - 8) / 6) as usize),
@@ -648,18 +676,10 @@ fn draw_strafe_meter(
         y + h - 24,
         small(color),
     );
-    let legend = "green: gains  |: best  orange: you";
-    let trend = match trend {
-        Some(t) => format!(
-            "last 1 s {}{} u/s  ",
-            if t >= 0.0 { "+" } else { "" },
-            num(t, 2)
-        ),
-        None => String::new(),
-    };
+    let legend = "green: gains  |: best  orange: your angle";
     text(
         canvas,
-        &fit(&format!("{trend}{legend}"), ((w - 8) / 6) as usize),
+        &fit(legend, ((w - 8) / 6) as usize),
         x + 4,
         y + h - 12,
         small(palette::DIM),

@@ -125,16 +125,19 @@ impl Readout {
 }
 
 /// The strafe HUD's numbers for one tick (desktop panel): how the player's wish direction sits
-/// against its horizontal velocity, and which angles gain speed in the air. Computed from the
-/// scene after the tick ([`crate::rig::strafe_readout`]); reading it changes nothing.
+/// against its horizontal velocity before the tick's acceleration (the angle the player chose),
+/// and which angles gain speed in the air at that velocity. Computed from the scene after the
+/// tick and the velocity before it ([`crate::rig::strafe_readout`]); reading it changes nothing.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct StrafeReadout {
-    /// Standing on the ground (friction; the air angles do not apply).
+    /// On the ground before and after the tick (friction; the air angles do not apply). The
+    /// ticks that land or jump are air ticks.
     pub grounded: bool,
-    /// Horizontal speed, world units/s.
+    /// Horizontal speed before the tick, world units/s.
     pub speed: f32,
-    /// Angle between the wish direction (movement keys or stick, turned by the view) and the
-    /// horizontal velocity, degrees in `[0, 180]`; `None` without a wish or while standing still.
+    /// Angle between the tick's wish direction (movement keys or stick, turned by the view) and
+    /// the horizontal velocity before the tick's acceleration, degrees in `[0, 180]`; `None`
+    /// without a wish or while standing still.
     pub angle_deg: Option<f32>,
     /// The angle that gains the most speed per air tick, degrees: `acos` of the core's
     /// `hopkit::movement::optimal_strafe_cos` for this speed and the preset's air cap and budget.
@@ -142,7 +145,8 @@ pub struct StrafeReadout {
     /// Angles (degrees) between which an air tick gains speed at this speed, found with the core's
     /// own air acceleration (`hopkit::movement::planar_velocity_tick`); `None` when no angle does.
     pub gain_window_deg: Option<(f32, f32)>,
-    /// Speed change per second an air tick at the current angle gives, world units/s².
+    /// Speed change per second an air tick at the current angle gives (what this tick's air
+    /// acceleration added, when airborne), world units/s².
     pub gain_per_s: f32,
 }
 

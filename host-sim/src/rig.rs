@@ -12,10 +12,11 @@
 
 use hopkit::math::Vec2;
 use hopkit::movement::{
-    air_cap_and_budget, optimal_strafe_cos, planar_velocity_tick, world_wish, WishDir,
+    air_cap_and_budget, optimal_strafe_cos, planar_velocity_tick, world_wish, MoverState, WishDir,
 };
 use hopkit::stick::digital::{dpad_direction, DPad};
 use hopkit::stick::RawSticks;
+use hopkit_demo::scene::PLAYER_START;
 use hopkit_demo::{buttons, scripted_raw, DemoRig, DemoView, ADC_MAX, TICK_HZ};
 
 use crate::input::{mouse_look_deflection, HostInput};
@@ -50,19 +51,30 @@ pub fn host_to_raw(input: &HostInput) -> RawSticks {
     RawSticks::from_positions(left, right, b, ADC_MAX)
 }
 
-/// The strafe HUD's numbers for `rig` after a tick fed with `raw`.
+/// The strafe HUD's numbers for the tick that `rig` just ran with `raw`, from `before`: the
+/// player's movement state before that tick.
+///
+/// The angle is the one the player chose: between the tick's wish direction and the velocity
+/// *before* the tick's acceleration (`before`; the tick's air acceleration turns the velocity
+/// towards the wish, so read after it the angle sits on the edge of the gain window, where the
+/// air cap stops the gain). The gain window and this tick's gain are evaluated at that velocity,
+/// so `gain_per_s` is what the tick's air acceleration added. `grounded` means on the ground
+/// before and after the tick (friction); the tick that lands is an air tick (its acceleration
+/// came before the touch-down), and so is the tick that jumps. `before` is taken by the caller
+/// from the state before the tick ([`LiveDemo`], [`ScriptedDemo`]): the core's movement step is
+/// not asked for anything.
 ///
 /// Only reads: the left stick is re-shaped on a *copy* of the rig's stick pipeline (its shaping is
 /// stateless; the copy's debouncer is thrown away), and the gains are evaluated with the core's
 /// kernels on copies of the velocity. The simulation and its state hash are untouched.
-pub fn strafe_readout(rig: &DemoRig, raw: &RawSticks) -> StrafeReadout {
+pub fn strafe_readout(rig: &DemoRig, before: &MoverState, raw: &RawSticks) -> StrafeReadout {
     let mut pipeline = rig.pipeline;
     let left = pipeline.process(raw).left;
     let scene = &rig.scene;
     let params = &scene.params().movement;
     let player = &scene.player;
     let dt = 1.0 / TICK_HZ as f32;
-    let v = player.mover.velocity.planar();
+    let v = before.velocity.planar();
     let speed = v.length();
     // The scene's own conversion: stick x right, y forward → the seed's (front, right).
     let wish = world_wish(Vec2::new(left.y, left.x), player.facing);
@@ -103,7 +115,7 @@ pub fn strafe_readout(rig: &DemoRig, raw: &RawSticks) -> StrafeReadout {
         }
     }
     StrafeReadout {
-        grounded: player.mover.grounded,
+        grounded: before.grounded && player.mover.grounded,
         speed,
         angle_deg,
         optimal_deg,
@@ -116,6 +128,8 @@ pub fn strafe_readout(rig: &DemoRig, raw: &RawSticks) -> StrafeReadout {
 pub struct LiveDemo {
     rig: DemoRig,
     last_raw: RawSticks,
+    /// The player's movement state before the last tick (for [`strafe_readout`]).
+    before: MoverState,
 }
 
 impl LiveDemo {
@@ -124,6 +138,7 @@ impl LiveDemo {
         LiveDemo {
             rig: DemoRig::new(),
             last_raw: host_to_raw(&HostInput::default()),
+            before: MoverState::new(PLAYER_START),
         }
     }
 
@@ -142,6 +157,7 @@ impl Default for LiveDemo {
 impl Driver for LiveDemo {
     fn tick(&mut self, input: &HostInput) {
         self.last_raw = host_to_raw(input);
+        self.before = self.rig.scene.player.mover;
         self.rig.tick(&self.last_raw);
     }
     fn view(&self) -> DemoView {
@@ -157,13 +173,15 @@ impl Driver for LiveDemo {
         self.rig.state_hash()
     }
     fn strafe(&self) -> Option<StrafeReadout> {
-        Some(strafe_readout(&self.rig, &self.last_raw))
+        Some(strafe_readout(&self.rig, &self.before, &self.last_raw))
     }
 }
 
 /// The demo on its scripted input ([`hopkit_demo::scripted_raw`]); desktop input is ignored.
 pub struct ScriptedDemo {
     rig: DemoRig,
+    /// The player's movement state before the last tick (for [`strafe_readout`]).
+    before: MoverState,
 }
 
 impl ScriptedDemo {
@@ -171,6 +189,7 @@ impl ScriptedDemo {
     pub fn new() -> Self {
         ScriptedDemo {
             rig: DemoRig::new(),
+            before: MoverState::new(PLAYER_START),
         }
     }
     /// Ticks simulated so far.
@@ -188,13 +207,14 @@ impl Default for ScriptedDemo {
 impl Driver for ScriptedDemo {
     fn tick(&mut self, _input: &HostInput) {
         let raw = scripted_raw(self.rig.tick_count());
+        self.before = self.rig.scene.player.mover;
         self.rig.tick(&raw);
     }
     fn view(&self) -> DemoView {
         self.rig.view()
     }
     fn reset(&mut self) {
-        self.rig = DemoRig::new();
+        *self = ScriptedDemo::new();
     }
     fn tick_hz(&self) -> u32 {
         TICK_HZ
@@ -204,7 +224,7 @@ impl Driver for ScriptedDemo {
     }
     fn strafe(&self) -> Option<StrafeReadout> {
         let t = self.rig.tick_count();
-        (t > 0).then(|| strafe_readout(&self.rig, &scripted_raw(t - 1)))
+        (t > 0).then(|| strafe_readout(&self.rig, &self.before, &scripted_raw(t - 1)))
     }
 }
 

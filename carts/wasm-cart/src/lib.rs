@@ -64,7 +64,8 @@ impl Cart {
         Self::with_rig(DemoRig::with_recording(recording))
     }
 
-    fn with_rig(rig: DemoRig) -> Self {
+    /// The cart on `rig` (e.g. on another level: [`DemoRig::with_level`]), drawn.
+    pub fn with_rig(rig: DemoRig) -> Self {
         let mut c = Cart {
             rig,
             fb: Framebuffer::default(),

@@ -16,10 +16,15 @@ const BLIT_1BPP: u32 = 0;
 /// The 4-colour palette, an OLED look: black, dim, mid and bright blue-white.
 pub const COLORS: [u32; 4] = [0x0a0f14, 0x23414f, 0x5c9fbf, 0xe0f4ff];
 
-/// Where the 128×64 handheld picture sits on the 160×160 screen (the text keeps above y = 126,
-/// where WASM-4's touch-screen gamepad overlay begins).
+/// Where the 128×64 handheld picture sits on the 160×160 screen. The layout (8×8 font, rows 8
+/// px apart) keeps clear of the web runtime's touch overlay as headless Chromium shows it
+/// (`docs/wasm4-browser.png`): its d-pad covers x 7..38, y 122..153, its X/Z buttons x 122..154,
+/// y 120..153, its menu button x 136..152, y 105..111. Every line of text is at most 20
+/// characters (160 px) and lies above y = 120 (left of x = 136 from y = 104 on) or, in record
+/// mode, between the d-pad and the buttons or below them. Text uses the font's gamepad glyphs:
+/// 0x80 the X button, 0x81 Z, 0x84..0x87 left, right, up, down.
 const LCD_X: i32 = 16;
-const LCD_Y: i32 = 16;
+const LCD_Y: i32 = 10;
 
 mod ffi {
     extern "C" {
@@ -140,27 +145,28 @@ fn draw(g: &Game) {
     if let Some(r) = g.record.as_ref().filter(|_| crate::RECORD_MODE) {
         return draw_record(r);
     }
+    colors(0x2);
+    if crate::RECORD_MODE {
+        // DOWN + X + Z held for 1 s: record.
+        text(b"\x87+\x80+\x81 1s: record", 0, 0);
+    } else {
+        text(b"hopkit handheld", 20, 0);
+    }
+    text(g.source.note().as_bytes(), 0, 78);
+    text(b"\x84\x85\x86\x87 move+turn", 0, 102);
+    text(b"\x80 jump  \x81 fire", 0, 110);
+    colors(0x4);
+    text(g.speed_line().as_bytes(), 0, 86);
+    let mut tick = Line::default();
+    tick.push("tick ").num(g.cart.rig.tick_count());
     colors(0x3);
-    text(b"hopkit handheld", 20, 3);
+    text(tick.as_bytes(), 0, 94);
     // Frame around the handheld display (outline only), then the display: lit pixels bright.
     colors(0x20);
     rect(LCD_X - 2, LCD_Y - 2, 132, 68);
     colors(0x41);
     // SAFETY: the framebuffer is 1024 bytes of 1-bpp, MSB-first rows: exactly 128×64 for BLIT_1BPP.
     unsafe { ffi::blit(g.cart.fb.bytes.as_ptr(), LCD_X, LCD_Y, 128, 64, BLIT_1BPP) }
-    colors(0x4);
-    text(g.speed_line().as_bytes(), 8, 86);
-    let mut tick = Line::default();
-    tick.push("tick ").num(g.cart.rig.tick_count());
-    colors(0x3);
-    text(tick.as_bytes(), 8, 96);
-    colors(0x2);
-    text(g.source.note().as_bytes(), 8, 76);
-    text(b"arrows move+turn", 8, 108);
-    text(b"X jump  Z fire", 8, 118);
-    if crate::RECORD_MODE {
-        text(b"DOWN+X+Z 1s: record", 0, 150);
-    }
 }
 
 /// Record mode: a map of the arena seen from above (±64 m around the centre, 1 px per m) with
@@ -171,26 +177,26 @@ fn draw_record(r: &crate::RecordMode) {
     let t = r.tenths();
     l.push("REC ").num(t / 10).push(".").num(t % 10).push("s ");
     l.num(r.recorder.len() as u32).push("/1024B");
-    text(l.as_bytes(), 4, 3);
+    text(l.as_bytes(), 0, 0);
     colors(0x20);
-    rect(16, 14, 128, 128);
+    rect(16, 10, 128, 128);
     colors(0x3);
     for p in hopkit_demo::pilot::TARGETS {
-        rect(80 + p.x as i32 - 1, 78 + p.z as i32 - 1, 3, 3);
+        rect(80 + p.x as i32 - 1, 74 + p.z as i32 - 1, 3, 3);
     }
     let p = r.flyer.position;
     colors(0x4);
     rect(
         80 + (p.x as i32).clamp(-63, 62),
-        78 + (p.z as i32).clamp(-63, 62),
+        74 + (p.z as i32).clamp(-63, 62),
         2,
         2,
     );
     let mut a = Line::default();
     a.push("alt ").num(p.y.max(0.0) as u32).push("m");
-    text(a.as_bytes(), 4, 144);
+    text(a.as_bytes(), 44, 142);
     colors(0x2);
-    text(b"arrows fly X gun Z msl", 0, 152);
+    text(b"\x86\x87\x84\x85 fly \x80gun \x81msl", 8, 152);
 }
 
 fn rect(x: i32, y: i32, w: u32, h: u32) {

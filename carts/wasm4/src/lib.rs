@@ -12,6 +12,12 @@
 //! (`hopkit_demo::render`), shown 1:1 in the middle of the screen; WASM-4's text shows the
 //! speed and the controls around it.
 //!
+//! ## Level
+//! The cart's player moves on [`LEVEL`] (`plain`): the arena's floor, its two ramps and its walls
+//! — not the tower, ladder, pool and turntable of the other front ends' level, for which the
+//! cart has no room. `hopkit-sim hash --gamepad` runs the same level by default (`--level full`
+//! runs the other one), and CI's cart runs walk over both ramps and into a wall.
+//!
 //! ## Controls (WASM-4's conventions)
 //! Arrows move (UP forward, DOWN back, LEFT/RIGHT strafe and turn that way), **X** (`BUTTON_1`)
 //! jumps, **Z** (`BUTTON_2`) fires. Hold RIGHT and X: the player strafe-jumps in a widening circle,
@@ -57,9 +63,17 @@ use hopkit::ghost::{
 use hopkit::math::Vec3;
 use hopkit::stick::digital::{W4_BUTTON_1, W4_BUTTON_2, W4_DOWN, W4_LEFT, W4_RIGHT, W4_UP};
 use hopkit_cart::Cart;
+use hopkit_demo::level::Level;
+use hopkit_demo::DemoRig;
 
 #[cfg(target_arch = "wasm32")]
 mod console;
+
+/// The level the cart's player moves on: [`Level::WASM4_CART`], the floor and the two ramps in
+/// the arena's walls (`hopkit_demo::level::DemoGround`), without the demo level's tower, ladder,
+/// pool and turntable (with them the cart would be ≈ 11 KB over WASM-4's 64 KiB). `hopkit-sim
+/// hash --gamepad` runs this level by default.
+pub const LEVEL: Level = Level::WASM4_CART;
 
 /// Ticks between `state-hash` lines (10 s at 60 Hz).
 pub const HASH_EVERY: u32 = 600;
@@ -110,9 +124,9 @@ impl GhostSource {
     /// The note on screen.
     pub fn note(self) -> &'static str {
         match self {
-            GhostSource::Disk => "ghost: your recording",
-            GhostSource::BundledEmptyDisk => "ghost: bundled (disk empty)",
-            GhostSource::BundledBadDisk => "ghost: bundled (disk corrupt)",
+            GhostSource::Disk => "ghost: from disk",
+            GhostSource::BundledEmptyDisk => "ghost: bundled",
+            GhostSource::BundledBadDisk => "ghost: disk corrupt",
         }
     }
 }
@@ -126,23 +140,10 @@ pub fn load_ghost<'a>(
     scratch: &'a mut [u8],
 ) -> (Option<Recording<'a>>, GhostSource) {
     // WASM-4's web runtime keeps the disk in localStorage in 4-byte groups (Z85): after a
-    // reload it reads back up to 3 zero bytes past what was written. A recording's length is
-    // exact (a version 2 stream must end where the file ends), so up to 3 trailing zero bytes
-    // are tried off; the CRC tells the one true length.
-    let mut found = None;
-    for cut in 0..4 {
-        let Some(end) = disk.len().checked_sub(cut) else {
-            break;
-        };
-        if cut > 0 && disk.get(end) != Some(&0) {
-            break;
-        }
-        let bytes = disk.get(..end).unwrap_or(&[]);
-        if !bytes.is_empty() && load(bytes, scratch).is_ok_and(|r| !r.is_empty()) {
-            found = Some(bytes);
-            break;
-        }
-    }
+    // reload it reads back up to 3 zero bytes past what was written. `load` ignores that
+    // padding (`hopkit::ghost::format::unpadded`), as every reader of recordings does.
+    let found =
+        (!disk.is_empty() && load(disk, scratch).is_ok_and(|r| !r.is_empty())).then_some(disk);
     let source = match found {
         Some(_) => GhostSource::Disk,
         None if disk.is_empty() => GhostSource::BundledEmptyDisk,
@@ -361,19 +362,21 @@ impl Default for Game {
     /// The demo with the bundled version 1 recording (host tests; the cart itself starts from
     /// [`Game::with_recording`] and [`load_ghost`]).
     fn default() -> Self {
-        Self::with_cart(Cart::new(), GhostSource::BundledEmptyDisk)
+        Self::with_rig(DemoRig::new(), GhostSource::BundledEmptyDisk)
     }
 }
 
 impl Game {
     /// The demo with `recording` as the formation's ghost.
     pub fn with_recording(recording: Option<Recording<'static>>, source: GhostSource) -> Self {
-        Self::with_cart(Cart::with_recording(recording), source)
+        Self::with_rig(DemoRig::with_recording(recording), source)
     }
 
-    fn with_cart(cart: Cart, source: GhostSource) -> Self {
+    /// The game on `rig`, its player on the cart's level ([`LEVEL`], whatever features the
+    /// build has: in a workspace build `hopkit-demo/level-features` may be on for other crates).
+    fn with_rig(rig: DemoRig, source: GhostSource) -> Self {
         Game {
-            cart,
+            cart: Cart::with_rig(rig.with_level(LEVEL)),
             log: PadLog::default(),
             source,
             record: None,
@@ -458,11 +461,67 @@ impl Game {
     }
 }
 
+/// What of the cart's level ([`LEVEL`]: the floor, the two ramps, the walls) a run visited:
+/// CI's cart runs must walk through all of it before they compare hashes with the host
+/// (`examples/level_tour.rs`). Host only.
+#[cfg(not(target_arch = "wasm32"))]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tour {
+    /// Ticks the player stood on each ramp (`hopkit_demo::level::RAMPS`: 20°, 30°), above the
+    /// floor.
+    pub on_ramp: [u32; 2],
+    /// Ticks the player was in the air just past a ramp's high edge, above the floor (it went
+    /// over the drop).
+    pub off_ramp_edge: u32,
+    /// Ticks the player was held at the arena's wall.
+    pub at_wall: u32,
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl Tour {
+    /// Note where the game's player is after a tick.
+    pub fn visit(&mut self, game: &Game) {
+        use hopkit_demo::level::{ARENA_HALF_EXTENT, RAMPS};
+        let m = &game.cart.rig.scene.player.mover;
+        let p = m.position.planar();
+        for (n, r) in self.on_ramp.iter_mut().zip(RAMPS.iter()) {
+            if m.grounded && r.contains(p) && m.position.y > 0.0 {
+                *n += 1;
+            }
+            let past = if r.along_x {
+                p.x > r.max.x && p.x < r.max.x + 3.0 && p.y >= r.min.y && p.y <= r.max.y
+            } else {
+                p.y > r.max.y && p.y < r.max.y + 3.0 && p.x >= r.min.x && p.x <= r.max.x
+            };
+            if past && !m.grounded && m.position.y > 0.5 {
+                self.off_ramp_edge += 1;
+            }
+        }
+        if p.x.abs() >= ARENA_HALF_EXTENT || p.y.abs() >= ARENA_HALF_EXTENT {
+            self.at_wall += 1;
+        }
+    }
+
+    /// The parts of the level not visited (empty: all of them).
+    pub fn missing(&self) -> Vec<&'static str> {
+        [
+            (self.on_ramp[0], "the 20° ramp"),
+            (self.on_ramp[1], "the 30° ramp"),
+            (self.off_ramp_edge, "a ramp's high edge (the drop)"),
+            (self.at_wall, "the arena's wall"),
+        ]
+        .into_iter()
+        .filter(|&(n, _)| n == 0)
+        .map(|(_, name)| name)
+        .collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use hopkit::hash::{format_hash_line, HASH_LINE_LEN};
-    use hopkit::stick::digital::{W4_BUTTON_1, W4_RIGHT, W4_UP};
+    use hopkit::stick::digital::{W4_BUTTON_1, W4_BUTTON_2, W4_DOWN, W4_LEFT, W4_RIGHT, W4_UP};
 
     fn text(l: &Line) -> String {
         String::from_utf8(l.as_bytes().to_vec()).unwrap()
@@ -539,8 +598,76 @@ mod tests {
         for (tick, line) in hashes {
             let n = tick as usize;
             let mut buf = [0u8; HASH_LINE_LEN];
-            let want = format_hash_line(hopkit_demo::gamepad_hash(&bytes[..n]), &mut buf);
+            let want = format_hash_line(
+                hopkit_demo::gamepad::gamepad_hash_rig(
+                    DemoRig::new().with_level(LEVEL),
+                    &bytes[..n],
+                ),
+                &mut buf,
+            );
             assert_eq!(line, want, "tick {tick}");
+        }
+    }
+
+    /// The browser test's tour (`web/browser-test.mjs`, `TOUR`: `[[keys], frames]` rows), as
+    /// gamepad bytes.
+    fn browser_tour() -> Vec<u8> {
+        let js = include_str!("../web/browser-test.mjs");
+        let block = js
+            .split("const TOUR = [")
+            .nth(1)
+            .unwrap()
+            .split("];")
+            .next()
+            .unwrap();
+        let mut bytes = Vec::new();
+        for row in block.lines().filter_map(|l| l.trim().strip_prefix("[[")) {
+            let (keys, rest) = row.split_once("],").unwrap();
+            let frames: usize = rest.split(']').next().unwrap().trim().parse().unwrap();
+            let pad = keys.split(',').map(str::trim).fold(0u8, |b, k| {
+                b | match k {
+                    "UP" => W4_UP,
+                    "DOWN" => W4_DOWN,
+                    "LEFT" => W4_LEFT,
+                    "RIGHT" => W4_RIGHT,
+                    "X" => W4_BUTTON_1,
+                    "Z" => W4_BUTTON_2,
+                    "" => 0,
+                    k => panic!("key {k}"),
+                }
+            });
+            bytes.extend(std::iter::repeat_n(pad, frames));
+        }
+        bytes
+    }
+
+    #[test]
+    fn the_browser_tour_visits_the_whole_level_and_idling_does_not() {
+        let bytes = browser_tour();
+        assert!(bytes.len() >= 1800, "{} ticks", bytes.len());
+        let mut game = Game::default();
+        let mut tour = Tour::default();
+        for &b in &bytes[..1800] {
+            game.update(b, |_| {});
+            tour.visit(&game);
+        }
+        assert!(tour.missing().is_empty(), "{tour:?}: {:?}", tour.missing());
+        // The cart's level, whatever features this build has: the host's `hash --gamepad`.
+        let host = hopkit_demo::gamepad::gamepad_hash_rig(
+            DemoRig::new().with_level(LEVEL),
+            &bytes[..1800],
+        );
+        assert_eq!(game.cart.state_hash(), host);
+        // Standing still, or running straight ahead, visits neither ramp.
+        for pad in [0u8, W4_UP] {
+            let mut game = Game::default();
+            let mut tour = Tour::default();
+            for _ in 0..600 {
+                game.update(pad, |_| {});
+                tour.visit(&game);
+            }
+            assert!(tour.missing().contains(&"the 20° ramp"), "{tour:?}");
+            assert!(tour.missing().contains(&"the 30° ramp"), "{tour:?}");
         }
     }
 
@@ -728,9 +855,6 @@ mod tests {
             assert_eq!(source, GhostSource::BundledBadDisk);
             assert!(rec.is_some());
         }
-        assert_eq!(
-            GhostSource::BundledBadDisk.note(),
-            "ghost: bundled (disk corrupt)"
-        );
+        assert_eq!(GhostSource::BundledBadDisk.note(), "ghost: disk corrupt");
     }
 }

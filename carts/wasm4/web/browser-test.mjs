@@ -1,25 +1,31 @@
 // Plays the bundled WASM-4 cart (hopkit.html, made by `w4 bundle --html`) in headless Chromium
-// with a fixed key script, and writes down what the cart says it read.
+// with a fixed key script, frame by frame, and writes down what the cart says it read.
 //
-//   node browser-test.mjs PAGE.html OUT_DIR [--screenshot FILE.png] [--disk FILE] [--record]
+//   node browser-test.mjs PAGE.html OUT_DIR [--tour] [--screenshot FILE.png] [--disk FILE] [--record]
+//
+// Frame-locked: before the page's scripts run, `requestAnimationFrame` is replaced by a queue
+// that this script steps with timestamps exactly 1/60 s apart, so WASM-4's runtime runs exactly
+// one `update` per step (its loop runs one update per 1000/60 ms of timestamps) and a key pressed
+// between two steps is in the gamepad byte of the next update. A run is therefore the same bytes
+// every time, and so is its picture (`--screenshot`, taken right after the hash tick: the stale
+// picture check of docs/wasm4-browser.png in scripts/ci-wasm4.sh).
 //
 // The cart traces every gamepad byte it read as run-length lines (`pad 0x21 x588`) and, every 600
-// ticks, `state-hash: 0x… tick N`. Key events in a browser do not land on exact frames, so this
-// script never assumes which frame a key reached: it rebuilds the byte stream from the cart's own
-// trace and writes it to OUT_DIR/gamepad.bin (one byte per tick, WASM-4 bit layout) together with
-// the cart's hash line in OUT_DIR/cart-hash.txt. `hopkit-sim hash --gamepad OUT_DIR/gamepad.bin`
-// must print the same hash (scripts/ci-wasm4.sh compares them).
+// ticks, `state-hash: 0x… tick N`. The byte stream is rebuilt from the cart's own trace (and must
+// be the script's) and written to OUT_DIR/gamepad.bin (one byte per tick, WASM-4 bit layout)
+// together with the cart's hash line in OUT_DIR/cart-hash.txt. `hopkit-sim hash --gamepad
+// OUT_DIR/gamepad.bin` must print the same hash (scripts/ci-wasm4.sh compares them).
 //
 // Chromium is the system one (Debian's `chromium` package, or $CHROMIUM); nothing is downloaded.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import puppeteer from 'puppeteer-core';
 
 const [page_path, out_dir, ...rest] = process.argv.slice(2);
 if (!page_path || !out_dir) {
-  console.error('usage: node browser-test.mjs PAGE.html OUT_DIR [--screenshot FILE.png] [--disk FILE] [--record]');
+  console.error('usage: node browser-test.mjs PAGE.html OUT_DIR [--tour] [--screenshot FILE.png] [--disk FILE] [--record]');
   process.exit(2);
 }
 // --disk FILE: before the run, put FILE's bytes on the cart's disk (the web runtime keeps it in
@@ -35,33 +41,60 @@ const disk = opt('--disk');
 // until the cart traces `record mode`, the flight, the combo again until it traces `recorded N
 // ticks, M bytes`), let the cart write it to its disk (`diskw`: the runtime stores it in
 // localStorage) and restart on it, then reload the page and play SCRIPT as usual: the cart must
-// say `ghost: your recording`. The disk's first M bytes (read back out of localStorage) go to
-// OUT_DIR/disk.ghost, for `hopkit-sim hash --gamepad … --ghost OUT_DIR/disk.ghost`.
+// say `ghost: from disk`. The disk's first M bytes (read back out of localStorage) go to
+// OUT_DIR/disk.ghost, and the disk as the runtime stored it (zero-padded to 4-byte groups) to
+// OUT_DIR/disk-stored.ghost, for `hopkit-sim hash --gamepad … --ghost …`.
 const record = rest.includes('--record');
-const HASH_TICK = 600;
-const TIMEOUT_MS = 120_000;
+// --tour: play TOUR (30 s: both ramps, a drop, the wall) and take the hash at tick 1800, instead
+// of SCRIPT and tick 600.
+const tour = rest.includes('--tour');
+const HASH_TICK = tour ? 1800 : 600;
+const MAX_STEPS = 20_000;
 
-// The key script: [keys held, milliseconds]. 14.5 s in all; the cart's tick 600 (10 s) falls in
-// the long strafe-jump. Arrow keys are WASM-4's d-pad, X is BUTTON_1 (jump), Z BUTTON_2 (fire).
+// WASM-4's gamepad keys: arrows are the d-pad, X is BUTTON_1 (jump), Z BUTTON_2 (fire).
+const UP = 'ArrowUp', DOWN = 'ArrowDown', LEFT = 'ArrowLeft', RIGHT = 'ArrowRight', X = 'KeyX', Z = 'KeyZ';
+
+// The key script: [keys held, frames]. 14.5 s in all; the cart's tick 600 (10 s) falls in the
+// long strafe-jump.
 const SCRIPT = [
-  [[], 1000], //                         the page starts (keys before the first frames are lost)
-  [['ArrowUp'], 1500], //                run forward up to the ground max speed
-  [['ArrowRight', 'KeyX'], 9000], //     strafe-jump right, turning right: past the ground max
-  [['ArrowLeft', 'KeyX', 'KeyZ'], 2000], // strafe-jump left, firing
-  [[], 1000], //                         let go
+  [[], 60], //                 nothing held
+  [[UP], 90], //               run forward up to the ground max speed
+  [[RIGHT, X], 540], //        strafe-jump right, turning right: past the ground max
+  [[LEFT, X, Z], 120], //      strafe-jump left, firing
+  [[], 60], //                 let go
 ];
 
-// Record mode's flight: [keys held, milliseconds], ≈ 6 s (turns, a climb with the guns, a missile).
-const RECORD_SCRIPT = [
-  [['ArrowLeft'], 1200],
-  [['ArrowUp', 'KeyX'], 1500],
-  [[], 500],
-  [['ArrowRight', 'KeyZ'], 300],
-  [['ArrowRight'], 1200],
-  [['ArrowDown'], 800],
-  [[], 500],
+// The tour of the cart's level (hopkit_demo::level::Level::Plain: the floor, two ramps and the
+// walls), 31 s: along −Z, turn to +X, up the 20° ramp and over its 5.8 m drop to the east wall;
+// south, west, then south up the 30° ramp and over its drop, firing; then strafe-jumps. The
+// hash at tick 1800 covers all of it; `level_tour` (carts/wasm4/examples) checks the bytes
+// visit every part. The native runtime's run (scripts/ci-wasm4-native.sh) drives the same
+// legs closed-loop (scripts/wasm4-native-tour.py), as real-time key events cannot hit frames.
+const TOUR = [
+  [[], 60],
+  [[UP], 174], //              to z ≈ −24
+  [[RIGHT], 41], //            turn right 90°: facing +X
+  [[UP], 330], //              up the 20° ramp, off its high edge, into the east wall
+  [[RIGHT], 41], //            facing +Z
+  [[UP], 100], //              to z ≈ −7
+  [[RIGHT], 41], //            facing −X
+  [[UP], 380], //              to x ≈ −22
+  [[LEFT], 41], //             facing +Z
+  [[UP, Z], 250], //           up the 30° ramp and off its high edge, firing
+  [[RIGHT, X], 440], //        strafe-jumps
 ];
-const COMBO = ['ArrowDown', 'KeyX', 'KeyZ'];
+
+// Record mode's flight: [keys held, frames], ≈ 6 s (turns, a climb with the guns, a missile).
+const RECORD_SCRIPT = [
+  [[LEFT], 72],
+  [[UP, X], 90],
+  [[], 30],
+  [[RIGHT, Z], 18],
+  [[RIGHT], 72],
+  [[DOWN], 48],
+  [[], 30],
+];
+const COMBO = [DOWN, X, Z];
 
 const Z85 = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-:+=^!/*?&<>()[]{}@%$#';
 
@@ -121,58 +154,86 @@ let failed = false;
 try {
   const page = await browser.newPage();
   await page.setViewport({ width: 640, height: 640 });
-  const lines = [];
-  let resolve_hash;
-  // With --record, only the hash of the run after the reload counts.
-  let armed = !record;
-  const got_hash = new Promise((r) => (resolve_hash = r));
-  const waiters = [];
-  // Resolves with the first console line (from now on) that `pred` accepts.
-  const line_where = (pred, what) =>
-    Promise.race([
-      new Promise((r) => waiters.push({ pred, r })),
-      new Promise((_, reject) => setTimeout(() => reject(new Error(`no ${what} within ${TIMEOUT_MS} ms`)), TIMEOUT_MS)),
-    ]);
-  page.on('console', (msg) => {
-    const text = msg.text();
-    lines.push(text);
-    for (const w of waiters.splice(0)) {
-      if (w.pred(text)) w.r(text);
-      else waiters.push(w);
-    }
-    if (armed && text.startsWith('state-hash:') && text.endsWith(` tick ${HASH_TICK}`)) resolve_hash(text);
+  // Frame-locked runtime (see the top): installed in every document, before its scripts.
+  await page.evaluateOnNewDocument(() => {
+    const w4 = { t: null, queue: [], lines: [] };
+    window.requestAnimationFrame = (cb) => {
+      w4.queue.push(cb);
+      return w4.queue.length;
+    };
+    const log = console.log.bind(console);
+    console.log = (...a) => {
+      w4.lines.push(a.join(' '));
+      log(...a);
+    };
+    // Run `n` frames; returns the console lines they printed.
+    window.__w4step = (n) => {
+      for (let i = 0; i < n; i++) {
+        // The first step lies 1 s after the loop started: the runtime resynchronises its clock
+        // to it (a gap ≥ 200 ms) and runs one update; then one update per 1000/60 ms step.
+        w4.t = w4.t === null ? performance.now() + 1000 : w4.t + 1000 / 60;
+        for (const cb of w4.queue.splice(0)) cb(w4.t);
+      }
+      return w4.lines.splice(0);
+    };
+    // True once the runtime's loop waits for its first frame.
+    window.__w4ready = () => w4.queue.length > 0;
   });
+  const lines = [];
   page.on('pageerror', (e) => lines.push(`pageerror: ${e.message}`));
+  // Run `n` frames; returns the lines they printed (also kept in `lines`).
+  const step = async (n) => {
+    const got = await page.evaluate((n) => window.__w4step(n), n);
+    lines.push(...got);
+    return got;
+  };
+  // Press `keys`, run until a printed line satisfies `pred` (at most MAX_STEPS frames), release.
+  const hold_until = async (keys, pred, what) => {
+    for (const k of keys) await page.keyboard.down(k);
+    let found = null;
+    for (let i = 0; i < MAX_STEPS && found === null; i++) found = (await step(1)).find(pred) ?? null;
+    for (const k of keys) await page.keyboard.up(k);
+    if (found === null) throw new Error(`no ${what} within ${MAX_STEPS} frames`);
+    return found;
+  };
+  // Play `script`, [keys, frames] by [keys, frames]; `at_tick(line)` is called right after the
+  // frame that prints the hash line of HASH_TICK (before the next frame runs).
+  const play = async (script, at_tick) => {
+    for (const [keys, frames] of script) {
+      for (const k of keys) await page.keyboard.down(k);
+      for (let i = 0; i < frames; i++) {
+        const hit = (await step(1)).find((l) => l.startsWith('state-hash:') && l.endsWith(` tick ${HASH_TICK}`));
+        if (hit) await at_tick(hit);
+      }
+      for (const k of keys) await page.keyboard.up(k);
+    }
+  };
+  const start = async () => {
+    // Wait until the runtime has loaded the cart and its loop waits for a frame; focus the page.
+    for (let i = 0; i < 200 && !(await page.evaluate(() => window.__w4ready())); i++) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    if (!(await page.evaluate(() => window.__w4ready()))) throw new Error('the runtime never asked for a frame');
+    await page.mouse.click(320, 320);
+  };
   await page.goto(pathToFileURL(resolve(page_path)).href, { waitUntil: 'load' });
   if (disk) {
     const bytes = [...readFileSync(disk)];
-    await page.evaluate((z85, bytes) => {
+    await page.evaluate((z85) => {
       const prefix = document.getElementById('wasm4-disk-prefix')?.textContent;
       if (!prefix) throw new Error('no #wasm4-disk-prefix in the page');
       localStorage.setItem(`${prefix}-disk`, z85);
-    }, z85(bytes), bytes);
+    }, z85(bytes));
     await page.reload({ waitUntil: 'load' });
   }
-  // WASM-4 listens for keys on the window; give the page focus first.
-  await page.mouse.click(320, 320);
+  await start();
   if (record) {
-    await new Promise((r) => setTimeout(r, 1000)); // the page starts
-    const hold_until = async (keys, pred, what) => {
-      const seen = line_where(pred, what);
-      for (const k of keys) await page.keyboard.down(k);
-      const l = await seen;
-      for (const k of keys) await page.keyboard.up(k);
-      return l;
-    };
+    await step(60);
     await hold_until(COMBO, (l) => l === 'record mode', '"record mode" line');
-    for (const [keys, ms] of RECORD_SCRIPT) {
-      for (const k of keys) await page.keyboard.down(k);
-      await new Promise((r) => setTimeout(r, ms));
-      for (const k of keys) await page.keyboard.up(k);
-    }
-    const restarted = line_where((l) => l.startsWith('ghost: '), 'restart after recording');
+    await play(RECORD_SCRIPT, async () => {});
     const done = await hold_until(COMBO, (l) => l.startsWith('recorded '), '"recorded N ticks, M bytes" line');
-    const ghost_after = await restarted;
+    // The cart restarts on its disk in the same frame.
+    const ghost_after = lines.slice(lines.indexOf(done)).find((l) => l.startsWith('ghost: '));
     const m = /^recorded (\d+) ticks, (\d+) bytes$/.exec(done);
     if (!m) throw new Error(`unexpected line: ${done}`);
     const len = Number(m[2]);
@@ -185,39 +246,37 @@ try {
     if (bytes.length < len) throw new Error(`the disk holds ${bytes.length} bytes, the cart recorded ${len}`);
     mkdirSync(out_dir, { recursive: true });
     writeFileSync(join(out_dir, 'disk.ghost'), Buffer.from(bytes.slice(0, len)));
+    writeFileSync(join(out_dir, 'disk-stored.ghost'), Buffer.from(bytes));
     writeFileSync(join(out_dir, 'recorded.txt'), `${done}\n`);
     console.log(`browser: ${done}; the cart restarted with "${ghost_after}"; disk ${bytes.length} bytes in localStorage`);
-    if (ghost_after !== 'ghost: your recording') {
-      console.error(`after recording the cart says "${ghost_after}", expected "ghost: your recording"`);
+    if (ghost_after !== 'ghost: from disk') {
+      console.error(`after recording the cart says "${ghost_after}", expected "ghost: from disk"`);
       failed = true;
     }
     // The next start: the runtime reads the disk back from localStorage.
-    armed = true;
+    lines.length = 0;
     await page.reload({ waitUntil: 'load' });
-    await page.mouse.click(320, 320);
+    await start();
   }
 
-  const play = (async () => {
-    for (const [keys, ms] of SCRIPT) {
-      for (const k of keys) await page.keyboard.down(k);
-      await new Promise((r) => setTimeout(r, ms));
-      for (const k of keys) await page.keyboard.up(k);
+  const script = tour ? TOUR : SCRIPT;
+  let cart_line = null;
+  await play(script, async (line) => {
+    cart_line = line;
+    // The picture at the hash tick (frame-locked: the same pixels every run).
+    if (shot) {
+      mkdirSync(dirname(resolve(shot)), { recursive: true });
+      await page.screenshot({ path: shot });
     }
-  })();
-  const timeout = new Promise((_, reject) =>
-    setTimeout(() => reject(new Error(`no "tick ${HASH_TICK}" hash line within ${TIMEOUT_MS} ms`)), TIMEOUT_MS),
-  );
-  const cart_line = await Promise.race([got_hash, timeout]);
-  // The picture at tick 600: strafe-jumping right, past the ground max speed.
-  if (shot) await page.screenshot({ path: shot });
-  await play;
+  });
+  if (cart_line === null) throw new Error(`no "tick ${HASH_TICK}" hash line: the script is too short`);
 
   // Rebuild the bytes the cart read up to its hash line, in the last run (after the last
-  // `ghost:` line the cart traces at start; a reload starts a new run).
-  const start = lines.findLastIndex((l) => l.startsWith('ghost: '));
-  const ghost = start >= 0 ? lines[start] : '(no ghost line)';
+  // `ghost:` line the cart traces at start).
+  const first = lines.findLastIndex((l) => l.startsWith('ghost: '));
+  const ghost = first >= 0 ? lines[first] : '(no ghost line)';
   const bytes = [];
-  for (const l of lines.slice(Math.max(start, 0))) {
+  for (const l of lines.slice(Math.max(first, 0))) {
     const m = /^pad 0x([0-9a-f]{2}) x(\d+)$/.exec(l);
     if (m) {
       for (let i = 0; i < Number(m[2]); i++) bytes.push(parseInt(m[1], 16));
@@ -234,12 +293,12 @@ try {
   const distinct = new Set(bytes);
   console.log(`browser: ${lines.filter((l) => l.startsWith('pad ')).length} pad runs, ${bytes.length} ticks, ${distinct.size} distinct gamepad bytes`);
   console.log(`browser (cart in Chromium): ${hash}`);
-  if (bytes.length !== HASH_TICK) {
-    console.error(`expected ${HASH_TICK} traced ticks before the hash line, got ${bytes.length}`);
-    failed = true;
-  }
-  if (distinct.size < 3) {
-    console.error('the key script did not reach the cart (fewer than 3 distinct gamepad bytes)');
+  // Frame-locked: the cart read exactly the script's bytes.
+  const BITS = { [UP]: 64, [DOWN]: 128, [LEFT]: 16, [RIGHT]: 32, [X]: 1, [Z]: 2 };
+  const want = script.flatMap(([keys, n]) => Array(n).fill(keys.reduce((b, k) => b | BITS[k], 0))).slice(0, HASH_TICK);
+  if (bytes.length !== HASH_TICK || bytes.some((b, i) => b !== want[i])) {
+    const at = bytes.findIndex((b, i) => b !== want[i]);
+    console.error(`the cart read other bytes than the script's (${bytes.length} ticks; first difference at tick ${at})`);
     failed = true;
   }
 } finally {

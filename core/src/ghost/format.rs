@@ -39,7 +39,12 @@
 //! [`state_check`]). Every frame still has a fixed position, so any frame can be read directly.
 //!
 //! Total length is exactly `24 + 3·F + 4·n`; shorter input is *truncated*, longer input has
-//! *trailing bytes*; both are errors.
+//! *trailing bytes*; both are errors — except **padding**: up to [`MAX_PADDING`] (3) zero bytes
+//! after the exact end are ignored when the recording without them is valid (length and CRC).
+//! Storage kept in 4-byte groups adds them: WASM-4's web runtime keeps a cart's disk in
+//! localStorage as Z85 text and reads a 790-byte recording back as 792 bytes. Every reader
+//! ([`Recording::parse`], [`load`], [`decode`], [`for_each_frame`]) strips it the same way
+//! ([`unpadded`]); any other extra byte is still an error.
 //!
 //! ## Frame (3 bytes)
 //!
@@ -64,7 +69,7 @@
 //!
 //! The same 24-byte header with `version = 2`; the body is one range-coded stream (frames predicted
 //! from the frames before, and the state checksums as 32 raw bits before frame `j·K`) whose exact
-//! length is the file's: see [`super::codec`] and docs/recordings.md. Frames no longer have fixed
+//! length is the file's (after [`unpadded`]): see [`super::codec`] and docs/recordings.md. Frames no longer have fixed
 //! offsets, so a version 2 file is decoded once ([`load`] into the version 1 layout, [`decode`],
 //! [`for_each_frame`]); [`Recording::parse`] reads version 1 only and refuses version 2 with
 //! [`DecodeError::UnsupportedVersion`]. A version 2 file with 0 frames has an empty body.
@@ -92,6 +97,9 @@ pub const HEADER_LEN: usize = 24;
 pub const FRAME_LEN: usize = 3;
 /// Stored state-checksum length in bytes.
 pub const CHECKSUM_LEN: usize = 4;
+/// Most zero bytes of padding after a recording's end that the readers ignore ([`unpadded`]):
+/// storage in 4-byte groups adds up to 3.
+pub const MAX_PADDING: usize = 3;
 /// Header flag bit 0: state checksums are interleaved in the body.
 pub const FLAG_CHECKSUMS: u16 = 1;
 /// Most frames one Condition skip jumps ahead ([`Recording::toward_segment_end`]): bounded work
@@ -547,6 +555,33 @@ fn crc_of(bytes: &[u8]) -> u32 {
     c.finish()
 }
 
+/// `bytes` without the zero padding storage in 4-byte groups may have added after the recording's
+/// end: the longest of `bytes` and `bytes` cut by 1 to [`MAX_PADDING`] trailing **zero** bytes
+/// whose CRC-32 is the header's — else `bytes` unchanged, so that every error (a damaged file, a
+/// wrong length, a fourth zero) is the one the bytes as given produce. The readers then check the
+/// rest (version 1: the exact length; version 2: the stream ends exactly there). Free for bytes
+/// that do not end in a zero; else one CRC pass per candidate length (at most 4). Out of line:
+/// one copy for every reader (the WASM-4 cart counts its bytes).
+#[inline(never)]
+pub fn unpadded(bytes: &[u8]) -> &[u8] {
+    if bytes.last() != Some(&0) || bytes.len() <= HEADER_LEN {
+        return bytes;
+    }
+    // The stored CRC only: the readers check the magic, the version and the fields after.
+    let stored = read_u32(bytes, 20);
+    let mut cut = bytes;
+    for _ in 0..=MAX_PADDING {
+        if crc_of(cut) == stored {
+            return cut;
+        }
+        match cut.split_last() {
+            Some((0, rest)) if rest.len() >= HEADER_LEN => cut = rest,
+            _ => break,
+        }
+    }
+    bytes
+}
+
 /// A validated, zero-copy view of a recording in a byte slice, with random access to frames.
 ///
 /// Created only by [`Recording::parse`], which checks everything (length, CRC, header) up front,
@@ -558,9 +593,16 @@ pub struct Recording<'a> {
 }
 
 impl<'a> Recording<'a> {
-    /// Validate `bytes` as a recording (see the decoding order in the module docs). Allocation-free;
-    /// runs the CRC over the whole input once.
+    /// Validate `bytes` as a recording (see the decoding order in the module docs; padding is
+    /// ignored: [`unpadded`]). Allocation-free; runs the CRC over the whole input once (twice
+    /// for a padded one).
     pub fn parse(bytes: &'a [u8]) -> Result<Recording<'a>, DecodeError> {
+        Self::parse_exact(unpadded(bytes))
+    }
+
+    /// [`Recording::parse`] of bytes already [`unpadded`] (the readers strip the padding once,
+    /// at their entry).
+    fn parse_exact(bytes: &'a [u8]) -> Result<Recording<'a>, DecodeError> {
         let header = read_header(bytes, |v| v == FORMAT_VERSION)?;
         // The layout only depends on the interval when the flag says checksums are present.
         let layout_k = if header.flags & FLAG_CHECKSUMS != 0 {
@@ -813,6 +855,7 @@ pub fn decode<const N: usize>(
     out: &mut heapless::Vec<Frame, N>,
 ) -> Result<Header, DecodeError> {
     out.clear();
+    let bytes = unpadded(bytes);
     if read_u16(bytes, 4) == FORMAT_VERSION_2 && bytes.get(0..4) == Some(&MAGIC[..]) {
         let (header, body) = parse_v2(bytes)?;
         if header.frame_count as u64 > N as u64 {
@@ -833,7 +876,7 @@ pub fn decode<const N: usize>(
         }
         return Ok(header);
     }
-    let r = Recording::parse(bytes)?;
+    let r = Recording::parse_exact(bytes)?;
     r.decode_into(out)?;
     Ok(r.header)
 }
@@ -880,6 +923,7 @@ fn read_header(bytes: &[u8], supported: impl Fn(u16) -> bool) -> Result<Header, 
 
 /// Check a version 2 file's header and CRC (order: length ≥ 24, magic, version, CRC, header
 /// fields); returns the header and the coded body.
+/// The bytes must be [`unpadded`] already.
 fn parse_v2(bytes: &[u8]) -> Result<(Header, &[u8]), DecodeError> {
     let header = read_header(bytes, |v| v == FORMAT_VERSION_2)?;
     let computed = crc_of(bytes);
@@ -983,6 +1027,7 @@ pub fn for_each_frame(
     bytes: &[u8],
     mut on_frame: impl FnMut(u32, Frame),
 ) -> Result<Header, DecodeError> {
+    let bytes = unpadded(bytes);
     if read_u16(bytes, 4) == FORMAT_VERSION_2 && bytes.get(0..4) == Some(&MAGIC[..]) {
         let (header, body) = parse_v2(bytes)?;
         decode_v2_body(&header, body, |item| {
@@ -992,7 +1037,7 @@ pub fn for_each_frame(
         })?;
         return Ok(header);
     }
-    let r = Recording::parse(bytes)?;
+    let r = Recording::parse_exact(bytes)?;
     for i in 0..r.frame_count() {
         on_frame(i, r.frame(i).unwrap_or(Frame::NEUTRAL));
     }
@@ -1020,8 +1065,9 @@ pub const fn load_scratch_size(frames: usize, interval: u16) -> usize {
 /// [`DecodeError::CapacityExceeded`] with `capacity` = the frames it could hold at 3 bytes each.
 /// Decoding is bounded by `scratch`: at most `scratch.len() / 3` frames are decoded.
 pub fn load<'a>(bytes: &'a [u8], scratch: &'a mut [u8]) -> Result<Recording<'a>, DecodeError> {
+    let bytes = unpadded(bytes);
     if read_u16(bytes, 4) != FORMAT_VERSION_2 || bytes.get(0..4) != Some(&MAGIC[..]) {
-        return Recording::parse(bytes);
+        return Recording::parse_exact(bytes);
     }
     let (header, body) = parse_v2(bytes)?;
     let k = if header.flags & FLAG_CHECKSUMS != 0 {
@@ -1216,6 +1262,87 @@ mod tests {
                 assert_eq!(h.frame_count as usize, n);
                 assert_eq!(out, fs);
             }
+        }
+    }
+
+    /// Version 1 and 2 recordings of every length mod 4, as a store in 4-byte groups reads them
+    /// back (zeros up to a multiple of 4), and with 1..=3 zeros added: every reader loads the
+    /// same recording; a fourth zero, a non-zero byte or a damaged padded file is refused with
+    /// the error the bytes as given produce.
+    #[test]
+    fn up_to_three_zero_bytes_of_padding_are_ignored() {
+        let mut lengths_mod_4 = [false; 4];
+        for n in [1usize, 2, 3, 4, 5, 9, 17, 33, 40] {
+            let fs = frames(n);
+            let info = RecordingInfo {
+                tick_hz: 60,
+                checksum_interval: 4,
+                condition_unit: 0.5,
+            };
+            let checks: heapless::Vec<u32, 64> = (0..checksum_count(n as u64, 4))
+                .map(|j| 0x9e37_79b9u32.wrapping_mul(j as u32 + 3))
+                .collect();
+            let mut v1 = [0u8; 512];
+            let len1 = encode(&info, &fs, &checks, &mut v1).unwrap();
+            let mut v2 = [0u8; 512];
+            let len2 = encode_v2(&info, &fs, &checks, &mut v2).unwrap();
+            for exact in [&v1[..len1], &v2[..len2]] {
+                lengths_mod_4[exact.len() % 4] = true;
+                let mut scratch = [0u8; 512];
+                let want = load(exact, &mut scratch)
+                    .unwrap()
+                    .frames()
+                    .collect::<std::vec::Vec<_>>();
+                assert_eq!(want.len(), n);
+                for pad in 1..=MAX_PADDING {
+                    let mut padded = exact.to_vec();
+                    padded.resize(exact.len() + pad, 0);
+                    assert_eq!(unpadded(&padded), exact, "{pad} zeros");
+                    let mut scratch = [0u8; 512];
+                    let rec = load(&padded, &mut scratch).unwrap();
+                    assert!(rec.frames().eq(want.iter().copied()));
+                    let mut out: heapless::Vec<Frame, 64> = heapless::Vec::new();
+                    decode(&padded, &mut out).unwrap();
+                    assert_eq!(&out[..], &want[..]);
+                    let mut m = 0;
+                    for_each_frame(&padded, |_, _| m += 1).unwrap();
+                    assert_eq!(m, n);
+                    if exact == &v1[..len1] {
+                        assert_eq!(Recording::parse(&padded).unwrap().as_bytes(), exact);
+                    }
+                    // A non-zero last byte is not padding: the error of the bytes as given.
+                    let mut bad = padded.clone();
+                    *bad.last_mut().unwrap() = 1;
+                    assert_eq!(unpadded(&bad), &bad[..]);
+                    assert!(decode(&bad, &mut out).is_err());
+                    // A damaged body stays damaged, padded or not.
+                    let mut hurt = padded.clone();
+                    hurt[HEADER_LEN] ^= 0x40;
+                    assert_eq!(unpadded(&hurt), &hurt[..]);
+                    assert!(matches!(
+                        decode(&hurt, &mut out),
+                        Err(DecodeError::CrcMismatch { .. } | DecodeError::TrailingBytes { .. })
+                    ));
+                }
+                // Four zeros are more than padding.
+                let mut four = exact.to_vec();
+                four.resize(exact.len() + 4, 0);
+                assert_eq!(unpadded(&four), &four[..]);
+                let mut out: heapless::Vec<Frame, 64> = heapless::Vec::new();
+                assert!(decode(&four, &mut out).is_err());
+            }
+            // The version 1 error for 4 zeros is still the trailing bytes.
+            let mut four = v1[..len1].to_vec();
+            four.resize(len1 + 4, 0);
+            assert!(matches!(
+                Recording::parse(&four),
+                Err(DecodeError::TrailingBytes { .. })
+            ));
+        }
+        assert_eq!(lengths_mod_4, [true; 4], "every length mod 4 covered");
+        // Short or headerless input is returned as it is.
+        for b in [&[][..], &[0u8; 3][..], &[0u8; 30][..], &b"HKGH\x01\x00"[..]] {
+            assert_eq!(unpadded(b), b);
         }
     }
 

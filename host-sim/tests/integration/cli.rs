@@ -174,8 +174,37 @@ fn gamepad_file_hash_is_the_cores_gamepad_hash() {
         .unwrap();
     assert!(out.status.success(), "{out:?}");
     let mut buf = [0u8; 64];
-    let expected = hopkit::hash::format_hash_line(hopkit_demo::gamepad_hash(&bytes), &mut buf);
+    // On the WASM-4 cart's level (the default).
+    let cart = |b: &[u8]| {
+        use hopkit_demo::{level::Level, DemoRig};
+        hopkit_demo::gamepad::gamepad_hash_rig(DemoRig::new().with_level(Level::WASM4_CART), b)
+    };
+    let expected = hopkit::hash::format_hash_line(cart(&bytes), &mut buf);
     assert_eq!(hash_line(&out.stdout), expected);
+    // Issue 37's reproduction: the player runs into the tower's place; the cart's hash on the
+    // plain level, another with --level full.
+    let mut repro = vec![W4_RIGHT; 12];
+    repro.extend([W4_UP; 300]);
+    repro.extend([0u8; 288]);
+    std::fs::write(&file, &repro).unwrap();
+    for (level, want) in [
+        (None, "0xff72a540df61ba9c"),
+        (Some("plain"), "0xff72a540df61ba9c"),
+        (Some("full"), "0xc2fb463dec14f008"),
+    ] {
+        let mut cmd = sim();
+        cmd.args(["hash", "--gamepad"]).arg(&file);
+        if let Some(l) = level {
+            cmd.args(["--level", l]);
+        }
+        let out = cmd.output().unwrap();
+        assert!(out.status.success(), "{out:?}");
+        assert_eq!(
+            hash_line(&out.stdout),
+            format!("state-hash: {want}"),
+            "{level:?}"
+        );
+    }
     // An empty file is the start state; one byte more is another state.
     std::fs::write(&file, b"").unwrap();
     let out = sim()

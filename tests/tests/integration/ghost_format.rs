@@ -98,12 +98,23 @@ fn error_truncated_header_and_body() {
 
 #[test]
 fn error_trailing_bytes() {
-    let (_, _, _, mut bytes) = sample(10, 0);
+    // A non-zero extra byte, or more zeros than padding (`format::MAX_PADDING`, 3), is an error.
+    let (_, _, _, exact) = sample(10, 0);
+    for extra in [&[1u8][..], &[0, 0, 0, 0], &[0, 7]] {
+        let mut bytes = exact.clone();
+        bytes.extend_from_slice(extra);
+        assert!(
+            matches!(
+                Recording::parse(&bytes),
+                Err(DecodeError::TrailingBytes { .. })
+            ),
+            "{extra:?}"
+        );
+    }
+    // Up to 3 zeros are padding (storage in 4-byte groups): the recording as written.
+    let mut bytes = exact.clone();
     bytes.push(0);
-    assert!(matches!(
-        Recording::parse(&bytes),
-        Err(DecodeError::TrailingBytes { .. })
-    ));
+    assert_eq!(Recording::parse(&bytes).unwrap().as_bytes(), &exact[..]);
 }
 
 #[test]
