@@ -130,9 +130,12 @@ pub(crate) fn move_on_level(
     ev.carried_yaw
 }
 
-/// The movement step on `ground`: `movement::step`, which chooses the mode (ladder, water,
-/// walking) every tick. On [`DemoGround`] there is neither ladder nor water (its probe has none,
-/// and that code folds away).
+/// The movement step on `ground`. With the level's features, `movement::step`, which chooses the
+/// mode (ladder, water, walking) every tick. Without them there is no ladder and no water, and the
+/// players never crouch: `movement::step_wish`, the walking step alone, which gives the same bits
+/// there (a water jump cannot start without water) — and keeps the water and crouch code, which
+/// `step` links for any probe, out of the WASM-4 cart, whose 64 KiB cannot hold it (68,432 B with
+/// `step`).
 #[inline(always)]
 fn step_on<G: GroundProbe>(
     ground: &G,
@@ -141,7 +144,11 @@ fn step_on<G: GroundProbe>(
     input: &MoveInput,
     dt: f32,
 ) -> movement::StepEvents {
-    movement::step(mover, movement, input, ground, dt)
+    if cfg!(feature = "level-features") {
+        movement::step(mover, movement, input, ground, dt)
+    } else {
+        movement::step_wish(mover, movement, input.world_wish(), input.jump, ground, dt)
+    }
 }
 
 /// `yaw` turned by `by` radians and wrapped into `(−π, π]`; exactly `yaw` when `by` is 0 (off the
