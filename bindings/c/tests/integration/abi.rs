@@ -22,6 +22,7 @@ fn flat() -> HkGround {
         surface_motion: None,
         clearance: None,
         ladder: None,
+        trace: None,
     }
 }
 
@@ -943,6 +944,7 @@ fn callback_ground_is_used_and_validated() {
         surface_motion: None,
         clearance: None,
         ladder: None,
+        trace: None,
         ..flat()
     };
     let p = seed_params();
@@ -1316,6 +1318,7 @@ fn a_callback_reentering_the_stepped_mover_gets_busy() {
         surface_motion: None,
         clearance: None,
         ladder: None,
+        trace: None,
         ..flat()
     };
     let input = HkMoveInput {
@@ -1476,6 +1479,7 @@ fn water_callback_swims_as_the_core() {
         surface_motion: None,
         clearance: None,
         ladder: None,
+        trace: None,
         ..flat()
     };
     let mut p = MaybeUninit::<HkMoveParams>::uninit();
