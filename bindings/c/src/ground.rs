@@ -308,14 +308,7 @@ impl GroundProbe for Ground {
 #[derive(Clone, Copy)]
 pub(crate) struct Traced {
     ground: Ground,
-    trace: unsafe extern "C" fn(
-        *mut c_void,
-        HkVec3,
-        HkVec3,
-        HkVec3,
-        HkVec3,
-        *mut HkTrace,
-    ) -> i32,
+    trace: unsafe extern "C" fn(*mut c_void, HkVec3, HkVec3, HkVec3, HkVec3, *mut HkTrace) -> i32,
     user: *mut c_void,
 }
 

@@ -383,9 +383,16 @@ pub unsafe extern "C" fn hk_world_add_stairs(
             .ok()
             .filter(|&s| usize::from(s) <= HK_WORLD_CAPACITY)
             .ok_or(HK_ERR_FULL)?;
-        let stairs = Brush::stairs(base.finite()?, dir, steps, rise, run, width)
-            .map_err(brush_status)?;
-        unsafe { add(world, usize::from(steps), stairs.map(|b| b.with_flags(f)), out_first_index) }
+        let stairs =
+            Brush::stairs(base.finite()?, dir, steps, rise, run, width).map_err(brush_status)?;
+        unsafe {
+            add(
+                world,
+                usize::from(steps),
+                stairs.map(|b| b.with_flags(f)),
+                out_first_index,
+            )
+        }
     })())
 }
 
