@@ -10,7 +10,7 @@ use std::ffi::CStr;
 use std::mem::MaybeUninit;
 use std::ptr::{null, null_mut};
 
-fn flat() -> HkGround {
+pub(crate) fn flat() -> HkGround {
     HkGround {
         kind: HK_GROUND_FLAT,
         height: 0.0,
@@ -45,7 +45,7 @@ fn new_mover() -> HkMover {
 /// interpreter runs about a thousand times slower than native code. Long runs take `under_miri`
 /// ticks there and `native` here; the outcomes only a whole run reaches are asserted natively
 /// ([`WHOLE_RUNS`]).
-fn run_length(native: u32, under_miri: u32) -> u32 {
+pub(crate) fn run_length(native: u32, under_miri: u32) -> u32 {
     if cfg!(miri) {
         under_miri
     } else {
@@ -54,9 +54,9 @@ fn run_length(native: u32, under_miri: u32) -> u32 {
 }
 
 /// Runs have their native length ([`run_length`]): the outcomes of a whole run can be asserted.
-const WHOLE_RUNS: bool = !cfg!(miri);
+pub(crate) const WHOLE_RUNS: bool = !cfg!(miri);
 
-fn mover_hash(m: &HkMover) -> u64 {
+pub(crate) fn mover_hash(m: &HkMover) -> u64 {
     let mut h = 0;
     assert_eq!(unsafe { hk_mover_state_hash(m, &mut h) }, HK_OK);
     h
