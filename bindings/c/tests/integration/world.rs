@@ -1014,3 +1014,90 @@ fn world_storage_and_step_pointers_are_checked() {
         assert_ne!(state(&m), before);
     }
 }
+
+mod props {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Any float: the bit patterns NaN, ±inf, subnormals and huge values included.
+    fn any_f32() -> impl Strategy<Value = f32> {
+        prop_oneof![
+            3 => -2000.0f32..2000.0,
+            1 => any::<u32>().prop_map(f32::from_bits),
+        ]
+    }
+
+    fn any_v3() -> impl Strategy<Value = HkVec3> {
+        (any_f32(), any_f32(), any_f32()).prop_map(|(x, y, z)| v(x, y, z))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(96))]
+
+        /// Any boxes, ramps and traces: the C ABI accepts exactly what the core builds, and
+        /// traces the same bits; a step through the result never leaves a bad number.
+        #[test]
+        fn any_world_is_the_cores(
+            solids in proptest::collection::vec((any_v3(), any_v3(), 0u32..5, any::<u32>()), 1..12),
+            traces in proptest::collection::vec((any_v3(), any_v3(), any_v3(), any_v3()), 1..8),
+            wish in (any_f32(), any_f32()),
+        ) {
+            let mut w = new_world(HK_WORLD_DEFAULT_SKIN);
+            let mut core = World::<HK_WORLD_CAPACITY>::new();
+            for (a, b, kind, flags) in solids {
+                let flags = flags & !0x7ffe; // some reserved bits still set (bit 15)
+                let st = unsafe {
+                    if kind < 4 {
+                        hk_world_add_ramp(&mut *w, a, b, kind, flags, null_mut())
+                    } else {
+                        hk_world_add_box(&mut *w, a, b, flags, null_mut())
+                    }
+                };
+                let (ca, cb) = (Vec3::from(a), Vec3::from(b));
+                let built = if kind < 4 {
+                    let t = [Toward::PlusX, Toward::MinusX, Toward::PlusZ, Toward::MinusZ];
+                    Brush::ramp(ca, cb, t[kind as usize])
+                } else {
+                    Brush::aabb(ca, cb)
+                };
+                match built {
+                    Ok(brush) if flags & HK_SOLID_RESERVED_MASK == 0 => {
+                        prop_assert_eq!(st, HK_OK);
+                        core.push(brush.with_flags(SolidFlags(flags))).unwrap();
+                    }
+                    _ => prop_assert_eq!(st, HK_ERR_INVALID_ARG),
+                }
+            }
+            prop_assert_eq!(world_len(&w) as usize, core.len());
+            for (s, e, lo, hi) in traces {
+                let mut t = HkTrace::default();
+                let st = unsafe { hk_world_trace(&*w, s, e, lo, hi, &mut t) };
+                let all = [s, e, lo, hi];
+                if all.iter().all(|x| Vec3::from(*x).is_finite()) {
+                    prop_assert_eq!(st, HK_OK);
+                    let r = core.trace(s.into(), e.into(), lo.into(), hi.into());
+                    same_bits(&t, &r, "random trace");
+                    prop_assert!((0.0..=1.0).contains(&t.fraction) && Vec3::from(t.end).is_finite());
+                } else {
+                    prop_assert_eq!(st, HK_ERR_INVALID_ARG);
+                }
+            }
+            let p = q3_params();
+            let mut m = HkMover {
+                _opaque: [MaybeUninit::new(0); HK_MOVER_SIZE],
+            };
+            prop_assert_eq!(unsafe { hk_mover_init(&mut m, v(0.0, 30.0, 0.0)) }, HK_OK);
+            let input = hk_input(Vec2::new(wish.0, wish.1), Vec2::new(0.0, -1.0), true);
+            for _ in 0..10 {
+                let st = unsafe { hk_mover_step_world(&mut m, &p, &input, &*w, 1.0 / 60.0, null_mut()) };
+                if !(wish.0.is_finite() && wish.1.is_finite()) {
+                    prop_assert_eq!(st, HK_ERR_INVALID_ARG);
+                    break;
+                }
+                prop_assert_eq!(st, HK_OK);
+                let s = state(&m);
+                prop_assert!(Vec3::from(s.position).is_finite() && Vec3::from(s.velocity).is_finite());
+            }
+        }
+    }
+}
