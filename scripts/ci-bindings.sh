@@ -4,10 +4,12 @@
 #  1. hopkit-ffi tests: the committed C header is fresh (bindings/c/tests/integration/header.rs), ABI tests.
 #  2. The C examples build with gcc -std=c11 -Wall -Wextra -Werror -pedantic (and one with g++
 #     -std=c++17) against the static library and run; the `state-hash:` line they print must equal the Rust reference
-#     (`hopkit_demo::scripted_hash`) and `hopkit-sim hash --scene demo --ticks N`.
+#     (`hopkit_demo::scripted_hash`) and `hopkit-sim hash --scene demo --ticks N`; collide.c (a
+#     level of solids, the world step and a trace callback) prints the core's hash for the same
+#     run (`--example world_hash`).
 #  3. hopkit-ffi builds as a bare-metal staticlib for Cortex-M (thumbv7em-none-eabihf); minimal.c,
-#     cross-compiled with arm-none-eabi-gcc + newlib against it, runs under QEMU (mps2-an386) and
-#     prints exactly what the host build prints; an LTO build with a panic handler that cannot
+#     and collide.c, cross-compiled with arm-none-eabi-gcc + newlib against it, run under QEMU
+#     (mps2-an386) and print exactly what the host builds print; an LTO build with a panic handler that cannot
 #     link proves no entry point can panic.
 #  4. The wasm32 cart builds (opt-level z, LTO, one 64 KiB page of memory) and its size is
 #     reported; the wasmi host test then runs it and requires the .wasm (bit-exact vs x86_64).
@@ -47,6 +49,13 @@ demo_out="$("$TARGET_DIR/c-examples/hopkit_demo" "$TICKS")" || fail "hopkit_demo
 printf '%s\n' "$demo_out"
 minimal_out="$("$TARGET_DIR/c-examples/minimal")" || fail "minimal exited non-zero"
 printf '%s\n' "$minimal_out"
+collide_out="$("$TARGET_DIR/c-examples/collide")" || fail "collide exited non-zero"
+printf '%s\n' "$collide_out"
+c_collide="$(printf '%s\n' "$collide_out" | grep '^state-hash: 0x' | tail -1 || true)"
+rust_collide="$(cargo run -q -p hopkit-ffi --example world_hash)"
+echo "collide.c: $c_collide; core (world_hash): $rust_collide"
+[ -n "$c_collide" ] && [ "$c_collide" = "$rust_collide" ] ||
+    fail "collide.c hash '$c_collide' differs from the core's '$rust_collide'"
 c_cpp=""
 if [ "$have_cxx" = 1 ]; then
     cpp_out="$("$TARGET_DIR/c-examples/cpp_smoke")" || fail "cpp_smoke exited non-zero"
@@ -123,8 +132,8 @@ if command -v readelf >/dev/null; then
     [ "$exported" -ge "$header_fns" ] || fail "the Cortex-M staticlib lacks hk_* functions"
 fi
 
-step "the C example on a Cortex-M4F (arm-none-eabi-gcc + newlib, QEMU mps2-an386)"
-# The same minimal.c, cross-compiled with GCC against the staticlib above and run under QEMU with
+step "the C examples on a Cortex-M4F (arm-none-eabi-gcc + newlib, QEMU mps2-an386)"
+# The same minimal.c and collide.c, cross-compiled with GCC against the staticlib above and run under QEMU with
 # semihosting: its output must equal the host build's, line for line.
 if command -v arm-none-eabi-gcc >/dev/null && command -v qemu-system-arm >/dev/null; then
     make -s -B -C bindings/c cortex-m ARM_LIB="$armlib" CARGO_TARGET_DIR="$TARGET_DIR"
@@ -133,7 +142,12 @@ if command -v arm-none-eabi-gcc >/dev/null && command -v qemu-system-arm >/dev/n
     printf '%s\n' "$m4_out"
     arm-none-eabi-size "$TARGET_DIR/c-cortex-m/minimal.elf"
     [ "$m4_out" = "$minimal_out" ] || fail "the Cortex-M C example prints something else than on the host"
-    echo "C on Cortex-M4F: identical to the host build"
+    m4_collide="$(make -s -C bindings/c run-cortex-m EXAMPLE=collide ARM_LIB="$armlib" CARGO_TARGET_DIR="$TARGET_DIR")" ||
+        fail "collide.elf failed under QEMU: $m4_collide"
+    printf '%s\n' "$m4_collide"
+    arm-none-eabi-size "$TARGET_DIR/c-cortex-m/collide.elf"
+    [ "$m4_collide" = "$collide_out" ] || fail "collide.c prints something else on the Cortex-M4F than on the host"
+    echo "C on Cortex-M4F: identical to the host builds (minimal.c, collide.c)"
 elif [ "${CI:-}" = true ]; then
     fail "arm-none-eabi-gcc or qemu-system-arm missing (.ci/run installs gcc-arm-none-eabi, libnewlib-arm-none-eabi, qemu-system-arm)"
 else
@@ -142,7 +156,7 @@ fi
 
 step "C ABI: link-time proof that no entry point can panic (wasm32 cdylib, LTO, panic-never)"
 # The `panic-never` handler calls a symbol that exists nowhere and wasm-ld rejects undefined
-# symbols, so this links only if optimisation removed every panic path behind the 92 exports.
+# symbols, so this links only if optimisation removed every panic path behind the exports.
 scripts/cross-cargo.sh rustc --target wasm32-unknown-unknown -p hopkit-ffi --lib \
     --crate-type cdylib --no-default-features --features panic-never "${SIZE_FLAGS[@]}" ||
     fail "hopkit-ffi keeps a reachable panic path (see the undefined symbol above)"

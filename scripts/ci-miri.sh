@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The C ABI's tests under Miri (called by .ci/run): undefined behaviour at the boundary — aliasing
 # through re-entrant callbacks, uninitialised storage, misaligned or dangling pointers — is an
-# error, under both Stacked Borrows (all ABI tests except the proptest ones, ≈ 5 min) and Tree
-# Borrows (the pointer, storage and re-entrancy tests). libm runs its soft-float path there
-# (feature `miri` of hopkit-ffi: Miri cannot run its x86 inline assembly).
+# error, under both Stacked Borrows (all ABI and collision-world tests except the proptest ones,
+# ≈ 5 min) and Tree Borrows (the pointer, storage and re-entrancy tests, the trace callbacks).
+# libm runs its soft-float path there (feature `miri` of hopkit-ffi: Miri cannot run its x86
+# inline assembly).
 # Needs nightly with the miri and rust-src components; installs them (bounded by a timeout) and
 # prints a visible SKIP when that is impossible.
 set -euo pipefail
@@ -20,11 +21,12 @@ if ! cargo +nightly miri --version >/dev/null 2>&1; then
     exit 0
 fi
 cargo +nightly miri setup >/dev/null 2>&1
-echo "-- Stacked Borrows: hopkit-ffi ABI tests"
-cargo +nightly miri test -q -p hopkit-ffi --features miri --test integration -- abi:: --skip props 2>&1 |
+echo "-- Stacked Borrows: hopkit-ffi ABI and world tests"
+cargo +nightly miri test -q -p hopkit-ffi --features miri --test integration -- abi:: world:: --skip props 2>&1 |
     grep -E '^test result|error|Undefined' || { echo "ci-miri: FAIL" >&2; exit 1; }
 echo "-- Tree Borrows: pointer, storage and re-entrancy tests"
 MIRIFLAGS="${MIRIFLAGS:-} -Zmiri-tree-borrows" cargo +nightly miri test -q -p hopkit-ffi --features miri --test integration -- \
-    reentering initialised_storage misaligned null_pointers callback_ground 2>&1 |
+    reentering initialised_storage misaligned null_pointers callback_ground \
+    world_storage_and_step broken_trace_answers trace_callback_step 2>&1 |
     grep -E '^test result|error|Undefined' || { echo "ci-miri: FAIL" >&2; exit 1; }
 echo "ci-miri: ok"

@@ -57,6 +57,7 @@ fuzz_target!(|data: &[u8]| {
         surface_motion: None,
         clearance: None,
         ladder: None,
+        trace: None,
     };
     for _ in 0..16 {
         let st = unsafe {

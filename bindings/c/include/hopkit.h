@@ -28,7 +28,7 @@
  * Version of this C ABI. Bumped on any incompatible change of a struct layout, storage size or
  * function signature.
  */
-#define HK_ABI_VERSION 3
+#define HK_ABI_VERSION 4
 
 /**
  * Alignment of every opaque storage type, bytes.
@@ -302,6 +302,77 @@
  * (`hopkit_demo::gamepad::TURN_WITH_STRAFE`).
  */
 #define HK_W4_TURN_WITH_STRAFE 0.85
+
+/**
+ * Most solids an `HkWorld` holds.
+ */
+#define HK_WORLD_CAPACITY 256
+
+/**
+ * Size in bytes of `HkWorld` storage (36 KiB; the core's `World<256>` is 35,872 bytes on
+ * 64-bit targets, less on 32-bit ones).
+ */
+#define HK_WORLD_SIZE 36864
+
+/**
+ * Quake III's skin (`SURFACE_CLIP_EPSILON`), world units: a trace stops this far in front of
+ * what it hits. The skin for worlds in Quake units; for metres (the seed presets) 1/256 keeps
+ * the same proportion to the body.
+ */
+#define HK_WORLD_DEFAULT_SKIN 0.125
+
+/**
+ * Largest skin `hk_world_init` accepts, world units.
+ */
+#define HK_WORLD_MAX_SKIN 1024.0
+
+/**
+ * Solids lie within ±`HK_WORLD_MAX_COORD` (2²⁰) on every axis; trace inputs are clamped into it.
+ */
+#define HK_WORLD_MAX_COORD 1048576.0
+
+/**
+ * Most planes `hk_world_add_planes` accepts.
+ */
+#define HK_WORLD_MAX_INPUT_PLANES 16
+
+/**
+ * Solid flag bit: a climbable solid (a ladder). Carried into traces (`HkTrace::flags`); every
+ * solid blocks whatever its flags. (`hk_mover_step_world` climbs no ladders: the core's solid
+ * world reports none yet.)
+ */
+#define HK_SOLID_LADDER 1
+
+/**
+ * Solid flag bits reserved for hopkit's future kinds (1–15): flags with any of them set are
+ * `HK_ERR_INVALID_ARG`. Bits 16–31 are free for the game (materials, sounds, …).
+ */
+#define HK_SOLID_RESERVED_MASK 65534
+
+/**
+ * `HkTrace::solid` when nothing was hit.
+ */
+#define HK_SOLID_NONE -1
+
+/**
+ * Ramp and stairs direction (`hk_world_add_ramp`, `hk_world_add_stairs`): rising towards +X.
+ */
+#define HK_TOWARD_PLUS_X 0
+
+/**
+ * Rising towards −X.
+ */
+#define HK_TOWARD_MINUS_X 1
+
+/**
+ * Rising towards +Z.
+ */
+#define HK_TOWARD_PLUS_Z 2
+
+/**
+ * Rising towards −Z.
+ */
+#define HK_TOWARD_MINUS_Z 3
 
 /**
  * Result of every `hk_*` call that can fail. `HK_OK` (0) is success; every other value names the
@@ -723,6 +794,86 @@ typedef int32_t (*HkGroundClearanceFn)(void *user, struct HkVec3 feet, float *ou
 typedef int32_t (*HkGroundLadderFn)(void *user, struct HkVec3 feet, struct HkVec3 *out_normal);
 
 /**
+ * A plane `normal · p = dist`; the solid side is `normal · p < dist` (the normal points out of
+ * the solid, as Quake's brush sides).
+ */
+typedef struct HkPlane {
+  /**
+   * Normal pointing out of the solid (any non-zero length where an input; unit in an output).
+   */
+  struct HkVec3 normal;
+  /**
+   * Signed distance of the plane from the origin along the unit normal, world units.
+   */
+  float dist;
+} HkPlane;
+
+/**
+ * What a box trace found: the core's `TraceResult`.
+ */
+typedef struct HkTrace {
+  /**
+   * Part of the move completed, in [0, 1] (1: nothing hit).
+   */
+  float fraction;
+  /**
+   * Where the box's origin (the feet) stopped, world units; a skin in front of what it hit.
+   */
+  struct HkVec3 end;
+  /**
+   * The surface hit, its normal out of the solid; zero normal when nothing was hit or when
+   * `all_solid`.
+   */
+  struct HkPlane plane;
+  /**
+   * 1 when the box started inside (or touching) a solid (such a solid does not block it).
+   */
+  uint8_t start_solid;
+  /**
+   * 1 when the box stayed inside a solid the whole move (`fraction` 0, `end` the start).
+   */
+  uint8_t all_solid;
+  /**
+   * Index of the solid hit (or the all-solid one), `HK_SOLID_NONE` (−1) when none.
+   */
+  int32_t solid;
+  /**
+   * That solid's flags (`HK_SOLID_*`), 0 when none.
+   */
+  uint32_t flags;
+} HkTrace;
+
+/**
+ * A box trace reported by a C callback (optional, `HkGround::trace`): the game's own physics as
+ * a world of solids. Sweep the box `mins..maxs` (relative to the feet, Y up: a standing body is
+ * `(−r, 0, −r)..(r, h, r)`) from `start` to `end`; write where it stopped and what it hit to
+ * `*out_trace` and return 1, or return 0 when nothing is in the way (the move completes;
+ * `*out_trace` is not read). `*out_trace` holds the answer "nothing hit" when the callback is
+ * called. A zero-length move (`start == end`) asks whether the box at `start` overlaps a solid
+ * (`start_solid`). Must be pure; must not unwind.
+ *
+ * With it, `hk_mover_step` collides and slides the body through your solids (walls, corners,
+ * stairs, ceilings, surf ramps: the core's `movement::slide`), finds the ground with a trace
+ * down and stands a crouched body up only where the standing box fits; `probe` is then asked
+ * only by a crouch-jump in the air and the water jump, and `clearance` not at all.
+ *
+ * The answer is made to keep the core's trace contract (never an error, never a bad number):
+ * `all_solid` ≠ 0 means `start_solid`, `fraction` 0 and `end` = `start`; a NaN `fraction` is 0,
+ * others are clamped into [0, 1]; a non-finite `end` is replaced by
+ * `start + fraction·(end − start)`; a plane normal of length 1 (within 1e-4) is used as given,
+ * another finite non-zero one is normalised, and a zero or non-finite normal or a non-finite
+ * `dist` is "no plane" (a hit with no plane stops the move); `start_solid`/`all_solid` read any
+ * non-zero value as 1; a `solid` outside 0 ..= 65,535 (e.g. `HK_SOLID_NONE`) is none; `flags`
+ * pass through.
+ */
+typedef int32_t (*HkGroundTraceFn)(void *user,
+                                   struct HkVec3 start,
+                                   struct HkVec3 end,
+                                   struct HkVec3 mins,
+                                   struct HkVec3 maxs,
+                                   struct HkTrace *out_trace);
+
+/**
  * Which ground to probe. Only the fields of the chosen `kind` are read.
  */
 typedef struct HkGround {
@@ -766,6 +917,12 @@ typedef struct HkGround {
    * `HK_GROUND_CALLBACK`: a ladder at the feet (`movement::ladder`), or NULL: no ladders.
    */
   HkGroundLadderFn ladder;
+  /**
+   * `HK_GROUND_CALLBACK`: a box trace through your solids (`HkGroundTraceFn`): `hk_mover_step`
+   * then collides and slides; or NULL: the height-probe world (walls are ground more than
+   * `step_up` above the feet). Read only by `hk_mover_step` (ABI version 4).
+   */
+  HkGroundTraceFn trace;
 } HkGround;
 
 /**
@@ -1559,6 +1716,19 @@ typedef struct HkStepEvents {
 } HkStepEvents;
 
 /**
+ * Opaque storage for a level of up to `HK_WORLD_CAPACITY` solids with its grid broadphase
+ * (36 KiB: make it `static` on a small stack; `hk_world_init` needs as much stack once).
+ * Initialise with `hk_world_init`, add solids
+ * with `hk_world_add_*` (solid `i` is the `i`-th added), then trace through it.
+ */
+typedef struct HK_ALIGNED(8) HkWorld {
+  /**
+   * Not for use from C.
+   */
+  uint8_t _opaque[HK_WORLD_SIZE];
+} HkWorld;
+
+/**
  * Movement wish in the character's frame (seed 000): unit `(front, right)` direction and a
  * magnitude in [0, 1]. W = (1, 0, 1), W+D = (1/√2, 1/√2, 1), nothing = (0, 0, 0).
  */
@@ -2280,6 +2450,9 @@ HkStatus hk_mover_set_state(struct HkMover *mover, const struct HkMoverState *st
  * Advance the mover by `dt` seconds (finite, 0 < dt ≤ `HK_MAX_STEP_DT`) over `ground` (NULL = no
  * ground): Quake order — ground test, jump, friction, accelerate/air-accelerate, gravity, move,
  * walls, ground test. `dt > max_tick_dt` is split into sub-steps. `out_events` may be NULL.
+ * A callback ground with a `trace` callback is a world of solids: the body's box
+ * (`body_radius`, the standing or crouched height) collides and slides through it
+ * (`HkGroundTraceFn`).
  *
  * # Safety
  * `mover` an `HkMover` or NULL; `params`, `input` readable or NULL; `ground` NULL or readable;
@@ -2291,6 +2464,26 @@ HkStatus hk_mover_step(struct HkMover *mover,
                        const struct HkGround *ground,
                        float dt,
                        struct HkStepEvents *out_events);
+
+/**
+ * `hk_mover_step` through the solids of `world` (an initialised `HkWorld`): the body's box
+ * (`body_radius` wide, the standing or crouched height) collides and slides through them, steps
+ * up stairs up to `step_up`, stays on the ground down stairs and slopes, surfs ramps too steep
+ * to stand on (`surf` 1) and stops under ceilings — the core's `movement::step` over
+ * `collide::Solid(&world)`, bit for bit. No ladders, water or moving platforms (the world has
+ * none; a `HK_SOLID_LADDER` solid is a plain solid here). Errors as `hk_mover_step`; the world
+ * is only read.
+ *
+ * # Safety
+ * `mover` an `HkMover` or NULL; `params`, `input` readable or NULL; `world` an `HkWorld` or
+ * NULL, not written during the call; `out_events` NULL or writable.
+ */
+HkStatus hk_mover_step_world(struct HkMover *mover,
+                             const struct HkMoveParams *params,
+                             const struct HkMoveInput *input,
+                             const struct HkWorld *world,
+                             float dt,
+                             struct HkStepEvents *out_events);
 
 /**
  * Horizontal speed `|(vx, vz)|` of the mover, units/s.
@@ -2771,6 +2964,127 @@ HkStatus hk_crank_look_rate(float change_deg,
                             float dt,
                             float view_turns_per_crank_turn,
                             float *out_rate);
+
+/**
+ * Initialise an empty world whose traces stop `skin` world units in front of what they hit
+ * (finite, 0 ≤ skin ≤ `HK_WORLD_MAX_SKIN`; `HK_WORLD_DEFAULT_SKIN`, Quake III's 1/8, for
+ * Quake units; 1/256 for metres).
+ *
+ * Stack: the empty world is built as a value and then moved into the storage (the core has no
+ * in-place constructor), so this call needs about as much stack as the storage is large:
+ * 35,896 bytes measured on a Cortex-M4F (`opt-level = "s"`). Call it once, where the stack
+ * allows; every other `hk_world_*` call works in place.
+ *
+ * # Safety
+ * `world` NULL or writable `HkWorld` storage.
+ */
+HkStatus hk_world_init(struct HkWorld *world, float skin);
+
+/**
+ * Remove every solid (the skin stays).
+ *
+ * # Safety
+ * `world` NULL or an `HkWorld`.
+ */
+HkStatus hk_world_clear(struct HkWorld *world);
+
+/**
+ * Number of solids in the world (0 ..= `HK_WORLD_CAPACITY`).
+ *
+ * # Safety
+ * `world` NULL or an `HkWorld`; `out_len` NULL or writable.
+ */
+HkStatus hk_world_len(const struct HkWorld *world, uint32_t *out_len);
+
+/**
+ * Add an axis-aligned box between the corners `a` and `b` (any order; flat allowed) with
+ * `flags` (`HK_SOLID_*`). Its index goes to `*out_index` (may be NULL). Errors: a coordinate
+ * not finite or beyond ±`HK_WORLD_MAX_COORD`, or a reserved flag bit: `HK_ERR_INVALID_ARG`; a
+ * full world: `HK_ERR_FULL` (nothing added).
+ *
+ * # Safety
+ * `world` NULL or an `HkWorld`; `out_index` NULL or writable.
+ */
+HkStatus hk_world_add_box(struct HkWorld *world,
+                          struct HkVec3 a,
+                          struct HkVec3 b,
+                          uint32_t flags,
+                          uint32_t *out_index);
+
+/**
+ * Add a ramp (wedge): the box between `a` and `b` cut by one sloped plane, its top rising from
+ * the bottom at one end to the top at the other, towards `toward` (`HK_TOWARD_*`). A ramp with
+ * no rise or run is its box. Errors as `hk_world_add_box`, and an unknown `toward`:
+ * `HK_ERR_INVALID_ARG`.
+ *
+ * # Safety
+ * `world` NULL or an `HkWorld`; `out_index` NULL or writable.
+ */
+HkStatus hk_world_add_ramp(struct HkWorld *world,
+                           struct HkVec3 a,
+                           struct HkVec3 b,
+                           uint32_t toward,
+                           uint32_t flags,
+                           uint32_t *out_index);
+
+/**
+ * Add a straight staircase of `steps` solid boxes (each from the floor up), the first step's
+ * lower corner at `base`: step `i` spans `run` units towards `toward` (`HK_TOWARD_*`) starting
+ * `i·run` from `base`, `width` units across (+Z for X stairs, +X for Z stairs) and rises to
+ * `base.y + (i + 1)·rise` (sizes taken as magnitudes). The first step's index goes to
+ * `*out_first_index` (may be NULL); the others follow it. All the steps or none: `steps` 0, a
+ * number not finite, the staircase beyond ±`HK_WORLD_MAX_COORD`, an unknown `toward` or a
+ * reserved flag bit is `HK_ERR_INVALID_ARG`; steps that do not all fit are `HK_ERR_FULL`.
+ *
+ * # Safety
+ * `world` NULL or an `HkWorld`; `out_first_index` NULL or writable.
+ */
+HkStatus hk_world_add_stairs(struct HkWorld *world,
+                             struct HkVec3 base,
+                             uint32_t toward,
+                             uint32_t steps,
+                             float rise,
+                             float run,
+                             float width,
+                             uint32_t flags,
+                             uint32_t *out_first_index);
+
+/**
+ * Add the convex solid bounded by `count` planes (`normal · p ≤ dist` inside; any non-zero
+ * normal length): its corners are found, redundant planes dropped, the axial ones become its
+ * bounding box, the rest (at most 6 sloped faces) kept with q3map's edge bevels. Errors:
+ * `count` above `HK_WORLD_MAX_INPUT_PLANES`, more than 6 sloped faces or more than 64 corners:
+ * `HK_ERR_BAD_LENGTH`; a non-finite number, a zero normal, planes that enclose nothing or no
+ * bounded region within ±`HK_WORLD_MAX_COORD`, a reserved flag bit: `HK_ERR_INVALID_ARG`; a
+ * full world: `HK_ERR_FULL`.
+ *
+ * # Safety
+ * `world` NULL or an `HkWorld`; `planes` NULL (only with `count` 0) or `count` readable planes;
+ * `out_index` NULL or writable.
+ */
+HkStatus hk_world_add_planes(struct HkWorld *world,
+                             const struct HkPlane *planes,
+                             size_t count,
+                             uint32_t flags,
+                             uint32_t *out_index);
+
+/**
+ * Sweep the box `mins..maxs` (relative to the feet: a standing body of radius `r` and height
+ * `h` is `(−r, 0, −r)..(r, h, r)`; an inverted box is reordered) from `start` to `end` through
+ * the world; where it stopped and what it hit to `*out_trace`. Every vector must be finite
+ * (`HK_ERR_INVALID_ARG`); coordinates beyond ±`HK_WORLD_MAX_COORD` are clamped into it. The
+ * nearest hit wins, ties to the lowest solid index; bounded work (≤ 256 grid cells, each solid
+ * tested once).
+ *
+ * # Safety
+ * `world` NULL or an `HkWorld`; `out_trace` NULL or writable.
+ */
+HkStatus hk_world_trace(const struct HkWorld *world,
+                        struct HkVec3 start,
+                        struct HkVec3 end,
+                        struct HkVec3 mins,
+                        struct HkVec3 maxs,
+                        struct HkTrace *out_trace);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -1,10 +1,13 @@
 //! The ground the mechanics probe: none, a flat plane, a tilted plane, the demo level, or a C
-//! callback over your own level. C view of `hopkit::ground`.
+//! callback over your own level (optionally a world of solids, through a trace callback). C view
+//! of `hopkit::ground`.
 
 use crate::ptr;
 use crate::status::{HkStatus, HK_ERR_INVALID_ARG};
 use crate::types::HkVec3;
+use crate::world::HkTrace;
 use core::ffi::c_void;
+use hopkit::collide::TraceResult;
 use hopkit::ground::{FlatGround, GroundHit, GroundProbe, NoGround, PlaneGround, SurfaceMotion};
 use hopkit::math::Vec3;
 use hopkit_demo::level::DemoGround;
@@ -72,6 +75,38 @@ pub type HkGroundClearanceFn =
 pub type HkGroundLadderFn =
     Option<unsafe extern "C" fn(user: *mut c_void, feet: HkVec3, out_normal: *mut HkVec3) -> i32>;
 
+/// A box trace reported by a C callback (optional, `HkGround::trace`): the game's own physics as
+/// a world of solids. Sweep the box `mins..maxs` (relative to the feet, Y up: a standing body is
+/// `(−r, 0, −r)..(r, h, r)`) from `start` to `end`; write where it stopped and what it hit to
+/// `*out_trace` and return 1, or return 0 when nothing is in the way (the move completes;
+/// `*out_trace` is not read). `*out_trace` holds the answer "nothing hit" when the callback is
+/// called. A zero-length move (`start == end`) asks whether the box at `start` overlaps a solid
+/// (`start_solid`). Must be pure; must not unwind.
+///
+/// With it, `hk_mover_step` collides and slides the body through your solids (walls, corners,
+/// stairs, ceilings, surf ramps: the core's `movement::slide`), finds the ground with a trace
+/// down and stands a crouched body up only where the standing box fits; `probe` is then asked
+/// only by a crouch-jump in the air and the water jump, and `clearance` not at all.
+///
+/// The answer is made to keep the core's trace contract (never an error, never a bad number):
+/// `all_solid` ≠ 0 means `start_solid`, `fraction` 0 and `end` = `start`; a NaN `fraction` is 0,
+/// others are clamped into [0, 1]; a non-finite `end` is replaced by
+/// `start + fraction·(end − start)`; a plane normal of length 1 (within 1e-4) is used as given,
+/// another finite non-zero one is normalised, and a zero or non-finite normal or a non-finite
+/// `dist` is "no plane" (a hit with no plane stops the move); `start_solid`/`all_solid` read any
+/// non-zero value as 1; a `solid` outside 0 ..= 65,535 (e.g. `HK_SOLID_NONE`) is none; `flags`
+/// pass through.
+pub type HkGroundTraceFn = Option<
+    unsafe extern "C" fn(
+        user: *mut c_void,
+        start: HkVec3,
+        end: HkVec3,
+        mins: HkVec3,
+        maxs: HkVec3,
+        out_trace: *mut HkTrace,
+    ) -> i32,
+>;
+
 /// [`HkGround::kind`]: no ground anywhere (free fall).
 pub const HK_GROUND_NONE: u32 = 0;
 /// [`HkGround::kind`]: horizontal plane at `height`.
@@ -107,6 +142,10 @@ pub struct HkGround {
     pub clearance: HkGroundClearanceFn,
     /// `HK_GROUND_CALLBACK`: a ladder at the feet (`movement::ladder`), or NULL: no ladders.
     pub ladder: HkGroundLadderFn,
+    /// `HK_GROUND_CALLBACK`: a box trace through your solids (`HkGroundTraceFn`): `hk_mover_step`
+    /// then collides and slides; or NULL: the height-probe world (walls are ground more than
+    /// `step_up` above the feet). Read only by `hk_mover_step` (ABI version 4).
+    pub trace: HkGroundTraceFn,
 }
 
 /// A C ground callback with its optional extras.
@@ -118,6 +157,7 @@ pub(crate) struct Callbacks {
     surface_motion: HkGroundMotionFn,
     clearance: HkGroundClearanceFn,
     ladder: HkGroundLadderFn,
+    trace: HkGroundTraceFn,
 }
 
 /// A validated ground, ready to probe.
@@ -160,6 +200,7 @@ impl Ground {
                     surface_motion: g.surface_motion,
                     clearance: g.clearance,
                     ladder: g.ladder,
+                    trace: g.trace,
                 })),
                 None => Err(crate::status::HK_ERR_NULL),
             },
@@ -257,5 +298,82 @@ impl GroundProbe for Ground {
         // SAFETY: the caller promised `f` is callable with `user` (HkGround docs).
         let found = unsafe { f(user, feet.into(), &mut n) };
         (found != 0).then(|| n.into())
+    }
+}
+
+/// A callback ground with a trace callback: a world of solids ([`GroundProbe::SOLID`]), so the
+/// mover collides and slides through the game's own physics. Its other answers are the callback
+/// ground's. `GroundProbe::SOLID` is a constant, hence a type of its own, chosen at run time by
+/// `hk_mover_step` ([`Ground::traced`]).
+#[derive(Clone, Copy)]
+pub(crate) struct Traced {
+    ground: Ground,
+    trace: unsafe extern "C" fn(*mut c_void, HkVec3, HkVec3, HkVec3, HkVec3, *mut HkTrace) -> i32,
+    user: *mut c_void,
+}
+
+impl Ground {
+    /// The solid world of a callback ground whose `trace` is set; `None` for every other ground.
+    pub(crate) fn traced(self) -> Option<Traced> {
+        match self {
+            Ground::Callback(Callbacks {
+                trace: Some(trace),
+                user,
+                ..
+            }) => Some(Traced {
+                ground: self,
+                trace,
+                user,
+            }),
+            _ => None,
+        }
+    }
+}
+
+impl GroundProbe for Traced {
+    const SOLID: bool = true;
+
+    #[inline]
+    fn probe(&self, point: Vec3) -> Option<GroundHit> {
+        self.ground.probe(point)
+    }
+
+    #[inline]
+    fn surface_motion(&self, point: Vec3) -> SurfaceMotion {
+        self.ground.surface_motion(point)
+    }
+
+    #[inline]
+    fn clearance(&self, feet: Vec3) -> f32 {
+        self.ground.clearance(feet)
+    }
+
+    #[inline]
+    fn ladder(&self, feet: Vec3) -> Option<Vec3> {
+        self.ground.ladder(feet)
+    }
+
+    #[inline]
+    fn water(&self, feet: Vec3) -> Option<f32> {
+        self.ground.water(feet)
+    }
+
+    fn trace(&self, start: Vec3, end: Vec3, mins: Vec3, maxs: Vec3) -> TraceResult {
+        let mut t = HkTrace::from(TraceResult::clear(end));
+        // SAFETY: the caller promised `trace` is callable with `user` (HkGround docs).
+        let found = unsafe {
+            (self.trace)(
+                self.user,
+                start.into(),
+                end.into(),
+                mins.into(),
+                maxs.into(),
+                &mut t,
+            )
+        };
+        if found == 0 {
+            return TraceResult::clear(end);
+        }
+        t.to_core(start, end)
     }
 }

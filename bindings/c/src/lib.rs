@@ -12,7 +12,7 @@
 //!   named preset functions), hopkit validates them on every call. Flags are `uint8_t` 0/1, never
 //!   `bool`, so no bit pattern C can write is undefined behaviour on the Rust side.
 //! - **State** lives in **opaque, sized storage** (`HkMover`, `HkStickPipeline`, `HkFollower`,
-//!   `HkGhost`, `HkRecording`, `HkDemoRig`, …): `#[repr(C, align(8))] struct { uint8_t
+//!   `HkGhost`, `HkRecording`, `HkDemoRig`, `HkWorld`, …): `#[repr(C, align(8))] struct { uint8_t
 //!   _opaque[HK_*_SIZE]; }`. The core's Rust layout is not `repr(C)` (and may change), so it is
 //!   stored as is behind a 64-bit type tag, with a compile-time assertion that it fits. Allocate the
 //!   storage anywhere (stack, static, your own struct), call `hk_*_init`, then only pass it to
@@ -67,6 +67,7 @@ pub mod status;
 pub mod steering;
 pub mod stick;
 pub mod types;
+pub mod world;
 
 pub use demo::*;
 pub use follower::*;
@@ -78,12 +79,13 @@ pub use status::*;
 pub use steering::*;
 pub use stick::*;
 pub use types::*;
+pub use world::*;
 
 use core::ffi::c_char;
 
 /// Version of this C ABI. Bumped on any incompatible change of a struct layout, storage size or
 /// function signature.
-pub const HK_ABI_VERSION: u32 = 3;
+pub const HK_ABI_VERSION: u32 = 4;
 
 /// Alignment of every opaque storage type, bytes.
 pub const HK_OPAQUE_ALIGN: usize = 8;

@@ -6,6 +6,8 @@ use crate::ptr::{self, assert_fits, finite, out, put};
 use crate::status::{status, HkStatus, HK_ERR_INVALID_ARG};
 use crate::stick::HkWish;
 use crate::types::{HkVec2, HkVec3};
+use crate::world::{world_ref, HkWorld};
+use hopkit::collide::Solid;
 use hopkit::hash::StateHash;
 use hopkit::math::Vec2;
 use hopkit::movement::{
@@ -633,9 +635,49 @@ impl From<StepEvents> for HkStepEvents {
 /// time beyond `max_tick_dt · max_substeps` is dropped and reported).
 pub const HK_MAX_STEP_DT: f32 = 10.0;
 
+/// The validated params and input of a step, and `dt` (finite, 0 < dt ≤ `HK_MAX_STEP_DT`).
+///
+/// # Safety
+/// `params`, `input` NULL or readable.
+unsafe fn step_args(
+    params: *const HkMoveParams,
+    input: *const HkMoveInput,
+) -> Result<(MoveParams, MoveInput), HkStatus> {
+    let p = unsafe { move_params(params)? };
+    let i = unsafe { ptr::read(input)? };
+    let input = MoveInput::new(i.wish.finite()?, flag(i.jump)?, i.facing.finite()?)
+        .with_crouch(flag(i.crouch)?);
+    let look_up = finite(i.look_up)?;
+    if !(-1.0..=1.0).contains(&look_up) {
+        return Err(HK_ERR_INVALID_ARG);
+    }
+    Ok((p, MoveInput { look_up, ..input }))
+}
+
+/// `dt` if finite and 0 < dt ≤ `HK_MAX_STEP_DT`.
+fn step_dt(dt: f32) -> Result<f32, HkStatus> {
+    if finite(dt)? > 0.0 && dt <= HK_MAX_STEP_DT {
+        Ok(dt)
+    } else {
+        Err(HK_ERR_INVALID_ARG)
+    }
+}
+
+/// An optional events out-pointer, checked.
+fn events_out(out_events: *mut HkStepEvents) -> Result<Option<*mut HkStepEvents>, HkStatus> {
+    if out_events.is_null() {
+        Ok(None)
+    } else {
+        out(out_events).map(Some)
+    }
+}
+
 /// Advance the mover by `dt` seconds (finite, 0 < dt ≤ `HK_MAX_STEP_DT`) over `ground` (NULL = no
 /// ground): Quake order — ground test, jump, friction, accelerate/air-accelerate, gravity, move,
 /// walls, ground test. `dt > max_tick_dt` is split into sub-steps. `out_events` may be NULL.
+/// A callback ground with a `trace` callback is a world of solids: the body's box
+/// (`body_radius`, the standing or crouched height) collides and slides through it
+/// (`HkGroundTraceFn`).
 ///
 /// # Safety
 /// `mover` an `HkMover` or NULL; `params`, `input` readable or NULL; `ground` NULL or readable;
@@ -650,28 +692,54 @@ pub unsafe extern "C" fn hk_mover_step(
     out_events: *mut HkStepEvents,
 ) -> HkStatus {
     status((|| {
-        let p = unsafe { move_params(params)? };
-        let i = unsafe { ptr::read(input)? };
-        let input = MoveInput::new(i.wish.finite()?, flag(i.jump)?, i.facing.finite()?)
-            .with_crouch(flag(i.crouch)?);
-        let look_up = finite(i.look_up)?;
-        if !(-1.0..=1.0).contains(&look_up) {
-            return Err(HK_ERR_INVALID_ARG);
-        }
-        let input = MoveInput { look_up, ..input };
+        let (p, input) = unsafe { step_args(params, input)? };
         let g = unsafe { Ground::from_c(ground)? };
-        if !(finite(dt)? > 0.0 && dt <= HK_MAX_STEP_DT) {
-            return Err(HK_ERR_INVALID_ARG);
-        }
-        let oe = if out_events.is_null() {
-            None
-        } else {
-            Some(out(out_events)?)
-        };
+        let dt = step_dt(dt)?;
+        let oe = events_out(out_events)?;
         // The ground callback may call back into hk_* on this mover: HK_ERR_BUSY (see ptr.rs).
+        // `GroundProbe::SOLID` is a constant: the solid world is a type of its own.
+        let ev = unsafe {
+            ptr::with_value(mover, MOVER_TAG, |m: &mut MoverState| match g.traced() {
+                Some(solid) => movement::step(m, &p, &input, &solid, dt),
+                None => movement::step(m, &p, &input, &g, dt),
+            })?
+        };
+        if let Some(oe) = oe {
+            unsafe { put(oe, ev.into()) };
+        }
+        Ok(())
+    })())
+}
+
+/// [`hk_mover_step`] through the solids of `world` (an initialised `HkWorld`): the body's box
+/// (`body_radius` wide, the standing or crouched height) collides and slides through them, steps
+/// up stairs up to `step_up`, stays on the ground down stairs and slopes, surfs ramps too steep
+/// to stand on (`surf` 1) and stops under ceilings — the core's `movement::step` over
+/// `collide::Solid(&world)`, bit for bit. No ladders, water or moving platforms (the world has
+/// none; a `HK_SOLID_LADDER` solid is a plain solid here). Errors as `hk_mover_step`; the world
+/// is only read.
+///
+/// # Safety
+/// `mover` an `HkMover` or NULL; `params`, `input` readable or NULL; `world` an `HkWorld` or
+/// NULL, not written during the call; `out_events` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn hk_mover_step_world(
+    mover: *mut HkMover,
+    params: *const HkMoveParams,
+    input: *const HkMoveInput,
+    world: *const HkWorld,
+    dt: f32,
+    out_events: *mut HkStepEvents,
+) -> HkStatus {
+    status((|| {
+        let (p, input) = unsafe { step_args(params, input)? };
+        let w = unsafe { world_ref(world)? };
+        let dt = step_dt(dt)?;
+        let oe = events_out(out_events)?;
+        let solid = Solid(w);
         let ev = unsafe {
             ptr::with_value(mover, MOVER_TAG, |m: &mut MoverState| {
-                movement::step(m, &p, &input, &g, dt)
+                movement::step(m, &p, &input, &solid, dt)
             })?
         };
         if let Some(oe) = oe {

@@ -10,7 +10,7 @@ use std::ffi::CStr;
 use std::mem::MaybeUninit;
 use std::ptr::{null, null_mut};
 
-fn flat() -> HkGround {
+pub(crate) fn flat() -> HkGround {
     HkGround {
         kind: HK_GROUND_FLAT,
         height: 0.0,
@@ -22,6 +22,7 @@ fn flat() -> HkGround {
         surface_motion: None,
         clearance: None,
         ladder: None,
+        trace: None,
     }
 }
 
@@ -44,7 +45,7 @@ fn new_mover() -> HkMover {
 /// interpreter runs about a thousand times slower than native code. Long runs take `under_miri`
 /// ticks there and `native` here; the outcomes only a whole run reaches are asserted natively
 /// ([`WHOLE_RUNS`]).
-fn run_length(native: u32, under_miri: u32) -> u32 {
+pub(crate) fn run_length(native: u32, under_miri: u32) -> u32 {
     if cfg!(miri) {
         under_miri
     } else {
@@ -53,9 +54,9 @@ fn run_length(native: u32, under_miri: u32) -> u32 {
 }
 
 /// Runs have their native length ([`run_length`]): the outcomes of a whole run can be asserted.
-const WHOLE_RUNS: bool = !cfg!(miri);
+pub(crate) const WHOLE_RUNS: bool = !cfg!(miri);
 
-fn mover_hash(m: &HkMover) -> u64 {
+pub(crate) fn mover_hash(m: &HkMover) -> u64 {
     let mut h = 0;
     assert_eq!(unsafe { hk_mover_state_hash(m, &mut h) }, HK_OK);
     h
@@ -943,6 +944,7 @@ fn callback_ground_is_used_and_validated() {
         surface_motion: None,
         clearance: None,
         ladder: None,
+        trace: None,
         ..flat()
     };
     let p = seed_params();
@@ -1316,6 +1318,7 @@ fn a_callback_reentering_the_stepped_mover_gets_busy() {
         surface_motion: None,
         clearance: None,
         ladder: None,
+        trace: None,
         ..flat()
     };
     let input = HkMoveInput {
@@ -1476,6 +1479,7 @@ fn water_callback_swims_as_the_core() {
         surface_motion: None,
         clearance: None,
         ladder: None,
+        trace: None,
         ..flat()
     };
     let mut p = MaybeUninit::<HkMoveParams>::uninit();

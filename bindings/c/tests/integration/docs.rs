@@ -1,5 +1,5 @@
-//! docs/bindings.md shows the C example and the wasm host verbatim; CI builds both files, so the
-//! documented code is the code that is built and run.
+//! docs/bindings.md shows the C examples and the wasm host verbatim; CI builds those files, so
+//! the documented code is the code that is built and run.
 
 use std::path::Path;
 
@@ -22,4 +22,20 @@ fn docs_show_the_built_examples_verbatim() {
         );
     }
     assert!(doc.contains("## Use from C") && doc.contains("## Use from wasm"));
+}
+
+/// The collision section's C excerpt is a piece of `collide.c`, which CI builds and runs.
+#[test]
+fn docs_show_collide_c_verbatim() {
+    let doc = read("docs/bindings.md");
+    let code = read("bindings/c/examples/collide.c");
+    let intro = "From `bindings/c/examples/collide.c`";
+    let after = &doc[doc.find(intro).expect("the collide.c excerpt")..];
+    let start = after.find("```c\n").expect("a C block") + 5;
+    let len = after[start..].find("```").expect("its end");
+    let excerpt = &after[start..start + len];
+    assert!(
+        excerpt.len() > 200 && code.contains(excerpt),
+        "not in collide.c:\n{excerpt}"
+    );
 }

@@ -46,6 +46,10 @@ fn header_declares_every_entry_point_family() {
         "hk_ghost_step",
         "hk_demo_recording",
         "HK_STICK_PIPELINE_SIZE",
+        "hk_world_trace",
+        "hk_mover_step_world",
+        "HkGroundTraceFn trace",
+        "HK_WORLD_SIZE",
     ] {
         assert!(GENERATED.contains(name), "{name} missing from the header");
     }

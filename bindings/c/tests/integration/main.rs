@@ -4,3 +4,4 @@
 mod abi;
 mod docs;
 mod header;
+mod world;
