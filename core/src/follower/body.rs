@@ -142,7 +142,7 @@ impl FollowerBody {
     pub fn is_healthy(&self) -> bool {
         // The float tests `|x| ≤ limit` and `−π < a ≤ π` on the bits (same results, NaN
         // included; non-negative floats order like their bits).
-        let abs_bits = |x: f32| x.to_bits() & 0x7fff_ffff;
+        let abs_bits = crate::math::bits::abs_bits;
         let coord = |x: f32| abs_bits(x) <= COORD_LIMIT.to_bits();
         let speed = |x: f32| abs_bits(x) <= MAX_SPEED.to_bits();
         let pi = core::f32::consts::PI.to_bits();

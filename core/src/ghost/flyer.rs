@@ -297,7 +297,7 @@ impl Basis {
         let f = dir.dot(self.forward);
         // `f >= 0.0` on the bits: +0 ..= +inf, or −0 (NaN fails, as the compare).
         let fb = f.to_bits();
-        if fb <= 0x7f80_0000 || fb == 0x8000_0000 {
+        if fb <= bits::INF || fb == bits::SIGN {
             return Vec3::new(u, -r, 0.0);
         }
         let l2 = u * u + r * r;
@@ -742,7 +742,7 @@ pub fn keep_above_ground(state: &mut FlyerState, ground: &impl GroundProbe) -> b
         // A lift that would overflow (ground near ±f32::MAX) is not made: the state stays finite.
         let lifted = state.position.y - a;
         // `a < 0.0` for a non-NaN `a`: a negative non-zero float's bits exceed −0's.
-        if a.to_bits() > 0x8000_0000 && lifted.is_finite() {
+        if a.to_bits() > bits::SIGN && lifted.is_finite() {
             state.position.y = lifted;
             return true;
         }

@@ -18,6 +18,18 @@ pub(crate) const INF: u32 = 0x7f80_0000;
 /// Bits of `f32::MAX`, the largest finite value: a float is finite exactly when its magnitude
 /// pattern is at most this.
 pub(crate) const MAX_FINITE: u32 = 0x7f7f_ffff;
+/// The significand field (the 23 stored bits of the fraction).
+pub(crate) const MANTISSA: u32 = 0x007f_ffff;
+/// The lowest exponent bit: the implicit leading one of a normal significand, and one step of the
+/// exponent (adding it to a normal pattern doubles the value, subtracting it halves it).
+pub(crate) const IMPLICIT: u32 = 0x0080_0000;
+
+/// `x` positive and normal (neither zero, subnormal, infinite, NaN nor negative): its biased
+/// exponent in `1..=254` with a clear sign bit, as one unsigned compare.
+#[inline(always)]
+pub(crate) fn positive_normal(x: f32) -> bool {
+    x.to_bits().wrapping_sub(IMPLICIT) < INF - IMPLICIT
+}
 
 /// `min ≤ x ≤ f32::MAX` with a clear sign bit, where `min_bits` (at most [`MAX_FINITE`]) is
 /// `min`'s pattern: one unsigned compare. Non-negative floats order like their patterns; a pattern
@@ -47,6 +59,32 @@ macro_rules! all_finite_by_bits {
     };
 }
 pub(crate) use all_finite_by_bits;
+
+/// Bit 31 set exactly when `x` is ±inf or NaN (its exponent is all ones), every other bit clear
+/// for finite `x`: `(bits & exponent) + 1` (one step of the exponent) carries into bit 31 only from
+/// an all-ones exponent. OR the flags of many values and test [`NONFINITE`] once to check them all:
+/// `(nonfinite_flag(a) | nonfinite_flag(b)) & NONFINITE == 0` ⇔ `a.is_finite() && b.is_finite()`
+/// ([`all_finite_by_flags!`]).
+#[inline(always)]
+pub fn nonfinite_flag(x: f32) -> u32 {
+    (x.to_bits() & INF).wrapping_add(IMPLICIT)
+}
+
+/// The bit of [`nonfinite_flag`] that marks a non-finite value.
+pub const NONFINITE: u32 = SIGN;
+
+/// The values all finite, on the bits: one OR over their [`nonfinite_flag`]s and one test. Three
+/// integer operations a value, without a branch or a compare until the end: the form for a long
+/// list on a target without an FPU (the mover state's eight fields).
+macro_rules! all_finite_by_flags {
+    ($first:expr $(, $x:expr)* $(,)?) => {
+        ($crate::math::bits::nonfinite_flag($first)
+            $(| $crate::math::bits::nonfinite_flag($x))*)
+            & $crate::math::bits::NONFINITE
+            == 0
+    };
+}
+pub(crate) use all_finite_by_flags;
 
 /// The values all finite, as a float sum: `x·0` is ±0 for a finite `x` and NaN for ±∞ or NaN,
 /// so `x₀·0 + x₁·0 + …` is zero exactly when every `xᵢ` is finite. Keeps the values in the float
@@ -165,6 +203,10 @@ mod tests {
         assert_eq!(INF, f32::INFINITY.to_bits());
         assert_eq!(SIGN, (-0.0f32).to_bits());
         assert_eq!(ABS, !SIGN);
+        assert_eq!(MANTISSA, f32::MIN_POSITIVE.to_bits() - 1);
+        assert_eq!(IMPLICIT, f32::MIN_POSITIVE.to_bits());
+        assert_eq!(INF & MANTISSA, 0);
+        assert_eq!(SIGN | INF | MANTISSA, u32::MAX);
     }
 
     #[test]
@@ -172,16 +214,29 @@ mod tests {
         let s = specials();
         for &a in &s {
             assert_eq!(all_finite_by_bits!(a), a.is_finite(), "{a:?}");
+            assert_eq!(all_finite_by_flags!(a), a.is_finite(), "{a:?}");
+            assert_eq!(positive_normal(a), a.is_normal() && a > 0.0, "{a:?}");
             assert_eq!(all_finite_by_sum!(a), a.is_finite(), "{a:?}");
             for &b in &s {
                 for &c in &s {
                     let want = a.is_finite() && b.is_finite() && c.is_finite();
                     assert_eq!(all_finite_by_bits!(a, b, c), want, "{a:?} {b:?} {c:?}");
                     assert_eq!(all_finite_by_sum!(a, b, c), want, "{a:?} {b:?} {c:?}");
+                    assert_eq!(all_finite_by_flags!(a, b, c), want, "{a:?} {b:?} {c:?}");
                     assert_eq!(finite3(Vec3::new(a, b, c)), want, "{a:?} {b:?} {c:?}");
                 }
                 let want = a.is_finite() && b.is_finite();
                 assert_eq!(all_finite!(a, b), want);
+                // Eight values, as the mover state's test: a bad one anywhere in the list.
+                for i in 0..8 {
+                    let mut v = [1.0, -f32::MAX, 0.0, -0.0, 3.0e-39, f32::MAX, -2.5, 1.0e-45];
+                    v[i] = a;
+                    v[(i + 3) % 8] = b;
+                    let [p, q, r, s, t, u, w, x] = v;
+                    assert_eq!(all_finite_by_sum!(p, q, r, s, t, u, w, x), want, "{v:?}");
+                    assert_eq!(all_finite_by_flags!(p, q, r, s, t, u, w, x), want, "{v:?}");
+                    assert_eq!(all_finite_by_bits!(p, q, r, s, t, u, w, x), want, "{v:?}");
+                }
                 assert_eq!(all_finite!(a, 1.0, 2.0, b, 0.0, 3.0, 4.0, -5.0, 6.0), want);
             }
         }

@@ -22,26 +22,11 @@
 pub(crate) mod bits;
 pub mod quat;
 pub mod scalar;
-// Backends of `scalar::sqrt` on some Arm targets: implementation details, compiled where
-// `scalar::sqrt` uses them (and for their tests).
-#[cfg(any(
-    test,
-    all(
-        not(feature = "micromath"),
-        target_arch = "arm",
-        not(target_has_atomic = "32")
-    )
-))]
+// Backends of `scalar::sqrt` on some Arm targets (chosen there by `target`'s constants):
+// implementation details, compiled on every target with the `libm` backend (and for their tests).
+#[cfg(any(test, not(feature = "micromath")))]
 mod sqrt32;
-#[cfg(any(
-    test,
-    all(
-        not(feature = "micromath"),
-        target_arch = "arm",
-        target_has_atomic = "32",
-        target_abi = "eabihf"
-    )
-))]
+#[cfg(any(test, not(feature = "micromath")))]
 mod sqrt_fpu;
 pub(crate) mod target;
 pub mod trig;
@@ -131,7 +116,7 @@ pub fn finite_or(x: f32, fallback: f32) -> f32 {
 /// bit pattern, and NaN and ±∞ lie above every finite value, so they take the general path.
 #[inline]
 pub fn wrap_angle(a: f32) -> f32 {
-    if a.to_bits() & 0x7fff_ffff < WRAP_ANGLE_FAST_BITS {
+    if bits::abs_bits(a) < WRAP_ANGLE_FAST_BITS {
         a
     } else {
         wrap_angle_general(a)
@@ -141,32 +126,32 @@ pub fn wrap_angle(a: f32) -> f32 {
 /// `3.0f32.to_bits()`: below it (as magnitude bits) [`wrap_angle`] returns its input.
 const WRAP_ANGLE_FAST_BITS: u32 = 0x4040_0000;
 
-/// [`wrap_angle`] for any input: not inlined (an `fmod` call, a division and a `floor`, ≈ 100
-/// bytes of code that would otherwise be copied into every caller), except on ARMv6-M (no 32-bit
-/// atomics, as in [`scalar::round`]), where flash is not the limit and its callers' ticks run
-/// ≈ 100 instructions faster with it inline.
-#[cfg_attr(target_has_atomic = "32", inline(never))]
-#[cfg_attr(not(target_has_atomic = "32"), inline)]
-fn wrap_angle_general(a: f32) -> f32 {
-    if !a.is_finite() {
-        return 0.0;
+target::inline_policy! { shared_except_m0:
+    /// [`wrap_angle`] for any input: not inlined (an `fmod` call, a division and a `floor`, ≈ 100
+    /// bytes of code that would otherwise be copied into every caller), except on ARMv6-M (no
+    /// 32-bit atomics, as in [`scalar::round`]), where flash is not the limit and its callers'
+    /// ticks run ≈ 100 instructions faster with it inline.
+    fn wrap_angle_general(a: f32) -> f32 {
+        if !a.is_finite() {
+            return 0.0;
+        }
+        let tau = core::f32::consts::TAU;
+        // Beyond 2^20 rad the floor formula loses all precision (wrap_angle(1e30) gave 7.6e22):
+        // reduce exactly with fmod first (`fmod` is exact in IEEE arithmetic: `trig::rem_tau`).
+        let a = if a.abs() > 1_048_576.0 {
+            trig::rem_tau(a)
+        } else {
+            a
+        };
+        let mut r = a - tau * scalar::floor((a + core::f32::consts::PI) / tau);
+        if r <= -core::f32::consts::PI {
+            r += tau;
+        }
+        if r > core::f32::consts::PI {
+            r -= tau;
+        }
+        r
     }
-    let tau = core::f32::consts::TAU;
-    // Beyond 2^20 rad the floor formula loses all precision (wrap_angle(1e30) gave 7.6e22):
-    // reduce exactly with fmod first (`fmod` is exact in IEEE arithmetic: `trig::rem_tau`).
-    let a = if a.abs() > 1_048_576.0 {
-        trig::rem_tau(a)
-    } else {
-        a
-    };
-    let mut r = a - tau * scalar::floor((a + core::f32::consts::PI) / tau);
-    if r <= -core::f32::consts::PI {
-        r += tau;
-    }
-    if r > core::f32::consts::PI {
-        r -= tau;
-    }
-    r
 }
 
 /// Move `current` towards `target` by at most `max_delta` (both finite; `max_delta ≥ 0`).

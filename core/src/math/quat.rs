@@ -71,7 +71,7 @@ impl Quat {
             return Quat::IDENTITY;
         }
         let (s, c) = scalar::sin_cos(yaw * 0.5);
-        let zero = f32::from_bits(s.to_bits() & 0x8000_0000);
+        let zero = f32::from_bits(s.to_bits() & super::bits::SIGN);
         Quat::from_xyzw(zero, s, zero, c)
     }
 

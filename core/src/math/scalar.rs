@@ -36,19 +36,12 @@ mod backend {
     /// again (`math/sqrt_fpu.rs`, internal) in about half of `libm`'s instructions.
     #[inline]
     pub fn sqrt(x: f32) -> f32 {
-        #[cfg(all(target_arch = "arm", not(target_has_atomic = "32")))]
-        {
+        use crate::math::target::{HARD_FLOAT_ARM, SOFT_FLOAT};
+        if SOFT_FLOAT {
             crate::math::sqrt32::sqrt(x)
-        }
-        #[cfg(all(target_arch = "arm", target_has_atomic = "32", target_abi = "eabihf"))]
-        {
+        } else if HARD_FLOAT_ARM {
             crate::math::sqrt_fpu::sqrt(x)
-        }
-        #[cfg(not(all(
-            target_arch = "arm",
-            any(not(target_has_atomic = "32"), target_abi = "eabihf")
-        )))]
-        {
+        } else {
             libm::sqrtf(x)
         }
     }
@@ -136,6 +129,8 @@ pub fn rsqrt_in_range(x: f32) -> f32 {
 }
 
 // The target classes of the float tricks here and in `movement` (defined in `super::target`).
+use super::bits;
+use super::target::inline_policy;
 pub(crate) use super::target::{HARD_FLOAT_ARM, SOFT_FLOAT};
 
 /// `0.5 · x` for a normal `x` whose half is normal too (`x ≥ 2⁻¹²⁵`, as in
@@ -153,7 +148,7 @@ pub(crate) fn half_normal(x: f32) -> f32 {
 
 #[inline]
 pub(crate) fn half_by_exponent(x: f32) -> f32 {
-    f32::from_bits(x.to_bits().wrapping_sub(0x0080_0000))
+    f32::from_bits(x.to_bits().wrapping_sub(bits::IMPLICIT))
 }
 
 /// Sine of `x` radians: hopkit's own single-precision kernel with either backend (see
@@ -202,16 +197,16 @@ pub fn powf(x: f32, y: f32) -> f32 {
 pub fn floor(x: f32) -> f32 {
     libm::floorf(x)
 }
-/// Nearest integer, ties away from zero.
-///
-/// Not inlined (≈ 760 bytes less in the Cortex-M4F board image): `libm`'s `roundf` is ≈ 50 bytes
-/// of integer code, and the renderers call it from a dozen places, none of them per pixel (the
-/// core itself does not use it). Except on ARMv6-M (no 32-bit atomics, as in [`sqrt`]), where
-/// flash is not the limit and the call would cost the frame ≈ 250 instructions.
-#[cfg_attr(target_has_atomic = "32", inline(never))]
-#[cfg_attr(not(target_has_atomic = "32"), inline)]
-pub fn round(x: f32) -> f32 {
-    libm::roundf(x)
+inline_policy! { shared_except_m0:
+    /// Nearest integer, ties away from zero.
+    ///
+    /// Not inlined (≈ 760 bytes less in the Cortex-M4F board image): `libm`'s `roundf` is ≈ 50
+    /// bytes of integer code, and the renderers call it from a dozen places, none of them per pixel
+    /// (the core itself does not use it). Except on ARMv6-M (no 32-bit atomics, as in [`sqrt`]),
+    /// where flash is not the limit and the call would cost the frame ≈ 250 instructions.
+    pub fn round(x: f32) -> f32 {
+        libm::roundf(x)
+    }
 }
 
 /// `x > 0.0`. Where floats are software, on the bits: positive non-NaN patterns are
@@ -229,7 +224,7 @@ pub(crate) fn positive(x: f32) -> bool {
 /// on every target: for callers that want the integer test whatever the float unit.
 #[inline]
 pub(crate) fn positive_bits(x: f32) -> bool {
-    x.to_bits().wrapping_sub(1) < 0x7f80_0000
+    x.to_bits().wrapping_sub(1) < bits::INF
 }
 
 /// `+0.0 ≤ x < +inf` on the bits: the patterns of `+0` and the positive finite numbers are
@@ -237,20 +232,12 @@ pub(crate) fn positive_bits(x: f32) -> bool {
 /// that must be a non-negative finite count-down (a timer) and is checked on every step.
 #[inline(always)]
 pub(crate) fn nonnegative_finite_bits(x: f32) -> bool {
-    x.to_bits() < 0x7f80_0000
+    x.to_bits() < bits::INF
 }
 
-/// Bit 31 set exactly when `x` is ±inf or NaN (its exponent is all ones), every other bit clear
-/// for finite `x`: `(bits & exponent) + 1` (one step of the exponent) carries into bit 31 only from
-/// an all-ones exponent. OR the flags of many values and test [`NONFINITE`] once to check them all:
-/// `(nonfinite_flag(a) | nonfinite_flag(b)) & NONFINITE == 0` ⇔ `a.is_finite() && b.is_finite()`.
-#[inline(always)]
-pub fn nonfinite_flag(x: f32) -> u32 {
-    (x.to_bits() & 0x7f80_0000).wrapping_add(0x0080_0000)
-}
-
-/// The bit of [`nonfinite_flag`] that marks a non-finite value.
-pub const NONFINITE: u32 = 0x8000_0000;
+// A value's non-finite flag (bit 31 set exactly for ±inf and NaN), ORed over many values and
+// tested once: defined with the other finiteness tests in `math::bits`.
+pub use super::bits::{nonfinite_flag, NONFINITE};
 
 /// `x`, with a subnormal value replaced by a zero of the same sign (`±0.0` and normal numbers,
 /// infinities and NaN pass unchanged).
@@ -264,8 +251,8 @@ pub const NONFINITE: u32 = 0x8000_0000;
 pub fn flush_subnormal(x: f32) -> f32 {
     let b = x.to_bits();
     // Exponent bits all zero: ±0 or subnormal. Keep only the sign then.
-    let keep = ((b & 0x7f80_0000) != 0) as u32;
-    f32::from_bits(b & (0x8000_0000 | keep.wrapping_neg()))
+    let keep = ((b & bits::INF) != 0) as u32;
+    f32::from_bits(b & (bits::SIGN | keep.wrapping_neg()))
 }
 
 #[cfg(test)]

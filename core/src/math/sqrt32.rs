@@ -11,6 +11,8 @@
 //! shift, ≈ 250 instructions on an M0. It is slower than `libm`'s on CPUs with a long multiply, so
 //! [`super::scalar::sqrt`] uses it only on ARMv6-M.
 
+use super::bits::{IMPLICIT, INF, MANTISSA};
+
 /// Square root of `x`, correctly rounded (round to nearest, ties to even). `±0` → `±0`, `+∞` → `+∞`;
 /// NaN or negative input → NaN (`f32::NAN`).
 #[inline(never)]
@@ -19,19 +21,19 @@ pub fn sqrt(x: f32) -> f32 {
     if bits << 1 == 0 {
         return x; // ±0
     }
-    if bits >= 0x7f80_0000 {
+    if bits >= INF {
         // +inf stays +inf; NaN and every negative number (sign bit set) give NaN.
-        return if bits == 0x7f80_0000 { x } else { f32::NAN };
+        return if bits == INF { x } else { f32::NAN };
     }
     // x = m · 2^e with m in [2^23, 2^24) (subnormals normalised first).
     let mut e = (bits >> 23) as i32;
-    let mut m = bits & 0x007f_ffff;
+    let mut m = bits & MANTISSA;
     if e == 0 {
         let shift = m.leading_zeros() as i32 - 8;
         m <<= shift;
         e = 1 - shift;
     } else {
-        m |= 0x0080_0000;
+        m |= IMPLICIT;
     }
     e -= 127;
     if e & 1 != 0 {

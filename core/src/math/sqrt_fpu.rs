@@ -12,13 +12,15 @@
 //! sample in the default tests. About half the instructions of `libm`'s on the M4F, where
 //! [`super::scalar::sqrt`] uses it (ARM with the hard-float ABI).
 
+use super::bits::{positive_normal, IMPLICIT, MANTISSA};
+
 /// Square root of `x`, correctly rounded (round to nearest, ties to even): the bits of
 /// `libm::sqrtf(x)` for every `x`.
 #[inline(never)]
 pub fn sqrt(x: f32) -> f32 {
     let bits = x.to_bits();
     // Positive normal numbers only; the rest (±0, subnormals, +∞, NaN, negatives) is rare.
-    if bits.wrapping_sub(0x0080_0000) >= 0x7f00_0000 {
+    if !positive_normal(x) {
         return libm::sqrtf(x);
     }
     // Within about 3.5 %, then Heron: 6·10⁻⁴, 2·10⁻⁷, then rounding-limited (an ulp or so).
@@ -30,7 +32,7 @@ pub fn sqrt(x: f32) -> f32 {
     // y is within an ulp of √x (the exhaustive test checks that one step up or down suffices).
     let yb = y.to_bits();
     let ey = (yb >> 23) as i32;
-    let my = u64::from((yb & 0x007f_ffff) | 0x0080_0000);
+    let my = u64::from((yb & MANTISSA) | IMPLICIT);
     // (midpoint)² < x ⟺ (2·my + 1)² < mx · 2^s with the upper midpoint (2·my + 1) · 2^(ey − 151);
     // s is 24, 25 or 26 for any y that close, so mx · 2^(s − 24) fits in 32 bits.
     let s = ((bits >> 23) as i32)
@@ -39,7 +41,7 @@ pub fn sqrt(x: f32) -> f32 {
     if !(0..=7).contains(&s) {
         return libm::sqrtf(x);
     }
-    let rhs = u64::from(((bits & 0x007f_ffff) | 0x0080_0000) << s) << 24;
+    let rhs = u64::from(((bits & MANTISSA) | IMPLICIT) << s) << 24;
     // Wrapping arithmetic (all bounded: my < 2²⁴, yb a finite positive float's bits) keeps
     // overflow checks out of the per-tick path.
     let up = my.wrapping_mul(2).wrapping_add(1);
@@ -47,7 +49,7 @@ pub fn sqrt(x: f32) -> f32 {
         return f32::from_bits(yb.wrapping_add(1)); // √x above the upper midpoint
     }
     // The lower midpoint; at a power of two the float below is half an ulp away.
-    let (lo, rhs) = if my == 0x0080_0000 {
+    let (lo, rhs) = if my == u64::from(IMPLICIT) {
         (my.wrapping_mul(4).wrapping_sub(1), rhs << 2)
     } else {
         (my.wrapping_mul(2).wrapping_sub(1), rhs)

@@ -17,7 +17,13 @@
 //! | [`SIZE_FIRST`] | wasm32 (the WASM-4 cart's 64 KiB) | everything else |
 //!
 //! The inline policies of [`inline_policy!`] read [`SPEED_OVER_SIZE`]'s and [`HARD_FLOAT_ARM`]'s
-//! conditions.
+//! conditions, and whether the target has 32-bit atomics (as [`SOFT_FLOAT`] does).
+//!
+//! Which modules are compiled never depends on the target: a form that only one target uses is
+//! compiled everywhere (and tested on the host) and chosen by one of these constants.
+
+// `scripts/check-house-rules.sh` fails the build when a `target_*` cfg (or a finiteness test or
+// float mask spelled by hand) appears in `core/src` outside its home.
 
 /// True where every `f32` operation is a library call and the core has no 32×32→64 multiply
 /// (ARMv6-M: Cortex-M0/M0+, recognised as an Arm target without 32-bit compare-and-swap). Hot
@@ -95,6 +101,14 @@ pub(crate) const SIZE_FIRST: bool = cfg!(target_arch = "wasm32");
 /// second call site); on soft-float targets one copy (no gain there, a deeper stack).
 /// `fpu_shared`: one copy in the Cortex-M4F board image for its many callers; elsewhere inline
 /// (on the Cortex-M0 a call deepens the stack).
+///
+/// | policy | targets with 32-bit atomics | without (ARMv6-M: Cortex-M0/M0+, …) |
+/// | --- | --- | --- |
+/// | `shared_except_m0` | `inline(never)` | `inline` |
+///
+/// `shared_except_m0`: one out-of-line copy of a helper many callers share (flash), except on
+/// ARMv6-M (recognised, as by [`SOFT_FLOAT`], by its missing 32-bit compare-and-swap), where flash
+/// is not the limit and the frame budget pays for every call.
 macro_rules! inline_policy {
     (hot: $($item:tt)*) => {
         #[cfg_attr(target_pointer_width = "64", inline(always))]
@@ -122,6 +136,11 @@ macro_rules! inline_policy {
     (fpu_shared: $($item:tt)*) => {
         #[cfg_attr(all(target_arch = "arm", target_abi = "eabihf"), inline(never))]
         #[cfg_attr(not(all(target_arch = "arm", target_abi = "eabihf")), inline)]
+        $($item)*
+    };
+    (shared_except_m0: $($item:tt)*) => {
+        #[cfg_attr(target_has_atomic = "32", inline(never))]
+        #[cfg_attr(not(target_has_atomic = "32"), inline)]
         $($item)*
     };
 }

@@ -24,6 +24,7 @@
 //! Deterministic: `+ − ×` and one `f32 → i32` conversion, evaluated in a fixed order (Rust never
 //! contracts into FMA), so every platform gets the same bits.
 
+use super::bits::{ABS, IMPLICIT, INF, MANTISSA, SIGN};
 use core::f32::consts::{FRAC_2_PI, TAU};
 
 /// Worst absolute error of [`sin_cos`] for `|x| ≤ 8192` (checked by the tests against `f64`).
@@ -80,13 +81,12 @@ pub fn sin_cos(x: f32) -> (f32, f32) {
 /// ±8192, [`crate::math::wrap_angle`] beyond ±2²⁰).
 pub fn rem_tau(x: f32) -> f32 {
     const TAU_BITS: u32 = TAU.to_bits();
-    const IMPLICIT: u32 = 0x0080_0000;
     const TAU_EXP: u32 = TAU_BITS >> 23;
-    const TAU_MANT: u32 = (TAU_BITS & (IMPLICIT - 1)) | IMPLICIT;
+    const TAU_MANT: u32 = (TAU_BITS & MANTISSA) | IMPLICIT;
     let bits = x.to_bits();
-    let sign = bits & 0x8000_0000;
-    let abs = bits & 0x7fff_ffff;
-    if abs >= 0x7f80_0000 {
+    let sign = bits & SIGN;
+    let abs = bits & ABS;
+    if abs >= INF {
         return f32::NAN;
     }
     if abs < TAU_BITS {
@@ -95,7 +95,7 @@ pub fn rem_tau(x: f32) -> f32 {
     // x = m·2^(e − 150) with e ≥ TAU_EXP; reduce m modulo TAU_MANT while shifting e down to
     // TAU_EXP (m < 2·TAU_MANT < 2²⁵ throughout).
     let mut e = abs >> 23;
-    let mut m = (abs & (IMPLICIT - 1)) | IMPLICIT;
+    let mut m = (abs & MANTISSA) | IMPLICIT;
     loop {
         if m >= TAU_MANT {
             m = m.wrapping_sub(TAU_MANT);
@@ -115,7 +115,7 @@ pub fn rem_tau(x: f32) -> f32 {
         m <<= 1;
         e = e.wrapping_sub(1);
     }
-    f32::from_bits(sign | e << 23 | (m & (IMPLICIT - 1)))
+    f32::from_bits(sign | e << 23 | (m & MANTISSA))
 }
 
 /// `sin x` (see [`sin_cos`]).

@@ -151,7 +151,7 @@ pub fn tick_jump_timers(state: &mut MoverState, dt: f32) {
 pub(super) fn tick_jump_timers_flushed(state: &mut MoverState, dt: f32) {
     // A timer at +0 (most of the time) stays there: `0 − dt` is not positive unless `dt` is
     // negative (`tick`'s `dt` is positive, but the rule holds for any `dt`).
-    let dt_sign = dt.to_bits() & 0x8000_0000;
+    let dt_sign = dt.to_bits() & crate::math::bits::SIGN;
     let f = |t: f32| {
         if t.to_bits() | dt_sign == 0 {
             return t;
@@ -192,10 +192,9 @@ pub(crate) fn timer_length(t: f32) -> f32 {
 /// becomes `+0`.
 #[inline]
 pub(super) fn timer_length_flushed(t: f32) -> f32 {
-    let b = t.to_bits();
-    if b.wrapping_sub(0x0080_0000) < 0x7f00_0000 {
+    if crate::math::bits::positive_normal(t) {
         t
-    } else if b == f32::INFINITY.to_bits() {
+    } else if t.to_bits() == f32::INFINITY.to_bits() {
         f32::MAX
     } else {
         0.0

@@ -123,8 +123,8 @@ impl WishDir {
     /// Does not renormalise `dir`; [`WishDir`]s built by this module are already unit.
     #[inline]
     pub fn sanitized(self) -> WishDir {
-        let finite = if scalar::HARD_FLOAT_ARM {
-            finite_by_products(self.dir)
+        let finite = if crate::math::target::HARD_FLOAT_ARM {
+            bits::all_finite_by_sum!(self.dir.x, self.dir.y)
         } else {
             self.dir.is_finite()
         };
@@ -145,13 +145,6 @@ impl WishDir {
             keys: self.keys,
         }
     }
-}
-
-/// `d.is_finite()` on an FPU: `x·0 + y·0` is NaN exactly when `x` or `y` is not finite (two
-/// operations and one compare, as in `MoverState::is_finite`).
-#[inline]
-fn finite_by_products(d: Vec2) -> bool {
-    !(d.x * 0.0 + d.y * 0.0).is_nan()
 }
 
 /// The planar unit forward `(x, z)` of a view with `yaw` radians (yaw 0 faces −Z, positive turns
@@ -578,7 +571,6 @@ mod tests {
                     } else {
                         WishDir::NONE
                     };
-                    assert_eq!(finite_by_products(w.dir), w.dir.is_finite(), "{w:?}");
                     let got = w.sanitized();
                     let bits =
                         |w: WishDir| (w.dir.x.to_bits(), w.dir.y.to_bits(), w.scale.to_bits());

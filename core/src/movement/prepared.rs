@@ -101,7 +101,7 @@ pub(super) fn moving_min_bits(stop_threshold: f32) -> u32 {
 #[inline]
 pub(super) fn exact_moving_min_bits(stop_threshold: f32) -> u32 {
     let thr2 = stop_threshold * stop_threshold;
-    if thr2.to_bits() & 0x7fff_ffff > 0x7f80_0000 {
+    if crate::math::bits::abs_bits(thr2) > crate::math::bits::INF {
         return u32::MAX; // NaN (tested on the bits: no float compare where floats are software)
     }
     thr2.to_bits().saturating_add(1) // the next float after thr2 (thr2 ≥ 0)

@@ -11,7 +11,7 @@ use super::kernels::{world_wish, WishDir};
 use super::params::MoveParams;
 use super::prepared::MAX_BITS;
 use crate::hash::{StateHash, StateHasher};
-use crate::math::{Vec2, Vec3};
+use crate::math::{bits, Vec2, Vec3};
 
 /// A moving character. Plain data; `Copy`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -98,33 +98,15 @@ impl MoverState {
     /// normal, which a step's first categorisation overwrites before anything reads it).
     #[inline]
     fn motion_is_finite(&self) -> bool {
-        if crate::math::scalar::HARD_FLOAT_ARM {
-            self.motion_is_finite_by_products()
+        let (p, v) = (self.position, self.velocity);
+        let (c, j) = (self.coyote_timer, self.jump_buffer_timer);
+        // With an Arm FPU one multiply-accumulate per field; elsewhere one OR of the fields'
+        // exponent flags (integer operations, no compare until the end).
+        if crate::math::target::HARD_FLOAT_ARM {
+            bits::all_finite_by_sum!(p.x, p.y, p.z, v.x, v.y, v.z, c, j)
         } else {
-            self.motion_is_finite_by_flags()
+            bits::all_finite_by_flags!(p.x, p.y, p.z, v.x, v.y, v.z, c, j)
         }
-    }
-
-    /// [`MoverState::motion_is_finite`] as one OR over the fields' exponent flags (integer
-    /// operations).
-    #[inline]
-    fn motion_is_finite_by_flags(&self) -> bool {
-        use crate::math::scalar::{nonfinite_flag as f, NONFINITE};
-        let (p, v) = (self.position, self.velocity);
-        let any = f(p.x) | f(p.y) | f(p.z) | f(v.x) | f(v.y) | f(v.z);
-        let any = any | f(self.coyote_timer) | f(self.jump_buffer_timer);
-        any & NONFINITE == 0
-    }
-
-    /// [`MoverState::motion_is_finite`] on an FPU: `x·0` is `±0` for a finite `x` and NaN for
-    /// `±inf` or NaN, and a sum of zeros is a zero, so the sum of every field times zero is NaN
-    /// exactly when a field is not finite — one multiply-accumulate per field and one compare.
-    #[inline]
-    fn motion_is_finite_by_products(&self) -> bool {
-        let (p, v) = (self.position, self.velocity);
-        let z = p.x * 0.0 + p.y * 0.0 + p.z * 0.0 + v.x * 0.0 + v.y * 0.0 + v.z * 0.0;
-        let z = z + self.coyote_timer * 0.0 + self.jump_buffer_timer * 0.0;
-        !z.is_nan()
     }
 }
 
@@ -333,7 +315,6 @@ fn clamp_axis(x: f32, max: f32) -> f32 {
 /// could have changed (the common case).
 #[inline]
 pub(super) fn guard_state(state: &mut MoverState, params: &MoveParams, previous: Vec3) -> bool {
-    use crate::math::scalar::{nonfinite_flag, NONFINITE};
     let m = params.max_velocity.to_bits();
     let (v, p) = (state.velocity, state.position);
     // The common case, decided on the bit patterns (integer compares, no float compare): `m`
@@ -341,9 +322,8 @@ pub(super) fn guard_state(state: &mut MoverState, params: &MoveParams, previous:
     // `±m` (for such an `m`, `|x| ≤ m` is "the bits of `|x|` at most `m`'s"; a NaN's are larger),
     // so the clamp changes nothing and the velocity is finite; and a finite position. Anything
     // else takes the exact repair.
-    let abs = |x: f32| x.to_bits() & 0x7fff_ffff;
-    let position_finite =
-        (nonfinite_flag(p.x) | nonfinite_flag(p.y) | nonfinite_flag(p.z)) & NONFINITE == 0;
+    let abs = bits::abs_bits;
+    let position_finite = bits::all_finite_by_flags!(p.x, p.y, p.z);
     if m <= MAX_BITS && abs(v.x) <= m && abs(v.y) <= m && abs(v.z) <= m && position_finite {
         return false;
     }
@@ -462,20 +442,12 @@ mod tests {
                 assert_eq!(s.is_finite(), x.is_finite(), "field {field} = {x:?}");
                 // The ground normal is not one of the motion fields.
                 let expected = x.is_finite() || (6..=8).contains(&field);
-                assert_eq!(
-                    s.motion_is_finite_by_flags(),
-                    expected,
-                    "field {field} = {x:?}"
-                );
-                assert_eq!(
-                    s.motion_is_finite_by_products(),
-                    expected,
-                    "field {field} = {x:?}"
-                );
+                // (Both forms of the test agree: `math::bits`'s `finiteness_forms_agree`.)
+                assert_eq!(s.motion_is_finite(), expected, "field {field} = {x:?}");
                 // Two bad fields, and a finite opposite-signed extreme beside a bad one.
                 s.velocity.z = -f32::MAX;
                 s.coyote_timer = f32::INFINITY;
-                assert!(!s.motion_is_finite_by_flags() && !s.motion_is_finite_by_products());
+                assert!(!s.motion_is_finite());
             }
         }
     }

@@ -133,7 +133,7 @@ impl Steering {
     /// True if every component is finite.
     #[inline]
     pub fn is_finite(self) -> bool {
-        finite3(self.linear) && self.angular * 0.0 == 0.0
+        finite3(self.linear) && bits::all_finite_by_sum!(self.angular)
     }
 
     /// True if the linear part is longer than `epsilon` or `|angular| > epsilon` (the test used
@@ -194,7 +194,7 @@ impl Agent {
     /// True if position, velocity and yaw are all finite.
     #[inline]
     pub fn is_finite(&self) -> bool {
-        finite3(self.position) && finite3(self.velocity) && self.yaw * 0.0 == 0.0
+        finite3(self.position) && finite3(self.velocity) && bits::all_finite_by_sum!(self.yaw)
     }
 }
 
