@@ -64,7 +64,7 @@ pub(crate) use all_finite_by_bits;
 /// for finite `x`: `(bits & exponent) + 1` (one step of the exponent) carries into bit 31 only from
 /// an all-ones exponent. OR the flags of many values and test [`NONFINITE`] once to check them all:
 /// `(nonfinite_flag(a) | nonfinite_flag(b)) & NONFINITE == 0` ⇔ `a.is_finite() && b.is_finite()`
-/// ([`all_finite_by_flags!`]).
+/// (`all_finite_by_flags!`).
 #[inline(always)]
 pub fn nonfinite_flag(x: f32) -> u32 {
     (x.to_bits() & INF).wrapping_add(IMPLICIT)
