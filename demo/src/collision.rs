@@ -250,12 +250,19 @@ pub fn runs(name: &str) -> impl Iterator<Item = &'static Setup> + '_ {
 /// The level of a run: the floor and [`Setup::build`]'s solids.
 pub fn level_of(setup: &Setup) -> Level {
     let mut level = Level::new();
+    fill_level(setup, &mut level);
+    level
+}
+
+/// [`level_of`] into a level the caller has (emptied first): for a small stack, where the level
+/// lives in a static (a [`Level`] is about 4.5 KB).
+pub fn fill_level(setup: &Setup, level: &mut Level) {
+    level.clear();
     add(
-        &mut level,
+        level,
         aabb((-4096.0, -16.0, -4096.0), (4096.0, 0.0, 4096.0)),
     );
-    (setup.build)(&mut level);
-    level
+    (setup.build)(level);
 }
 
 /// A level as the movement's probe, with the run's moving platform.
@@ -304,10 +311,19 @@ impl GroundProbe for ScenarioGround<'_> {
 }
 
 /// Run `setup`, calling `each(tick, state, events)` after every tick; returns the final state.
-pub fn run(setup: &Setup, mut each: impl FnMut(u32, &MoverState, &StepEvents)) -> MoverState {
-    let level = level_of(setup);
+pub fn run(setup: &Setup, each: impl FnMut(u32, &MoverState, &StepEvents)) -> MoverState {
+    run_in(setup, &mut Level::new(), each)
+}
+
+/// [`run`] with the run's level built in `level` (see [`fill_level`]).
+pub fn run_in(
+    setup: &Setup,
+    level: &mut Level,
+    mut each: impl FnMut(u32, &MoverState, &StepEvents),
+) -> MoverState {
+    fill_level(setup, level);
     let ground = ScenarioGround {
-        level: &level,
+        level,
         platform: setup.platform,
     };
     let params = (setup.params)();
@@ -324,9 +340,15 @@ pub fn run(setup: &Setup, mut each: impl FnMut(u32, &MoverState, &StepEvents)) -
 /// Every run of every scenario, each tick's state hashed, folded into one hash: the collision
 /// golden hash the QEMU images and `hopkit-sim` print as `collision-hash: 0x…`.
 pub fn collision_hash() -> u64 {
+    collision_hash_in(&mut Level::new())
+}
+
+/// [`collision_hash`] with each run's level built in `level` (see [`fill_level`]): the QEMU
+/// images pass a static one, off their small stacks.
+pub fn collision_hash_in(level: &mut Level) -> u64 {
     let mut h = StateHasher::new();
     for setup in &SETUPS {
-        run(setup, |_, s, _| s.hash_state(&mut h));
+        run_in(setup, level, |_, s, _| s.hash_state(&mut h));
     }
     h.finish()
 }
