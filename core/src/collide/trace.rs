@@ -1,7 +1,7 @@
 //! The box trace: [`TraceResult`], the [`Tracer`] trait, and the per-brush clip (Quake III's
 //! `CM_TraceThroughBrush`).
 
-use super::brush::{ordered, Brush};
+use super::brush::Brush;
 use super::flags::SolidFlags;
 use super::plane::Plane;
 use super::MAX_COORD;
@@ -83,11 +83,33 @@ pub trait Tracer {
 }
 
 /// A point usable by the trace: NaN/±inf components read as 0, the rest clamped into
-/// ±[`MAX_COORD`].
-#[inline]
+/// ±[`MAX_COORD`]. (`clamp(finite_or(x, 0), −MAX_COORD, MAX_COORD)`, with the common case — in
+/// range — first: two compares, no call.)
+#[inline(always)]
 fn clean(v: Vec3) -> Vec3 {
-    let c = |x: f32| clamp(finite_or(x, 0.0), -MAX_COORD, MAX_COORD);
+    #[inline(always)]
+    fn c(x: f32) -> f32 {
+        if x >= -MAX_COORD && x <= MAX_COORD {
+            x
+        } else {
+            clamp(finite_or(x, 0.0), -MAX_COORD, MAX_COORD)
+        }
+    }
     Vec3::new(c(v.x), c(v.y), c(v.z))
+}
+
+/// Component-wise minimum and maximum of two cleaned (finite) points, by compares (`f32::min`
+/// is a library call on the Cortex-M4F). Equal components may come back with either sign of
+/// zero, as `f32::min` may: the sweep only compares these bounds and adds them to non-zero
+/// offsets, so the trace's answer does not depend on it.
+#[inline(always)]
+fn ordered_finite(a: Vec3, b: Vec3) -> (Vec3, Vec3) {
+    let lo = |a: f32, b: f32| if b < a { b } else { a };
+    let hi = |a: f32, b: f32| if b > a { b } else { a };
+    (
+        Vec3::new(lo(a.x, b.x), lo(a.y, b.y), lo(a.z, b.z)),
+        Vec3::new(hi(a.x, b.x), hi(a.y, b.y), hi(a.z, b.z)),
+    )
 }
 
 /// One trace's inputs, cleaned, and what every brush test reuses.
@@ -111,11 +133,12 @@ pub(super) struct Sweep {
 impl Sweep {
     /// Cleans the inputs: `start` and the box through [`clean`] (an inverted box reordered per
     /// axis), a non-finite `end` taken as `start` (no move); `skin` must be finite and ≥ 0.
+    #[inline]
     pub(super) fn new(start: Vec3, end: Vec3, mins: Vec3, maxs: Vec3, skin: f32) -> Sweep {
         let start = clean(start);
         let end = if end.is_finite() { clean(end) } else { start };
-        let (mins, maxs) = ordered(clean(mins), clean(maxs));
-        let (a, b) = ordered(start, end);
+        let (mins, maxs) = ordered_finite(clean(mins), clean(maxs));
+        let (a, b) = ordered_finite(start, end);
         let s = Vec3::new(skin, skin, skin);
         Sweep {
             start,
