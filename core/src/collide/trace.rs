@@ -230,17 +230,31 @@ impl Clip {
 /// Clip the sweep against brush `index`, updating `best` (a nearer hit, or a tie with a lower
 /// index, wins). Quake III's `CM_TraceThroughBrush`: the axial planes from the bounding box,
 /// then the sloped planes with the box's corner offset per plane.
-#[inline]
+#[inline(always)]
 pub(super) fn clip_brush(sw: &Sweep, b: &Brush, index: u16, best: &mut Best) {
-    if b.maxs.x < sw.lo.x
-        || b.mins.x > sw.hi.x
-        || b.maxs.y < sw.lo.y
-        || b.mins.y > sw.hi.y
-        || b.maxs.z < sw.lo.z
-        || b.mins.z > sw.hi.z
-    {
-        return;
+    if sw.touches(b) {
+        clip_touching(sw, b, index, best);
     }
+}
+
+impl Sweep {
+    /// The brush's bounds meet the swept box's (widened by the skin): Quake's
+    /// `CM_BoundsIntersect`, the test most candidates fail. Inline in the candidate loop; the
+    /// clip itself ([`clip_touching`]) is out of line.
+    #[inline(always)]
+    fn touches(&self, b: &Brush) -> bool {
+        !(b.maxs.x < self.lo.x
+            || b.mins.x > self.hi.x
+            || b.maxs.y < self.lo.y
+            || b.mins.y > self.hi.y
+            || b.maxs.z < self.lo.z
+            || b.mins.z > self.hi.z)
+    }
+}
+
+/// [`clip_brush`] for a brush whose bounds meet the sweep's.
+#[inline(never)]
+fn clip_touching(sw: &Sweep, b: &Brush, index: u16, best: &mut Best) {
     let mut c = Clip {
         enter: -1.0,
         leave: 1.0,

@@ -131,11 +131,10 @@ pub fn slide_move(
         planes[n] = g;
         n += 1;
     }
-    // Never turn against the original velocity.
-    if let Some(d) = unit(primal) {
-        planes[n] = d;
-        n += 1;
-    }
+    // Never turn against the original velocity: its direction is the next plane, added at the
+    // first hit (the planes are read only after one; a move that hits nothing needs no square
+    // root).
+    let mut primal_added = false;
     let mut time_left = dt;
     for _ in 0..MAX_BUMPS {
         let end = *pos + *vel * time_left;
@@ -154,6 +153,13 @@ pub fn slide_move(
             break;
         }
         hits.hit = true;
+        if !primal_added {
+            primal_added = true;
+            if let Some(d) = unit(primal) {
+                planes[n] = d;
+                n += 1;
+            }
+        }
         let raw = t.plane.normal;
         if !params.is_walkable(raw) {
             hits.wall = true;
@@ -252,10 +258,12 @@ pub fn step_slide_move(
         return first;
     }
     let up = Vec3::new(0.0, step, 0.0);
-    // Never step up while moving up without ground below.
-    let below = probe.trace(start_o, start_o - up, mins, maxs);
-    if start_v.y > 0.0 && (!(below.fraction < 1.0) || !params.is_walkable(below.plane.normal)) {
-        return first;
+    // Never step up while moving up without ground below (traced only then: the trace is pure).
+    if start_v.y > 0.0 {
+        let below = probe.trace(start_o, start_o - up, mins, maxs);
+        if !(below.fraction < 1.0) || !params.is_walkable(below.plane.normal) {
+            return first;
+        }
     }
     let lifted = probe.trace(start_o, start_o + up, mins, maxs);
     if lifted.all_solid {
