@@ -264,19 +264,21 @@ fn clip_touching(sw: &Sweep, b: &Brush, index: u16, best: &mut Best) {
     };
     let skin = sw.skin;
     // Axial planes, −X +X −Y +Y −Z +Z: the box's far corner along each is mins/maxs itself.
-    let axial = [
-        (b.mins.x - sw.start_hi.x, b.mins.x - sw.end_hi.x),
-        (sw.start_lo.x - b.maxs.x, sw.end_lo.x - b.maxs.x),
-        (b.mins.y - sw.start_hi.y, b.mins.y - sw.end_hi.y),
-        (sw.start_lo.y - b.maxs.y, sw.end_lo.y - b.maxs.y),
-        (b.mins.z - sw.start_hi.z, b.mins.z - sw.end_hi.z),
-        (sw.start_lo.z - b.maxs.z, sw.end_lo.z - b.maxs.z),
-    ];
-    for (i, &(d1, d2)) in axial.iter().enumerate() {
-        if !c.side(d1, d2, i as u8, skin) {
-            return;
-        }
+    // Unrolled, each plane's distances computed only when the planes before it did not end the
+    // test.
+    macro_rules! axial {
+        ($i:expr, $d1:expr, $d2:expr) => {
+            if !c.side($d1, $d2, $i, skin) {
+                return;
+            }
+        };
     }
+    axial!(0, b.mins.x - sw.start_hi.x, b.mins.x - sw.end_hi.x);
+    axial!(1, sw.start_lo.x - b.maxs.x, sw.end_lo.x - b.maxs.x);
+    axial!(2, b.mins.y - sw.start_hi.y, b.mins.y - sw.end_hi.y);
+    axial!(3, sw.start_lo.y - b.maxs.y, sw.end_lo.y - b.maxs.y);
+    axial!(4, b.mins.z - sw.start_hi.z, b.mins.z - sw.end_hi.z);
+    axial!(5, sw.start_lo.z - b.maxs.z, sw.end_lo.z - b.maxs.z);
     for (i, p) in b.sloped_planes().iter().enumerate() {
         let n = p.normal;
         // The box corner deepest behind the plane (Quake's `offsets[signbits]`).
