@@ -89,7 +89,7 @@ pub trait Tracer {
 fn clean(v: Vec3) -> Vec3 {
     #[inline(always)]
     fn c(x: f32) -> f32 {
-        if x >= -MAX_COORD && x <= MAX_COORD {
+        if (-MAX_COORD..=MAX_COORD).contains(&x) {
             x
         } else {
             clamp(finite_or(x, 0.0), -MAX_COORD, MAX_COORD)
