@@ -119,11 +119,6 @@ pub(super) struct Sweep {
     pub(super) end: Vec3,
     mins: Vec3,
     maxs: Vec3,
-    /// `start + mins`, `start + maxs`, `end + mins`, `end + maxs`.
-    start_lo: Vec3,
-    start_hi: Vec3,
-    end_lo: Vec3,
-    end_hi: Vec3,
     /// The swept box's bounds, widened by the skin (Quake's `CM_BoundsIntersect`).
     pub(super) lo: Vec3,
     pub(super) hi: Vec3,
@@ -136,7 +131,15 @@ impl Sweep {
     #[inline]
     pub(super) fn new(start: Vec3, end: Vec3, mins: Vec3, maxs: Vec3, skin: f32) -> Sweep {
         let start = clean(start);
-        let end = if end.is_finite() { clean(end) } else { start };
+        let in_range = |x: f32| (-MAX_COORD..=MAX_COORD).contains(&x);
+        // In range is finite: the common case needs no separate finiteness test.
+        let end = if in_range(end.x) && in_range(end.y) && in_range(end.z) {
+            end
+        } else if end.is_finite() {
+            clean(end)
+        } else {
+            start
+        };
         let (mins, maxs) = ordered_finite(clean(mins), clean(maxs));
         let (a, b) = ordered_finite(start, end);
         let s = Vec3::new(skin, skin, skin);
@@ -145,10 +148,6 @@ impl Sweep {
             end,
             mins,
             maxs,
-            start_lo: start + mins,
-            start_hi: start + maxs,
-            end_lo: end + mins,
-            end_hi: end + maxs,
             lo: a + mins - s,
             hi: b + maxs + s,
             skin,
@@ -273,12 +272,15 @@ fn clip_touching(sw: &Sweep, b: &Brush, index: u16, best: &mut Best) {
             }
         };
     }
-    axial!(0, b.mins.x - sw.start_hi.x, b.mins.x - sw.end_hi.x);
-    axial!(1, sw.start_lo.x - b.maxs.x, sw.end_lo.x - b.maxs.x);
-    axial!(2, b.mins.y - sw.start_hi.y, b.mins.y - sw.end_hi.y);
-    axial!(3, sw.start_lo.y - b.maxs.y, sw.end_lo.y - b.maxs.y);
-    axial!(4, b.mins.z - sw.start_hi.z, b.mins.z - sw.end_hi.z);
-    axial!(5, sw.start_lo.z - b.maxs.z, sw.end_lo.z - b.maxs.z);
+    // The box at the start and the end: `start + mins`, `start + maxs`, `end + mins`, `end + maxs`
+    // (per component, as each plane needs it).
+    let (s, e, lo, hi) = (sw.start, sw.end, sw.mins, sw.maxs);
+    axial!(0, b.mins.x - (s.x + hi.x), b.mins.x - (e.x + hi.x));
+    axial!(1, (s.x + lo.x) - b.maxs.x, (e.x + lo.x) - b.maxs.x);
+    axial!(2, b.mins.y - (s.y + hi.y), b.mins.y - (e.y + hi.y));
+    axial!(3, (s.y + lo.y) - b.maxs.y, (e.y + lo.y) - b.maxs.y);
+    axial!(4, b.mins.z - (s.z + hi.z), b.mins.z - (e.z + hi.z));
+    axial!(5, (s.z + lo.z) - b.maxs.z, (e.z + lo.z) - b.maxs.z);
     for (i, p) in b.sloped_planes().iter().enumerate() {
         let n = p.normal;
         // The box corner deepest behind the plane (Quake's `offsets[signbits]`).
