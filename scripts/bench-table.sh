@@ -6,12 +6,22 @@
 #   scripts/bench-table.sh --quick    # short run, printed
 #   scripts/bench-table.sh --write    # full run, written between the bench-table markers of
 #                                     # docs/benchmarks.md (the one place its figures live)
+#   scripts/bench-table.sh --collide [--write] [--quick]
+#       # the collision rows (issue 34 §5): hopkit's whole step among 256 solids, and side by side
+#       # with Rapier's KinematicCharacterController (benches/benches/rapier.rs, feature `rapier`:
+#       # the only command that builds rapier3d), printed or written between the bench-collide
+#       # markers of docs/benchmarks.md
 #   scripts/bench-table.sh --instructions [--write]
 #       # the movement rows' instructions per character under valgrind's callgrind (noise-free;
 #       # benches/examples/movement_instructions.rs), printed or written between the
 #       # bench-instructions markers of docs/benchmarks.md
 set -euo pipefail
 cd "$(dirname "$0")/.."
+collide=0
+if [ "${1:-}" = "--collide" ]; then
+    collide=1
+    shift
+fi
 instructions=0
 if [ "${1:-}" = "--instructions" ]; then
     instructions=1
@@ -71,6 +81,25 @@ EOF2
 fi
 cpu="$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -1)"
 machine="machine: ${cpu:-unknown CPU}, $(nproc) cores; load average before: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
+if [ "$collide" = 1 ]; then
+    table="$(cargo bench -q -p hopkit-benches --features rapier --bench rapier -- "$@" | grep '^|')"
+    [ -n "$table" ] || { echo "bench-table: the rapier bench printed no table" >&2; exit 1; }
+    if [ "$write" = 0 ]; then
+        printf '%s\n%s\n' "$machine" "$table"
+        exit 0
+    fi
+    python3 - docs/benchmarks.md "$machine" "$table" <<'EOF2'
+import sys
+path, machine, table = sys.argv[1:]
+s = open(path).read()
+begin = s.index("\n", s.index("<!-- begin bench-collide")) + 1
+end = s.index("<!-- end bench-collide -->")
+open(path + ".tmp", "w").write(s[:begin] + machine + "\n\n" + table + "\n" + s[end:])
+EOF2
+    mv docs/benchmarks.md.tmp docs/benchmarks.md
+    echo "bench-table: wrote the collision rows to docs/benchmarks.md"
+    exit 0
+fi
 table="$(cargo bench -q -p hopkit-benches --bench table -- "$@" 2>/dev/null | grep '^|')"
 if [ "$write" = 0 ]; then
     printf '%s\n%s\n' "$machine" "$table"

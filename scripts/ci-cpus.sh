@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # One hash on every CPU (issue 15; called by .ci/run): the scripted demo's state hash after 600
-# and 3,600 ticks on x86_64 (hopkit-sim) must be printed, bit for bit, by the QEMU images of
+# and 3,600 ticks on x86_64 (hopkit-sim), and the collision scenarios' hash (issue 34:
+# `collision-hash`, the host's from the host-hash example) must be printed, bit for bit, by the
+# QEMU images of
 #   thumbv7em (Cortex-M4F, mps2-an386)    thumbv6m (Cortex-M0, microbit)    thumbv8m (Cortex-M33, mps2-an505)
 #   riscv32imac (RISC-V soft float, virt) riscv32imafc (RISC-V F, virt)     aarch64 (Cortex-A53, virt)
 # and with the micromath backend, the micromath golden hashes on x86_64, thumbv7em, thumbv6m and
@@ -21,7 +23,8 @@ if [ "$(id -u)" = 0 ]; then
 fi
 h600="$(cargo run -q -p hopkit-sim --release -- hash --scene demo --ticks 600 | sed -n 's/^state-hash: //p')"
 h3600="$(cargo run -q -p hopkit-sim --release -- hash --scene demo --ticks 3600 | sed -n 's/^state-hash: //p')"
-echo "x86_64 (hopkit-sim): 600 ticks $h600, 3600 ticks $h3600"
+hcol="$(cargo run -q -p hopkit-firmware --example host-hash | sed -n 's/^collision-hash: //p')"
+echo "x86_64 (hopkit-sim): 600 ticks $h600, 3600 ticks $h3600; collision $hcol (host-hash)"
 log="$(mktemp -d)"
 for arch in thumbv7em thumbv6m thumbv8m riscv32imac riscv32imafc aarch64; do
     out="$log/$arch.txt"
@@ -30,10 +33,11 @@ for arch in thumbv7em thumbv6m thumbv8m riscv32imac riscv32imafc aarch64; do
     fi
     q600="$(sed -n 's/^state-hash: //p' "$out")"
     q3600="$(sed -n 's/^state-hash-3600: //p' "$out")"
-    if [ "$q600" = "$h600" ] && [ "$q3600" = "$h3600" ]; then
-        echo "ok    $arch: 600 ticks $q600, 3600 ticks $q3600 (equal to x86_64)"
+    qcol="$(sed -n 's/^collision-hash: //p' "$out")"
+    if [ "$q600" = "$h600" ] && [ "$q3600" = "$h3600" ] && [ -n "$hcol" ] && [ "$qcol" = "$hcol" ]; then
+        echo "ok    $arch: 600 ticks $q600, 3600 ticks $q3600, collision $qcol (equal to x86_64)"
     else
-        echo "FAIL  $arch: 600 ticks '$q600', 3600 ticks '$q3600' (x86_64: $h600, $h3600)"; fail=1
+        echo "FAIL  $arch: 600 ticks '$q600', 3600 ticks '$q3600', collision '$qcol' (x86_64: $h600, $h3600, $hcol)"; fail=1
     fi
 done
 
@@ -42,8 +46,9 @@ g() { sed -n "s/^const MICROMATH_$1: u64 = 0x\([0-9a-f_]*\);/\1/p" demo/tests/ba
 m600="0x$(g 600)"
 m3600="0x$(g 3600)"
 mforms="0x$(g FORMS)"
+mcol="0x$(g COLLISION)"
 if cargo test -q -p hopkit-demo --features micromath --test backend_golden >"$log/mm-host.txt" 2>&1; then
-    echo "ok    micromath x86_64: 600 ticks $m600, 3600 ticks $m3600 (demo/tests/backend_golden.rs)"
+    echo "ok    micromath x86_64: 600 ticks $m600, 3600 ticks $m3600, collision $mcol (demo/tests/backend_golden.rs)"
 else
     echo "FAIL  micromath x86_64 golden hashes"; tail -5 "$log/mm-host.txt"; fail=1
 fi
@@ -53,10 +58,11 @@ for arch in thumbv7em thumbv6m; do
         scripts/qemu.sh "$arch" demo >"$out" 2>&1 &&
         [ "$(sed -n 's/^state-hash: //p' "$out")" = "$m600" ] &&
         [ "$(sed -n 's/^state-hash-3600: //p' "$out")" = "$m3600" ] &&
-        [ "$(sed -n 's/^friction-forms-hash: //p' "$out")" = "$mforms" ]; then
-        echo "ok    micromath $arch: 600 ticks $m600, 3600 ticks $m3600, friction forms $mforms (equal to x86_64)"
+        [ "$(sed -n 's/^friction-forms-hash: //p' "$out")" = "$mforms" ] &&
+        [ "$(sed -n 's/^collision-hash: //p' "$out")" = "$mcol" ]; then
+        echo "ok    micromath $arch: 600 ticks $m600, 3600 ticks $m3600, friction forms $mforms, collision $mcol (equal to x86_64)"
     else
-        echo "FAIL  micromath $arch"; grep -E 'state-hash|friction-forms|FAIL|PANIC' "$out"; fail=1
+        echo "FAIL  micromath $arch"; grep -E 'state-hash|friction-forms|collision-hash|FAIL|PANIC' "$out"; fail=1
     fi
 done
 # wasm32: the cart built with micromath under wasmi, compared with the same code on x86_64 (the

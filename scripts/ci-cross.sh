@@ -6,8 +6,9 @@
 #   3. the STM32F411 board binary (build only: nobody has the board in CI);
 #   4. the QEMU demo on mps2-an386 (Cortex-M4F) and microbit (Cortex-M0): its `state-hash` line after
 #      600 scripted ticks must equal the host's (hopkit-sim, and the firmware's host-hash example,
-#      which also compares the drawn frame's fingerprint, and `friction-forms-hash`: one character in
-#      both friction forms, `movement::FrictionMath`, the demo using only the default);
+#      which also compares the drawn frame's fingerprint, `friction-forms-hash`: one character in
+#      both friction forms, `movement::FrictionMath`, the demo using only the default, and
+#      `collision-hash`: every collision scenario of `hopkit_demo::collision`, the body among solids);
 #   5. the panic-check image links (no reachable panic in the per-tick path) and prints the same hash;
 #   6. budgets (scripts/budgets.sh against firmware/budgets.txt).
 # Prints one line per check and a closing `ci-cross: N passed, M failed`; exits 1 if any failed.
@@ -97,7 +98,7 @@ for arch in thumbv7em thumbv6m; do
         continue
     fi
     sed 's/^/      | /' "$out"
-    for key in state-hash frames friction-forms-hash; do
+    for key in state-hash frames friction-forms-hash collision-hash; do
         q="$(grep "^$key:" "$out" || true)"
         h="$(grep "^$key:" "$host_lines" || true)"
         if [ -n "$q" ] && [ "$q" = "$h" ]; then

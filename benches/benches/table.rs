@@ -28,7 +28,6 @@ use hopkit::steering::{
     arrive, blend, flock_indexed, integrate, Agent, ArrivalParams, FlockParams, SteeringParams,
 };
 use std::hint::black_box;
-use std::time::Instant;
 
 const DT: f32 = 1.0 / 60.0;
 /// The movement rows' preset as a constant, for the rows that compile it in as the lean step does.
@@ -48,57 +47,9 @@ struct Row {
     ratio: Option<f64>,
 }
 
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    v[v.len() / 2]
-}
-
-/// Time `a` and `b` (each processing `items` items per call) interleaved over `rounds` rounds of
-/// `reps` calls; median ns per item of each, and the median per-round ratio a/b.
-fn interleaved(
-    rounds: usize,
-    reps: usize,
-    items: usize,
-    mut a: impl FnMut(),
-    mut b: impl FnMut(),
-) -> (f64, f64, f64) {
-    for _ in 0..reps {
-        a();
-        b();
-    }
-    let (mut ta, mut tb, mut r) = (Vec::new(), Vec::new(), Vec::new());
-    for _ in 0..rounds {
-        let t = Instant::now();
-        for _ in 0..reps {
-            a();
-        }
-        let x = t.elapsed().as_nanos() as f64 / (reps * items) as f64;
-        let t = Instant::now();
-        for _ in 0..reps {
-            b();
-        }
-        let y = t.elapsed().as_nanos() as f64 / (reps * items) as f64;
-        ta.push(x);
-        tb.push(y);
-        r.push(x / y);
-    }
-    (median(&mut ta), median(&mut tb), median(&mut r))
-}
-
-fn alone(rounds: usize, reps: usize, items: usize, mut a: impl FnMut()) -> f64 {
-    for _ in 0..reps {
-        a();
-    }
-    let mut t = Vec::new();
-    for _ in 0..rounds {
-        let s = Instant::now();
-        for _ in 0..reps {
-            a();
-        }
-        t.push(s.elapsed().as_nanos() as f64 / (reps * items) as f64);
-    }
-    median(&mut t)
-}
+#[path = "shared/interleave.rs"]
+mod interleave;
+use interleave::{alone, interleaved};
 
 // ---- movement ------------------------------------------------------------------------------------
 

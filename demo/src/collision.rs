@@ -250,12 +250,19 @@ pub fn runs(name: &str) -> impl Iterator<Item = &'static Setup> + '_ {
 /// The level of a run: the floor and [`Setup::build`]'s solids.
 pub fn level_of(setup: &Setup) -> Level {
     let mut level = Level::new();
+    fill_level(setup, &mut level);
+    level
+}
+
+/// [`level_of`] into a level the caller has (emptied first): for a small stack, where the level
+/// lives in a static (a [`Level`] is about 4.5 KB).
+pub fn fill_level(setup: &Setup, level: &mut Level) {
+    level.clear();
     add(
-        &mut level,
+        level,
         aabb((-4096.0, -16.0, -4096.0), (4096.0, 0.0, 4096.0)),
     );
-    (setup.build)(&mut level);
-    level
+    (setup.build)(level);
 }
 
 /// A level as the movement's probe, with the run's moving platform.
@@ -304,10 +311,19 @@ impl GroundProbe for ScenarioGround<'_> {
 }
 
 /// Run `setup`, calling `each(tick, state, events)` after every tick; returns the final state.
-pub fn run(setup: &Setup, mut each: impl FnMut(u32, &MoverState, &StepEvents)) -> MoverState {
-    let level = level_of(setup);
+pub fn run(setup: &Setup, each: impl FnMut(u32, &MoverState, &StepEvents)) -> MoverState {
+    run_in(setup, &mut Level::new(), each)
+}
+
+/// [`run`] with the run's level built in `level` (see [`fill_level`]).
+pub fn run_in(
+    setup: &Setup,
+    level: &mut Level,
+    mut each: impl FnMut(u32, &MoverState, &StepEvents),
+) -> MoverState {
+    fill_level(setup, level);
     let ground = ScenarioGround {
-        level: &level,
+        level,
         platform: setup.platform,
     };
     let params = (setup.params)();
@@ -324,11 +340,105 @@ pub fn run(setup: &Setup, mut each: impl FnMut(u32, &MoverState, &StepEvents)) -
 /// Every run of every scenario, each tick's state hashed, folded into one hash: the collision
 /// golden hash the QEMU images and `hopkit-sim` print as `collision-hash: 0x…`.
 pub fn collision_hash() -> u64 {
+    collision_hash_in(&mut Level::new())
+}
+
+/// [`collision_hash`] with each run's level built in `level` (see [`fill_level`]): the QEMU
+/// images pass a static one, off their small stacks.
+pub fn collision_hash_in(level: &mut Level) -> u64 {
     let mut h = StateHasher::new();
     for setup in &SETUPS {
-        run(setup, |_, s, _| s.hash_state(&mut h));
+        run_in(setup, level, |_, s, _| s.hash_state(&mut h));
     }
     h.finish()
+}
+
+// --- the measurements' level ---
+
+/// Solids of [`scattered_level`].
+pub const SCATTERED_SOLIDS: usize = 256;
+
+/// The level of the collision measurements (issue 34 §5): the host benchmarks (`benches/`) and the
+/// Cortex-M instruction counts (`firmware/src/bin/qemu-bench.rs`) step bodies through it.
+pub type ScatteredLevel = World<SCATTERED_SOLIDS>;
+
+/// Fill `level` (emptied first) with [`SCATTERED_SOLIDS`] solids over 2,048 × 2,048 Quake units:
+/// solid 0 the floor (its top at height 0), then, at random, walls (16 thick, 32..256 long, 128
+/// high), 128 × 64 ramps rising 16..96 towards +X and 4-step staircases (16 rise, 16 run, 64
+/// wide, rising towards −Z) until full. The same solids on every machine (`Pcg32`, plain `f32`).
+pub fn scattered_level(level: &mut ScatteredLevel) {
+    level.clear();
+    let mut rng = hopkit::rng::Pcg32::new(34, 5);
+    let mut made = 0;
+    let mut stairs: Option<hopkit::collide::Stairs> = None;
+    let solids = core::iter::from_fn(|| {
+        if made == SCATTERED_SOLIDS {
+            return None;
+        }
+        made += 1;
+        if made == 1 {
+            return Some(aabb((-1024.0, -16.0, -1024.0), (1024.0, 0.0, 1024.0)));
+        }
+        loop {
+            if let Some(b) = stairs.as_mut().and_then(Iterator::next) {
+                return Some(b);
+            }
+            let (x, z) = (rng.range_f32(-960.0, 900.0), rng.range_f32(-960.0, 900.0));
+            match rng.below(3) {
+                0 => {
+                    let long = rng.range_f32(32.0, 256.0);
+                    let (dx, dz) = if rng.below(2) == 0 {
+                        (long, 16.0)
+                    } else {
+                        (16.0, long)
+                    };
+                    return Some(aabb((x, 0.0, z), (x + dx, 128.0, z + dz)));
+                }
+                1 => {
+                    let rise = rng.range_f32(16.0, 96.0);
+                    let b = Brush::ramp(
+                        Vec3::new(x, 0.0, z),
+                        Vec3::new(x + 128.0, rise, z + 64.0),
+                        Toward::PlusX,
+                    );
+                    return Some(b.unwrap_or_else(|_| unreachable!()));
+                }
+                _ => {
+                    let s =
+                        Brush::stairs(Vec3::new(x, 0.0, z), Toward::MinusZ, 4, 16.0, 16.0, 64.0);
+                    stairs = Some(s.unwrap_or_else(|_| unreachable!()));
+                }
+            }
+        }
+    });
+    // Exactly `SCATTERED_SOLIDS`: never full before the end.
+    let _ = level.extend(solids);
+}
+
+/// Start `i` of the bodies the measurements step through `level` ([`scattered_level`]) with the
+/// Quake III preset (any `i`; the benchmarks use 0..256): feet a skin above the floor somewhere
+/// in ±1,000, grounded, clear of every solid (positions are drawn again, up to 64 times, while
+/// the body would overlap one), and a unit direction to run in (random yaw). The same on every
+/// machine.
+pub fn scattered_start(level: &ScatteredLevel, i: u32) -> (MoverState, Vec2) {
+    let mut rng = hopkit::rng::Pcg32::new(34, 6 + u64::from(i));
+    let params = MoveParams::quake3();
+    let mut s = MoverState::new(Vec3::ZERO);
+    s.grounded = true;
+    for _ in 0..64 {
+        s.position = Vec3::new(
+            rng.range_f32(-1000.0, 1000.0),
+            hopkit::collide::SURFACE_CLIP_EPSILON,
+            rng.range_f32(-1000.0, 1000.0),
+        );
+        let (mins, maxs) = hopkit::movement::slide::body_box(&s, &params);
+        if level.contents(s.position, mins, maxs).solid.is_none() {
+            break;
+        }
+    }
+    let yaw = rng.range_f32(-core::f32::consts::PI, core::f32::consts::PI);
+    let (sin, cos) = hopkit::math::scalar::sin_cos(yaw);
+    (s, Vec2::new(cos, sin))
 }
 
 // --- levels ---

@@ -45,3 +45,23 @@ fn friction_forms_match_the_backends_golden_hash() {
     println!("friction forms: 0x{got:016x}");
     assert_eq!(got, want, "got {got:#018x}");
 }
+
+/// Every collision scenario, every tick (`hopkit_demo::collision::collision_hash`, issue 34 §4):
+/// (libm hash, micromath hash). The libm value is the golden of
+/// `tests/tests/integration/collide_scenarios.rs`; the QEMU images print the same
+/// `collision-hash` line, compared with the host's by scripts/ci-cross.sh and, for both
+/// backends, scripts/ci-cpus.sh.
+pub const COLLISION: (u64, u64) = (0x55ea_cb9d_392b_3cb5, MICROMATH_COLLISION);
+const MICROMATH_COLLISION: u64 = 0xa29b_de0e_6956_f7eb;
+
+#[test]
+fn collision_scenarios_match_the_backends_golden_hash() {
+    let got = hopkit_demo::collision::collision_hash();
+    let want = if cfg!(feature = "micromath") {
+        COLLISION.1
+    } else {
+        COLLISION.0
+    };
+    println!("collision: 0x{got:016x}");
+    assert_eq!(got, want, "got {got:#018x}");
+}

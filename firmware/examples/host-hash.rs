@@ -1,6 +1,6 @@
 //! The QEMU image's run on the host: the same app, scripted input, pixel-counting display and
-//! step clock, printing the same comparable lines (`frames: …`, `state-hash: 0x…` and
-//! `friction-forms-hash: 0x…`).
+//! step clock, printing the same comparable lines (`frames: …`, `state-hash: 0x…`,
+//! `friction-forms-hash: 0x…` and `collision-hash: 0x…`).
 //!
 //! `cargo run -p hopkit-firmware --example host-hash -- [TICKS]` (default 600).
 use hopkit::hash::{format_hash_line, HASH_LINE_LEN};
@@ -37,5 +37,9 @@ fn main() {
     println!(
         "friction-forms-hash: 0x{:016x}",
         hopkit_demo::forms::friction_forms_hash()
+    );
+    println!(
+        "collision-hash: 0x{:016x}",
+        hopkit_demo::collision::collision_hash()
     );
 }

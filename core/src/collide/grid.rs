@@ -76,7 +76,9 @@ impl<const N: usize> Grid<N> {
         if t >= (GRID_DIM - 1) as f32 {
             (GRID_DIM - 1) as u8
         } else if t > 0.0 {
-            t as u8 // truncation = floor for t > 0
+            // Truncation = floor for t > 0; `t < 15` here, so the (saturating) cast to `u32` —
+            // one instruction on Arm — never saturates, and the `u8` keeps the value.
+            t as u32 as u8
         } else {
             0 // also NaN
         }
@@ -178,25 +180,51 @@ impl<const N: usize> Grid<N> {
     /// `GRID_DIM²`) plus their entries (at most `GRID_ENTRIES_PER_SOLID · N` in all).
     #[inline]
     pub(super) fn candidates(&self, r: CellRect, mut f: impl FnMut(usize)) {
-        for z in r.z0..=r.z1 {
-            for x in r.x0..=r.x1 {
-                let c = usize::from(z) * GRID_DIM + usize::from(x);
-                for e in usize::from(self.first[c])..usize::from(self.first[c + 1]) {
-                    let s = usize::from(
-                        self.entries[e / GRID_ENTRIES_PER_SOLID][e % GRID_ENTRIES_PER_SOLID],
-                    );
+        let entries = self.entries.as_flattened();
+        let list = |c: usize| {
+            let (a, b) = (usize::from(self.first[c]), usize::from(self.first[c + 1]));
+            entries.get(a..b).unwrap_or(&[])
+        };
+        // Exclusive ranges below (an inclusive one costs a flag per step); `x1`, `z1` < GRID_DIM.
+        let (x0, x1) = (usize::from(r.x0), usize::from(r.x1));
+        let (z0, z1) = (usize::from(r.z0), usize::from(r.z1));
+        if x0 == x1 && z0 == z1 {
+            // One cell (most short moves): each of its solids is listed once.
+            for &s in list(z0 * GRID_DIM + x0) {
+                f(usize::from(s));
+            }
+        } else {
+            self.visit_cells(x0..x1 + 1, z0..z1 + 1, list, &mut f);
+        }
+        for &s in list(ALWAYS) {
+            f(usize::from(s));
+        }
+    }
+
+    /// The cells `xs` × `zs` of [`Grid::candidates`], row by row, each solid in the first of its
+    /// cells visited only.
+    #[inline]
+    fn visit_cells<'a>(
+        &self,
+        xs: core::ops::Range<usize>,
+        zs: core::ops::Range<usize>,
+        list: impl Fn(usize) -> &'a [u16],
+        f: &mut impl FnMut(usize),
+    ) {
+        let (x0, z0) = (xs.start, zs.start);
+        for z in zs {
+            for x in xs.clone() {
+                for &s in list(z * GRID_DIM + x) {
+                    let s = usize::from(s);
                     // Test a solid only in the first of its cells this query visits.
-                    let [sx, sz] = self.lo[s];
-                    if sx.max(r.x0) == x && sz.max(r.z0) == z {
+                    let Some(&[sx, sz]) = self.lo.get(s) else {
+                        continue;
+                    };
+                    if usize::from(sx).max(x0) == x && usize::from(sz).max(z0) == z {
                         f(s);
                     }
                 }
             }
-        }
-        for e in usize::from(self.first[ALWAYS])..usize::from(self.first[ALWAYS + 1]) {
-            f(usize::from(
-                self.entries[e / GRID_ENTRIES_PER_SOLID][e % GRID_ENTRIES_PER_SOLID],
-            ));
         }
     }
 }

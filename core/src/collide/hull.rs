@@ -54,7 +54,15 @@ pub(super) fn build(input: &[Plane]) -> Result<Brush, BrushError> {
     // Coordinates are up to `scale`; corners from three planes carry a few ulps of it.
     let tol = 1.0e-5 * (1.0 + scale);
 
-    let corners = find_corners(planes, tol)?;
+    // Filled in place: returned by value, the 1 KB of corners was copied on the stack (a
+    // Cortex-M0 with 16 KiB of RAM builds its brushes too).
+    let mut corners = Corners {
+        at: [Vec3::ZERO; MAX_CORNERS],
+        on: [0; MAX_CORNERS],
+        len: 0,
+    };
+    find_corners(planes, tol, &mut corners)?;
+    let corners = &corners;
     if corners.len == 0 {
         return Err(BrushError::Empty);
     }
@@ -91,18 +99,14 @@ pub(super) fn build(input: &[Plane]) -> Result<Brush, BrushError> {
             brush.count += 1;
         }
     }
-    add_bevels(&mut brush, &all[..n_in], &facet, &corners, tol);
+    add_bevels(&mut brush, &all[..n_in], &facet, corners, tol);
     brush.flags = SolidFlags::NONE;
     Ok(brush)
 }
 
-/// Every point where three planes meet that lies inside all of them, merged within `tol`.
-fn find_corners(planes: &[Plane], tol: f32) -> Result<Corners, BrushError> {
-    let mut corners = Corners {
-        at: [Vec3::ZERO; MAX_CORNERS],
-        on: [0; MAX_CORNERS],
-        len: 0,
-    };
+/// Every point where three planes meet that lies inside all of them, merged within `tol`, into
+/// `corners` (empty).
+fn find_corners(planes: &[Plane], tol: f32, corners: &mut Corners) -> Result<(), BrushError> {
     let n = planes.len();
     for i in 0..n {
         for j in i + 1..n {
@@ -142,7 +146,7 @@ fn find_corners(planes: &[Plane], tol: f32) -> Result<Corners, BrushError> {
             }
         }
     }
-    Ok(corners)
+    Ok(())
 }
 
 /// q3map's edge bevels: for every edge (two facets sharing two corners) and every axis, the plane

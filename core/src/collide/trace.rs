@@ -1,7 +1,7 @@
 //! The box trace: [`TraceResult`], the [`Tracer`] trait, and the per-brush clip (Quake III's
 //! `CM_TraceThroughBrush`).
 
-use super::brush::{ordered, Brush};
+use super::brush::Brush;
 use super::flags::SolidFlags;
 use super::plane::Plane;
 use super::MAX_COORD;
@@ -91,11 +91,33 @@ pub trait Tracer {
 }
 
 /// A point usable by the trace: NaN/±inf components read as 0, the rest clamped into
-/// ±[`MAX_COORD`].
-#[inline]
+/// ±[`MAX_COORD`]. (`clamp(finite_or(x, 0), −MAX_COORD, MAX_COORD)`, with the common case — in
+/// range — first: two compares, no call.)
+#[inline(always)]
 fn clean(v: Vec3) -> Vec3 {
-    let c = |x: f32| clamp(finite_or(x, 0.0), -MAX_COORD, MAX_COORD);
+    #[inline(always)]
+    fn c(x: f32) -> f32 {
+        if (-MAX_COORD..=MAX_COORD).contains(&x) {
+            x
+        } else {
+            clamp(finite_or(x, 0.0), -MAX_COORD, MAX_COORD)
+        }
+    }
     Vec3::new(c(v.x), c(v.y), c(v.z))
+}
+
+/// Component-wise minimum and maximum of two cleaned (finite) points, by compares (`f32::min`
+/// is a library call on the Cortex-M4F). Equal components may come back with either sign of
+/// zero, as `f32::min` may: the sweep only compares these bounds and adds them to non-zero
+/// offsets, so the trace's answer does not depend on it.
+#[inline(always)]
+fn ordered_finite(a: Vec3, b: Vec3) -> (Vec3, Vec3) {
+    let lo = |a: f32, b: f32| if b < a { b } else { a };
+    let hi = |a: f32, b: f32| if b > a { b } else { a };
+    (
+        Vec3::new(lo(a.x, b.x), lo(a.y, b.y), lo(a.z, b.z)),
+        Vec3::new(hi(a.x, b.x), hi(a.y, b.y), hi(a.z, b.z)),
+    )
 }
 
 /// One trace's inputs, cleaned, and what every brush test reuses.
@@ -105,11 +127,6 @@ pub(super) struct Sweep {
     pub(super) end: Vec3,
     mins: Vec3,
     maxs: Vec3,
-    /// `start + mins`, `start + maxs`, `end + mins`, `end + maxs`.
-    start_lo: Vec3,
-    start_hi: Vec3,
-    end_lo: Vec3,
-    end_hi: Vec3,
     /// The swept box's bounds, widened by the skin (Quake's `CM_BoundsIntersect`).
     pub(super) lo: Vec3,
     pub(super) hi: Vec3,
@@ -119,21 +136,26 @@ pub(super) struct Sweep {
 impl Sweep {
     /// Cleans the inputs: `start` and the box through [`clean`] (an inverted box reordered per
     /// axis), a non-finite `end` taken as `start` (no move); `skin` must be finite and ≥ 0.
+    #[inline]
     pub(super) fn new(start: Vec3, end: Vec3, mins: Vec3, maxs: Vec3, skin: f32) -> Sweep {
         let start = clean(start);
-        let end = if end.is_finite() { clean(end) } else { start };
-        let (mins, maxs) = ordered(clean(mins), clean(maxs));
-        let (a, b) = ordered(start, end);
+        let in_range = |x: f32| (-MAX_COORD..=MAX_COORD).contains(&x);
+        // In range is finite: the common case needs no separate finiteness test.
+        let end = if in_range(end.x) && in_range(end.y) && in_range(end.z) {
+            end
+        } else if end.is_finite() {
+            clean(end)
+        } else {
+            start
+        };
+        let (mins, maxs) = ordered_finite(clean(mins), clean(maxs));
+        let (a, b) = ordered_finite(start, end);
         let s = Vec3::new(skin, skin, skin);
         Sweep {
             start,
             end,
             mins,
             maxs,
-            start_lo: start + mins,
-            start_hi: start + maxs,
-            end_lo: end + mins,
-            end_hi: end + maxs,
             lo: a + mins - s,
             hi: b + maxs + s,
             skin,
@@ -215,17 +237,31 @@ impl Clip {
 /// Clip the sweep against brush `index`, updating `best` (a nearer hit, or a tie with a lower
 /// index, wins). Quake III's `CM_TraceThroughBrush`: the axial planes from the bounding box,
 /// then the sloped planes with the box's corner offset per plane.
-#[inline]
+#[inline(always)]
 pub(super) fn clip_brush(sw: &Sweep, b: &Brush, index: u16, best: &mut Best) {
-    if b.maxs.x < sw.lo.x
-        || b.mins.x > sw.hi.x
-        || b.maxs.y < sw.lo.y
-        || b.mins.y > sw.hi.y
-        || b.maxs.z < sw.lo.z
-        || b.mins.z > sw.hi.z
-    {
-        return;
+    if sw.touches(b) {
+        clip_touching(sw, b, index, best);
     }
+}
+
+impl Sweep {
+    /// The brush's bounds meet the swept box's (widened by the skin): Quake's
+    /// `CM_BoundsIntersect`, the test most candidates fail. Inline in the candidate loop; the
+    /// clip itself ([`clip_touching`]) is out of line.
+    #[inline(always)]
+    fn touches(&self, b: &Brush) -> bool {
+        !(b.maxs.x < self.lo.x
+            || b.mins.x > self.hi.x
+            || b.maxs.y < self.lo.y
+            || b.mins.y > self.hi.y
+            || b.maxs.z < self.lo.z
+            || b.mins.z > self.hi.z)
+    }
+}
+
+/// [`clip_brush`] for a brush whose bounds meet the sweep's.
+#[inline(never)]
+fn clip_touching(sw: &Sweep, b: &Brush, index: u16, best: &mut Best) {
     let mut c = Clip {
         enter: -1.0,
         leave: 1.0,
@@ -235,19 +271,24 @@ pub(super) fn clip_brush(sw: &Sweep, b: &Brush, index: u16, best: &mut Best) {
     };
     let skin = sw.skin;
     // Axial planes, −X +X −Y +Y −Z +Z: the box's far corner along each is mins/maxs itself.
-    let axial = [
-        (b.mins.x - sw.start_hi.x, b.mins.x - sw.end_hi.x),
-        (sw.start_lo.x - b.maxs.x, sw.end_lo.x - b.maxs.x),
-        (b.mins.y - sw.start_hi.y, b.mins.y - sw.end_hi.y),
-        (sw.start_lo.y - b.maxs.y, sw.end_lo.y - b.maxs.y),
-        (b.mins.z - sw.start_hi.z, b.mins.z - sw.end_hi.z),
-        (sw.start_lo.z - b.maxs.z, sw.end_lo.z - b.maxs.z),
-    ];
-    for (i, &(d1, d2)) in axial.iter().enumerate() {
-        if !c.side(d1, d2, i as u8, skin) {
-            return;
-        }
+    // Unrolled, each plane's distances computed only when the planes before it did not end the
+    // test.
+    macro_rules! axial {
+        ($i:expr, $d1:expr, $d2:expr) => {
+            if !c.side($d1, $d2, $i, skin) {
+                return;
+            }
+        };
     }
+    // The box at the start and the end: `start + mins`, `start + maxs`, `end + mins`, `end + maxs`
+    // (per component, as each plane needs it).
+    let (s, e, lo, hi) = (sw.start, sw.end, sw.mins, sw.maxs);
+    axial!(0, b.mins.x - (s.x + hi.x), b.mins.x - (e.x + hi.x));
+    axial!(1, (s.x + lo.x) - b.maxs.x, (e.x + lo.x) - b.maxs.x);
+    axial!(2, b.mins.y - (s.y + hi.y), b.mins.y - (e.y + hi.y));
+    axial!(3, (s.y + lo.y) - b.maxs.y, (e.y + lo.y) - b.maxs.y);
+    axial!(4, b.mins.z - (s.z + hi.z), b.mins.z - (e.z + hi.z));
+    axial!(5, (s.z + lo.z) - b.maxs.z, (e.z + lo.z) - b.maxs.z);
     for (i, p) in b.sloped_planes().iter().enumerate() {
         let n = p.normal;
         // The box corner deepest behind the plane (Quake's `offsets[signbits]`).

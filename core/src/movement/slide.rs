@@ -160,11 +160,10 @@ pub fn slide_move(
         planes[n] = g;
         n += 1;
     }
-    // Never turn against the original velocity.
-    if let Some(d) = unit(primal) {
-        planes[n] = d;
-        n += 1;
-    }
+    // Never turn against the original velocity: its direction is the next plane, added at the
+    // first hit (the planes are read only after one; a move that hits nothing needs no square
+    // root).
+    let mut primal_added = false;
     let mut time_left = dt;
     for _ in 0..MAX_BUMPS {
         let end = *pos + *vel * time_left;
@@ -183,6 +182,13 @@ pub fn slide_move(
             break;
         }
         hits.hit = true;
+        if !primal_added {
+            primal_added = true;
+            if let Some(d) = unit(primal) {
+                planes[n] = d;
+                n += 1;
+            }
+        }
         let raw = t.plane.normal;
         if !params.is_walkable(raw) {
             hits.wall = true;
@@ -282,10 +288,13 @@ pub fn step_slide_move(
         return first;
     }
     let up = Vec3::new(0.0, step, 0.0);
-    // Never step up while still moving up (after the slide) without ground below.
-    let below = trace(probe, start_o, start_o - up, mins, maxs);
-    if vel.y > 0.0 && (!(below.fraction < 1.0) || !params.is_walkable(below.plane.normal)) {
-        return first;
+    // Never step up while still moving up (after the slide) without ground below (traced only
+    // then: the trace is pure).
+    if vel.y > 0.0 {
+        let below = trace(probe, start_o, start_o - up, mins, maxs);
+        if !(below.fraction < 1.0) || !params.is_walkable(below.plane.normal) {
+            return first;
+        }
     }
     let lifted = trace(probe, start_o, start_o + up, mins, maxs);
     if lifted.all_solid {

@@ -5,6 +5,7 @@
 //!
 //! Prints `state-hash: 0x…` after 600 ticks and `state-hash-3600: 0x…` after 3,600, which must
 //! equal the host's (`hopkit-sim hash --scene demo --ticks N`; `scripts/ci-cpus.sh` compares),
+//! and `collision-hash: 0x…` (the collision scenarios, `hopkit_demo::collision::collision_hash`),
 //! and, under `-icount shift=0`, instruction counts:
 //! - `movement-kernel-ground-instr`: one planar ground movement step (friction + accelerate,
 //!   cached wish), the mean over many with the empty loop subtracted, as `qemu-bench` measures it;
@@ -205,6 +206,12 @@ fn run() -> ! {
         println!("FAIL: the rig and scripted_hash({LONG_TICKS}) disagree");
         ok = false;
     }
+    // Every collision scenario (issue 34 §4: the body among solids), every tick hashed: the
+    // host's `collision-hash` (scripts/ci-cpus.sh compares).
+    println!(
+        "collision-hash: 0x{:016x}",
+        hopkit_demo::collision::collision_hash()
+    );
     println!("demo-tick-instr: {}", tick_total / TICKS as u64);
     println!("demo-tick-instr-max: {tick_max}");
 

@@ -232,6 +232,155 @@ mod features {
     }
 }
 
+/// The body among solids (issue 34 §5; hard-float targets only: the level is a 36 KB static).
+#[cfg(target_abi = "eabihf")]
+mod solids {
+    use super::*;
+    use core::cell::RefCell;
+    use cortex_m::interrupt::Mutex;
+    use hopkit::collide::{Solid, Tracer, SURFACE_CLIP_EPSILON};
+    use hopkit::movement::slide::body_box;
+    use hopkit::movement::{step, MoveInput};
+    use hopkit_demo::collision::{scattered_level, scattered_start, ScatteredLevel};
+
+    /// [`scattered_level`], built in place (36 KB).
+    static LEVEL: Mutex<RefCell<ScatteredLevel>> = Mutex::new(RefCell::new(ScatteredLevel::new()));
+
+    /// Bodies measured per row at most (the mean is over them, round robin).
+    const BODIES: usize = 16;
+    /// Running speed of the Quake III preset, units/s.
+    const SPEED: f32 = 320.0;
+
+    /// One measured case: the state before the step and the input.
+    type Case = (MoverState, MoveInput);
+
+    /// Up to [`BODIES`] cases (more are ignored).
+    struct Cases {
+        at: [Case; BODIES],
+        len: usize,
+    }
+
+    impl Cases {
+        fn new() -> Cases {
+            Cases {
+                at: [(MoverState::new(Vec3::ZERO), MoveInput::default()); BODIES],
+                len: 0,
+            }
+        }
+        fn push(&mut self, case: Case) {
+            if self.len < BODIES {
+                self.at[self.len] = case;
+                self.len += 1;
+            }
+        }
+        fn all(&self) -> &[Case] {
+            &self.at[..self.len]
+        }
+    }
+
+    /// A grounded Quake III body at `feet` running at [`SPEED`] along `dir` (x, z), stick forward.
+    fn runner(feet: Vec3, dir: Vec2) -> Case {
+        let mut s = MoverState::new(feet);
+        s.grounded = true;
+        s.velocity = Vec3::new(dir.x * SPEED, 0.0, dir.y * SPEED);
+        (s, MoveInput::new(Vec2::new(1.0, 0.0), false, dir))
+    }
+
+    /// Mean instructions of one whole `movement::step` (Quake III preset, 60 Hz) over `cases`,
+    /// each stepped from its own copy (the copy is in the subtracted harness too).
+    fn mean_step(c: &Counter, level: &ScatteredLevel, cases: &[Case]) -> u64 {
+        let params = black_box(MoveParams::quake3());
+        let probe = Solid(level);
+        let n = cases.len().max(1) as u32;
+        let pick = |i: u32| black_box(cases[(i % n) as usize]);
+        per_call_minus(
+            c,
+            |i| {
+                black_box(pick(i));
+            },
+            |i| {
+                let (mut s, input) = pick(i);
+                step(&mut s, &params, &input, &probe, 1.0 / 60.0);
+                black_box(s);
+            },
+        )
+    }
+
+    /// `(open ground, sliding along a wall, climbing stairs)`: a whole `movement::step` of a
+    /// Quake III body running at 320 units/s in the 256-solid level of the host benchmarks
+    /// (`hopkit_demo::collision::scattered_level`), mean over up to [`BODIES`] bodies each:
+    /// - open ground: the level's starts (`scattered_start`) whose step hits nothing;
+    /// - a wall: a body against the −Z face of each long X wall, running at 45° into it (the
+    ///   step must hit the wall and slide along it, staying on the floor);
+    /// - stairs: a body a skin in front of each staircase's first step, running up it (the step
+    ///   must climb it: feet up 16 units, still grounded).
+    ///
+    /// Fails the run if a row finds no body.
+    #[inline(never)]
+    pub fn steps(c: &Counter) -> [u64; 3] {
+        cortex_m::interrupt::free(|cs| {
+            let mut level = LEVEL.borrow(cs).borrow_mut();
+            scattered_level(&mut level);
+            let level = &*level;
+            let params = MoveParams::quake3();
+            let probe = Solid(level);
+            // The step from `case`, for a body clear of every solid (else nothing).
+            let try_step = |case: &Case| {
+                let (mut s, input) = *case;
+                let (mins, maxs) = body_box(&s, &params);
+                if level.contents(s.position, mins, maxs).solid.is_some() {
+                    return (s, hopkit::movement::StepEvents::default(), false);
+                }
+                let ev = step(&mut s, &params, &input, &probe, 1.0 / 60.0);
+                (s, ev, true)
+            };
+            let (r, skin) = (params.body_radius, SURFACE_CLIP_EPSILON);
+            let (mut open, mut walls, mut stairs) = (Cases::new(), Cases::new(), Cases::new());
+            for i in 0..256 {
+                let (s, dir) = scattered_start(level, i);
+                let case = runner(s.position, dir);
+                let (after, ev, clear) = try_step(&case);
+                if clear && !ev.hit_wall && after.grounded && after.position.y == s.position.y {
+                    open.push(case);
+                }
+            }
+            let d = core::f32::consts::FRAC_1_SQRT_2;
+            for b in level.brushes() {
+                let (lo, hi) = (b.mins(), b.maxs());
+                let mid_x = (lo.x + hi.x) * 0.5;
+                if hi.y == 128.0 && hi.x - lo.x >= 64.0 && hi.z - lo.z == 16.0 {
+                    let feet = Vec3::new(mid_x, skin, lo.z - r - skin);
+                    let case = runner(feet, Vec2::new(d, d));
+                    let (after, ev, clear) = try_step(&case);
+                    if clear && ev.hit_wall && after.grounded && after.position.x > feet.x + 1.0 {
+                        walls.push(case);
+                    }
+                } else if lo.y == 0.0 && hi.y == 16.0 && hi.x - lo.x == 64.0 {
+                    // A staircase's first step (they rise towards −Z): run at it from +Z.
+                    let feet = Vec3::new(mid_x, skin, hi.z + r + skin);
+                    let case = runner(feet, Vec2::new(0.0, -1.0));
+                    let (after, _, clear) = try_step(&case);
+                    if clear && after.grounded && after.position.y > 15.0 {
+                        stairs.push(case);
+                    }
+                }
+            }
+            for (name, cases) in [("open", &open), ("wall", &walls), ("stairs", &stairs)] {
+                if cases.len == 0 {
+                    let mut out = Out::new();
+                    let _ = writeln!(out, "FAIL: no {name} body in the level");
+                    exit(false)
+                }
+            }
+            [
+                mean_step(c, level, open.all()),
+                mean_step(c, level, walls.all()),
+                mean_step(c, level, stairs.all()),
+            ]
+        })
+    }
+}
+
 /// Ticks of the scripted demo measured one by one.
 const DEMO_TICKS: u32 = 600;
 /// Repetitions for the small kernels.
@@ -449,6 +598,8 @@ fn main() -> ! {
     #[cfg(target_abi = "eabihf")]
     let [q3_air_step, cpm_air_step, still_step, platform_step, water_step, ladder_step, crouch_step, walk_step] =
         features::feature_steps(&c, dt);
+    #[cfg(target_abi = "eabihf")]
+    let [solid_open_step, solid_wall_step, solid_stairs_step] = solids::steps(&c);
     black_box((v, sv, mover));
     let _ = writeln!(out, "movement-kernel-ground-instr: {kernel_ground}");
     let _ = writeln!(out, "movement-kernel-air-instr: {kernel_air}");
@@ -472,6 +623,9 @@ fn main() -> ! {
         let _ = writeln!(out, "movement-ladder-step-instr: {ladder_step}");
         let _ = writeln!(out, "movement-crouch-step-instr: {crouch_step}");
         let _ = writeln!(out, "movement-walk-step-instr: {walk_step}");
+        let _ = writeln!(out, "movement-solid-open-step-instr: {solid_open_step}");
+        let _ = writeln!(out, "movement-solid-wall-step-instr: {solid_wall_step}");
+        let _ = writeln!(out, "movement-solid-stairs-step-instr: {solid_stairs_step}");
     }
 
     // --- ghost recording format v2: encode per frame, decode of a 30 s recording ---

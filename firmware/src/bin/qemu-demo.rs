@@ -2,7 +2,9 @@
 //! scripted stick samples, a pixel-counting display, a clock that advances one tick per poll.
 //! Prints a `state-hash: 0x…` line after [`TICKS`] ticks that must equal the host's
 //! (`hopkit-sim hash --scene demo --ticks 600`), and exits through semihosting with status 0 only
-//! if every poll ran exactly one tick and the app's hash equals the core's `scripted_hash`.
+//! if every poll ran exactly one tick and the app's hash equals the core's `scripted_hash`. Also
+//! prints `friction-forms-hash: 0x…` and `collision-hash: 0x…` (the collision scenarios of
+//! `hopkit_demo::collision`), compared with the host's by scripts/ci-cross.sh.
 #![no_std]
 #![no_main]
 
@@ -14,10 +16,13 @@ compile_error!(
 #[path = "../rt/qemu.rs"]
 mod qemu_rt;
 
+use core::cell::RefCell;
 use core::fmt::Write as _;
+use cortex_m::interrupt::Mutex;
 use cortex_m_rt::entry;
 use hopkit::hash::{format_hash_line, HASH_LINE_LEN};
 use hopkit_demo::app::App;
+use hopkit_demo::collision::{collision_hash_in, Level};
 use hopkit_demo::counting::PixelCounter;
 use hopkit_demo::scripted_hash;
 use hopkit_demo::seams::{Scripted, StepClock};
@@ -29,6 +34,10 @@ const TICKS: u32 = 600;
 /// The second, longer hash (one minute of play; ticks past [`TICKS`] run without drawing),
 /// printed as `state-hash-3600: 0x…`.
 const LONG_TICKS: u32 = 3600;
+
+/// The collision scenarios' level (about 4.5 KB), built in place in a static: on the stack it
+/// would not fit the Cortex-M0's 16 KiB next to the app.
+static COLLISION_LEVEL: Mutex<RefCell<Level>> = Mutex::new(RefCell::new(Level::new()));
 
 type DemoApp = App<Scripted, Scripted, PixelCounter, StepClock>;
 
@@ -84,6 +93,12 @@ fn main() -> ! {
         );
         ok = false;
     }
+    // Every collision scenario (issue 34 §4: the body among solids), every tick hashed: compared
+    // with the host's by scripts/ci-cross.sh and scripts/ci-cpus.sh. Run before the RAM report,
+    // so its stack is in the high-water mark.
+    let collision = cortex_m::interrupt::free(|cs| {
+        collision_hash_in(&mut COLLISION_LEVEL.borrow(cs).borrow_mut())
+    });
     // RAM use: statics (everything below the stack, the app included) plus the deepest stack.
     let (stack_bottom, stack_top) = stack_bounds();
     let stack = stack_high_water();
@@ -101,6 +116,7 @@ fn main() -> ! {
         "friction-forms-hash: 0x{:016x}",
         hopkit_demo::forms::friction_forms_hash()
     );
+    let _ = writeln!(out, "collision-hash: 0x{collision:016x}");
     while app.rig().tick_count() < LONG_TICKS {
         app.tick_once();
     }
