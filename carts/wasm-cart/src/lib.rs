@@ -162,6 +162,22 @@ mod exports {
         with_cart(|c| c.update_raw(&raw));
     }
 
+    /// The level [`cart_collision_hash`] builds its runs in: a static, off the cart's stack.
+    struct LevelCell(UnsafeCell<Option<hopkit_demo::collision::Level>>);
+    // SAFETY: as `Global`: one export at a time, no reference outlives the call.
+    unsafe impl Sync for LevelCell {}
+    static LEVEL: LevelCell = LevelCell(UnsafeCell::new(None));
+
+    /// The collision scenarios' hash (`hopkit_demo::collision::collision_hash`, the body among
+    /// solids): CI compares it on wasm32 with x86_64's (`tests/wasm.rs`).
+    #[no_mangle]
+    pub extern "C" fn cart_collision_hash() -> u64 {
+        // SAFETY: see `LevelCell`.
+        let level = unsafe { &mut *LEVEL.0.get() };
+        let level = level.get_or_insert_with(hopkit_demo::collision::Level::new);
+        hopkit_demo::collision::collision_hash_in(level)
+    }
+
     /// Address of the 1024-byte framebuffer in linear memory.
     #[no_mangle]
     pub extern "C" fn cart_framebuffer_ptr() -> *const u8 {

@@ -216,6 +216,21 @@ fn scripted_demo_is_bit_exact_on_wasm32() {
 
 #[test]
 #[ignore = "needs hopkit_cart.wasm built for wasm32 (scripts/ci-bindings.sh runs these)"]
+fn collision_hash_is_bit_exact_on_wasm32() {
+    // The body among solids (issue 34 §4): every collision scenario's every tick, on wasm32.
+    let bytes = load();
+    let mut w = Wasm::new(&bytes);
+    let f: TypedFunc<(), u64> = w
+        .instance
+        .get_typed_func(&w.store, "cart_collision_hash")
+        .unwrap();
+    let got = f.call(&mut w.store, ()).unwrap();
+    println!("collision-hash: {got:#018x}");
+    assert_eq!(got, hopkit_demo::collision::collision_hash());
+}
+
+#[test]
+#[ignore = "needs hopkit_cart.wasm built for wasm32 (scripts/ci-bindings.sh runs these)"]
 fn raw_samples_from_the_host_give_the_same_hash() {
     let bytes = load();
     let mut w = Wasm::new(&bytes);
