@@ -40,6 +40,7 @@ pub fn arena_view(world: &ArenaWorld, params: &ArenaParams, seat: usize) -> Demo
         },
         companion_head_yaw: c.neck_yaw,
         ramps: crate::level::ramp_views(),
+        #[cfg(feature = "level-features")]
         features: Some(crate::level::feature_view(world.tick)),
         ..DemoView::default()
     };
