@@ -255,6 +255,14 @@ fn main() -> ! {
     else {
         panic!("app already created");
     };
+    let _ = writeln!(
+        report,
+        "link: static RAM {} B (the cable {} B in the app's static, its UART rings {} B), UART0 {} baud on GP16/GP17",
+        core::mem::size_of::<Link>() + core::mem::size_of_val(&board::LINK_RINGS),
+        core::mem::size_of::<Link>(),
+        core::mem::size_of_val(&board::LINK_RINGS),
+        LINK_BAUD
+    );
     let mut next_report = REPORT_EVERY;
     let mut display_aborts = 0u32;
     let mut linked = CableState::Alone;
