@@ -230,18 +230,17 @@ where
     }
 }
 
-/// `text` in the bottom 7 rows of the display, on a dark strip across it.
+/// `text` in the bottom 7 rows of the display, on a dark strip across it (drawn pixel by pixel:
+/// a rectangle fill here would be a second caller of the display's `fill_solid`, changing how the
+/// demo's drawing is compiled).
+#[inline(never)]
 fn draw_banner<D: DrawTarget<Color = BinaryColor>>(text: &str, d: &mut D) -> Result<(), D::Error> {
-    use embedded_graphics::prelude::{Point, Primitive, Size};
-    use embedded_graphics::primitives::{PrimitiveStyle, Rectangle};
-    use embedded_graphics::Drawable;
-    let h = crate::view::DISPLAY_HEIGHT as i32;
-    Rectangle::new(
-        Point::new(0, h - 7),
-        Size::new(crate::view::DISPLAY_WIDTH, 7),
-    )
-    .into_styled(PrimitiveStyle::with_fill(BinaryColor::Off))
-    .draw(d)?;
+    use embedded_graphics::prelude::{Pixel, Point};
+    let (w, h) = (
+        crate::view::DISPLAY_WIDTH as i32,
+        crate::view::DISPLAY_HEIGHT as i32,
+    );
+    d.draw_iter((0..w * 7).map(|i| Pixel(Point::new(i % w, h - 7 + i / w), BinaryColor::Off)))?;
     crate::render::text::draw_text(text.as_bytes(), Point::new(1, h - 6), d)?;
     Ok(())
 }
