@@ -53,8 +53,8 @@ awk '/^[ \t]*(#|$)/ { next } { n++; if (n > 900) { $1 = 4095 - $1; $3 = 4095 - $
     "$work/script.txt" >"$work/board-2.txt"
 link() { node firmware/rp2040-emu/link.mjs "$uf2" --sticks "$work/board-1.txt" --sticks "$work/board-2.txt" "$@"; }
 
-# field RUN BOARD KEY: a `board N KEY: …` value's first word.
-field() { sed -n "s/^board $2 $3: \([^ ,]*\).*/\1/p" "$1" | tail -1; }
+# dropped RUN BOARD: frames the board's CRC/framing check dropped (its last report line).
+dropped() { sed -n "s/^board $2 rollbacks: .* dropped \([0-9]*\) .*/\1/p" "$1" | tail -1; }
 # The host's replay of match M of run RUN after F frames (changing frame C of seat 2 if given).
 replay() { # run match frames [change]
     local run="$1" m="$2" f="$3" change="${4:-}"
@@ -132,7 +132,7 @@ link --frames 600 --delay-ms 5 --drop-ppm 2000 --flip-ppm 2000 --seed 7 >"$work/
     { cat "$work/b.txt"; fail "the corrupted-bytes run"; }
 grep -E "^(board [12] (rollbacks|links)|wire)" "$work/b.txt"
 if check_equal "$work/b.txt" 1 600 "dropped+flipped"; then
-    echo "corrupted bytes: the match ended equal ($(grep -h '^board 1 rollbacks' "$work/b.txt" | sed 's/.*\(dropped [0-9]*\).*/\1/') frames dropped by board 1's CRC check)"
+    echo "corrupted bytes: the match ended equal (damaged frames dropped: board 1 $(dropped "$work/b.txt" 1), board 2 $(dropped "$work/b.txt" 2))"
 elif grep -q "^board [12]: link: DESYNC" "$work/b.txt"; then
     echo "corrupted bytes: the boards diverged and reported it:"
     grep "^board [12]: link: DESYNC" "$work/b.txt"
