@@ -105,6 +105,8 @@ done
 # The RP2040 board image in rp2040js (issue 22): sizes, cycles per phase from its phase pins, and
 # the time it sleeps (scripts/ci-rp2040.sh proves the same image against the host).
 "$REPO/scripts/ci-rp2040.sh" --measure "$measured" >/dev/null
+# The link cable (issue 38): two boards wired in rp2040js, rollbacks 8 frames deep.
+"$REPO/scripts/ci-link.sh" --measure "$measured" >/dev/null
 
 python3 - "$REPO/firmware/budgets.txt" "$measured" "$update" <<'EOF'
 import sys

@@ -13,6 +13,7 @@
 //! tick ran. It returns a [`Poll`] report that the board logs (defmt on the board, semihosting under
 //! QEMU). Nothing here allocates, blocks or panics; all hardware is behind the [`crate::seams`].
 
+use crate::link::{sticks_input, Alone, Link};
 use crate::seams::{ButtonSource, StickSource, TickClock};
 use crate::{DemoRig, TICK_HZ};
 use embedded_graphics::pixelcolor::BinaryColor;
@@ -47,19 +48,22 @@ pub struct Stats {
     pub max_ticks_per_poll: u32,
 }
 
-/// The handheld application over its seams: sticks `S`, buttons `B`, display `D`, clock `C`.
-pub struct App<S, B, D, C> {
+/// The handheld application over its seams: sticks `S`, buttons `B`, display `D`, clock `C`, and
+/// the link cable `L` ([`Alone`]: none; a [`crate::link::Cable`]: the arena against a second
+/// handheld while one is plugged in, the single-player demo otherwise).
+pub struct App<S, B, D, C, L = Alone> {
     sticks: S,
     buttons: B,
     display: D,
     clock: C,
+    link: L,
     rig: DemoRig,
     step: FixedStep,
     last_ns: Option<u64>,
     stats: Stats,
 }
 
-impl<S, B, D, C> App<S, B, D, C>
+impl<S, B, D, C> App<S, B, D, C, Alone>
 where
     S: StickSource,
     B: ButtonSource,
@@ -75,11 +79,28 @@ where
     /// decoded from its version 2 bytes ([`crate::pilot::demo_recording_v2`]; the same frames,
     /// and 5 KB less flash than the version 1 file [`DemoRig::new`] links).
     pub fn with_rig(sticks: S, buttons: B, display: D, clock: C, rig: DemoRig) -> Self {
+        App::with_link(sticks, buttons, display, clock, rig, Alone)
+    }
+}
+
+impl<S, B, D, C, L> App<S, B, D, C, L>
+where
+    S: StickSource,
+    B: ButtonSource,
+    D: DrawTarget<Color = BinaryColor>,
+    C: TickClock,
+    L: Link,
+{
+    /// [`App::with_rig`] with a link cable: each tick goes to the link's match while one is on
+    /// (the board's sticks and buttons read as an arena input, [`sticks_input`]), to the demo
+    /// otherwise.
+    pub fn with_link(sticks: S, buttons: B, display: D, clock: C, rig: DemoRig, link: L) -> Self {
         App {
             sticks,
             buttons,
             display,
             clock,
+            link,
             rig,
             step: FixedStep::new(TICK_HZ),
             last_ns: None,
@@ -134,18 +155,31 @@ where
             .map(|last| last.saturating_add(self.step.until_next_tick_ns()))
     }
 
-    /// Sample the inputs for the next tick and simulate it (ignores the clock).
+    /// One tick of the fixed clock (ignores the clock): the link's match takes it if one is on
+    /// (reading the inputs once if it simulates a frame), the demo otherwise.
     pub fn tick_once(&mut self) {
         let tick = self.rig.tick_count();
+        let (sticks, buttons) = (&mut self.sticks, &mut self.buttons);
+        let mut read = |frame: u32| {
+            let s = sticks.read_sticks(frame);
+            sticks_input(&s.with_buttons(buttons.read_buttons(frame)))
+        };
+        if self.link.tick(&mut read) {
+            return;
+        }
         let sticks = self.sticks.read_sticks(tick);
         let buttons = self.buttons.read_buttons(tick);
         self.rig.tick(&sticks.with_buttons(buttons));
     }
 
-    /// Draw the current scene with the shared renderer.
+    /// Draw the current scene with the shared renderer: the demo, or the link's match; then the
+    /// link's banner, if any, on a dark strip at the bottom.
     pub fn draw(&mut self) -> Result<(), D::Error> {
-        let view = self.rig.view();
+        let view = self.link.view().unwrap_or_else(|| self.rig.view());
         crate::render::draw_frame(&view, &mut self.display)?;
+        if let Some(text) = self.link.banner() {
+            draw_banner(text, &mut self.display)?;
+        }
         self.stats.frames = self.stats.frames.saturating_add(1);
         Ok(())
     }
@@ -180,10 +214,35 @@ where
         &self.clock
     }
 
+    /// The link.
+    pub fn link(&self) -> &L {
+        &self.link
+    }
+
+    /// The link, e.g. to move its bytes.
+    pub fn link_mut(&mut self) -> &mut L {
+        &mut self.link
+    }
+
     /// The button source (e.g. to read its error count).
     pub fn buttons(&self) -> &B {
         &self.buttons
     }
+}
+
+/// `text` in the bottom 7 rows of the display, on a dark strip across it (drawn pixel by pixel:
+/// a rectangle fill here would be a second caller of the display's `fill_solid`, changing how the
+/// demo's drawing is compiled).
+#[inline(never)]
+fn draw_banner<D: DrawTarget<Color = BinaryColor>>(text: &str, d: &mut D) -> Result<(), D::Error> {
+    use embedded_graphics::prelude::{Pixel, Point};
+    let (w, h) = (
+        crate::view::DISPLAY_WIDTH as i32,
+        crate::view::DISPLAY_HEIGHT as i32,
+    );
+    d.draw_iter((0..w * 7).map(|i| Pixel(Point::new(i % w, h - 7 + i / w), BinaryColor::Off)))?;
+    crate::render::text::draw_text(text.as_bytes(), Point::new(1, h - 6), d)?;
+    Ok(())
 }
 
 #[cfg(test)]
@@ -317,5 +376,64 @@ mod tests {
         f.done();
         l.done();
         r.done();
+    }
+
+    #[test]
+    fn two_linked_apps_play_the_arena_and_fall_back_to_the_demo() {
+        use crate::link::pipe::{Impairment, PipePort, Wire, TICK_NS};
+        use crate::link::{Cable, CableState};
+        let app = |seed| {
+            App::with_link(
+                Scripted,
+                Scripted,
+                PixelCounter::new(),
+                StepClock::per_tick(),
+                DemoRig::new(),
+                Cable::new(PipePort::default(), seed),
+            )
+        };
+        let mut apps = [app(1), app(2)];
+        let mut wires = [
+            Wire::new(Impairment::default(), 1),
+            Wire::new(Impairment::default(), 2),
+        ];
+        let mut run = |apps: &mut [App<_, _, _, _, Cable<PipePort>>; 2], ticks: u64, cut| {
+            for t in 0..ticks {
+                for i in 0..2 {
+                    let now = t * TICK_NS;
+                    wires[1 - i].cut = cut;
+                    wires[1 - i].deliver(now, apps[i].link_mut().port_mut());
+                    apps[i].tick_once();
+                    apps[i].link_mut().port_mut().flush(now, &mut wires[i]);
+                }
+            }
+        };
+        run(&mut apps, 300, false);
+        for a in &apps {
+            assert_eq!(a.link().state(), CableState::Playing);
+            assert!(a.rig().tick_count() < 20, "the demo paused for the match");
+            assert!(a.link().session().frame() > 250);
+        }
+        let checks = apps.each_ref().map(|a| a.link().session().latest_check());
+        assert!(checks[0].is_some());
+        let seats = apps.each_ref().map(|a| a.link().session().seat());
+        assert_ne!(seats[0], seats[1]);
+        // The match is drawn: the other player as a ghost, the seat on the banner.
+        assert_eq!(apps[0].link().view().unwrap().ghosts.len(), 1);
+        assert_eq!(
+            apps[0].link().banner(),
+            Some(["LINK P1", "LINK P2"][seats[0]])
+        );
+        apps[0].draw().unwrap();
+        let with_banner = apps[0].display().on;
+        assert!(with_banner > 0);
+        // Cut: link lost, the demo goes on where it was.
+        let demo_ticks = apps[0].rig().tick_count();
+        run(&mut apps, 120, true);
+        for a in &apps {
+            assert_eq!(a.link().state(), CableState::Alone);
+            assert!(a.rig().tick_count() > demo_ticks + 60);
+            assert_eq!(a.link().stats().lost, 1);
+        }
     }
 }

@@ -18,6 +18,7 @@
 //!   targets without a display (pixel fingerprints, the handheld's 1 KiB frame buffer).
 //! - [`collision`]: the collision scenarios (small levels of solids and scripted input) and their
 //!   hash, for the cross-CPU check of the body among solids.
+//! - [`link`]: the link cable — two handhelds play the [`arena`] over a UART wire with rollback.
 //! - [`forms`]: one character scripted in both friction forms, hashed, for the cross-CPU check of
 //!   the form the demo does not use.
 //!
@@ -45,6 +46,7 @@ pub mod counting;
 pub mod forms;
 pub mod gamepad;
 pub mod level;
+pub mod link;
 pub mod pilot;
 pub mod render;
 pub mod scene;

@@ -27,6 +27,7 @@ use embedded_hal::i2c::I2c;
 
 use hopkit_demo::app::{App, Poll};
 use hopkit_demo::counting::FrameBuffer;
+use hopkit_demo::link::Link;
 use hopkit_demo::seams::{ButtonSource, StickSource, TickClock};
 
 /// The panel's 7-bit I2C address (SA0 low; 0x3D with SA0 high).
@@ -290,12 +291,13 @@ impl<I> DrawTarget for Oled<I> {
 ///
 /// An I2C error (panel missing or unplugged) abandons the frame in flight and is returned after the
 /// ticks have run; the next pass draws and sends a new frame.
-pub fn poll_paged<S, B, I, C>(app: &mut App<S, B, Oled<I>, C>) -> Result<Poll, I::Error>
+pub fn poll_paged<S, B, I, C, L>(app: &mut App<S, B, Oled<I>, C, L>) -> Result<Poll, I::Error>
 where
     S: StickSource,
     B: ButtonSource,
     I: I2c,
     C: TickClock,
+    L: Link,
 {
     let mut poll = app.poll_ticks();
     if poll.ticks > 0 && !app.display().flushing() {
@@ -332,8 +334,8 @@ pub enum Phase {
 ///
 /// An abort (panel missing or unplugged) abandons the frame in flight and is returned after the
 /// ticks have run; the next pass draws and sends a new frame.
-pub fn poll_streamed<S, B, I, C>(
-    app: &mut App<S, B, Oled<I>, C>,
+pub fn poll_streamed<S, B, I, C, L>(
+    app: &mut App<S, B, Oled<I>, C, L>,
     mut mark: impl FnMut(Phase),
 ) -> Result<Poll, Aborted>
 where
@@ -341,6 +343,7 @@ where
     B: ButtonSource,
     I: TxFifo,
     C: TickClock,
+    L: Link,
 {
     mark(Phase::Ticks);
     let mut poll = app.poll_ticks();

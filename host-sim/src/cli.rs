@@ -173,6 +173,11 @@ pub enum Command {
     /// same one). Exits 1 on a desync or when the session fails.
     #[command(after_help = LIMITS_AND_EXIT_CODES)]
     Netplay(NetplayArgs),
+    /// The link cable of two handhelds (the arena over a serial wire with rollback): `link play`
+    /// runs two boards over a simulated wire against the replay of their inputs; `link inputs`
+    /// turns a board's sticks file into its arena inputs (docs/netplay.md, "Link cable").
+    #[command(after_help = LIMITS_AND_EXIT_CODES)]
+    Link(crate::link::LinkArgs),
     /// Print a ghost recording's statistics, one `key: value` line each: file, version, frames,
     /// tick-hz, duration, bytes, bytes-per-frame, checksums, condition-unit (the recording is
     /// fully validated and decoded first).

@@ -24,6 +24,7 @@ pub mod headless;
 pub mod infile;
 pub mod input;
 pub mod lcd;
+pub mod link;
 pub mod netplay;
 pub mod output;
 pub mod plot;

@@ -21,6 +21,7 @@ fn main() -> ExitCode {
         Some(Command::Info(args)) => hopkit_sim::replay::info(&args),
         Some(Command::Synctest(args)) => hopkit_sim::netplay::cmd::synctest(&args),
         Some(Command::Netplay(args)) => hopkit_sim::netplay::cmd::netplay(&args),
+        Some(Command::Link(args)) => hopkit_sim::link::link(&args),
     };
     // Every output is complete or removed by now: a late signal changes nothing.
     output::finish();

@@ -4,6 +4,10 @@
 //! `rp2040.uf2` to the `RPI-RP2` drive. CI runs this very image in the rp2040js emulator
 //! (`scripts/ci-rp2040.sh`).
 //!
+//! A second board on the link cable (UART0: GP16 TX, GP17 RX, crossed, and GND) turns the demo into
+//! a two-player arena match with rollback (`hopkit_demo::link`); the seats are agreed on the wire,
+//! so both boards run this same image. Alone, the board plays the single-player demo.
+//!
 //! The main loop sleeps (`wfe`) between its passes: a timer alarm wakes it when the next 60 Hz tick
 //! is due or, while a frame is on the bus, when the I2C FIFO needs topping up
 //! ([`hopkit_firmware::oled::poll_streamed`]). Nothing busy-waits on the bus.
@@ -20,9 +24,13 @@ mod board;
 
 use core::fmt::Write as _;
 
-use board::{I2cFifo, Markers, Sticks, TimerClock, I2C_BYTE_US, I2C_FIFO_DEPTH, I2C_HZ};
+use board::{
+    I2cFifo, LinkUart, Markers, Sticks, TimerClock, I2C_BYTE_US, I2C_FIFO_DEPTH, I2C_HZ, LINK_BAUD,
+};
 use hopkit_demo::app::App;
+use hopkit_demo::link::{Cable, CableState};
 use hopkit_demo::seams::ButtonPins;
+use hopkit_demo::DemoRig;
 use hopkit_demo::TICK_HZ;
 use hopkit_firmware::oled::{self, Oled};
 use rp2040_hal as hal;
@@ -53,7 +61,12 @@ const REPORT_EVERY: u32 = 600;
 const FIFO_LOW_WATER: usize = 4;
 
 type Buttons = ButtonPins<board::ButtonPin, board::ButtonPin, board::ButtonPin, board::ButtonPin>;
-type BoardApp = App<Sticks, Buttons, Oled<I2cFifo>, TimerClock>;
+type LinkPins = (
+    hal::gpio::Pin<hal::gpio::bank0::Gpio16, FunctionUart, hal::gpio::PullDown>,
+    hal::gpio::Pin<hal::gpio::bank0::Gpio17, FunctionUart, hal::gpio::PullUp>,
+);
+type Link = Cable<LinkUart<UartPeripheral<hal::uart::Enabled, pac::UART0, LinkPins>>>;
+type BoardApp = App<Sticks, Buttons, Oled<I2cFifo>, TimerClock, Link>;
 
 /// The UART1 data and flag registers, written directly: the panic report must not depend on the
 /// state of the HAL object in `main`.
@@ -101,6 +114,12 @@ fn TIMER_IRQ_0() {
     timer.intr().write(|w| w.alarm_0().clear_bit_by_one());
 }
 
+/// UART0 (the link cable): move bytes between its FIFOs and the rings.
+#[interrupt]
+fn UART0_IRQ() {
+    cortex_m::interrupt::free(board::link_uart_service);
+}
+
 #[hal::entry]
 fn main() -> ! {
     let (Some(mut pac), Some(mut core)) = (pac::Peripherals::take(), pac::CorePeripherals::take())
@@ -139,6 +158,25 @@ fn main() -> ! {
     ) else {
         panic!("UART1 setup failed");
     };
+
+    // The link cable: UART0, TX on GP16, RX on GP17 (pulled up: an unplugged cable is an idle
+    // line, not a stream of breaks).
+    let link_pins: LinkPins = (
+        pins.gpio16.into_function::<FunctionUart>(),
+        pins.gpio17.reconfigure(),
+    );
+    let Ok(link_uart) = UartPeripheral::new(pac.UART0, link_pins, &mut pac.RESETS).enable(
+        UartConfig::new(LINK_BAUD.Hz(), DataBits::Eight, None, StopBits::One),
+        clocks.peripheral_clock.freq(),
+    ) else {
+        panic!("UART0 setup failed");
+    };
+    // The nonces' first entropy: the ring oscillator's random bit (the timer adds more as the
+    // loop runs and bytes arrive).
+    let mut seed = 0u64;
+    for _ in 0..64 {
+        seed = seed << 1 | u64::from(pac.ROSC.randombit().read().randombit().bit());
+    }
 
     // Sticks: ADC channels 0–3 on GP26–GP29 (left X, left Y, right X, right Y).
     let (Ok(lx), Ok(ly), Ok(rx), Ok(ry)) = (
@@ -187,8 +225,12 @@ fn main() -> ! {
         panic!("alarm 0 taken");
     };
     alarm.enable_interrupt();
-    // SAFETY: the handler above only clears its own interrupt; nothing is shared with it.
-    unsafe { pac::NVIC::unmask(pac::Interrupt::TIMER_IRQ_0) };
+    // SAFETY: the timer handler only clears its own interrupt; the UART0 handler shares only the
+    // link's rings, behind a critical section.
+    unsafe {
+        pac::NVIC::unmask(pac::Interrupt::TIMER_IRQ_0);
+        pac::NVIC::unmask(pac::Interrupt::UART0_IRQ);
+    }
     // Any interrupt becoming pending ends a `wfe`, so one that fires between the loop's check
     // and its `wfe` cannot be slept through.
     core.SCB.set_sevonpend();
@@ -207,16 +249,38 @@ fn main() -> ! {
     );
 
     let clock = TimerClock(timer);
-    let Some(app) = cortex_m::singleton!(: BoardApp = App::new(sticks, buttons, display, clock))
+    let link = Cable::new(LinkUart::new(link_uart), seed);
+    let Some(app) = cortex_m::singleton!(: BoardApp =
+        App::with_link(sticks, buttons, display, clock, DemoRig::new(), link))
     else {
         panic!("app already created");
     };
+    let _ = writeln!(
+        report,
+        "link: static RAM {} B (the cable {} B in the app's static, its UART rings {} B), UART0 {} baud on GP16/GP17",
+        core::mem::size_of::<Link>() + core::mem::size_of_val(&board::LINK_RINGS),
+        core::mem::size_of::<Link>(),
+        core::mem::size_of_val(&board::LINK_RINGS),
+        LINK_BAUD
+    );
     let mut next_report = REPORT_EVERY;
     let mut display_aborts = 0u32;
+    let mut linked = CableState::Alone;
+    let mut reported_check = 0u32;
+    let mut reported_desync = false;
     loop {
+        let now = app.clock().now_us();
+        app.link_mut().stir(now);
         if let Err(oled::Aborted) = oled::poll_streamed(app, |phase| markers.enter(phase)) {
             display_aborts = display_aborts.saturating_add(1);
         }
+        report_link(
+            &mut report,
+            app,
+            &mut linked,
+            &mut reported_check,
+            &mut reported_desync,
+        );
         let tick = app.rig().tick_count();
         if tick >= next_report {
             next_report = tick.saturating_add(REPORT_EVERY);
@@ -248,5 +312,81 @@ fn main() -> ! {
             let _ = alarm.schedule_at(Instant::from_ticks(wake));
             cortex_m::asm::wfe();
         }
+    }
+}
+
+/// The link's report lines: a match starting (its seat, and how many inputs the board had read
+/// before its frame 0, so the host can replay it), its state hash every `REPORT_EVERY` confirmed
+/// frames with its rollback counters, a desync, a lost link.
+fn report_link(
+    out: &mut impl core::fmt::Write,
+    app: &BoardApp,
+    linked: &mut CableState,
+    reported_check: &mut u32,
+    reported_desync: &mut bool,
+) {
+    let cable = app.link();
+    let stats = cable.stats();
+    let s = cable.session_stats();
+    let state = cable.state();
+    if state != *linked {
+        *linked = state;
+        match state {
+            CableState::Playing => {
+                *reported_check = 0;
+                *reported_desync = false;
+                let _ = writeln!(
+                    out,
+                    "link: match {} up, seat {} of 2, frame 0 at input {}",
+                    stats.matches,
+                    cable.session().seat() + 1,
+                    app.rig().tick_count().saturating_add(stats.played_before)
+                );
+            }
+            CableState::Alone => {
+                let _ = writeln!(
+                    out,
+                    "link: lost at frame {} of match {}, back to the demo at tick {}",
+                    cable.session().frame(),
+                    stats.matches,
+                    app.rig().tick_count()
+                );
+            }
+        }
+    }
+    if state != CableState::Playing {
+        return;
+    }
+    if let Some((frame, hash)) = cable.session().latest_check() {
+        if frame % REPORT_EVERY == 0 && frame > *reported_check {
+            *reported_check = frame;
+            let _ = writeln!(
+                out,
+                "link frame {} state-hash: 0x{:016x} seat {} rollbacks {} deepest {} resimulated {} stalls {} skips {} checks {} desyncs {} packets {} dropped {} rx-lost {} unsent {} dropped-ns {} max-ticks-per-poll {}",
+                frame,
+                hash,
+                cable.session().seat() + 1,
+                s.rollbacks,
+                s.deepest,
+                s.resimulated,
+                s.stalls,
+                s.skips,
+                s.checks_compared,
+                s.desyncs,
+                stats.packets,
+                stats.dropped,
+                cable.port().rx_lost(),
+                stats.unsent,
+                app.stats().dropped_ns,
+                app.stats().max_ticks_per_poll
+            );
+        }
+    }
+    if let (Some((frame, mine, theirs)), false) = (s.first_desync, *reported_desync) {
+        *reported_desync = true;
+        let _ = writeln!(
+            out,
+            "link: DESYNC at frame {frame}: this board 0x{mine:016x}, the other 0x{theirs:016x}"
+        );
     }
 }

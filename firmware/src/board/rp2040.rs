@@ -196,3 +196,119 @@ impl Markers {
         }
     }
 }
+
+/// The link cable's line rate, bits per second (8N1): a frame packet is at most 87 bytes, 7.6 ms
+/// of the 16.7 ms tick.
+pub const LINK_BAUD: u32 = 115_200;
+/// Bytes each of the link's receive and transmit rings holds (a tick's packets are < 100 bytes
+/// each way; an 11 ms rollback receives ≈ 130).
+pub const LINK_RING: usize = 256;
+
+/// The link's byte rings, shared between the UART0 interrupt and the main loop.
+pub struct LinkRings {
+    rx: heapless::Deque<u8, LINK_RING>,
+    tx: heapless::Deque<u8, LINK_RING>,
+    /// Bytes lost: the receive ring was full, or the byte arrived with a framing, parity or
+    /// break error, or the UART's own FIFO overran.
+    pub rx_lost: u32,
+}
+
+/// The rings (the interrupt handler's and [`LinkUart`]'s only shared state).
+pub static LINK_RINGS: cortex_m::interrupt::Mutex<core::cell::RefCell<LinkRings>> =
+    cortex_m::interrupt::Mutex::new(core::cell::RefCell::new(LinkRings {
+        rx: heapless::Deque::new(),
+        tx: heapless::Deque::new(),
+        rx_lost: 0,
+    }));
+
+fn link_uart() -> &'static pac::uart0::RegisterBlock {
+    // SAFETY: UART0 is owned by the `LinkUart` in `main`; its registers are touched only by
+    // `link_uart_service`, called from the UART0 interrupt and from `LinkUart::send` with
+    // interrupts disabled, so never concurrently.
+    unsafe { &*pac::UART0::ptr() }
+}
+
+/// Move bytes between UART0's FIFOs and the rings: everything received into the receive ring,
+/// as much of the transmit ring as the FIFO takes; the transmit interrupt stays enabled only
+/// while bytes wait. Called by the UART0 interrupt handler (and by [`LinkUart::send`]).
+pub fn link_uart_service(cs: &cortex_m::interrupt::CriticalSection) {
+    let uart = link_uart();
+    let mut rings = LINK_RINGS.borrow(cs).borrow_mut();
+    while uart.uartfr().read().rxfe().bit_is_clear() {
+        let dr = uart.uartdr().read();
+        let bad = dr.fe().bit_is_set() || dr.pe().bit_is_set() || dr.be().bit_is_set();
+        if dr.oe().bit_is_set() {
+            rings.rx_lost = rings.rx_lost.saturating_add(1);
+        }
+        if bad || rings.rx.push_back(dr.data().bits()).is_err() {
+            rings.rx_lost = rings.rx_lost.saturating_add(1);
+        }
+    }
+    while uart.uartfr().read().txff().bit_is_clear() {
+        match rings.tx.pop_front() {
+            Some(b) => uart.uartdr().write(|w| unsafe { w.data().bits(b) }),
+            None => break,
+        }
+    }
+    let waiting = !rings.tx.is_empty();
+    uart.uartimsc().modify(|_, w| w.txim().bit(waiting));
+    uart.uarticr()
+        .write(|w| w.rxic().clear_bit_by_one().rtic().clear_bit_by_one());
+}
+
+/// The link cable's port: UART0, TX on GP16, RX on GP17 (pulled up, so an unplugged cable is an
+/// idle line), bytes moved by the UART0 interrupt through [`LINK_RINGS`].
+pub struct LinkUart<U> {
+    _uart: U,
+}
+
+impl<U> LinkUart<U> {
+    /// Take the enabled UART0 (8N1 at [`LINK_BAUD`]) and turn on its receive and receive-timeout
+    /// interrupts (the caller unmasks UART0_IRQ in the NVIC).
+    pub fn new(uart: U) -> Self {
+        link_uart()
+            .uartimsc()
+            .modify(|_, w| w.rxim().set_bit().rtim().set_bit());
+        LinkUart { _uart: uart }
+    }
+
+    /// Bytes lost on receive so far ([`LinkRings::rx_lost`]).
+    pub fn rx_lost(&self) -> u32 {
+        cortex_m::interrupt::free(|cs| LINK_RINGS.borrow(cs).borrow().rx_lost)
+    }
+}
+
+impl<U> hopkit_demo::link::LinkPort for LinkUart<U> {
+    fn read(&mut self, buf: &mut [u8]) -> usize {
+        cortex_m::interrupt::free(|cs| {
+            let mut rings = LINK_RINGS.borrow(cs).borrow_mut();
+            let mut n = 0;
+            for slot in buf.iter_mut() {
+                match rings.rx.pop_front() {
+                    Some(b) => {
+                        *slot = b;
+                        n += 1;
+                    }
+                    None => break,
+                }
+            }
+            n
+        })
+    }
+
+    fn send(&mut self, frame: &[u8]) -> bool {
+        cortex_m::interrupt::free(|cs| {
+            {
+                let mut rings = LINK_RINGS.borrow(cs).borrow_mut();
+                if rings.tx.capacity() - rings.tx.len() < frame.len() {
+                    return false;
+                }
+                for &b in frame {
+                    let _ = rings.tx.push_back(b);
+                }
+            }
+            link_uart_service(cs);
+            true
+        })
+    }
+}

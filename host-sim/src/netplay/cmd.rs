@@ -24,7 +24,8 @@ fn hash_line(h: u64) -> String {
     format_hash_line(h, &mut buf).to_string()
 }
 
-fn input_source(args: &NetInputArgs, players: usize) -> Result<InputSource<'static>> {
+/// The input source `args` name, for `players` players.
+pub fn input_source(args: &NetInputArgs, players: usize) -> Result<InputSource<'static>> {
     let recording = match &args.recording {
         Some(path) => {
             let bytes = replay::load(path)?;

@@ -23,11 +23,11 @@ use embedded_graphics::mono_font::MonoTextStyle;
 use embedded_graphics::pixelcolor::Rgb888;
 use embedded_graphics::prelude::*;
 use embedded_graphics::text::{Baseline, Text};
-use hopkit::math::{Vec2, Vec3};
+use hopkit::math::Vec3;
 use hopkit::timestep::FixedStep;
 use hopkit_demo::arena::{make_input, ArenaInput, ArenaParams, ArenaWorld, MAX_PLAYERS};
 use hopkit_demo::render::{Viewport, HUD_HEIGHT};
-use hopkit_demo::view::{heading_and_speed, BodyView, CritterView, DemoView};
+use hopkit_demo::view::{BodyView, DemoView};
 use minifb::{MouseButton, MouseMode, Window, WindowOptions};
 
 use super::run::{start_agreement, Net, NetOpts, PeerError, PeerReport};
@@ -108,69 +108,9 @@ pub fn host_to_arena(i: &HostInput) -> ArenaInput {
     make_input(steps(forward), steps(turn), side, i.jump, i.fire)
 }
 
-/// The critters' ring offsets, read from a fresh arena (each critter starts at twice its ring
-/// offset times [`hopkit_demo::scene::CRITTER_RING`]), so the drawn targets are the arena's own.
-fn ring() -> [Vec2; hopkit_demo::scene::CRITTERS] {
-    let w = ArenaWorld::new(2);
-    w.critters
-        .map(|c| c.agent.position.planar() * (0.5 / hopkit_demo::scene::CRITTER_RING))
-}
-
-fn body(p: &hopkit_demo::arena::ArenaPlayer) -> BodyView {
-    BodyView {
-        position: p.mover.position,
-        heading: p.facing,
-        speed: p.mover.planar_speed(),
-    }
-}
-
-/// What player `seat` (0-based) sees of the arena: itself as the demo's player (the camera on
-/// it), the companion and its crumbs, the critters and their targets, the level. The other
-/// players are not in the view (a [`DemoView`] has one player): [`player_sprite`] draws them.
-pub fn arena_view(world: &ArenaWorld, params: &ArenaParams, seat: usize) -> DemoView {
-    let n = world.player_count();
-    let p = &world.player[seat.min(n - 1)];
-    let c = &world.companion.body;
-    let mut view = DemoView {
-        tick: world.tick,
-        arena_half_extent: Vec2::new(
-            hopkit_demo::level::ARENA_HALF_EXTENT,
-            hopkit_demo::level::ARENA_HALF_EXTENT,
-        ),
-        camera: p.mover.position.planar(),
-        player: body(p),
-        player_grounded: p.mover.grounded,
-        player_tilt_deg: p.tilt.tilt_angle() * (180.0 / core::f32::consts::PI),
-        ground_max_speed: params.movement.max_speed,
-        companion: BodyView {
-            position: c.position,
-            heading: c.forward().planar(),
-            speed: heading_and_speed(c.velocity.planar()).1,
-        },
-        companion_head_yaw: c.neck_yaw,
-        ramps: hopkit_demo::level::ramp_views(),
-        features: Some(hopkit_demo::level::feature_view(world.tick)),
-        ..DemoView::default()
-    };
-    for crumb in world.companion.trail.iter() {
-        let _ = view.crumbs.push(crumb.planar());
-    }
-    for (i, (cr, o)) in world.critters.iter().zip(ring().iter()).enumerate() {
-        let around = world.player[i % n].mover.position;
-        let r = hopkit_demo::scene::CRITTER_RING;
-        let (heading, speed) = heading_and_speed(cr.agent.velocity.planar());
-        let _ = view.critters.push(CritterView {
-            body: BodyView {
-                position: cr.agent.position,
-                heading,
-                speed,
-            },
-            target: Vec2::new(around.x + o.x * r, around.z + o.y * r),
-            arrived: cr.arrived,
-        });
-    }
-    view
-}
+/// What player `seat` sees of the arena, and a player's body as drawn: shared with the handheld's
+/// link cable ([`hopkit_demo::link::view`]).
+pub use hopkit_demo::link::view::{arena_view, body};
 
 /// The display pixels (128×64 coordinates) of a player sprite for `who` on `view`'s picture,
 /// drawn by the firmware renderer itself: the difference between a frame with `who` as the
