@@ -32,6 +32,28 @@ fn port(s: &UdpSocket) -> u16 {
     s.local_addr().unwrap().port()
 }
 
+/// A port below the ephemeral range (32,768 and up on Linux) that binds on loopback now: each call
+/// tries candidates after the last one handed out (the tests run in parallel, and a released port
+/// is free again until its peer binds it), starting at an offset from the process id so parallel
+/// runs rarely collide.
+fn low_port() -> u16 {
+    use std::sync::atomic::AtomicU32;
+    static NEXT: AtomicU32 = AtomicU32::new(u32::MAX);
+    let _ = NEXT.compare_exchange(
+        u32::MAX,
+        std::process::id() % 4000,
+        Ordering::SeqCst,
+        Ordering::SeqCst,
+    );
+    for _ in 0..8000 {
+        let p = 20_000 + (NEXT.fetch_add(1, Ordering::SeqCst) % 8000) as u16;
+        if UdpSocket::bind(("127.0.0.1", p)).is_ok() {
+            return p;
+        }
+    }
+    panic!("no free loopback port in 20,000..28,000");
+}
+
 /// A port-rewriting relay between peers on 127.0.0.1:`pa` and 127.0.0.1:`pb`.
 struct Relay {
     /// Peer A's `--remote`.
@@ -46,10 +68,10 @@ impl Relay {
     /// Sockets for the relay whose ports are above both peers' (so the old port rule would have
     /// made both peers player 1), and the peers' ports.
     fn start(limit: Duration) -> (Relay, u16, u16) {
-        // A free port for each peer (released: the peer binds it), and relay sockets kept open.
-        let (a, b) = (loopback(), loopback());
-        let (pa, pb) = (port(&a), port(&b));
-        drop((a, b));
+        // A free port for each peer below the ephemeral range (released: the peer binds it), so
+        // the relay's ephemeral ports are above both; the relay's sockets kept open. (Two
+        // ephemeral ports for the peers could be near the top of the range, leaving no room.)
+        let (pa, pb) = (low_port(), low_port());
         let mut sockets = Vec::new();
         for _ in 0..200 {
             let s = loopback();
