@@ -12,8 +12,9 @@ use clap::{Args, Parser, Subcommand};
 /// seconds at the scene's tick rate).
 pub const MAX_SECONDS: f64 = 600.0;
 
-/// The limits and the exit-code rule, shown at the end of every `--help` (docs/host-sim.md has
-/// the same text; a test checks that the two agree).
+/// The limits and the exit-code rule, shown at the end of `hopkit-sim --help` (docs/host-sim.md
+/// has the same text; a test checks that the two agree); every subcommand's `--help` points to
+/// it ([`SEE_TOP_HELP`]).
 macro_rules! limits_and_exit_codes {
     () => {
         "Limits: a run is at most 600 s of simulated time (--seconds, a scenario file's `seconds`, \
@@ -33,6 +34,11 @@ file, which the next run writing that file replaces)."
 
 /// The `limits_and_exit_codes!` text as a constant.
 pub const LIMITS_AND_EXIT_CODES: &str = limits_and_exit_codes!();
+
+/// The end of every subcommand's `--help`: where the rule above is (said once, in
+/// `hopkit-sim --help`).
+pub const SEE_TOP_HELP: &str =
+    "Limits, outputs and exit codes (the same for every command): see hopkit-sim --help.";
 
 /// `--seconds`: a finite number of seconds in `(0, MAX_SECONDS]`.
 pub fn parse_seconds(s: &str) -> Result<f64, String> {
@@ -118,31 +124,16 @@ pub struct DemoArgs {
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Run a scenario (built-in name or TOML file) headless; write a CSV trace and/or a plot.
-    ///
-    /// Built-ins: bhop (strafe-jumping speed gain), arrival (steering to a point), follower
-    /// (companion on the breadcrumb trail), slope (tilting over the ramps), ghosts (fighters
-    /// replaying the bundled recording), cpma (CPM air control against Quake III), platform (carried
-    /// by a turntable, then jumping off it), crouch (a tunnel and a crouch-jump), ladder (climbing, the push-off,
-    /// over the top), water (into a pool, sinking, swimming up, the water jump out). Scenario files: see docs/host-sim.md.
-    ///
-    /// Collision built-ins (issue 34; the levels of solids, starts, inputs and rates of
-    /// hopkit_demo::collision, run as the collision hash runs them; Quake units; Quake III preset,
-    /// surf and seam Source at 66 Hz): corner (pressed into a 90° and a 40° corner: no sticking,
-    /// no jitter), hallway (exactly the body's width, at full speed), stairs (up and down at
-    /// walking speed at 60, 120 and 250 Hz), ramp (up a 30° ramp and over the top, no launch), surf
-    /// (air-strafing on a 60° ramp: prints the speed gain), seam (the surf ramp in one brush and in
-    /// eight: equal final speeds), ceiling (jumps under a ceiling at 72), tunnel (a 1-unit wall at
-    /// max_velocity, never crossed), startsolid (starting in a crate and in the floor: out within a
-    /// tick), platform-wall (carried by a moving floor into a wall, not dragged into it). Several
-    /// runs share one CSV (column `run`); `seconds` applies to each run, `tick_hz` is refused.
-    #[command(after_help = LIMITS_AND_EXIT_CODES)]
+    // `--help` lists the built-ins after this line, from the scenario registry
+    // (`crate::scenario::REGISTRY`, added by `crate::app::command`).
+    #[command(after_help = SEE_TOP_HELP)]
     Scenario(ScenarioArgs),
     /// Record a ghost recording: from the keyboard/gamepad in a window, or from a scripted pilot
     /// when headless.
-    #[command(after_help = LIMITS_AND_EXIT_CODES)]
+    #[command(after_help = SEE_TOP_HELP)]
     Record(RecordArgs),
     /// Play a ghost recording: in a window, or headless (frames and a summary).
-    #[command(after_help = LIMITS_AND_EXIT_CODES)]
+    #[command(after_help = SEE_TOP_HELP)]
     Play(PlayArgs),
     /// Print the state hash after N fixed ticks: `state-hash: 0x<16 hex digits>`.
     ///
@@ -150,11 +141,11 @@ pub enum Command {
     /// handheld demo (the same line the firmware prints in QEMU for the same input). With
     /// `--sticks FILE`: the handheld demo on raw stick samples (`hopkit-sim sticks` writes the
     /// scripted ones).
-    #[command(after_help = LIMITS_AND_EXIT_CODES)]
+    #[command(after_help = SEE_TOP_HELP)]
     Hash(HashArgs),
     /// Write the scripted handheld demo's raw stick samples as a sticks file (the input of
     /// `hash --sticks`; see docs/host-sim.md for the format).
-    #[command(after_help = LIMITS_AND_EXIT_CODES)]
+    #[command(after_help = SEE_TOP_HELP)]
     Sticks(SticksArgs),
     /// Prove the arena rollback-safe with GGRS's SyncTestSession: every frame, roll back
     /// --check-distance frames, re-simulate them and compare the state hashes. Exits 1 on a
@@ -162,7 +153,7 @@ pub enum Command {
     ///
     /// The arena (2–4 players on the demo level, see docs/netplay.md) runs on scripted, recorded,
     /// random or mixed input.
-    #[command(after_help = LIMITS_AND_EXIT_CODES)]
+    #[command(after_help = SEE_TOP_HELP)]
     Synctest(SynctestArgs),
     /// Play the arena over UDP with GGRS rollback netcode: this process is one peer.
     ///
@@ -171,17 +162,17 @@ pub enum Command {
     /// 127.0.0.1:7000 --headless`. On exit it prints frames, rollbacks, the deepest rollback,
     /// desync events and `state-hash: 0x…` (the state after --frames ticks; both peers print the
     /// same one). Exits 1 on a desync or when the session fails.
-    #[command(after_help = LIMITS_AND_EXIT_CODES)]
+    #[command(after_help = SEE_TOP_HELP)]
     Netplay(NetplayArgs),
     /// The link cable of two handhelds (the arena over a serial wire with rollback): `link play`
     /// runs two boards over a simulated wire against the replay of their inputs; `link inputs`
     /// turns a board's sticks file into its arena inputs (docs/netplay.md, "Link cable").
-    #[command(after_help = LIMITS_AND_EXIT_CODES)]
-    Link(crate::link::LinkArgs),
+    #[command(after_help = SEE_TOP_HELP)]
+    Link(LinkArgs),
     /// Print a ghost recording's statistics, one `key: value` line each: file, version, frames,
     /// tick-hz, duration, bytes, bytes-per-frame, checksums, condition-unit (the recording is
     /// fully validated and decoded first).
-    #[command(after_help = LIMITS_AND_EXIT_CODES)]
+    #[command(after_help = SEE_TOP_HELP)]
     Info(InfoArgs),
 }
 
@@ -195,9 +186,7 @@ pub struct InfoArgs {
 /// `scenario` options.
 #[derive(Args, Debug)]
 pub struct ScenarioArgs {
-    /// Built-in scenario name (bhop, arrival, follower, slope, ghosts, cpma, platform, crouch,
-    /// ladder, water; corner, hallway, stairs, ramp, surf, seam, ceiling, tunnel, startsolid,
-    /// platform-wall) or a scenario file path.
+    /// A built-in scenario's name (listed above) or a scenario file's path.
     #[arg(value_name = "NAME|FILE")]
     pub scenario: String,
     /// Write the per-tick trace of the main actor as CSV.
@@ -366,11 +355,9 @@ fn parse_players(s: &str) -> Result<usize, String> {
 /// Options shared by `synctest` and `netplay`: the input.
 #[derive(Args, Debug, Clone)]
 pub struct NetInputArgs {
-    /// Input of the players: scripted (the demo script, each player further along it), recording
-    /// (--recording's frames, looping), random (random frames from --seed), mixed (blocks of 600
-    /// frames of each, in turn).
+    /// Input of the players.
     #[arg(long, value_enum, default_value = "mixed")]
-    pub input: crate::netplay::inputs::InputKind,
+    pub input: InputKind,
     /// Ghost recording for `--input recording` and `mixed` (default: the bundled demo recording).
     #[arg(long, value_name = "FILE")]
     pub recording: Option<PathBuf>,
@@ -459,4 +446,143 @@ pub struct NetplayArgs {
     /// detection must report it.
     #[arg(long, value_name = "T", value_parser = parse_count, allow_negative_numbers = true)]
     pub perturb_at: Option<u32>,
+}
+
+/// The kinds of input of `--input`, as named on the command line
+/// ([`hopkit_demo::arena::InputKind`]). Their help quotes the core's constants
+/// ([`hopkit_demo::arena::RANDOM_HOLD`], [`hopkit_demo::arena::MIXED_BLOCK`]), hence the
+/// hand-written `ValueEnum`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InputKind {
+    /// The demo script's run and strafe-hops, each player further along it
+    /// ([`hopkit_demo::arena::scripted_input`]).
+    Scripted,
+    /// Random 24-bit frames, each held `RANDOM_HOLD` frames, from `--seed`.
+    Random,
+    /// The frames of a ghost recording, looping.
+    Recording,
+    /// Blocks of `MIXED_BLOCK` frames of each of the others, in turn.
+    Mixed,
+}
+
+impl InputKind {
+    /// The core's kind.
+    pub fn core(self) -> hopkit_demo::arena::InputKind {
+        use hopkit_demo::arena::InputKind as K;
+        match self {
+            InputKind::Scripted => K::Scripted,
+            InputKind::Random => K::Random,
+            InputKind::Recording => K::Recording,
+            InputKind::Mixed => K::Mixed,
+        }
+    }
+}
+
+impl clap::ValueEnum for InputKind {
+    fn value_variants<'a>() -> &'a [Self] {
+        &[
+            InputKind::Scripted,
+            InputKind::Random,
+            InputKind::Recording,
+            InputKind::Mixed,
+        ]
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        use clap::builder::PossibleValue as V;
+        use hopkit_demo::arena::{MIXED_BLOCK, RANDOM_HOLD};
+        Some(match self {
+            InputKind::Scripted => V::new("scripted")
+                .help("the demo script's run and strafe-hops, each player further along it"),
+            InputKind::Random => V::new("random").help(format!(
+                "random 24-bit frames (any bits: sticks, strafes, jump, fire), each held \
+                 {RANDOM_HOLD} frames, from --seed"
+            )),
+            InputKind::Recording => V::new("recording").help(
+                "the frames of a ghost recording (--recording, default the bundled demo \
+                 recording), looping; player p starts p/players of the way into it",
+            ),
+            InputKind::Mixed => V::new("mixed").help(format!(
+                "blocks of {MIXED_BLOCK} frames: scripted, recording, random, in turn"
+            )),
+        })
+    }
+}
+
+/// `link` options.
+#[derive(Args, Debug)]
+pub struct LinkArgs {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: LinkCommand,
+}
+
+/// `link` subcommands.
+#[derive(Subcommand, Debug)]
+pub enum LinkCommand {
+    /// Two boards over a simulated serial wire: prints each board's seat, rollbacks, checksums
+    /// and `frame N state-hash:` lines, and the replay's; exits 1 if any differ or a desync was
+    /// detected.
+    Play(LinkPlayArgs),
+    /// A board's arena inputs from its sticks file, as a ghost recording (`hash --arena` input).
+    Inputs(LinkInputsArgs),
+}
+
+/// `link play` options.
+#[derive(Args, Debug)]
+pub struct LinkPlayArgs {
+    /// Ticks to run (60 Hz), 1 to 36,000.
+    #[arg(long, default_value_t = 3700)]
+    pub ticks: u64,
+    /// Line rate, baud.
+    #[arg(long, default_value_t = 115_200)]
+    pub baud: u32,
+    /// Wire latency, milliseconds.
+    #[arg(long, default_value_t = 0.0)]
+    pub latency_ms: f64,
+    /// Up to this much more latency per packet, milliseconds (bytes stay in order).
+    #[arg(long, default_value_t = 0.0)]
+    pub jitter_ms: f64,
+    /// Bytes lost, percent.
+    #[arg(long, default_value_t = 0.0)]
+    pub loss: f64,
+    /// Bytes with a bit flipped, percent.
+    #[arg(long, default_value_t = 0.0)]
+    pub flip: f64,
+    /// Cut the wire from tick A to tick B (`A-B`).
+    #[arg(long, value_name = "A-B")]
+    pub cut: Option<String>,
+    /// Board 2's clock offset, milliseconds (below one tick).
+    #[arg(long, default_value_t = 5.0)]
+    pub offset_ms: f64,
+    /// Seed of the wire and the boards' nonces.
+    #[arg(long, default_value_t = 38)]
+    pub wire_seed: u64,
+    /// The boards' inputs (board b plays player b's stream of these, whatever its seat).
+    #[command(flatten)]
+    pub input: NetInputArgs,
+    /// Write the first match's inputs as DIR/player-1.ghost and DIR/player-2.ghost.
+    #[arg(long, value_name = "DIR")]
+    pub log: Option<PathBuf>,
+}
+
+/// `link inputs` options.
+#[derive(Args, Debug)]
+pub struct LinkInputsArgs {
+    /// The board's sticks file (`lx ly rx ry buttons` per input read).
+    #[arg(long, value_name = "FILE")]
+    pub sticks: PathBuf,
+    /// The input its match's frame 0 read (0-based line; the board reports it:
+    /// `link: match M up, seat S of 2, frame 0 at input K`).
+    #[arg(long, value_name = "K")]
+    pub from: usize,
+    /// Frames to write.
+    #[arg(long, value_name = "N")]
+    pub frames: usize,
+    /// Negative control: replace the input of this frame (0-based) by a full forward stick.
+    #[arg(long, value_name = "FRAME")]
+    pub change: Option<usize>,
+    /// The recording to write.
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
 }

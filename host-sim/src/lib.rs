@@ -33,6 +33,7 @@ pub mod readout;
 pub mod rig;
 pub mod scenario;
 pub mod sticks;
+pub mod ticks;
 pub mod trace;
 pub mod window;
 

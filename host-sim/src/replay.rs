@@ -1,4 +1,5 @@
-//! Ghost recordings (`hopkit::ghost`): `record`, `play` and `hash FILE`.
+//! Ghost recordings (`hopkit::ghost`): reading and checking recording files, and the scenes
+//! `record`, `play` and `hash FILE` run (their commands are in `crate::app`).
 //!
 //! - **record**: a live fighter is flown through [`hopkit::ghost::record_and_fly`] — the frame is
 //!   quantized, stored, and *that* frame is flown (Doom's trick), so the file replays exactly. The
@@ -21,14 +22,12 @@ use hopkit_demo::level::{ramp_views, DemoGround, ARENA_HALF_EXTENT};
 use hopkit_demo::pilot as demo_pilot;
 use hopkit_demo::view::{BodyView, CritterView, DemoView, GhostView};
 
-use crate::app::{check_ticks, drive_fixed, max_ticks, seconds_to_ticks};
-use crate::cli::{PlayArgs, RecordArgs, MAX_SECONDS};
-use crate::headless::{describe, run_headless, HeadlessOpts};
+use crate::cli::MAX_SECONDS;
 use crate::infile::{self, ReadError};
 use crate::input::{mouse_look_deflection, HostInput};
-use crate::output::{FrameDir, OutFile};
 use crate::readout::{num, FighterReadout, Readout, RunStats};
-use crate::window::{run_window, Driver, WindowEnd, WindowOpts};
+use crate::ticks::max_ticks;
+use crate::window::Driver;
 use crate::UserError;
 
 /// Ghosts in the replay scene (the demo formation: a leader and three wingmen).
@@ -129,54 +128,6 @@ pub fn load(path: &Path) -> Result<&'static [u8]> {
     let bytes = as_v1(path, read_recording(path)?)?;
     // One recording per process run: leaking it gives the scene a `'static` borrow.
     Ok(Box::leak(bytes.into_boxed_slice()))
-}
-
-/// `info FILE`: a recording's statistics as `key: value` lines.
-pub fn info(args: &crate::cli::InfoArgs) -> Result<()> {
-    let path = &args.file;
-    let bytes = read_recording(path)?;
-    let header = hopkit::ghost::format::peek_header(&bytes).map_err(|e| {
-        UserError(format!(
-            "recording {} is unusable: {}",
-            path.display(),
-            decode_error_message(&e)
-        ))
-    })?;
-    let stored = bytes.len();
-    let v1 = as_v1(path, bytes)?;
-    let rec = Recording::parse(&v1).map_err(|e| UserError(decode_error_message(&e)))?;
-    print!(
-        "{}",
-        info_text(&path.display().to_string(), &header, &rec, stored)
-    );
-    Ok(())
-}
-
-/// The lines `info` prints.
-pub fn info_text(
-    name: &str,
-    header: &hopkit::ghost::Header,
-    rec: &Recording<'_>,
-    stored: usize,
-) -> String {
-    let frames = rec.frame_count();
-    let hz = rec.tick_hz();
-    let checks = match rec.checksum_interval() {
-        0 => "none".to_string(),
-        k => format!("{} (every {k} ticks)", rec.checksum_count()),
-    };
-    format!(
-        "file: {name}\nversion: {}\nframes: {frames}\ntick-hz: {hz}\nduration: {:.2} s\n\
-         bytes: {stored}\nbytes-per-frame: {:.2}\nchecksums: {checks}\ncondition-unit: {}\n",
-        header.version,
-        frames as f64 / hz as f64,
-        if frames == 0 {
-            0.0
-        } else {
-            stored as f64 / frames as f64
-        },
-        rec.condition_unit(),
-    )
 }
 
 /// The demo formation replaying one recording.
@@ -290,7 +241,7 @@ impl Driver for GhostDriver {
 
 /// The recording's length in ticks, or a [`UserError`] when it is longer than the [`MAX_SECONDS`]
 /// every run is limited to.
-fn check_length(path: &Path, d: &GhostDriver) -> Result<u32> {
+pub fn check_length(path: &Path, d: &GhostDriver) -> Result<u32> {
     let (frames, hz) = (d.frame_count(), d.tick_hz());
     if frames > max_ticks(hz) {
         return Err(UserError(format!(
@@ -302,19 +253,6 @@ fn check_length(path: &Path, d: &GhostDriver) -> Result<u32> {
         .into());
     }
     Ok(frames)
-}
-
-/// `hash FILE`: the scene's state hash after `ticks` ticks (default: the recording's length, at
-/// most [`MAX_SECONDS`] at its tick rate), driven by render frames at `fps`.
-pub fn hash_file(path: &Path, ticks: Option<u32>, fps: u32, quiet: bool) -> Result<u64> {
-    let bytes = load(path)?;
-    let mut d = GhostDriver::new(bytes)?;
-    let n = match ticks {
-        Some(n) => check_ticks(n, d.tick_hz())?,
-        None => check_length(path, &d)?,
-    };
-    drive_fixed(&mut d, n, fps, quiet);
-    Ok(d.state_hash())
 }
 
 /// Where a pilot comes from while recording.
@@ -357,6 +295,17 @@ impl RecordDriver {
     /// most `limit` ticks, as `record` runs it in a window.
     pub fn live(limit: u32) -> Result<Self> {
         Self::new(limit, PilotSource::Live)
+    }
+
+    /// A recorder flown by the scripted demo pilot ([`hopkit_demo::pilot::input_at`]) for at most
+    /// `limit` ticks, as `record` runs it headless.
+    pub fn scripted(limit: u32) -> Result<Self> {
+        Self::new(limit, PilotSource::Scripted)
+    }
+
+    /// The run's statistics so far (what the summary says).
+    pub fn stats(&self) -> &RunStats {
+        &self.stats
     }
 
     fn new(limit: u32, source: PilotSource) -> Result<Self> {
@@ -462,73 +411,6 @@ impl Driver for RecordDriver {
     }
 }
 
-/// `record`.
-pub fn record(args: &RecordArgs) -> Result<()> {
-    let hz = u32::from(demo_pilot::INFO.tick_hz);
-    let limit = seconds_to_ticks(args.seconds, hz)?.min(MAX_FRAMES as u32);
-    // Before anyone flies for minutes: can the recording be saved there?
-    let out = OutFile::check("--out", &args.out)?;
-    if !args.force && std::fs::metadata(&args.out).is_ok_and(|m| m.is_file()) {
-        return Err(UserError(format!(
-            "--out {}: the file exists; add --force to replace it",
-            args.out.display()
-        ))
-        .into());
-    }
-    let mut driver = None;
-    if !args.headless {
-        let mut live = RecordDriver::new(limit, PilotSource::Live)?;
-        let opts = WindowOpts {
-            title: "hopkit-sim: recording a ghost (close the window to save)".into(),
-            zoom: crate::desktop::DEFAULT_ZOOM,
-            fps: 60,
-            speed: 1.0,
-            interactive: true,
-            hint: "W/S pitch  A/D/mouse yaw  F fire  M missile\nT toward  G away  R restart  Esc save+quit"
-                .into(),
-            guide: Vec::new(),
-        };
-        match run_window(&mut live, &opts)? {
-            WindowEnd::Closed(_) => driver = Some(live),
-            WindowEnd::Unavailable(why) => {
-                eprintln!("hopkit-sim: {why}; recording the scripted demo pilot instead")
-            }
-        }
-    }
-    let mut driver = match driver {
-        Some(d) => d,
-        None => {
-            let mut d = RecordDriver::new(limit, PilotSource::Scripted)?;
-            let bar = crate::progress::ticks_bar(u64::from(limit), "recording", args.quiet);
-            let input = HostInput::default();
-            for _ in 0..limit {
-                d.tick(&input);
-                bar.inc(1);
-            }
-            bar.finish_and_clear();
-            d
-        }
-    };
-    let bytes = match args.format {
-        1 => driver.finish(),
-        _ => to_v2(&driver.finish())?,
-    };
-    out.write_bytes(&bytes)?;
-    println!(
-        "recorded {} frames ({} s at {hz} Hz) to {} (format version {}, {} bytes)",
-        driver.frames(),
-        num(f64::from(driver.frames()) / f64::from(hz), 2),
-        args.out.display(),
-        args.format,
-        bytes.len()
-    );
-    // Skip the "scene: 1 fighter" line.
-    for line in driver.stats.lines().iter().skip(1) {
-        println!("{line}");
-    }
-    Ok(())
-}
-
 /// A version 1 recording rewritten in format version 2 (range-coded:
 /// [`hopkit::ghost::encode_v2`]); the same frames and checksums.
 pub fn to_v2(v1: &[u8]) -> Result<Vec<u8>> {
@@ -550,41 +432,23 @@ pub fn to_v2(v1: &[u8]) -> Result<Vec<u8>> {
     Ok(out)
 }
 
-/// `play`.
-pub fn play(args: &PlayArgs) -> Result<()> {
-    let bytes = load(&args.file)?;
-    let mut driver = GhostDriver::new(bytes)?;
-    check_length(&args.file, &driver)?;
-    if !args.headless {
-        let opts = WindowOpts {
-            title: format!("hopkit-sim: {}", args.file.display()),
-            zoom: crate::desktop::DEFAULT_ZOOM,
-            fps: usize::from(args.fps),
-            speed: 1.0,
-            interactive: false,
-            hint: "R restart  P pause  Esc quit".into(),
-            guide: Vec::new(),
-        };
-        match run_window(&mut driver, &opts)? {
-            WindowEnd::Closed(summary) => {
-                println!("{summary}");
-                return Ok(());
-            }
-            WindowEnd::Unavailable(why) => {
-                eprintln!("hopkit-sim: {why}; playing headless instead")
-            }
-        }
-    }
-    let ticks = check_length(&args.file, &driver)?.max(1);
-    let out = FrameDir::check("--out-dir", &args.out_dir)?;
-    let opts = HeadlessOpts {
-        ticks,
-        frame_every: args.frame_every,
-        quiet: args.quiet,
-        label: format!("ghost recording {}", args.file.display()),
-        status: "headless replay".into(),
+/// `DIR/player-P.ghost`: where `netplay --log DIR` and `link play --log DIR` write player `P`'s
+/// inputs (`hash --arena` replays them).
+pub fn log_path(dir: &Path, player: usize) -> std::path::PathBuf {
+    dir.join(format!("player-{player}.ghost"))
+}
+
+/// One player's arena frames as a recording file (60 Hz, no state checksums: the arena's hash is
+/// not a flyer's).
+pub fn encode_recording(frames: &[hopkit::ghost::Frame]) -> Result<Vec<u8>> {
+    let info = hopkit::ghost::RecordingInfo {
+        tick_hz: hopkit_demo::TICK_HZ as u16,
+        checksum_interval: 0,
+        ..hopkit::ghost::RecordingInfo::default()
     };
-    let report = run_headless(&mut driver, &opts, out)?;
-    println!("{}", describe(&report));
-    Ok(())
+    let mut out = vec![0u8; hopkit::ghost::recording_size(frames.len(), 0)];
+    let n = hopkit::ghost::encode(&info, frames, &[], &mut out)
+        .map_err(|e| anyhow::anyhow!("encoding: {e:?}"))?;
+    out.truncate(n);
+    Ok(out)
 }

@@ -15,7 +15,6 @@
 //! - [`socket`]: the session's UDP socket (the handshake, then GGRS).
 //! - [`window`]: `netplay --window`, one peer played in a window.
 
-pub mod cmd;
 pub mod inputs;
 pub mod lossy;
 pub mod run;

@@ -24,12 +24,95 @@ use hopkit::movement::slide::body_box;
 use hopkit::movement::MoveParams;
 use hopkit_demo::collision::{level_of, runs, Setup};
 
-use super::config::ScenarioFile;
+use super::config::{Kind, ScenarioFile};
+use super::driver::Progress;
 use super::error::{error_at, FileError};
+use super::{Builtin, Scenario};
 use crate::plot::{PlotSpec, Series};
 use crate::readout::{num, position};
 use crate::trace::{extras, flag, time_after, Sample, Trace};
 use crate::UserError;
+
+/// The `collide` kind: one built-in per scenario of `hopkit_demo::collision`.
+pub struct CollideScenario;
+
+/// A collision built-in: `host-sim/scenarios/NAME.toml` (`kind = "collide"`, `[collide]
+/// scenario = "NAME"`).
+macro_rules! collision_builtin {
+    ($name:literal, $help:literal) => {
+        Builtin {
+            name: $name,
+            help: $help,
+            file: include_str!(concat!("../../scenarios/", $name, ".toml")),
+        }
+    };
+}
+
+/// The collision built-ins, in `hopkit_demo::collision::SCENARIOS` order (a test checks it).
+const BUILTINS: [Builtin; 10] = [
+    collision_builtin!(
+        "corner",
+        "pressed into a 90° and a 40° corner: no sticking, no jitter"
+    ),
+    collision_builtin!("hallway", "exactly the body's width, at full speed"),
+    collision_builtin!(
+        "stairs",
+        "up and down at walking speed at 60, 120 and 250 Hz"
+    ),
+    collision_builtin!("ramp", "up a 30° ramp and over the top, no launch"),
+    collision_builtin!("surf", "air-strafing on a 60° ramp: prints the speed gain"),
+    collision_builtin!(
+        "seam",
+        "the surf ramp in one brush and in eight: equal final speeds"
+    ),
+    collision_builtin!("ceiling", "jumps under a ceiling at 72"),
+    collision_builtin!("tunnel", "a 1-unit wall at max_velocity, never crossed"),
+    collision_builtin!(
+        "startsolid",
+        "starting in a crate and in the floor: out within a tick"
+    ),
+    collision_builtin!(
+        "platform-wall",
+        "carried by a moving floor into a wall, not dragged into it"
+    ),
+];
+
+impl Scenario for CollideScenario {
+    fn kind(&self) -> Kind {
+        Kind::Collide
+    }
+
+    fn builtins(&self) -> &'static [Builtin] {
+        &BUILTINS
+    }
+
+    fn about(&self) -> Option<&'static str> {
+        Some(
+            "Collision built-ins (issue 34; the levels of solids, starts, inputs and rates of \
+             hopkit_demo::collision, run as the collision hash runs them; Quake units; Quake III \
+             preset, surf and seam Source at 66 Hz; several runs share one CSV, column `run`; \
+             `seconds` applies to each run, `tick_hz` is refused)",
+        )
+    }
+
+    /// Every run of the file's scenario, one after the other ([`record_runs`]).
+    fn run(&self, file: &ScenarioFile, _: &Path, progress: &mut Progress) -> Result<Trace> {
+        let bar = progress.start(total_ticks(file));
+        record_runs(file, &mut || bar.inc(1))
+    }
+
+    fn findings(&self, file: &ScenarioFile, trace: &Trace) -> Vec<String> {
+        findings(file, trace)
+    }
+
+    fn plot(&self, file: &ScenarioFile, title: &str, trace: &Trace) -> PlotSpec {
+        plot(file, title, trace)
+    }
+
+    fn ran(&self, file: &ScenarioFile, trace: &Trace) -> String {
+        ran(file, trace)
+    }
+}
 
 /// The extra CSV columns of every collision scenario: the run's index (from 0, in
 /// `hopkit_demo::collision::SETUPS` order), then flags: on the ground, a move blocked by a solid
@@ -166,7 +249,7 @@ fn solids(setup: &Setup) -> Vec<Brush> {
 }
 
 /// Run every run of the file's scenario with `hopkit_demo::collision::run`, one sample per tick.
-pub fn run(file: &ScenarioFile, progress: &mut dyn FnMut()) -> Result<Trace> {
+pub fn record_runs(file: &ScenarioFile, progress: &mut dyn FnMut()) -> Result<Trace> {
     let setups = setups(file)?;
     let last = setups.len() - 1;
     let actor = if last == 0 {
@@ -913,6 +996,12 @@ mod tests {
                 assert_eq!(with_seconds(setup, Some(s)).ticks(), want, "{s} s");
             }
         }
+    }
+
+    #[test]
+    fn the_builtins_are_the_collision_scenarios_in_order() {
+        let names: Vec<&str> = BUILTINS.iter().map(|b| b.name).collect();
+        assert_eq!(names, SCENARIOS);
     }
 
     #[test]

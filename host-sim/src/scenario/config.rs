@@ -713,33 +713,3 @@ impl ScenarioFile {
         (self.seconds() * f64::from(hz)).round().max(1.0) as u32
     }
 }
-
-/// The built-in scenarios as `(name, file text)`.
-pub const BUILTINS: [(&str, &str); 20] = [
-    ("bhop", include_str!("../../scenarios/bhop.toml")),
-    ("arrival", include_str!("../../scenarios/arrival.toml")),
-    ("follower", include_str!("../../scenarios/follower.toml")),
-    ("slope", include_str!("../../scenarios/slope.toml")),
-    ("ghosts", include_str!("../../scenarios/ghosts.toml")),
-    ("cpma", include_str!("../../scenarios/cpma.toml")),
-    ("platform", include_str!("../../scenarios/platform.toml")),
-    ("crouch", include_str!("../../scenarios/crouch.toml")),
-    ("ladder", include_str!("../../scenarios/ladder.toml")),
-    ("water", include_str!("../../scenarios/water.toml")),
-    ("corner", include_str!("../../scenarios/corner.toml")),
-    ("hallway", include_str!("../../scenarios/hallway.toml")),
-    ("stairs", include_str!("../../scenarios/stairs.toml")),
-    ("ramp", include_str!("../../scenarios/ramp.toml")),
-    ("surf", include_str!("../../scenarios/surf.toml")),
-    ("seam", include_str!("../../scenarios/seam.toml")),
-    ("ceiling", include_str!("../../scenarios/ceiling.toml")),
-    ("tunnel", include_str!("../../scenarios/tunnel.toml")),
-    (
-        "startsolid",
-        include_str!("../../scenarios/startsolid.toml"),
-    ),
-    (
-        "platform-wall",
-        include_str!("../../scenarios/platform-wall.toml"),
-    ),
-];

@@ -1,18 +1,169 @@
 //! Scenarios: headless experiments on single mechanics, with CSV traces and plots.
 //!
-//! A scenario is a TOML file ([`config`]); the built-ins (`bhop`, `arrival`, `follower`, `slope`,
-//! `ghosts`, `cpma`, …) are such files compiled into the binary; [`features`] runs the movement
-//! feature scenarios, [`collide`] the collision scenarios (`corner`, `hallway`, `stairs`, …).
+//! A scenario is a TOML file ([`config`]) whose `kind` names what it runs. Each kind is one file
+//! here implementing [`Scenario`] — how it runs into a [`Trace`], what it finds, how it is
+//! plotted, and its built-ins (scenario files compiled into the binary, `host-sim/scenarios/`) —
+//! and one line of [`REGISTRY`], the one list `scenario NAME`, `scenario --help` and the file
+//! format's kinds are read from. [`driver`] holds what several kinds share (the movement tick
+//! loop, the progress bar, the top-down plot).
 
+pub mod arrival;
+pub mod bhop;
 pub mod collide;
 pub mod config;
+pub mod cpma;
+pub mod crouch;
+pub mod driver;
 pub mod error;
-pub mod features;
+pub mod follower;
+pub mod ghosts;
+pub mod ladder;
+pub mod platform;
+pub mod slope;
+pub mod water;
 
 use std::path::{Path, PathBuf};
 
-pub use config::{Kind, ScenarioFile, BUILTINS};
+use anyhow::Result;
+
+pub use config::{Kind, ScenarioFile};
+pub use driver::Progress;
 pub use error::FileError;
+
+use crate::plot::PlotSpec;
+use crate::readout::num;
+use crate::trace::Trace;
+
+/// A built-in scenario: its name on the command line, its line in `scenario --help`, and its
+/// scenario file (compiled in).
+#[derive(Clone, Copy, Debug)]
+pub struct Builtin {
+    /// Name, as in `hopkit-sim scenario NAME`.
+    pub name: &'static str,
+    /// What it shows, a few words (`scenario --help` prints `NAME (HELP)`).
+    pub help: &'static str,
+    /// The scenario file's text.
+    pub file: &'static str,
+}
+
+/// One kind of scenario: what a file with `kind = NAME` runs. Implemented once per file of this
+/// module and listed once in [`REGISTRY`].
+pub trait Scenario: Sync {
+    /// The `kind` it runs (its name: [`Kind::name`]).
+    fn kind(&self) -> Kind;
+    /// Its built-ins, in the order `scenario --help` lists them.
+    fn builtins(&self) -> &'static [Builtin];
+    /// The paragraph `scenario --help` puts its built-ins under (`None`: the first paragraph,
+    /// "Built-ins: …").
+    fn about(&self) -> Option<&'static str> {
+        None
+    }
+    /// Run `file` (relative paths in it resolved against `base_dir`), starting `progress` once
+    /// the number of ticks is known.
+    fn run(&self, file: &ScenarioFile, base_dir: &Path, progress: &mut Progress) -> Result<Trace>;
+    /// What the run shows, one line each (printed after the headline).
+    fn findings(&self, file: &ScenarioFile, trace: &Trace) -> Vec<String>;
+    /// The plot of a run (default: the top-down trajectories, [`driver::top_down`]).
+    fn plot(&self, file: &ScenarioFile, title: &str, trace: &Trace) -> PlotSpec {
+        let _ = file;
+        driver::top_down(title, trace)
+    }
+    /// What ran, for the headline (default: `N ticks at H Hz (S s)`).
+    fn ran(&self, file: &ScenarioFile, trace: &Trace) -> String {
+        let _ = file;
+        let (n, hz) = (trace.samples.len(), trace.tick_hz);
+        let secs = n as f64 / f64::from(hz.max(1));
+        format!("{n} ticks at {hz} Hz ({} s)", num(secs, 2))
+    }
+}
+
+/// Every kind of scenario, in the order `scenario --help` lists their built-ins: the one list.
+pub const REGISTRY: &[&dyn Scenario] = &[
+    &bhop::BhopScenario,
+    &arrival::ArrivalScenario,
+    &follower::FollowerScenario,
+    &slope::SlopeScenario,
+    &ghosts::GhostsScenario,
+    &cpma::CpmaScenario,
+    &platform::PlatformScenario,
+    &crouch::CrouchScenario,
+    &ladder::LadderScenario,
+    &water::WaterScenario,
+    &collide::CollideScenario,
+];
+
+/// The scenario that runs `kind`.
+pub fn of(kind: Kind) -> &'static dyn Scenario {
+    match REGISTRY.iter().find(|s| s.kind() == kind) {
+        Some(s) => *s,
+        // Every kind is registered (`tests::the_registry_is_the_one_list`).
+        None => unreachable!("scenario kind {} is not in REGISTRY", kind.name()),
+    }
+}
+
+/// Every built-in, in [`REGISTRY`] order.
+pub fn builtins() -> impl Iterator<Item = &'static Builtin> {
+    REGISTRY.iter().flat_map(|s| s.builtins().iter())
+}
+
+/// The built-ins as `scenario --help` lists them: `Built-ins: NAME (HELP), …` for the kinds
+/// without an [`Scenario::about`], then a paragraph per kind with one.
+pub fn help() -> String {
+    let list = |b: &mut dyn Iterator<Item = &Builtin>| {
+        b.map(|b| format!("{} ({})", b.name, b.help))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let plain = REGISTRY.iter().filter(|s| s.about().is_none());
+    let mut out = format!(
+        "Built-ins: {}. Scenario files: see docs/host-sim.md.",
+        list(&mut plain.flat_map(|s| s.builtins().iter()))
+    );
+    for s in REGISTRY {
+        if let Some(about) = s.about() {
+            out += &format!("\n\n{about}: {}.", list(&mut s.builtins().iter()));
+        }
+    }
+    out
+}
+
+/// Run a scenario file. `base_dir` resolves relative paths in the file. A progress bar shows on
+/// a terminal unless `quiet`.
+pub fn run(file: &ScenarioFile, base_dir: &Path, quiet: bool) -> Result<Trace> {
+    let mut progress = Progress::new(file.kind.name(), quiet);
+    let trace = of(file.kind).run(file, base_dir, &mut progress);
+    progress.finish();
+    trace
+}
+
+/// The first line printed after a run: where it came from, what ran (ticks at what rate, for
+/// how long) and the top speed.
+pub fn headline(origin: &str, file: &ScenarioFile, trace: &Trace) -> String {
+    format!(
+        "{origin}: {}, top speed {} world units/s",
+        of(file.kind).ran(file, trace),
+        num(trace.max_speed(), 3)
+    )
+}
+
+/// One-line findings worth printing after a run: the scenario's, then where the main actor
+/// ended.
+pub fn findings(file: &ScenarioFile, trace: &Trace) -> Vec<String> {
+    let mut out = of(file.kind).findings(file, trace);
+    if let Some(s) = trace.samples.last() {
+        out.push(format!(
+            "final position of the {}: {}",
+            trace.actor,
+            crate::readout::position(s.position)
+        ));
+    }
+    out
+}
+
+/// The plot of a run.
+pub fn plot_spec(file: &ScenarioFile, title: &str, trace: &Trace) -> PlotSpec {
+    of(file.kind).plot(file, title, trace)
+}
 
 /// Largest scenario file read, bytes (1 MiB; the built-ins are under 2 KiB). Larger files, and
 /// endless ones such as `/dev/zero`, are refused after at most this many bytes plus one.
@@ -46,7 +197,7 @@ impl std::fmt::Display for LoadError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             LoadError::NotFound(s) => {
-                let names: Vec<&str> = BUILTINS.iter().map(|(n, _)| *n).collect();
+                let names: Vec<&str> = builtins().map(|b| b.name).collect();
                 write!(
                     f,
                     "no built-in scenario or file named `{s}` (built-ins: {})",
@@ -72,9 +223,10 @@ impl std::error::Error for LoadError {}
 
 /// Load a built-in by name, or a scenario file by path.
 pub fn load(name_or_path: &str) -> Result<Loaded, LoadError> {
-    if let Some((name, text)) = BUILTINS.iter().find(|(n, _)| *n == name_or_path) {
+    if let Some(b) = builtins().find(|b| b.name == name_or_path) {
+        let name = b.name;
         let path = PathBuf::from(format!("<built-in {name}>"));
-        let file = parse(&path, text).map_err(LoadError::Bad)?;
+        let file = parse(&path, b.file).map_err(LoadError::Bad)?;
         return Ok(Loaded {
             file,
             origin: format!("built-in `{name}`"),
@@ -170,7 +322,8 @@ mod tests {
 
     #[test]
     fn builtins_parse_and_match_their_names() {
-        for (name, _) in BUILTINS {
+        for b in builtins() {
+            let name = b.name;
             let l = load(name).unwrap_or_else(|e| panic!("{name}: {e}"));
             match &l.file.collide {
                 Some(c) => assert_eq!(c.scenario, name),
@@ -185,6 +338,72 @@ mod tests {
         let l = load(ex).unwrap();
         assert_eq!(l.file.tick_hz, 77);
         assert_eq!(l.file.bhop.unwrap().preset, config::Preset::Quakeworld);
+    }
+
+    /// The kinds the file format knows, as its own error message lists them (serde's list of the
+    /// `Kind` variants): a new variant shows here without anyone listing it again.
+    fn file_format_kinds() -> Vec<String> {
+        let e = parse(Path::new("s.toml"), "kind = \"?\"\n").unwrap_err();
+        let (_, list) = e.message.split_once("expected one of").expect(&e.message);
+        list.split('`')
+            .skip(1)
+            .step_by(2)
+            .map(String::from)
+            .collect()
+    }
+
+    #[test]
+    fn the_registry_is_the_one_list() {
+        // Every kind of the file format is run by exactly one registered scenario.
+        let registered: Vec<&str> = REGISTRY.iter().map(|s| s.kind().name()).collect();
+        let mut kinds = file_format_kinds();
+        assert_eq!(kinds.len(), 11, "{kinds:?}");
+        kinds.sort();
+        let mut sorted = registered.clone();
+        sorted.sort();
+        assert_eq!(sorted, kinds, "REGISTRY against the file format's kinds");
+        // Built-in names are unique, each is its registering kind's file, and each runs (a
+        // quarter of a second, every run of a collision scenario) into samples, findings, a
+        // headline and a plot.
+        let mut names = std::collections::BTreeSet::new();
+        for s in REGISTRY {
+            assert!(
+                !s.builtins().is_empty(),
+                "{} has no built-in",
+                s.kind().name()
+            );
+            for b in s.builtins() {
+                assert!(names.insert(b.name), "built-in {} twice", b.name);
+                let mut l = load(b.name).unwrap_or_else(|e| panic!("{}: {e}", b.name));
+                assert_eq!(l.file.kind, s.kind(), "{}", b.name);
+                l.file.seconds = Some(0.25);
+                let trace = run(&l.file, &l.base_dir, true).unwrap();
+                assert!(!trace.samples.is_empty(), "{}", b.name);
+                assert!(findings(&l.file, &trace).len() >= 2, "{}", b.name);
+                assert!(headline(b.name, &l.file, &trace).starts_with(b.name));
+                assert!(!plot_spec(&l.file, b.name, &trace).series.is_empty());
+            }
+        }
+    }
+
+    #[test]
+    fn the_help_lists_exactly_the_registry() {
+        let help = help();
+        // Each paragraph is a list `… NAME (HELP), NAME (HELP).` after its lead-in.
+        let mut listed = vec![];
+        for para in help.split("\n\n") {
+            let list = match para.strip_prefix("Built-ins: ") {
+                Some(rest) => rest.trim_end_matches(" Scenario files: see docs/host-sim.md."),
+                None => para.split_once("): ").expect(para).1,
+            };
+            for entry in list.trim_end_matches('.').split("), ") {
+                let (name, what) = entry.trim_end_matches(')').split_once(" (").expect(entry);
+                listed.push((name, what));
+            }
+        }
+        let registry: Vec<(&str, &str)> = builtins().map(|b| (b.name, b.help)).collect();
+        assert_eq!(listed, registry, "{help}");
+        assert_eq!(registry.len(), 20);
     }
 
     #[test]
@@ -254,5 +473,3 @@ mod tests {
         assert_eq!(f.arrival.unwrap().start, [-10000.0, 10000.0]);
     }
 }
-
-pub mod run;

@@ -924,27 +924,65 @@ fn help_lists_the_exit_codes_and_limits_like_the_docs() {
     // The byte limits quoted are the ones enforced.
     for limit in [
         hopkit_sim::replay::MAX_RECORDING_BYTES as u64,
-        u64::from(hopkit_sim::app::max_ticks(hopkit_demo::TICK_HZ)),
+        u64::from(hopkit_sim::ticks::max_ticks(hopkit_demo::TICK_HZ)),
         hopkit_sim::scenario::MAX_SCENARIO_BYTES,
     ] {
         assert!(rule.contains(&format!("{limit} bytes")), "{limit}: {rule}");
     }
     assert!(rule.contains(&format!("{} interrupted", hopkit_sim::EXIT_INTERRUPTED)));
+    // clap wraps lines; compare with whitespace collapsed.
+    let flat = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let help = |sub: &[&str]| {
+        let out = sim().args(sub).arg("--help").output().unwrap();
+        assert!(out.status.success(), "{sub:?} --help");
+        flat(&String::from_utf8(out.stdout).unwrap())
+    };
+    // Said once: in `hopkit-sim --help`; every subcommand's `--help` points there instead.
+    let top = help(&[]);
+    assert!(top.contains(&flat(rule)), "--help:\n{top}");
+    assert_eq!(top.matches("Exit codes:").count(), 1, "{top}");
+    let pointer = hopkit_sim::cli::SEE_TOP_HELP;
+    assert!(pointer.contains("hopkit-sim --help"));
     for sub in [
-        &[][..],
-        &["scenario"],
+        &["scenario"][..],
         &["record"],
         &["play"],
         &["hash"],
         &["sticks"],
         &["synctest"],
         &["netplay"],
+        &["link"],
+        &["info"],
     ] {
-        let out = sim().args(sub).arg("--help").output().unwrap();
-        let text = String::from_utf8(out.stdout).unwrap();
-        // clap wraps lines; compare with whitespace collapsed.
-        let flat = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
-        assert!(flat(&text).contains(&flat(rule)), "{sub:?} --help:\n{text}");
+        let text = help(sub);
+        assert!(text.ends_with(&flat(pointer)), "{sub:?} --help:\n{text}");
+        assert!(
+            !text.contains("Exit codes:"),
+            "{sub:?} --help repeats the rule"
+        );
+    }
+    // Help is plain text: values, not rustdoc links such as "[`RANDOM_HOLD`]".
+    for sub in [
+        &["synctest"][..],
+        &["netplay"],
+        &["link", "play"],
+        &["scenario"],
+    ] {
+        let text = help(sub);
+        assert!(
+            !text.contains("[`"),
+            "{sub:?} --help shows a rustdoc link:\n{text}"
+        );
+    }
+    // `scenario --help` lists the built-ins of the scenario registry, as generated from it.
+    let registry = flat(&hopkit_sim::scenario::help());
+    assert!(help(&["scenario"]).contains(&registry), "{registry}");
+    let synctest = help(&["synctest"]);
+    for value in [
+        format!("each held {} frames", hopkit_demo::arena::RANDOM_HOLD),
+        format!("blocks of {} frames", hopkit_demo::arena::MIXED_BLOCK),
+    ] {
+        assert!(synctest.contains(&value), "synctest --help lacks {value:?}");
     }
     let docs = std::fs::read_to_string(docs_path()).unwrap();
     assert!(

@@ -3,6 +3,7 @@
 
 mod cli;
 mod collide_cli;
+mod modules;
 mod netplay;
 mod render_golden;
 mod truth_cli;

@@ -541,14 +541,14 @@ fn an_interrupted_run_says_exactly_which_outputs_were_written() {
 
 fn builtin_run(name: &str) -> (hopkit_sim::scenario::ScenarioFile, hopkit_sim::trace::Trace) {
     let loaded = hopkit_sim::scenario::load(name).unwrap();
-    let trace = hopkit_sim::scenario::run::run(&loaded.file, &loaded.base_dir, true).unwrap();
+    let trace = hopkit_sim::scenario::run(&loaded.file, &loaded.base_dir, true).unwrap();
     (loaded.file, trace)
 }
 
 #[test]
 fn the_ladder_plot_shows_climb_push_off_and_re_climb_in_order() {
     let (file, trace) = builtin_run("ladder");
-    let spec = hopkit_sim::scenario::run::plot_spec(&file, "ladder", &trace);
+    let spec = hopkit_sim::scenario::plot_spec(&file, "ladder", &trace);
     let acts: Vec<_> = spec
         .series
         .iter()
@@ -593,21 +593,21 @@ fn the_ladder_plot_shows_climb_push_off_and_re_climb_in_order() {
     assert!(last_y(1) < first_y(1) - 50.0);
     assert_eq!(
         last_y(2),
-        f64::from(hopkit_sim::scenario::features::LADDER_TOP)
+        f64::from(hopkit_sim::scenario::ladder::LADDER_TOP)
     );
 }
 
 #[test]
 fn the_cpma_plot_marks_both_paths_and_the_summary_says_why_one_is_faster() {
     let (file, trace) = builtin_run("cpma");
-    let spec = hopkit_sim::scenario::run::plot_spec(&file, "cpma", &trace);
+    let spec = hopkit_sim::scenario::plot_spec(&file, "cpma", &trace);
     let q3 = spec
         .series
         .iter()
         .find(|s| s.label.starts_with("Quake III"))
         .unwrap();
     assert!(q3.mark_ends, "the Quake III path has start and end markers");
-    let findings = hopkit_sim::scenario::run::findings(&file, &trace).join("\n");
+    let findings = hopkit_sim::scenario::findings(&file, &trace).join("\n");
     assert!(findings.contains("(in the W-only turn)"), "{findings}");
     assert!(findings.contains("why Quake III is faster"), "{findings}");
 }

@@ -1,101 +1,23 @@
-//! `hopkit-sim synctest`, `hopkit-sim netplay` and `hopkit-sim hash --arena`: argument checks,
-//! the runs, the messages.
+//! `netplay`: this process is one peer of the arena over UDP with GGRS rollback netcode,
+//! headless ([`peer`]) or in a window ([`window::play`]); exit 1 on a desync or a failed session.
 
 use std::net::{SocketAddr, ToSocketAddrs};
-use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{anyhow, Result};
-use hopkit::ghost::{encode, recording_size, Frame, Recording, RecordingInfo};
-use hopkit::hash::{format_hash_line, StateHash};
-use hopkit_demo::arena::{ArenaInput, ArenaParams, ArenaWorld, MAX_PLAYERS};
+use hopkit::ghost::Frame;
+use hopkit_demo::arena::MAX_PLAYERS;
 
-use super::inputs::InputSource;
-use super::lossy::Impairment;
-use super::run::{peer, synctest as run_synctest, NetOpts, PeerError, PeerOpts, SynctestOpts};
-use super::window::{self, End, WindowPeerOpts};
-use crate::app::max_ticks;
-use crate::cli::{NetInputArgs, NetplayArgs, SynctestArgs, MAX_SECONDS};
+use super::hash_line;
+use crate::cli::{NetplayArgs, MAX_SECONDS};
+use crate::netplay::inputs::input_source;
+use crate::netplay::lossy::Impairment;
+use crate::netplay::run::{peer, NetOpts, PeerError, PeerOpts};
+use crate::netplay::window::{self, End, WindowPeerOpts};
 use crate::output::OutFile;
-use crate::{replay, UserError};
-
-fn hash_line(h: u64) -> String {
-    let mut buf = [0u8; 64];
-    format_hash_line(h, &mut buf).to_string()
-}
-
-/// The input source `args` name, for `players` players.
-pub fn input_source(args: &NetInputArgs, players: usize) -> Result<InputSource<'static>> {
-    let recording = match &args.recording {
-        Some(path) => {
-            let bytes = replay::load(path)?;
-            Recording::parse(bytes).map_err(|e| {
-                UserError(format!(
-                    "recording {} is unusable: {}",
-                    path.display(),
-                    replay::decode_error_message(&e)
-                ))
-            })?
-        }
-        None => hopkit_demo::demo_recording()
-            .map_err(|e| anyhow!("the bundled demo recording is unusable: {e}"))?,
-    };
-    Ok(InputSource::new(
-        args.input.core(),
-        args.seed,
-        players,
-        recording,
-    ))
-}
-
-fn input_name(args: &NetInputArgs) -> String {
-    let kind = format!("{:?}", args.input).to_lowercase();
-    match &args.recording {
-        Some(p) => format!("{kind} ({})", p.display()),
-        None => kind,
-    }
-}
-
-/// `synctest`.
-pub fn synctest(args: &SynctestArgs) -> Result<()> {
-    if args.check_distance >= args.max_prediction {
-        return Err(UserError(format!(
-            "--check-distance {} must be below --max-prediction {} (GGRS's rule)",
-            args.check_distance, args.max_prediction
-        ))
-        .into());
-    }
-    let input = input_source(&args.input, args.players)?;
-    let report = run_synctest(&SynctestOpts {
-        frames: args.frames,
-        check_distance: args.check_distance,
-        max_prediction: args.max_prediction,
-        players: args.players,
-        input,
-        perturb_at: args.perturb_at,
-    })
-    .map_err(|e| anyhow!(e))?;
-    let mismatches = usize::from(report.mismatch.is_some());
-    println!(
-        "synctest: {} frames, {} players, check distance {}, input {}: {mismatches} mismatches, \
-         {} rollbacks (deepest {} frames), {} ticks simulated",
-        report.frames,
-        args.players,
-        args.check_distance,
-        input_name(&args.input),
-        report.stats.rollbacks,
-        report.stats.deepest,
-        report.stats.ticks_simulated,
-    );
-    if let Some((frame, frames)) = report.mismatch {
-        return Err(anyhow!(
-            "synctest: the state hashes of frames {frames:?} differ after re-simulation (found at \
-             frame {frame})"
-        ));
-    }
-    println!("{}", hash_line(report.hash));
-    Ok(())
-}
+use crate::replay::{encode_recording, log_path};
+use crate::ticks::max_ticks;
+use crate::UserError;
 
 fn resolve(addr: &str) -> Result<SocketAddr, UserError> {
     addr.to_socket_addrs()
@@ -153,8 +75,8 @@ pub fn peer_error(e: PeerError) -> anyhow::Error {
 /// `netplay --frames` without a value, headless (10 s).
 pub const DEFAULT_FRAMES: u32 = 600;
 
-/// `netplay`.
-pub fn netplay(args: &NetplayArgs) -> Result<()> {
+/// Play the session the arguments describe and print its report.
+pub fn run(args: &NetplayArgs) -> Result<()> {
     let (remotes, claim) = remotes_and_claim(args)?;
     let players = remotes.len() + 1;
     let max = max_ticks(hopkit_demo::TICK_HZ);
@@ -296,67 +218,4 @@ pub fn netplay(args: &NetplayArgs) -> Result<()> {
         ));
     }
     Ok(())
-}
-
-/// `DIR/player-P.ghost`.
-pub fn log_path(dir: &Path, player: usize) -> PathBuf {
-    dir.join(format!("player-{player}.ghost"))
-}
-
-/// One player's frames as a recording file (60 Hz, no state checksums: the arena's hash is not a
-/// flyer's).
-pub fn encode_recording(frames: &[Frame]) -> Result<Vec<u8>> {
-    let info = RecordingInfo {
-        tick_hz: hopkit_demo::TICK_HZ as u16,
-        checksum_interval: 0,
-        ..RecordingInfo::default()
-    };
-    let mut out = vec![0u8; recording_size(frames.len(), 0)];
-    let n = encode(&info, frames, &[], &mut out).map_err(|e| anyhow!("encoding: {e:?}"))?;
-    out.truncate(n);
-    Ok(out)
-}
-
-/// `hash --arena FILE…`: the arena's state hash after `ticks` ticks (default: the shortest
-/// recording's length) with player `p` driven by the frames of file `p`.
-pub fn arena_hash_files(paths: &[PathBuf], ticks: Option<u32>) -> Result<u64> {
-    let mut recs = Vec::with_capacity(paths.len());
-    for path in paths {
-        let bytes = replay::load(path)?;
-        let r =
-            Recording::parse(bytes).map_err(|e| UserError(format!("{}: {e}", path.display())))?;
-        if u32::from(r.tick_hz()) != hopkit_demo::TICK_HZ {
-            return Err(UserError(format!(
-                "recording {} ticks at {} Hz; the arena ticks at {} Hz",
-                path.display(),
-                r.tick_hz(),
-                hopkit_demo::TICK_HZ
-            ))
-            .into());
-        }
-        recs.push(r);
-    }
-    let shortest = recs.iter().map(|r| r.frame_count()).min().unwrap_or(0);
-    let n = match ticks {
-        Some(n) if n > shortest => {
-            return Err(UserError(format!(
-                "--ticks {n}: the shortest arena recording has {shortest} frames"
-            ))
-            .into())
-        }
-        Some(n) => n,
-        None => shortest,
-    };
-    // Every run is at most MAX_SECONDS of simulated time.
-    let n = crate::app::check_ticks(n, hopkit_demo::TICK_HZ)?;
-    let params = ArenaParams::default();
-    let mut world = ArenaWorld::new(recs.len());
-    let mut inputs: Vec<ArenaInput> = vec![[0; 3]; recs.len()];
-    for t in 0..n {
-        for (i, r) in inputs.iter_mut().zip(recs.iter()) {
-            *i = r.frame(t).unwrap_or(Frame::NEUTRAL).pack();
-        }
-        world.step(&params, &inputs);
-    }
-    Ok(world.state_hash())
 }
