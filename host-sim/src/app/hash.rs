@@ -63,7 +63,7 @@ pub fn run(args: &HashArgs) -> Result<()> {
 /// `hash FILE`: the ghost formation's state hash after `ticks` ticks of the recording at `path`
 /// (default: the recording's length, at most [`MAX_SECONDS`] at its tick rate), driven by render
 /// frames at `fps`.
-pub fn hash_file(path: &Path, ticks: Option<u32>, fps: u32, quiet: bool) -> Result<u64> {
+fn hash_file(path: &Path, ticks: Option<u32>, fps: u32, quiet: bool) -> Result<u64> {
     let bytes = replay::load(path)?;
     let mut d = GhostDriver::new(bytes)?;
     let n = match ticks {
@@ -78,7 +78,7 @@ pub fn hash_file(path: &Path, ticks: Option<u32>, fps: u32, quiet: bool) -> Resu
 /// ([`hopkit_demo::gamepad::gamepad_hash_rig`], the code the WASM-4 and wasm32 carts run) on the
 /// level called `level` (`plain`: the WASM-4 cart's, `full`: the wasm32 cart's); with `ghost`,
 /// the formation flies that recording ([`hopkit_demo::DemoRig::with_recording`]).
-pub fn gamepad_hash_file(path: &Path, ghost: Option<&Path>, level: &str) -> Result<u64> {
+fn gamepad_hash_file(path: &Path, ghost: Option<&Path>, level: &str) -> Result<u64> {
     let level = hopkit_demo::level::Level::from_name(level)
         .ok_or_else(|| UserError(format!("unknown level {level} (known: plain, full)")))?;
     let rig = match ghost {
@@ -118,7 +118,7 @@ pub fn gamepad_hash_file(path: &Path, ghost: Option<&Path>, level: &str) -> Resu
 /// [`hopkit_demo::DemoRig::tick`] per line of the sticks file at `path` (the first `ticks` lines;
 /// default all of them). With `frames`, also write the frame the firmware renderer draws after
 /// every tick (see [`write_frames`]). Everything is checked before the first tick.
-pub fn sticks_hash_file(
+fn sticks_hash_file(
     path: &Path,
     ticks: Option<u32>,
     frames: Option<&Path>,
@@ -173,7 +173,7 @@ pub fn sticks_hash_file(
 /// [`hopkit_demo::render::draw_frame`] draws for `rig.view()` into a fresh
 /// [`hopkit_demo::counting::FrameBuffer`]: its 1024 bytes, page-major (byte `page·128 + x`,
 /// bit `y % 8` of row `y = 8·page + bit`). Frame `k` (0-based) is the picture after tick `k + 1`.
-pub fn write_frames(
+fn write_frames(
     rig: &mut hopkit_demo::DemoRig,
     samples: &[hopkit::stick::RawSticks],
     w: &mut dyn std::io::Write,
@@ -200,7 +200,7 @@ fn same_file(a: &Path, b: &Path) -> bool {
 
 /// `hash --arena FILE…`: the arena's state hash after `ticks` ticks (default: the shortest
 /// recording's length) with player `p` driven by the frames of file `p`.
-pub fn arena_hash_files(paths: &[PathBuf], ticks: Option<u32>) -> Result<u64> {
+fn arena_hash_files(paths: &[PathBuf], ticks: Option<u32>) -> Result<u64> {
     let mut recs = Vec::with_capacity(paths.len());
     for path in paths {
         let bytes = replay::load(path)?;

@@ -30,7 +30,7 @@ pub fn run(args: &InfoArgs) -> Result<()> {
 }
 
 /// The lines `info` prints.
-pub fn info_text(
+fn info_text(
     name: &str,
     header: &hopkit::ghost::Header,
     rec: &Recording<'_>,

@@ -27,7 +27,7 @@ fn resolve(addr: &str) -> Result<SocketAddr, UserError> {
 }
 
 /// The remotes in `--remote` order and the seat claimed with `--player` (checked: 1 to players).
-pub fn remotes_and_claim(args: &NetplayArgs) -> Result<(Vec<SocketAddr>, Option<u8>), UserError> {
+fn remotes_and_claim(args: &NetplayArgs) -> Result<(Vec<SocketAddr>, Option<u8>), UserError> {
     let remotes: Vec<SocketAddr> = args
         .remote
         .iter()
@@ -65,7 +65,7 @@ pub fn remotes_and_claim(args: &NetplayArgs) -> Result<(Vec<SocketAddr>, Option<
 }
 
 /// A peer's failure as this command's error: a seat refusal is a user error (exit 2).
-pub fn peer_error(e: PeerError) -> anyhow::Error {
+fn peer_error(e: PeerError) -> anyhow::Error {
     match e {
         PeerError::Refused(why) => UserError(format!("netplay: {why}")).into(),
         PeerError::Failed(why) => anyhow!("netplay: {why}"),
@@ -73,7 +73,7 @@ pub fn peer_error(e: PeerError) -> anyhow::Error {
 }
 
 /// `netplay --frames` without a value, headless (10 s).
-pub const DEFAULT_FRAMES: u32 = 600;
+const DEFAULT_FRAMES: u32 = 600;
 
 /// Play the session the arguments describe and print its report.
 pub fn run(args: &NetplayArgs) -> Result<()> {

@@ -78,7 +78,7 @@ pub fn run(args: &ScenarioArgs) -> Result<()> {
 /// Plots are PNG files: a name ending in another extension (`x.jpg`, `x.svg`) is refused rather
 /// than filled with PNG bytes. A name without an extension, or a special file (`/dev/stdout`), is
 /// written as PNG.
-pub fn check_png_name(what: &str, path: &std::path::Path) -> Result<(), UserError> {
+fn check_png_name(what: &str, path: &std::path::Path) -> Result<(), UserError> {
     if std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
         return Ok(());
     }

@@ -1,4 +1,5 @@
-//! `hopkit-sim link`: the link cable of two handhelds (`hopkit_demo::link`) on the host.
+//! The link cable of two handhelds (`hopkit_demo::link`) on the host: what `hopkit-sim link` runs
+//! (the command: `crate::app::link`).
 //!
 //! - `link play`: two boards over a simulated serial wire (baud, latency, jitter, lost and flipped
 //!   bytes, a cut), each board's checksums against the replay of both boards' logged inputs;

@@ -1,5 +1,6 @@
 //! Rollback netplay of the arena ([`hopkit_demo::arena`]) with GGRS: `hopkit-sim synctest` and
-//! `hopkit-sim netplay`. See docs/netplay.md.
+//! `hopkit-sim netplay` (the commands: `crate::app::synctest`, `crate::app::netplay`). See
+//! docs/netplay.md.
 //!
 //! - [`ArenaConfig`]: the GGRS [`Config`] — input = one player's packed ghost frame
 //!   ([`ArenaInput`], 3 bytes, the bytes of a recording), state = the `Copy` [`ArenaWorld`],

@@ -695,7 +695,7 @@ pub enum GhostLayout {
 
 impl ScenarioFile {
     /// Simulated seconds (explicit or the kind's default; a `ghosts` scenario without `seconds`
-    /// runs for its recording's length instead, see `scenario::run::run`).
+    /// runs for its recording's length instead, see `scenario::ghosts`).
     pub fn seconds(&self) -> f64 {
         self.seconds.unwrap_or(match self.kind {
             Kind::Bhop => 15.0,
