@@ -413,6 +413,18 @@ impl DemoScene {
         }
     }
 
+    /// True while the player surfs on the solid level (in the air on a ramp too steep to stand
+    /// on, [`crate::solid_level::surfing`]); false on the other levels.
+    #[cfg(feature = "level-solids")]
+    pub fn player_surfing(&self) -> bool {
+        match &self.solids {
+            Some(w) if self.level.is_solid() => {
+                crate::solid_level::surfing(w, &self.player.mover, &self.params.movement)
+            }
+            _ => false,
+        }
+    }
+
     /// A drawable snapshot.
     pub fn view(&self) -> DemoView {
         let p = &self.player;

@@ -425,6 +425,21 @@ pub fn move_on_solids(
     ev.carried_yaw
 }
 
+/// True when the body of `state` is surfing on `world`: in the air and on ground too steep to
+/// stand on (its box, traced down by twice `ground_snap`, hits a plane facing up that is not
+/// walkable). What the strafe HUD's surf speed shows.
+pub fn surfing(world: &SolidWorld, state: &MoverState, params: &MoveParams) -> bool {
+    if state.grounded {
+        return false;
+    }
+    let (mins, maxs) = movement::slide::body_box(state, params);
+    let reach = 2.0 * hopkit::math::finite_or(params.ground_snap, 0.0).max(SOLID_SKIN);
+    let below = state.position - Vec3::new(0.0, reach, 0.0);
+    let t = world.trace(state.position, below, mins, maxs);
+    let n = t.plane.normal;
+    t.fraction < 1.0 && !t.start_solid && n.y > 0.0 && !params.is_walkable(n)
+}
+
 /// True when the body of `state` overlaps a solid of `world` by more than `tolerance` (metres):
 /// its box, shrunk by `tolerance` on every side, is inside or touching one. (The feet rest a skin
 /// above the ground, so an exact test would count standing as touching.)
@@ -600,8 +615,14 @@ mod tests {
         let mut crouched_inside = false;
         let mut swam = false;
         let mut climbed = false;
+        let mut surfed = 0;
         let hash = run_tour(|leg, _, s| {
             let m = &s.player.mover;
+            if surfing(&w, m, &params) {
+                assert_eq!(TOUR[leg].what, "surf", "{m:?}");
+                assert!(s.player_surfing());
+                surfed += 1;
+            }
             assert!(m.is_finite(), "{}: {m:?}", TOUR[leg].what);
             assert!(
                 !inside_a_solid(&w, m, &params, 1.0e-3),
@@ -635,6 +656,7 @@ mod tests {
         // Surfing: in the air on the ramp's face, the planar speed grows from the entry's 10 m/s.
         let surf = by("surf");
         assert!(top_speed[surf] > 11.0, "surf top speed {}", top_speed[surf]);
+        assert!(surfed > 30, "on the surf ramp's face {surfed} ticks");
         // The tower's wall holds the body a skin in front of it, on the floor.
         let m = last[by("wall")];
         let front = TOWER.min.x - params.body_radius - skin;
