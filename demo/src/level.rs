@@ -146,10 +146,12 @@ impl GroundProbe for DemoGround {
 /// |---|---|---|
 /// | [`Level::Plain`] | floor, [`RAMPS`], the arena's walls ([`DemoGround`]) | the WASM-4 cart ([`Level::WASM4_CART`]), the Black Pill image; `hopkit-sim hash --gamepad` (default) |
 /// | [`Level::Full`] | the same plus the tower, ladder, pool and turntable ([`DemoLevel`]) | the RP2040 handheld, the QEMU images, the `hopkit-sim` window and CLI, the wasm32 cart, the C ABI; `hash --gamepad --level full` |
+/// | [`Level::Solid`] | solids the body collides with: floor, walls, the tower with its ladder, stairs up to it, a surf ramp, a low corridor, the pool ([`crate::solid_level`]) | the `hopkit-sim` window and headless run (`--level solid`), `hash --gamepad --level solid` |
 ///
-/// Without the `level-features` feature only [`Level::Plain`] exists (and none of the features'
-/// code is linked). The scripted demo never reaches the features: its hashes are the same on
-/// both levels (tested).
+/// Without the `level-features` feature [`Level::Full`] does not exist (and none of the
+/// features' code is linked); without `level-solids`, [`Level::Solid`]. The scripted demo never
+/// reaches the features: its hashes are the same on the plain and the full level (tested). On the
+/// solid level the body collides with the floor too, so its runs hash differently.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum Level {
@@ -158,6 +160,9 @@ pub enum Level {
     /// Floor and ramps plus the tower with its ladder, the pool and the turntable ([`DemoLevel`]).
     #[cfg(feature = "level-features")]
     Full,
+    /// A level of solids the body collides with ([`crate::solid_level`]).
+    #[cfg(feature = "level-solids")]
+    Solid,
 }
 
 impl Level {
@@ -175,12 +180,14 @@ impl Level {
     #[cfg(not(feature = "level-features"))]
     pub const DEFAULT: Level = Level::Plain;
 
-    /// Its name on command lines and in docs: `plain`, `full`.
+    /// Its name on command lines and in docs: `plain`, `full`, `solid`.
     pub const fn name(self) -> &'static str {
         match self {
             Level::Plain => "plain",
             #[cfg(feature = "level-features")]
             Level::Full => "full",
+            #[cfg(feature = "level-solids")]
+            Level::Solid => "solid",
         }
     }
 
@@ -190,18 +197,33 @@ impl Level {
             "plain" => Some(Level::Plain),
             #[cfg(feature = "level-features")]
             "full" => Some(Level::Full),
+            #[cfg(feature = "level-solids")]
+            "solid" => Some(Level::Solid),
             _ => None,
         }
     }
 
-    /// True if the level has the tower, ladder, pool and turntable.
+    /// True if the level has the tower, ladder, pool and turntable of the height-probe world
+    /// ([`DemoLevel`]; the solid level has its own, [`Level::is_solid`]).
     #[inline(always)]
     pub const fn has_features(self) -> bool {
         match self {
             Level::Plain => false,
             #[cfg(feature = "level-features")]
             Level::Full => true,
+            #[cfg(feature = "level-solids")]
+            Level::Solid => false,
         }
+    }
+
+    /// True for the level of solids ([`crate::solid_level`]).
+    #[inline(always)]
+    pub const fn is_solid(self) -> bool {
+        #[cfg(feature = "level-solids")]
+        if let Level::Solid = self {
+            return true;
+        }
+        false
     }
 }
 

@@ -7,7 +7,8 @@
 //! - [`scene`]: the scene (a player mover, the companion following its breadcrumbs, critters
 //!   steering with Arrival, a ghost formation flying a recording, slope alignment) and
 //!   [`DemoRig`], the scene behind the core's stick pipeline, stepped once per 60 Hz tick.
-//! - [`level`]: the arena's ground (floor and ramps); [`script`]: the scripted stick input every
+//! - [`level`]: the arena's ground (floor and ramps); `solid_level` (feature `level-solids`):
+//!   the level made of solids the body collides with; [`script`]: the scripted stick input every
 //!   front end replays; [`gamepad`]: the WASM-4 gamepad mapping.
 //! - [`pilot`]: the scripted pilot that flew the bundled ghost recording ([`DEMO_RECORDING`]),
 //!   its targets and the demo's formation and fleet.
@@ -52,6 +53,8 @@ pub mod render;
 pub mod scene;
 pub mod script;
 pub mod seams;
+#[cfg(feature = "level-solids")]
+pub mod solid_level;
 pub mod view;
 
 pub use view::{BodyView, CritterView, DemoView, GhostView, RampView};

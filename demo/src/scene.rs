@@ -5,7 +5,8 @@
 //! 1. raw samples → [`StickPipeline`] → left stick wish, right stick look rate, buttons;
 //! 2. player yaw += look rate · dt; movement step (seed preset, auto-hop) on the scene's
 //!    [`Level`] (on [`Level::Full`] climbing its ladder, swimming in its pool, carried by its
-//!    turntable); the arena walls stop the velocity component into them;
+//!    turntable; on the solid level colliding with its solids and crouching while the left stick
+//!    is pushed, [`crate::solid_level`]); the arena walls stop the velocity component into them;
 //! 3. slope alignment of the player's body to the ground normal (while grounded);
 //! 4. the companion follows the player's breadcrumb trail;
 //! 5. critters arrive at points on a ring around the player (they settle when the player stops);
@@ -107,9 +108,11 @@ pub(crate) fn move_on_level(
         input,
         dt,
     );
+    // (The solid level's player moves in `DemoScene::step_player`, which has its world; here it
+    // is the plain ground, as `Level::has_features` is false for it.)
     #[cfg(not(feature = "level-features"))]
     let ev = {
-        let Level::Plain = level;
+        let _ = level;
         step_on(&DemoGround, mover, movement, input, dt)
     };
     let (clamped, hit_x, hit_z) = clamp_to_arena(mover.position.planar());
@@ -235,6 +238,10 @@ pub struct DemoScene {
     /// The level the player moves on (not hashed: it is constant for a run; set with
     /// [`DemoRig::with_level`]). Default [`Level::DEFAULT`].
     pub level: Level,
+    /// The solid level's world, built on the first tick on [`Level::Solid`](crate::level::Level)
+    /// (constant from then on: not hashed). ≈ 5 KB, only with the `level-solids` feature.
+    #[cfg(feature = "level-solids")]
+    solids: Option<crate::solid_level::SolidWorld>,
     /// The companion's per-tick decays, kept between ticks (see [`follower::step_cached`]; not
     /// state, not hashed).
     follower_rates: follower::TickConsts,
@@ -284,6 +291,8 @@ impl DemoScene {
             ghosts,
             player_firing: false,
             level: Level::DEFAULT,
+            #[cfg(feature = "level-solids")]
+            solids: None,
             follower_rates: follower::TickConsts::EMPTY,
             follower_params: follower::SaneParams::new(&params.follower),
         }
@@ -355,6 +364,30 @@ impl DemoScene {
             held & buttons::JUMP != 0,
             pl.facing,
         );
+        #[cfg(feature = "level-solids")]
+        if self.level.is_solid() {
+            let world = match &mut self.solids {
+                Some(w) => &*w,
+                none => {
+                    let w = none.insert(crate::solid_level::SolidWorld::new());
+                    crate::solid_level::build(w);
+                    &*w
+                }
+            };
+            // The left stick's push crouches (only here: the other levels never crouch).
+            let input = input.with_crouch(held & buttons::LEFT_STICK != 0);
+            let carried = crate::solid_level::move_on_solids(
+                world,
+                &mut pl.mover,
+                &mut pl.tilt,
+                pl.yaw,
+                (&self.params.movement, &self.params.slope),
+                &input,
+                dt,
+            );
+            pl.yaw = add_carried_yaw(pl.yaw, carried);
+            return;
+        }
         let carried = move_on_level(
             self.level,
             &mut pl.mover,
@@ -377,6 +410,18 @@ impl DemoScene {
         for (c, o) in self.critters.iter_mut().zip(RING.iter()) {
             let target = Vec3::new(p.x + o.x * CRITTER_RING, 0.0, p.z + o.y * CRITTER_RING);
             arrival_step_with(c, &k, target);
+        }
+    }
+
+    /// True while the player surfs on the solid level (in the air on a ramp too steep to stand
+    /// on, [`crate::solid_level::surfing`]); false on the other levels.
+    #[cfg(feature = "level-solids")]
+    pub fn player_surfing(&self) -> bool {
+        match &self.solids {
+            Some(w) if self.level.is_solid() => {
+                crate::solid_level::surfing(w, &self.player.mover, &self.params.movement)
+            }
+            _ => false,
         }
     }
 
@@ -407,6 +452,8 @@ impl DemoScene {
                 .level
                 .has_features()
                 .then(|| crate::level::feature_view(self.tick)),
+            #[cfg(feature = "level-solids")]
+            solids: self.level.is_solid(),
             ..DemoView::default()
         };
         for c in self.companion.trail.iter() {

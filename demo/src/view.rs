@@ -127,6 +127,11 @@ pub struct DemoView {
     /// `level-features` feature: without it the view carries nothing of them).
     #[cfg(feature = "level-features")]
     pub features: Option<FeatureView>,
+    /// True on the level of solids: the renderer draws its blocks
+    /// ([`crate::solid_level::BLOCKS`], constants) and the pool (only with the `level-solids`
+    /// feature).
+    #[cfg(feature = "level-solids")]
+    pub solids: bool,
 }
 
 /// `(v.normalize_or_zero(), v.length())` with one square root instead of two: the same

@@ -65,3 +65,24 @@ fn collision_scenarios_match_the_backends_golden_hash() {
     println!("collision: 0x{got:016x}");
     assert_eq!(got, want, "got {got:#018x}");
 }
+
+/// The solid level's scripted run (`hopkit_demo::solid_level::tour_hash`, issue 34 §6: up the
+/// stairs, surfing, into the tower's wall, through the low corridor crouched, into the pool and
+/// out with a water jump, up the ladder; every tick hashed): (libm hash, micromath hash).
+#[cfg(feature = "level-solids")]
+pub const SOLID_TOUR: (u64, u64) = (0xb8ff_8e8d_2a7b_e6a2, MICROMATH_SOLID_TOUR);
+#[cfg(feature = "level-solids")]
+const MICROMATH_SOLID_TOUR: u64 = 0xd9fa_d812_bf85_29bb;
+
+#[test]
+#[cfg(feature = "level-solids")]
+fn solid_level_tour_matches_the_backends_golden_hash() {
+    let got = hopkit_demo::solid_level::tour_hash();
+    let want = if cfg!(feature = "micromath") {
+        SOLID_TOUR.1
+    } else {
+        SOLID_TOUR.0
+    };
+    println!("solid tour: 0x{got:016x}");
+    assert_eq!(got, want, "got {got:#018x}");
+}

@@ -115,9 +115,21 @@ pub struct DemoArgs {
     #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u16).range(1..=1000),
           allow_negative_numbers = true)]
     pub fps: u16,
+    /// The level the player moves on: `full` (the floor, ramps, tower with its ladder, pool and
+    /// turntable), `plain` (the floor and ramps) or `solid` (solids the body collides with: the
+    /// tower's walls, stairs up to it, a surf ramp, a low corridor to crouch through, the pool;
+    /// the left stick's push or C crouches). Window and headless runs.
+    #[arg(long, value_name = "LEVEL", value_parser = ["full", "plain", "solid"],
+          default_value = "full")]
+    pub level: String,
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
+}
+
+/// The level called `name` (one of the names `--level` accepts).
+pub fn demo_level(name: &str) -> hopkit_demo::level::Level {
+    hopkit_demo::level::Level::from_name(name).unwrap_or_default()
 }
 
 /// Subcommands.
@@ -291,9 +303,10 @@ pub struct HashArgs {
     pub ghost: Option<PathBuf>,
     /// With --gamepad: the level the player moves on. `plain`: the floor, two ramps and the walls
     /// (the WASM-4 cart's level); `full`: also the tower, ladder, pool and turntable (the level of
-    /// the wasm32 cart, the C ABI's demo, the window and `--scene demo`).
-    #[arg(long, value_name = "LEVEL", value_parser = ["plain", "full"], default_value = "plain",
-          requires = "gamepad")]
+    /// the wasm32 cart, the C ABI's demo, the window and `--scene demo`); `solid`: the level of
+    /// solids (`--level solid` of the window).
+    #[arg(long, value_name = "LEVEL", value_parser = ["plain", "full", "solid"],
+          default_value = "plain", requires = "gamepad")]
     pub level: String,
     /// The handheld demo driven by a sticks file: raw ADC stick samples, one tick per line,
     /// `left_x left_y right_x right_y buttons` (12-bit counts 0..=4095; buttons JUMP 1, FIRE 2,

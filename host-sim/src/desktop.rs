@@ -609,6 +609,11 @@ fn draw_strafe_meter(
         ),
         None => format!("strafe: best angle {} deg", num(st.optimal_deg, 1)),
     };
+    // Surfing (the solid level's steep ramps): the horizontal speed leads the title.
+    let title = match st.surf_speed {
+        Some(v) => format!("SURF {} u/s  {title}", num(v, 2)),
+        None => title,
+    };
     text(
         canvas,
         &fit(&title, ((w - 8) / 6) as usize),

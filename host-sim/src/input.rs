@@ -29,6 +29,8 @@ pub struct HostInput {
     pub jump: bool,
     /// Fire held (F, left mouse button, gamepad right trigger or west button).
     pub fire: bool,
+    /// Crouch held (C; the handheld's left stick push): on the solid level only.
+    pub crouch: bool,
     /// Ghost recording only: missile (M, right mouse button, gamepad east button).
     pub missile: bool,
     /// Ghost recording only: Toward held (T, gamepad north button).
@@ -215,6 +217,7 @@ impl Controls {
             };
             input.jump = dev.down(&[Key::Space]);
             input.fire = dev.down(&[Key::F]) || dev.mouse_left;
+            input.crouch = dev.down(&[Key::C]);
             input.missile = dev.down(&[Key::M]) || dev.mouse_right;
             input.toward = dev.down(&[Key::T]);
             input.away = dev.down(&[Key::G]);

@@ -130,6 +130,9 @@ impl Readout {
 /// tick and the velocity before it ([`crate::rig::strafe_readout`]); reading it changes nothing.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct StrafeReadout {
+    /// On the solid level while surfing (in the air on a ramp too steep to stand on): the
+    /// horizontal speed after the tick, world units/s; `None` otherwise.
+    pub surf_speed: Option<f32>,
     /// On the ground before and after the tick (friction; the air angles do not apply). The
     /// ticks that land or jump are air ticks.
     pub grounded: bool,

@@ -16,6 +16,7 @@ use hopkit::movement::{
 };
 use hopkit::stick::digital::{dpad_direction, DPad};
 use hopkit::stick::RawSticks;
+use hopkit_demo::level::Level;
 use hopkit_demo::scene::PLAYER_START;
 use hopkit_demo::{buttons, scripted_raw, DemoRig, DemoView, ADC_MAX, TICK_HZ};
 
@@ -47,6 +48,9 @@ pub fn host_to_raw(input: &HostInput) -> RawSticks {
     }
     if input.fire {
         b |= buttons::FIRE;
+    }
+    if input.crouch {
+        b |= buttons::LEFT_STICK;
     }
     RawSticks::from_positions(left, right, b, ADC_MAX)
 }
@@ -115,6 +119,7 @@ pub fn strafe_readout(rig: &DemoRig, before: &MoverState, raw: &RawSticks) -> St
         }
     }
     StrafeReadout {
+        surf_speed: scene.player_surfing().then(|| player.mover.planar_speed()),
         grounded: before.grounded && player.mover.grounded,
         speed,
         angle_deg,
@@ -126,6 +131,7 @@ pub fn strafe_readout(rig: &DemoRig, before: &MoverState, raw: &RawSticks) -> St
 
 /// The demo driven by desktop input.
 pub struct LiveDemo {
+    level: Level,
     rig: DemoRig,
     last_raw: RawSticks,
     /// The player's movement state before the last tick (for [`strafe_readout`]).
@@ -135,8 +141,14 @@ pub struct LiveDemo {
 impl LiveDemo {
     /// A fresh demo scene.
     pub fn new() -> Self {
+        Self::on_level(Level::DEFAULT)
+    }
+
+    /// A fresh demo scene on `level` (`hopkit-sim --level`; R starts it over on the same level).
+    pub fn on_level(level: Level) -> Self {
         LiveDemo {
-            rig: DemoRig::new(),
+            level,
+            rig: DemoRig::new().with_level(level),
             last_raw: host_to_raw(&HostInput::default()),
             before: MoverState::new(PLAYER_START),
         }
@@ -164,7 +176,7 @@ impl Driver for LiveDemo {
         self.rig.view()
     }
     fn reset(&mut self) {
-        *self = LiveDemo::new();
+        *self = LiveDemo::on_level(self.level);
     }
     fn tick_hz(&self) -> u32 {
         TICK_HZ
@@ -179,6 +191,7 @@ impl Driver for LiveDemo {
 
 /// The demo on its scripted input ([`hopkit_demo::scripted_raw`]); desktop input is ignored.
 pub struct ScriptedDemo {
+    level: Level,
     rig: DemoRig,
     /// The player's movement state before the last tick (for [`strafe_readout`]).
     before: MoverState,
@@ -187,8 +200,14 @@ pub struct ScriptedDemo {
 impl ScriptedDemo {
     /// A fresh demo scene at tick 0.
     pub fn new() -> Self {
+        Self::on_level(Level::DEFAULT)
+    }
+
+    /// A fresh demo scene at tick 0 on `level` (`hopkit-sim --headless --level`).
+    pub fn on_level(level: Level) -> Self {
         ScriptedDemo {
-            rig: DemoRig::new(),
+            level,
+            rig: DemoRig::new().with_level(level),
             before: MoverState::new(PLAYER_START),
         }
     }
@@ -214,7 +233,7 @@ impl Driver for ScriptedDemo {
         self.rig.view()
     }
     fn reset(&mut self) {
-        *self = ScriptedDemo::new();
+        *self = ScriptedDemo::on_level(self.level);
     }
     fn tick_hz(&self) -> u32 {
         TICK_HZ

@@ -64,6 +64,8 @@ use hopkit::math::Vec2;
 
 #[cfg(any(test, feature = "f32-render"))]
 mod reference;
+#[cfg(feature = "level-solids")]
+mod solids;
 pub mod text;
 
 /// Display width in pixels (as `i32`).
@@ -142,7 +144,10 @@ impl Viewport {
     /// A world rectangle around the camera that holds everything the playfield shows, with 2 px
     /// to spare on each side (all of the world when the scale is not usable): a shape wholly
     /// outside it has no pixel on the display.
-    #[cfg_attr(not(feature = "level-features"), allow(dead_code))]
+    #[cfg_attr(
+        not(any(feature = "level-features", feature = "level-solids")),
+        allow(dead_code)
+    )]
     pub fn seen(&self) -> Zone {
         let s = self.pixels_per_unit;
         if !(s > 1.0e-6 && s <= f32::MAX && self.camera.is_finite()) {
@@ -538,6 +543,10 @@ fn draw_frame_fixed<D: DrawTarget<Color = BinaryColor>>(
             |p| vp.to_point(p),
             &mut field,
         )?;
+    }
+    #[cfg(feature = "level-solids")]
+    if view.solids {
+        solids::draw_solids(&vp.vp.seen(), |p| vp.to_point(p), &mut field)?;
     }
     for crumb in view.crumbs.iter() {
         draw_crumb(*crumb, &vp, &mut field)?;

@@ -52,6 +52,10 @@ pub fn draw_frame<D: DrawTarget<Color = BinaryColor>>(
             &mut field,
         )?;
     }
+    #[cfg(feature = "level-solids")]
+    if view.solids {
+        super::solids::draw_solids(&vp.seen(), |p| vp.to_point(p), &mut field)?;
+    }
     for crumb in view.crumbs.iter() {
         draw_crumb(*crumb, &vp, &mut field)?;
     }

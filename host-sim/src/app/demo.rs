@@ -16,7 +16,7 @@ pub fn run(args: &DemoArgs) -> Result<()> {
     let hz = ScriptedDemo::new().tick_hz();
     let ticks = seconds_to_ticks(args.seconds, hz)?;
     if !args.headless {
-        let mut live = LiveDemo::new();
+        let mut live = LiveDemo::on_level(crate::cli::demo_level(&args.level));
         let opts = WindowOpts {
             title: "hopkit-sim: handheld demo".into(),
             zoom: usize::from(args.zoom),
@@ -39,7 +39,7 @@ pub fn run(args: &DemoArgs) -> Result<()> {
         }
     }
     let out = FrameDir::check("--out-dir", &args.out_dir)?;
-    let mut scripted = ScriptedDemo::new();
+    let mut scripted = ScriptedDemo::on_level(crate::cli::demo_level(&args.level));
     let opts = HeadlessOpts {
         ticks,
         frame_every: args.frame_every,

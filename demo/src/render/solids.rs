@@ -1,0 +1,159 @@
+//! The solid level's blocks seen from above ([`crate::solid_level::BLOCKS`], constants), drawn
+//! from display points only (`to_point`: the renderer's world → display map), so both renderers
+//! draw them with this one function and the same pixels (tested):
+//! - walls and crates: filled;
+//! - the tower: an outline with a second one 2 px inside (a raised block), as on the full level;
+//! - the ladder: a small box on the tower's face;
+//! - the stairs: an outline with a line across every other step;
+//! - the surf ramp: an outline with lines along it every 3 px (towards its ridge);
+//! - the corridor: its walls filled, its roof dotted;
+//! - the pool: an outline filled with dotted waves.
+//!
+//! The floor slabs are the background; the walkable ramps are [`crate::DemoView::ramps`], drawn
+//! by their own routine. A block wholly outside `seen` is skipped.
+
+use embedded_graphics::pixelcolor::BinaryColor;
+use embedded_graphics::prelude::*;
+use embedded_graphics::primitives::{Line, Rectangle};
+use hopkit::math::Vec2;
+
+use super::{rect_between, stroke_rect, thin_line};
+use crate::level::{Zone, POOL};
+use crate::solid_level::{BlockKind, BLOCKS, STAIR_RUN, STAIR_STEPS};
+
+/// Draw the solid level's blocks (see the module docs).
+pub(crate) fn draw_solids<D: DrawTarget<Color = BinaryColor>>(
+    seen: &Zone,
+    to_point: impl Fn(Vec2) -> Option<Point>,
+    target: &mut D,
+) -> Result<(), D::Error> {
+    let apart = |z: &Zone| {
+        !(z.max.x >= seen.min.x
+            && z.min.x <= seen.max.x
+            && z.max.y >= seen.min.y
+            && z.min.y <= seen.max.y)
+    };
+    let corners = |z: &Zone| Some((to_point(z.min)?, to_point(z.max)?));
+    let dot = |p: Point, target: &mut D| {
+        target.fill_solid(&Rectangle::new(p, Size::new(1, 1)), BinaryColor::On)
+    };
+    if let Some((a, b)) = corners(&POOL).filter(|_| !apart(&POOL)) {
+        let r = rect_between(a, b);
+        stroke_rect(r, target)?;
+        let (tl, br) = (r.top_left, a.component_max(b));
+        let mut y = tl.y + 2;
+        let mut shift = 0;
+        while y < br.y - 1 {
+            let mut x = tl.x + 2 + shift;
+            while x < br.x - 1 {
+                target.fill_solid(
+                    &Rectangle::new(Point::new(x, y), Size::new(2, 1)),
+                    BinaryColor::On,
+                )?;
+                x += 5;
+            }
+            y += 3;
+            shift = 2 - shift;
+        }
+    }
+    for block in BLOCKS.iter() {
+        let zone = block.zone();
+        if apart(&zone) {
+            continue;
+        }
+        let Some((a, b)) = corners(&zone) else {
+            continue;
+        };
+        let r = rect_between(a, b);
+        let (tl, br) = (r.top_left, a.component_max(b));
+        match block.kind {
+            BlockKind::Floor | BlockKind::Ramp(_) => {}
+            BlockKind::Wall | BlockKind::CorridorWall => {
+                target.fill_solid(&r, BinaryColor::On)?;
+            }
+            BlockKind::Tower => {
+                stroke_rect(r, target)?;
+                if br.x - tl.x > 5 && br.y - tl.y > 5 {
+                    stroke_rect(
+                        rect_between(tl + Point::new(2, 2), br - Point::new(2, 2)),
+                        target,
+                    )?;
+                }
+            }
+            BlockKind::Ladder => {
+                stroke_rect(rect_between(tl - Point::new(1, 0), br), target)?;
+            }
+            BlockKind::Stairs => {
+                stroke_rect(r, target)?;
+                // A line across every other step (the steps run along +Z).
+                for i in (2..STAIR_STEPS).step_by(2) {
+                    let z = block.min.z + STAIR_RUN * f32::from(i);
+                    let (Some(p), Some(q)) = (
+                        to_point(Vec2::new(block.min.x, z)),
+                        to_point(Vec2::new(block.max.x, z)),
+                    ) else {
+                        continue;
+                    };
+                    thin_line(Line::new(p, q), target)?;
+                }
+            }
+            BlockKind::Surf => {
+                stroke_rect(r, target)?;
+                // Lines along the ramp (Z), every 3 px from its foot towards its ridge.
+                let mut x = tl.x + 2;
+                while x < br.x {
+                    thin_line(Line::new(Point::new(x, tl.y), Point::new(x, br.y)), target)?;
+                    x += 3;
+                }
+            }
+            BlockKind::Roof => {
+                // Dotted: every 3rd pixel of every 3rd row.
+                let mut y = tl.y;
+                while y <= br.y {
+                    let mut x = tl.x + (y - tl.y) % 2;
+                    while x <= br.x {
+                        dot(Point::new(x, y), target)?;
+                        x += 3;
+                    }
+                    y += 3;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::Level;
+    use crate::DemoScene;
+    use hopkit::math::Vec3;
+    use hopkit::movement::MoverState;
+
+    /// The frame both renderers draw with the camera on each block of the solid level: the same
+    /// pixels, and some of them are the solids'.
+    #[test]
+    fn solids_are_drawn_and_match_the_f32_reference() {
+        use crate::counting::FrameBuffer;
+        let mut on_screen = 0;
+        for block in BLOCKS.iter() {
+            let c = (block.min + block.max) * 0.5;
+            let mut s = DemoScene::new(None);
+            s.level = Level::Solid;
+            s.player.mover = MoverState::new(Vec3::new(c.x, 0.0, c.z + 3.0));
+            let mut view = s.view();
+            assert!(view.solids);
+            let mut fixed = FrameBuffer::new();
+            super::super::draw_frame(&view, &mut fixed).unwrap();
+            let mut reference = FrameBuffer::new();
+            super::super::reference::draw_frame(&view, &mut reference).unwrap();
+            assert!(fixed == reference, "{:?} at {c:?}", block.kind);
+            view.solids = false;
+            let mut without = FrameBuffer::new();
+            super::super::draw_frame(&view, &mut without).unwrap();
+            on_screen += u32::from(fixed != without);
+        }
+        assert!(on_screen >= 12, "the solids changed {on_screen} frames");
+    }
+}
