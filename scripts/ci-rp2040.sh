@@ -17,6 +17,10 @@
 #   scripts/ci-rp2040.sh --update-docs    the same, then rewrite docs/rp2040-oled.png
 #   scripts/ci-rp2040.sh --measure FILE   only build and run 3,600 ticks; append the budget values
 #                                         (`rp2040.<name> N` lines) to FILE (scripts/budgets.sh)
+#
+# With HOPKIT_BUDGET_MEASURED=FILE in the environment, the check run (1–5) also appends its budget
+# values to FILE: the cycles of the same image over the same 3,600 ticks, so scripts/budgets.sh
+# (given the same variable) takes them from there instead of running the emulator again (.ci/run).
 set -euo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$REPO"
@@ -53,9 +57,9 @@ sim="${CARGO_TARGET_DIR:-$REPO/target}/release/hopkit-sim"
 (cd firmware/rp2040-emu && npm ci --silent --no-audit --no-fund >/dev/null) || fail "npm ci in firmware/rp2040-emu"
 emu() { node firmware/rp2040-emu/run.mjs "$uf2" --sticks "$@"; }
 
-if [ "$mode" = measure ]; then
-    emu "$work/sticks.txt" --ticks "$TICKS" --json "$work/run.json" >"$work/run.txt" || { cat "$work/run.txt"; fail "emulator run"; }
-    python3 - "$work/run.json" "$elf" >>"$measure" <<'EOF'
+# The budget values of an emulator run (its --json report) and the image's sizes, appended to $2.
+write_measure() { # run.json file
+    python3 - "$1" "$elf" >>"$2" <<'EOF'
 import json, struct, sys
 r = json.load(open(sys.argv[1]))
 c = r["cycles"]
@@ -82,6 +86,11 @@ for i in range(shnum):
 print(f"rp2040.flash {text + dat}")
 print(f"rp2040.static-ram {dat + bss}")
 EOF
+}
+
+if [ "$mode" = measure ]; then
+    emu "$work/sticks.txt" --ticks "$TICKS" --json "$work/run.json" >"$work/run.txt" || { cat "$work/run.txt"; fail "emulator run"; }
+    write_measure "$work/run.json" "$measure"
     exit 0
 fi
 
@@ -89,7 +98,11 @@ host_hash() { "$sim" hash --sticks "$@" | sed -n 's/^state-hash: //p'; }
 h600="$(host_hash "$work/sticks.txt" --ticks 600)"
 h3600="$(host_hash "$work/sticks.txt" --ticks "$TICKS" --frames "$work/host-frames.bin")"
 emu "$work/sticks.txt" --ticks "$TICKS" --host-frames "$work/host-frames.bin" \
-    --png-dir "$work/png" --png-ticks 3000 >"$work/run.txt" || { cat "$work/run.txt"; fail "emulator run"; }
+    --png-dir "$work/png" --png-ticks 3000 --json "$work/run.json" >"$work/run.txt" || { cat "$work/run.txt"; fail "emulator run"; }
+if [ -n "${HOPKIT_BUDGET_MEASURED:-}" ]; then
+    write_measure "$work/run.json" "$HOPKIT_BUDGET_MEASURED"
+    echo "budget values of this run appended to $HOPKIT_BUDGET_MEASURED (scripts/budgets.sh reads them)"
+fi
 grep -E "^(image|board|i2c|cycles|asleep|frames-compared|png)" "$work/run.txt"
 e600="$(sed -n 's/^emulator tick 600: state-hash: //p' "$work/run.txt")"
 e3600="$(sed -n "s/^emulator tick $TICKS: state-hash: //p" "$work/run.txt")"
