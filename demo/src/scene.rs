@@ -238,10 +238,12 @@ pub struct DemoScene {
     /// The level the player moves on (not hashed: it is constant for a run; set with
     /// [`DemoRig::with_level`]). Default [`Level::DEFAULT`].
     pub level: Level,
-    /// The solid level's world, built on the first tick on [`Level::Solid`](crate::level::Level)
-    /// (constant from then on: not hashed). ≈ 5 KB, only with the `level-solids` feature.
+    /// The solid level's world ([`DemoRig::with_solids`]; constant: not hashed). A reference, not
+    /// the ≈ 5 KB world itself: the scene's size is the same with or without the `level-solids`
+    /// feature (the C ABI's opaque `HkDemoRig` storage holds a rig, and a workspace build turns
+    /// the feature on for every crate), and copying a scene does not copy the level.
     #[cfg(feature = "level-solids")]
-    solids: Option<crate::solid_level::SolidWorld>,
+    pub(crate) solids: Option<&'static crate::solid_level::SolidWorld>,
     /// The companion's per-tick decays, kept between ticks (see [`follower::step_cached`]; not
     /// state, not hashed).
     follower_rates: follower::TickConsts,
@@ -365,15 +367,7 @@ impl DemoScene {
             pl.facing,
         );
         #[cfg(feature = "level-solids")]
-        if self.level.is_solid() {
-            let world = match &mut self.solids {
-                Some(w) => &*w,
-                none => {
-                    let w = none.insert(crate::solid_level::SolidWorld::new());
-                    crate::solid_level::build(w);
-                    &*w
-                }
-            };
+        if let (true, Some(world)) = (self.level.is_solid(), self.solids) {
             // The left stick's push crouches (only here: the other levels never crouch).
             let input = input.with_crouch(held & buttons::LEFT_STICK != 0);
             let carried = crate::solid_level::move_on_solids(
@@ -417,7 +411,7 @@ impl DemoScene {
     /// on, [`crate::solid_level::surfing`]); false on the other levels.
     #[cfg(feature = "level-solids")]
     pub fn player_surfing(&self) -> bool {
-        match &self.solids {
+        match self.solids {
             Some(w) if self.level.is_solid() => {
                 crate::solid_level::surfing(w, &self.player.mover, &self.params.movement)
             }
@@ -453,7 +447,7 @@ impl DemoScene {
                 .has_features()
                 .then(|| crate::level::feature_view(self.tick)),
             #[cfg(feature = "level-solids")]
-            solids: self.level.is_solid(),
+            solids: self.level.is_solid() && self.solids.is_some(),
             ..DemoView::default()
         };
         for c in self.companion.trail.iter() {
@@ -525,8 +519,23 @@ impl DemoRig {
     /// This rig with its player on `level` (from the next tick on; a rig is meant to be made
     /// with its level: `DemoRig::with_recording(r).with_level(l)`). The WASM-4 cart runs
     /// [`Level::WASM4_CART`], and `hopkit-sim hash --gamepad` runs it by default.
+    ///
+    /// [`Level::Solid`] needs its world: [`DemoRig::with_solids`]. Without one the player moves
+    /// on the plain ground there (as on [`Level::Plain`]).
     pub fn with_level(mut self, level: Level) -> Self {
         self.scene.level = level;
+        self
+    }
+
+    /// This rig with its player on the level of solids ([`Level::Solid`]), in `world` — built by
+    /// [`crate::solid_level::build`] (or another world of the same [`SolidWorld`] capacity). The
+    /// scene keeps a reference: the world is level data, made once by the front end, not state.
+    ///
+    /// [`SolidWorld`]: crate::solid_level::SolidWorld
+    #[cfg(feature = "level-solids")]
+    pub fn with_solids(mut self, world: &'static crate::solid_level::SolidWorld) -> Self {
+        self.scene.level = Level::Solid;
+        self.scene.solids = Some(world);
         self
     }
 

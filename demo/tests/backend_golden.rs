@@ -77,7 +77,9 @@ const MICROMATH_SOLID_TOUR: u64 = 0xd9fa_d812_bf85_29bb;
 #[test]
 #[cfg(feature = "level-solids")]
 fn solid_level_tour_matches_the_backends_golden_hash() {
-    let got = hopkit_demo::solid_level::tour_hash();
+    let world = Box::leak(Box::new(hopkit_demo::solid_level::SolidWorld::new()));
+    hopkit_demo::solid_level::build(world);
+    let got = hopkit_demo::solid_level::tour_hash(world);
     let want = if cfg!(feature = "micromath") {
         SOLID_TOUR.1
     } else {

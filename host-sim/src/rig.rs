@@ -138,6 +138,26 @@ pub struct LiveDemo {
     before: MoverState,
 }
 
+/// `rig` with its player on `level`; on [`Level::Solid`] in the level's world ([`solid_world`]).
+pub fn rig_on(rig: DemoRig, level: Level) -> DemoRig {
+    match level {
+        Level::Solid => rig.with_solids(solid_world()),
+        level => rig.with_level(level),
+    }
+}
+
+/// The solid level's world ([`hopkit_demo::solid_level::build`]), built once per process: level
+/// data every rig on that level shares (a rig keeps a reference to it).
+pub fn solid_world() -> &'static hopkit_demo::solid_level::SolidWorld {
+    use hopkit_demo::solid_level::{build, SolidWorld};
+    static WORLD: std::sync::OnceLock<Box<SolidWorld>> = std::sync::OnceLock::new();
+    WORLD.get_or_init(|| {
+        let mut w = Box::new(SolidWorld::new());
+        build(&mut w);
+        w
+    })
+}
+
 impl LiveDemo {
     /// A fresh demo scene.
     pub fn new() -> Self {
@@ -148,7 +168,7 @@ impl LiveDemo {
     pub fn on_level(level: Level) -> Self {
         LiveDemo {
             level,
-            rig: DemoRig::new().with_level(level),
+            rig: rig_on(DemoRig::new(), level),
             last_raw: host_to_raw(&HostInput::default()),
             before: MoverState::new(PLAYER_START),
         }
@@ -207,7 +227,7 @@ impl ScriptedDemo {
     pub fn on_level(level: Level) -> Self {
         ScriptedDemo {
             level,
-            rig: DemoRig::new().with_level(level),
+            rig: rig_on(DemoRig::new(), level),
             before: MoverState::new(PLAYER_START),
         }
     }

@@ -137,10 +137,15 @@ mod tests {
     fn solids_are_drawn_and_match_the_f32_reference() {
         use crate::counting::FrameBuffer;
         let mut on_screen = 0;
+        let world =
+            std::boxed::Box::leak(std::boxed::Box::new(crate::solid_level::SolidWorld::new()));
+        crate::solid_level::build(world);
+        let world: &'static crate::solid_level::SolidWorld = world;
         for block in BLOCKS.iter() {
             let c = (block.min + block.max) * 0.5;
             let mut s = DemoScene::new(None);
             s.level = Level::Solid;
+            s.solids = Some(world);
             s.player.mover = MoverState::new(Vec3::new(c.x, 0.0, c.z + 3.0));
             let mut view = s.view();
             assert!(view.solids);

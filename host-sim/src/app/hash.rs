@@ -80,7 +80,7 @@ fn hash_file(path: &Path, ticks: Option<u32>, fps: u32, quiet: bool) -> Result<u
 /// the formation flies that recording ([`hopkit_demo::DemoRig::with_recording`]).
 fn gamepad_hash_file(path: &Path, ghost: Option<&Path>, level: &str) -> Result<u64> {
     let level = hopkit_demo::level::Level::from_name(level)
-        .ok_or_else(|| UserError(format!("unknown level {level} (known: plain, full)")))?;
+        .ok_or_else(|| UserError(format!("unknown level {level} (known: plain, full, solid)")))?;
     let rig = match ghost {
         None => hopkit_demo::DemoRig::new(),
         Some(g) => {
@@ -109,7 +109,7 @@ fn gamepad_hash_file(path: &Path, ghost: Option<&Path>, level: &str) -> Result<u
         }
     })?;
     Ok(hopkit_demo::gamepad::gamepad_hash_rig(
-        rig.with_level(level),
+        crate::rig::rig_on(rig, level),
         &bytes,
     ))
 }
