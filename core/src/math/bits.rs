@@ -5,6 +5,21 @@
 //! library calls of soft-float targets; and the helpers that pick, per target, between such a
 //! form and the float arithmetic it replaces (the choice is made in [`super::target`]). Every
 //! pair gives the same result (tested below), so the choice never changes a state hash.
+//!
+//! ## Finiteness: one policy
+//!
+//! A mechanic asks "finite?" in one of these words, never in a form of its own:
+//!
+//! - one value: `x.is_finite()` (the standard test);
+//! - several values at once: [`all_finite!`] — the float sum `x·0 + y·0 + … == 0` where floats are
+//!   hardware, one OR of the values' [`nonfinite_flag`]s where they are software
+//!   ([`FLOAT_SUMS_BEAT_BIT_TESTS`]);
+//! - a vector or a state: its `is_finite` method (`Vec2`, `Vec3` ([`finite3`]), `Quat`, the
+//!   mechanics' state types), each [`all_finite!`] of its fields.
+//!
+//! The two forms behind [`all_finite!`] (`all_finite_by_sum!`, `all_finite_by_flags!`) are this
+//! module's: `scripts/check-house-rules.sh` fails on a mechanic that names one, spells its own
+//! (`x * 0.0`, a mask) or defines its own free `finite…` helper.
 
 use super::target::FLOAT_SUMS_BEAT_BIT_TESTS;
 use super::Vec3;
@@ -49,15 +64,15 @@ pub(crate) fn abs_bits(x: f32) -> u32 {
 }
 
 /// The values all finite, on the bits: the largest magnitude pattern is at most [`MAX_FINITE`].
-/// Branch-free integer work, no float operation (each is a library call on soft-float targets).
-/// A macro, not a function of an array: straight-line code at every optimisation level (a loop
-/// over an array is not unrolled in the size-optimised firmware images).
+/// The tests' oracle for the forms of [`all_finite!`] (no mechanic runs it).
+#[cfg(test)]
 macro_rules! all_finite_by_bits {
     ($first:expr $(, $x:expr)* $(,)?) => {
         $crate::math::bits::abs_bits($first) $(.max($crate::math::bits::abs_bits($x)))*
             <= $crate::math::bits::MAX_FINITE
     };
 }
+#[cfg(test)]
 pub(crate) use all_finite_by_bits;
 
 /// Bit 31 set exactly when `x` is ±inf or NaN (its exponent is all ones), every other bit clear
@@ -74,8 +89,10 @@ pub fn nonfinite_flag(x: f32) -> u32 {
 pub const NONFINITE: u32 = SIGN;
 
 /// The values all finite, on the bits: one OR over their [`nonfinite_flag`]s and one test. Three
-/// integer operations a value, without a branch or a compare until the end: the form for a long
-/// list on a target without an FPU (the mover state's eight fields).
+/// integer operations a value, without a branch or a compare until the end, no float operation
+/// (each is a library call on soft-float targets): [`all_finite!`]'s form there. A macro, not a
+/// function of an array: straight-line code at every optimisation level (a loop over an array is
+/// not unrolled in the size-optimised firmware images).
 macro_rules! all_finite_by_flags {
     ($first:expr $(, $x:expr)* $(,)?) => {
         ($crate::math::bits::nonfinite_flag($first)
@@ -96,14 +113,16 @@ macro_rules! all_finite_by_sum {
 }
 pub(crate) use all_finite_by_sum;
 
-/// The values all finite, in this target's cheaper form (see
-/// [`FLOAT_SUMS_BEAT_BIT_TESTS`](super::target::FLOAT_SUMS_BEAT_BIT_TESTS)).
+/// The values all finite: the core's one finiteness policy for more than one value (module docs).
+/// In this target's cheaper form ([`FLOAT_SUMS_BEAT_BIT_TESTS`]): the float sum
+/// (`all_finite_by_sum!`) where floats are hardware, the OR of the exponent flags
+/// (`all_finite_by_flags!`) where they are software.
 macro_rules! all_finite {
     ($($x:expr),+ $(,)?) => {
         if $crate::math::target::FLOAT_SUMS_BEAT_BIT_TESTS {
             $crate::math::bits::all_finite_by_sum!($($x),+)
         } else {
-            $crate::math::bits::all_finite_by_bits!($($x),+)
+            $crate::math::bits::all_finite_by_flags!($($x),+)
         }
     };
 }
