@@ -1,5 +1,5 @@
 //! The RP2040 board layer: the seams over `rp2040-hal` 0.12, plus the RP2040's own I2C registers
-//! where the HAL has no non-blocking form. Included by `src/bin/rp2040.rs`; wiring and flashing in
+//! where the HAL has no non-blocking form. Used by `src/bin/rp2040.rs`; wiring and flashing in
 //! docs/firmware.md ("RP2040").
 //!
 //! | seam | RP2040 |
@@ -13,10 +13,10 @@
 //! a logic analyser (or the emulator's harness, `firmware/rp2040-emu/`) reads the cost of every
 //! phase from them without any instrumentation in the game code.
 
+use crate::oled::{Phase, TxFifo};
 use embedded_hal::digital::OutputPin;
 use hopkit_demo::seams::{StickSample, StickSource, TickClock};
 use hopkit_demo::ADC_MAX;
-use hopkit_firmware::oled::{Phase, TxFifo};
 use rp2040_hal as hal;
 
 use hal::adc::{Adc, AdcPin};
