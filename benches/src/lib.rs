@@ -5,7 +5,7 @@
 //! - `benches/{movement,steering,steering_lists,follower,ghost}.rs`: criterion benches
 //!   (`cargo bench -p hopkit-benches --bench <name> -- --warm-up-time 1 --measurement-time 3`).
 //! - this library: the glam baselines, the steering scene, the collision level and the interleaved
-//!   timing, shared by the benches and the examples (ordinary modules: no `#[path]` includes).
+//!   timing, shared by the benches and the examples (ordinary modules, not files each bench includes).
 //!   What a bench times calls across the crate boundary: the baselines' functions are `#[inline]`
 //!   (or generic) so that a bench compiles them into its own loop, as when each bench carried its
 //!   own copy.
