@@ -100,8 +100,7 @@ impl MoverState {
     fn motion_is_finite(&self) -> bool {
         let (p, v) = (self.position, self.velocity);
         let (c, j) = (self.coyote_timer, self.jump_buffer_timer);
-        // With an FPU one multiply-accumulate per field; without, one OR of the fields' exponent
-        // flags (integer operations, no compare until the end).
+        // With an FPU one multiply-accumulate per field; without, integer operations on the bits.
         bits::all_finite!(p.x, p.y, p.z, v.x, v.y, v.z, c, j)
     }
 }
