@@ -10,9 +10,7 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use hopkit::collide::Tracer;
 use hopkit::math::Vec3;
 
-#[path = "shared/collide_level.rs"]
-mod collide_level;
-use collide_level::{level, moves, MAXS, MINS};
+use hopkit_benches::collide_level::{level, moves, MAXS, MINS};
 
 fn collide(c: &mut Criterion) {
     let w = level();

@@ -1,4 +1,4 @@
-//! Movement step cost: hopkit's kernels against two glam + std baselines (`shared/glam_movement.rs`):
+//! Movement step cost: hopkit's kernels against two glam + std baselines (`src/glam_movement.rs`):
 //! `baseline_lean`, the same movement written in the style of Quake's `PM_Friction` /
 //! `PM_Accelerate` / `PM_AirAccelerate` (one sqrt for the speed, one to normalise the wish;
 //! `baseline_lean_cached_wish` with the wish normalised once, as hopkit's cached-wish rows), and
@@ -22,9 +22,9 @@ use std::hint::black_box;
 const BATCH: usize = 1024;
 const DT: f32 = 1.0 / 60.0;
 
-#[path = "shared/glam_movement.rs"]
-mod glam_movement;
-use glam_movement::{baseline_next, lean_next, lean_next_wish, lean_wish, LeanWish};
+use hopkit_benches::glam_movement::{
+    baseline_next, lean_next, lean_next_wish, lean_wish, LeanWish,
+};
 
 /// hopkit: convert the wish (1 sqrt) and run the kernels (1 sqrt on the ground, 0 in the air).
 #[inline]

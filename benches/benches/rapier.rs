@@ -33,9 +33,7 @@ use rapier3d::control::{CharacterAutostep, CharacterLength, KinematicCharacterCo
 use rapier3d::prelude::*;
 use std::hint::black_box;
 
-#[path = "shared/interleave.rs"]
-mod interleave;
-use interleave::{alone, interleaved};
+use hopkit_benches::interleave::{alone, interleaved};
 
 /// Bodies per pass.
 const BODIES: usize = 256;

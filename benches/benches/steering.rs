@@ -1,6 +1,6 @@
 //! Steering throughput: 1,024 agents, 8 neighbours each, separation + cohesion + alignment +
 //! arrival blended, then integrated — hopkit against what a desktop programmer writes with
-//! `std` + `glam` (`shared/glam_steering.rs`, also the table's baseline: the same arrival maths,
+//! `std` + `glam` (`src/glam_steering.rs`, also the table's baseline: the same arrival maths,
 //! and gdx-ai's cheaper arrival). hopkit reads the neighbours in place (`flock_indexed` on a
 //! snapshot, as the baseline indexes its snapshot). The no_std paths (a fixed-capacity `heapless`
 //! list per agent) are timed in `steering_lists`: a second loop in this binary calling the same
@@ -11,14 +11,11 @@
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 
-#[path = "shared/steering_scene.rs"]
-mod scene;
-use scene::*;
+use hopkit_benches::steering_scene::*;
 
 // ---- baseline: std + glam -------------------------------------------------------------------
 
-#[path = "shared/glam_steering.rs"]
-mod glam_steering;
+use hopkit_benches::glam_steering;
 
 mod baseline {
     use super::*;

@@ -8,9 +8,7 @@
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 
-#[path = "shared/steering_scene.rs"]
-mod scene;
-use scene::*;
+use hopkit_benches::steering_scene::*;
 
 fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("steering_lists_1024_agents_8_neighbours");

@@ -4,12 +4,12 @@
 //! state is reset untimed: nothing drifts into subnormals between passes). Reports the median time
 //! per item of each side and the median of the per-round ratios.
 //!
-//! Movement has two baselines (`shared/glam_movement.rs`): the same movement written lean with
+//! Movement has two baselines (`src/glam_movement.rs`): the same movement written lean with
 //! glam + std in the style of Quake's `PM_Friction` / `PM_Accelerate` / `PM_AirAccelerate` (the
 //! main one, checked to agree with hopkit over one tick and over 120 ticks before timing), and the
 //! seed's `GetNextPlayerVector` ported literally (three sqrts, three divides).
 //!
-//! Steering has two baselines (`shared/glam_steering.rs`): the same behaviours with the same
+//! Steering has two baselines (`src/glam_steering.rs`): the same behaviours with the same
 //! arrival maths (stopping schedule), checked to agree with hopkit before timing, so the ratio is
 //! the price of hopkit's guards and API; and gdx-ai's cheaper arrival (a linear ramp, no
 //! stopping schedule), so the price of the better arrival shows too.
@@ -47,19 +47,17 @@ struct Row {
     ratio: Option<f64>,
 }
 
-#[path = "shared/interleave.rs"]
-mod interleave;
-use interleave::{alone, interleaved};
+use hopkit_benches::interleave::{alone, interleaved};
 
 // ---- movement ------------------------------------------------------------------------------------
 
 const CHARACTERS: usize = 1024;
 
-#[path = "shared/glam_movement.rs"]
-mod glam_movement;
 /// Baselines (shared with the criterion `movement` bench): the lean Quake-style step (main) and
 /// the seed's literal step (second).
-use glam_movement::{baseline_next as literal_next, lean_next, lean_next_wish, lean_wish};
+use hopkit_benches::glam_movement::{
+    baseline_next as literal_next, lean_next, lean_next_wish, lean_wish,
+};
 
 /// The lean baseline computes what hopkit computes: check one tick of every character for every
 /// form timed below, then 120 ticks of planar motion (velocity and an integrated position) of
@@ -499,8 +497,7 @@ mod hop_flock {
     }
 }
 
-#[path = "shared/glam_steering.rs"]
-mod glam_steering;
+use hopkit_benches::glam_steering;
 
 fn steering(rows: &mut Vec<Row>, rounds: usize, n: usize) {
     let sc = scene(n);

@@ -1,4 +1,4 @@
-//! Instructions and time per box trace in the 256-solid level (`benches/shared/collide_level.rs`),
+//! Instructions and time per box trace in the 256-solid level (`src/collide_level.rs`),
 //! criterion-free. `pass_move` traces every body's one-tick move (320 units/s at 60 Hz),
 //! `pass_ground` every body's ground trace (1/4 unit down), `pass_contents` a position test,
 //! `PASSES` times each; each pass is its own `#[inline(never)]` function for callgrind:
@@ -17,9 +17,7 @@ use hopkit::math::Vec3;
 use std::hint::black_box;
 use std::time::Instant;
 
-#[path = "../benches/shared/collide_level.rs"]
-mod collide_level;
-use collide_level::{level, moves, MAXS, MINS};
+use hopkit_benches::collide_level::{level, moves, MAXS, MINS};
 
 const PASSES: usize = 200;
 

@@ -28,10 +28,9 @@ use hopkit::movement::{
 use hopkit::rng::Pcg32;
 use std::hint::black_box;
 
-#[path = "../benches/shared/glam_movement.rs"]
-#[allow(dead_code)]
-mod glam_movement;
-use glam_movement::{baseline_next, lean_next, lean_next_wish, lean_wish, LeanWish};
+use hopkit_benches::glam_movement::{
+    baseline_next, lean_next, lean_next_wish, lean_wish, LeanWish,
+};
 
 const DT: f32 = 1.0 / 60.0;
 const PASSES: usize = 1000;

@@ -160,11 +160,7 @@ impl FollowerBody {
             & speed(v.x)
             & speed(v.y)
             & speed(v.z)
-            & super::finite(Vec3::new(
-                self.move_dir.x,
-                self.move_dir.y,
-                self.speed_factor,
-            ))
+            & crate::math::bits::all_finite!(self.move_dir.x, self.move_dir.y, self.speed_factor)
             & (self.move_dir.length_squared() <= 1.001)
             & angle(self.yaw)
             & angle(self.target_yaw)

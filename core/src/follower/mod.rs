@@ -91,7 +91,6 @@ pub use trail::{Trail, TrailIter, DEFAULT_TRAIL_CAPACITY};
 
 use crate::ground::GroundProbe;
 use crate::hash::{StateHash, StateHasher};
-use crate::math::bits;
 use crate::math::target::DISTANCE_BY_ROOT;
 use crate::math::{Vec2, Vec3};
 use body::yaw_of;
@@ -165,24 +164,18 @@ impl<const N: usize> FollowerState<N> {
 
     /// Repair non-finite fields a host may have written.
     fn sanitize(&mut self) {
-        if !finite(self.leader) {
+        if !self.leader.is_finite() {
             self.leader = Vec3::ZERO;
         }
         self.leader = clamp_coords(self.leader);
         self.body.sanitize(self.leader);
-        if !finite(self.target) {
+        if !self.target.is_finite() {
             self.target = self.body.position;
         }
-        if !finite(self.last_crumb) {
+        if !self.last_crumb.is_finite() {
             self.last_crumb = self.leader;
         }
     }
-}
-
-/// `v.is_finite()`, in the target's cheaper form ([`bits::finite3`]).
-#[inline(always)]
-fn finite(v: Vec3) -> bool {
-    bits::finite3(v)
 }
 
 impl<const N: usize> StateHash for FollowerState<N> {
@@ -541,6 +534,7 @@ fn root_side(d2: f32, t: f32) -> Option<bool> {
 mod tests {
     use super::*;
     use crate::ground::FlatGround;
+    use crate::math::bits;
 
     #[test]
     fn initial_state_is_the_seeds() {
@@ -675,7 +669,7 @@ mod tests {
     }
 
     #[test]
-    fn finite_is_is_finite() {
+    fn vec3_is_finite_is_every_component() {
         let vs = [
             0.0f32,
             -0.0,
@@ -689,8 +683,8 @@ mod tests {
             for &y in vs.iter() {
                 for &z in [-2.0f32, f32::NEG_INFINITY, 0.5].iter() {
                     let v = Vec3::new(x, y, z);
-                    assert_eq!(finite(v), v.is_finite(), "{v:?}");
-                    let want = v.is_finite();
+                    let want = x.is_finite() && y.is_finite() && z.is_finite();
+                    assert_eq!(v.is_finite(), want, "{v:?}");
                     assert_eq!(bits::all_finite_by_sum!(x, y, z), want, "{v:?}");
                     assert_eq!(bits::all_finite_by_bits!(x, y, z), want, "{v:?}");
                 }

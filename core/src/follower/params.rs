@@ -241,13 +241,13 @@ impl FollowerParams {
             && unit(self.direction_lerp_per_tick)
             && positive_finite(self.reference_hz)
             && nonneg_inf(self.turn_speed_deg)
-            && finite(self.idle_factor)
+            && self.idle_factor.is_finite()
             && half_turn_deg(self.neck_limit_deg)
             && nonneg_inf(self.neck_rate)
-            && finite(self.fall_speed)
-            && finite(self.fall_ground_gap)
-            && finite(self.fall_descend_speed)
-            && finite(self.gravity)
+            && self.fall_speed.is_finite()
+            && self.fall_ground_gap.is_finite()
+            && self.fall_descend_speed.is_finite()
+            && self.gravity.is_finite()
             && nonneg(self.step_height)
             && nonneg(self.snap_distance)
             && positive_bits(self.teleport_distance)
@@ -392,7 +392,7 @@ impl Rule {
             Rule::NonNeg => nonneg(x),
             Rule::NonNegInf => nonneg_inf(x),
             Rule::Unit => unit(x),
-            Rule::Finite => finite(x),
+            Rule::Finite => x.is_finite(),
             Rule::Positive => positive_bits(x),
             Rule::PositiveFinite => positive_finite(x),
             Rule::HalfTurnDeg => half_turn_deg(x),
@@ -423,10 +423,6 @@ pub(crate) fn unit(x: f32) -> bool {
     // 0 ≤ x ≤ 1
     let b = x.to_bits();
     b <= 1.0f32.to_bits() || b == NEG_ZERO
-}
-#[inline]
-pub(crate) fn finite(x: f32) -> bool {
-    x.is_finite()
 }
 #[inline]
 pub(crate) fn positive_finite(x: f32) -> bool {
@@ -475,7 +471,7 @@ inline_policy! { fpu_shared:
 /// A leader position made safe: non-finite input → `last` (the last good one), else clamped.
 #[inline]
 pub(crate) fn sanitize_leader(p: crate::math::Vec3, last: crate::math::Vec3) -> crate::math::Vec3 {
-    if super::finite(p) {
+    if p.is_finite() {
         clamp_coords(p)
     } else {
         last
@@ -542,14 +538,14 @@ mod rule_tests {
             direction_lerp_per_tick: f(unit, p.direction_lerp_per_tick, d.direction_lerp_per_tick),
             reference_hz: f(positive_finite, p.reference_hz, d.reference_hz),
             turn_speed_deg: f(nonneg_inf, p.turn_speed_deg, d.turn_speed_deg),
-            idle_factor: f(finite, p.idle_factor, d.idle_factor),
+            idle_factor: f(f32::is_finite, p.idle_factor, d.idle_factor),
             neck_limit_deg: f(half_turn_deg, p.neck_limit_deg, d.neck_limit_deg),
             neck_rate: f(nonneg_inf, p.neck_rate, d.neck_rate),
-            fall_speed: f(finite, p.fall_speed, d.fall_speed),
-            fall_ground_gap: f(finite, p.fall_ground_gap, d.fall_ground_gap),
-            fall_descend_speed: f(finite, p.fall_descend_speed, d.fall_descend_speed),
+            fall_speed: f(f32::is_finite, p.fall_speed, d.fall_speed),
+            fall_ground_gap: f(f32::is_finite, p.fall_ground_gap, d.fall_ground_gap),
+            fall_descend_speed: f(f32::is_finite, p.fall_descend_speed, d.fall_descend_speed),
             integrate: p.integrate,
-            gravity: f(finite, p.gravity, d.gravity),
+            gravity: f(f32::is_finite, p.gravity, d.gravity),
             step_height: f(nonneg, p.step_height, d.step_height),
             snap_distance: f(nonneg, p.snap_distance, d.snap_distance),
             teleport_distance: f(positive_bits, p.teleport_distance, d.teleport_distance),

@@ -453,7 +453,6 @@ fn read_u32(b: &[u8], at: usize) -> u32 {
     }
 }
 
-/// Write the 20 header bytes before the CRC into `out[0..20]` (`out` at least 20 bytes).
 /// Copy `src` into `dst` at `at` (as much as fits): a copy that cannot panic, so the link-time
 /// panic check (firmware/src/bin/panic-check.rs) holds for the writers that use it.
 #[inline]
@@ -465,11 +464,7 @@ pub(crate) fn put_bytes(dst: &mut [u8], at: usize, src: &[u8]) {
     }
 }
 
-pub(crate) fn write_header_fields(out: &mut [u8], info: &RecordingInfo, frame_count: u32) {
-    write_header_fields_v(out, info, frame_count, FORMAT_VERSION)
-}
-
-/// [`write_header_fields`] with a chosen format version.
+/// Write the 20 header bytes before the CRC into `out[0..20]` (`out` at least 20 bytes).
 pub(crate) fn write_header_fields_v(
     out: &mut [u8],
     info: &RecordingInfo,
@@ -504,17 +499,8 @@ pub fn encode(
     checksums: &[u32],
     out: &mut [u8],
 ) -> Result<usize, EncodeError> {
-    info.validate()
-        .map_err(|field| EncodeError::InvalidInfo { field })?;
-    let count = u32::try_from(frames.len()).map_err(|_| EncodeError::TooManyFrames)?;
+    let count = check_encode_args(info, frames, checksums)?;
     let k = info.checksum_interval;
-    let expected = checksum_count(count as u64, k) as usize;
-    if checksums.len() != expected {
-        return Err(EncodeError::ChecksumCount {
-            expected,
-            found: checksums.len(),
-        });
-    }
     let needed = encoded_len_u64(count as u64, k);
     let needed = usize::try_from(needed).map_err(|_| EncodeError::TooManyFrames)?;
     if out.len() < needed {
@@ -541,10 +527,37 @@ pub fn encode(
         put_bytes(out, at, &f.pack());
         at = at.saturating_add(FRAME_LEN);
     }
-    write_header_fields(out, info, count);
+    seal(out, info, count, FORMAT_VERSION);
+    Ok(needed)
+}
+
+/// The encoders' one check of their arguments ([`encode`], [`encode_v2`]), in this order: the
+/// info's fields, the frame count (at most `u32::MAX`), the number of checksums. Returns the
+/// frame count.
+fn check_encode_args(
+    info: &RecordingInfo,
+    frames: &[Frame],
+    checksums: &[u32],
+) -> Result<u32, EncodeError> {
+    info.validate()
+        .map_err(|field| EncodeError::InvalidInfo { field })?;
+    let count = u32::try_from(frames.len()).map_err(|_| EncodeError::TooManyFrames)?;
+    let expected = checksum_count(count as u64, info.checksum_interval) as usize;
+    if checksums.len() != expected {
+        return Err(EncodeError::ChecksumCount {
+            expected,
+            found: checksums.len(),
+        });
+    }
+    Ok(count)
+}
+
+/// Every writer's last step: the header fields of `version`, then the CRC over `out` (the whole
+/// file, its body already written).
+fn seal(out: &mut [u8], info: &RecordingInfo, frame_count: u32, version: u16) {
+    write_header_fields_v(out, info, frame_count, version);
     let crc = crc_of(out);
     put_bytes(out, 20, &crc.to_le_bytes());
-    Ok(needed)
 }
 
 /// CRC as the spec defines it: bytes `24..` then bytes `0..20`.
@@ -603,7 +616,18 @@ impl<'a> Recording<'a> {
     /// [`Recording::parse`] of bytes already [`unpadded`] (the readers strip the padding once,
     /// at their entry).
     fn parse_exact(bytes: &'a [u8]) -> Result<Recording<'a>, DecodeError> {
-        let header = read_header(bytes, |v| v == FORMAT_VERSION)?;
+        let header = read_header(bytes)?;
+        if header.version != FORMAT_VERSION {
+            return Err(DecodeError::UnsupportedVersion {
+                version: header.version,
+            });
+        }
+        Self::check_v1(bytes, header)
+    }
+
+    /// The checks of a version 1 file after its [`read_header`]: the exact length, then the CRC
+    /// and the fields ([`check_crc_and_fields`]).
+    fn check_v1(bytes: &'a [u8], header: Header) -> Result<Recording<'a>, DecodeError> {
         // The layout only depends on the interval when the flag says checksums are present.
         let layout_k = if header.flags & FLAG_CHECKSUMS != 0 {
             header.checksum_interval
@@ -623,14 +647,7 @@ impl<'a> Recording<'a> {
                 found: bytes.len(),
             });
         }
-        let computed = crc_of(bytes);
-        if computed != header.crc {
-            return Err(DecodeError::CrcMismatch {
-                stored: header.crc,
-                computed,
-            });
-        }
-        validate_header(&header).map_err(|field| DecodeError::InvalidHeader { field })?;
+        check_crc_and_fields(bytes, &header)?;
         Ok(Recording { bytes, header })
     }
 
@@ -855,30 +872,30 @@ pub fn decode<const N: usize>(
     out: &mut heapless::Vec<Frame, N>,
 ) -> Result<Header, DecodeError> {
     out.clear();
-    let bytes = unpadded(bytes);
-    if read_u16(bytes, 4) == FORMAT_VERSION_2 && bytes.get(0..4) == Some(&MAGIC[..]) {
-        let (header, body) = parse_v2(bytes)?;
-        if header.frame_count as u64 > N as u64 {
-            return Err(DecodeError::CapacityExceeded {
-                frames: header.frame_count,
-                capacity: N,
-            });
+    let (header, body) = match check(unpadded(bytes))? {
+        Checked::V1(r) => {
+            r.decode_into(out)?;
+            return Ok(r.header);
         }
-        let r = decode_v2_body(&header, body, |item| {
-            if let V2Item::Frame(_, w) = item {
-                // Capacity was checked: every push fits.
-                let _ = out.push(Frame::unpack([w as u8, (w >> 8) as u8, (w >> 16) as u8]));
-            }
+        Checked::V2(header, body) => (header, body),
+    };
+    if header.frame_count as u64 > N as u64 {
+        return Err(DecodeError::CapacityExceeded {
+            frames: header.frame_count,
+            capacity: N,
         });
-        if let Err(e) = r {
-            out.clear();
-            return Err(e);
-        }
-        return Ok(header);
     }
-    let r = Recording::parse_exact(bytes)?;
-    r.decode_into(out)?;
-    Ok(r.header)
+    let r = decode_v2_body(&header, body, |item| {
+        if let V2Item::Frame(_, w) = item {
+            // Capacity was checked: every push fits.
+            let _ = out.push(Frame::unpack([w as u8, (w >> 8) as u8, (w >> 16) as u8]));
+        }
+    });
+    if let Err(e) = r {
+        out.clear();
+        return Err(e);
+    }
+    Ok(header)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -890,13 +907,13 @@ pub fn decode<const N: usize>(
 /// and frame count before decoding (e.g. to size a buffer for [`load`]). Decode with [`load`] /
 /// [`decode`] / [`Recording::parse`], which check everything.
 pub fn peek_header(bytes: &[u8]) -> Result<Header, DecodeError> {
-    read_header(bytes, |v| v == FORMAT_VERSION || v == FORMAT_VERSION_2)
+    read_header(bytes)
 }
 
-/// The first checks of every reader, in the order the module docs give: length ≥ 24, the magic,
-/// a version `supported` accepts; then the header's fields as stored (neither the CRC nor the
-/// fields are checked here).
-fn read_header(bytes: &[u8], supported: impl Fn(u16) -> bool) -> Result<Header, DecodeError> {
+/// The one reader of the header, and the first checks of every reader in the order the module
+/// docs give: length ≥ 24, the magic, the version (1 or 2); then the header's fields as stored
+/// (neither the CRC nor the fields are checked here: [`check_crc_and_fields`]).
+fn read_header(bytes: &[u8]) -> Result<Header, DecodeError> {
     if bytes.len() < HEADER_LEN {
         return Err(DecodeError::Truncated {
             expected: HEADER_LEN as u64,
@@ -907,7 +924,7 @@ fn read_header(bytes: &[u8], supported: impl Fn(u16) -> bool) -> Result<Header, 
         return Err(DecodeError::BadMagic);
     }
     let version = read_u16(bytes, 4);
-    if !supported(version) {
+    if version != FORMAT_VERSION && version != FORMAT_VERSION_2 {
         return Err(DecodeError::UnsupportedVersion { version });
     }
     Ok(Header {
@@ -921,11 +938,8 @@ fn read_header(bytes: &[u8], supported: impl Fn(u16) -> bool) -> Result<Header, 
     })
 }
 
-/// Check a version 2 file's header and CRC (order: length ≥ 24, magic, version, CRC, header
-/// fields); returns the header and the coded body.
-/// The bytes must be [`unpadded`] already.
-fn parse_v2(bytes: &[u8]) -> Result<(Header, &[u8]), DecodeError> {
-    let header = read_header(bytes, |v| v == FORMAT_VERSION_2)?;
+/// The last checks every version shares: the CRC, then the header's fields.
+fn check_crc_and_fields(bytes: &[u8], header: &Header) -> Result<(), DecodeError> {
     let computed = crc_of(bytes);
     if computed != header.crc {
         return Err(DecodeError::CrcMismatch {
@@ -933,8 +947,28 @@ fn parse_v2(bytes: &[u8]) -> Result<(Header, &[u8]), DecodeError> {
             computed,
         });
     }
-    validate_header(&header).map_err(|field| DecodeError::InvalidHeader { field })?;
-    Ok((header, bytes.get(HEADER_LEN..).unwrap_or(&[])))
+    validate_header(header).map_err(|field| DecodeError::InvalidHeader { field })
+}
+
+/// A file of either version after every check that comes before decoding.
+enum Checked<'a> {
+    /// Version 1: the checked zero-copy view.
+    V1(Recording<'a>),
+    /// Version 2: its header (CRC and fields checked) and its coded body, whose exact length is
+    /// only known once decoded ([`decode_v2_body`]).
+    V2(Header, &'a [u8]),
+}
+
+/// Every decoding reader's checks ([`decode`], [`for_each_frame`], [`load`]) in the order of the
+/// module docs, the header read once: [`read_header`], then version 1's exact length, the CRC and
+/// the fields. The bytes must be [`unpadded`] already.
+fn check(bytes: &[u8]) -> Result<Checked<'_>, DecodeError> {
+    let header = read_header(bytes)?;
+    if header.version == FORMAT_VERSION {
+        return Recording::check_v1(bytes, header).map(Checked::V1);
+    }
+    check_crc_and_fields(bytes, &header)?;
+    Ok(Checked::V2(header, bytes.get(HEADER_LEN..).unwrap_or(&[])))
 }
 
 /// One decoded item of a version 2 body.
@@ -1027,21 +1061,22 @@ pub fn for_each_frame(
     bytes: &[u8],
     mut on_frame: impl FnMut(u32, Frame),
 ) -> Result<Header, DecodeError> {
-    let bytes = unpadded(bytes);
-    if read_u16(bytes, 4) == FORMAT_VERSION_2 && bytes.get(0..4) == Some(&MAGIC[..]) {
-        let (header, body) = parse_v2(bytes)?;
-        decode_v2_body(&header, body, |item| {
-            if let V2Item::Frame(i, w) = item {
-                on_frame(i, Frame::unpack([w as u8, (w >> 8) as u8, (w >> 16) as u8]));
+    match check(unpadded(bytes))? {
+        Checked::V1(r) => {
+            for i in 0..r.frame_count() {
+                on_frame(i, r.frame(i).unwrap_or(Frame::NEUTRAL));
             }
-        })?;
-        return Ok(header);
+            Ok(r.header)
+        }
+        Checked::V2(header, body) => {
+            decode_v2_body(&header, body, |item| {
+                if let V2Item::Frame(i, w) = item {
+                    on_frame(i, Frame::unpack([w as u8, (w >> 8) as u8, (w >> 16) as u8]));
+                }
+            })?;
+            Ok(header)
+        }
     }
-    let r = Recording::parse_exact(bytes)?;
-    for i in 0..r.frame_count() {
-        on_frame(i, r.frame(i).unwrap_or(Frame::NEUTRAL));
-    }
-    Ok(r.header)
 }
 
 /// Bytes [`load`] needs in its scratch buffer for a recording of `frames` frames with checksum
@@ -1066,10 +1101,10 @@ pub const fn load_scratch_size(frames: usize, interval: u16) -> usize {
 /// Decoding is bounded by `scratch`: at most `scratch.len() / 3` frames are decoded.
 pub fn load<'a>(bytes: &'a [u8], scratch: &'a mut [u8]) -> Result<Recording<'a>, DecodeError> {
     let bytes = unpadded(bytes);
-    if read_u16(bytes, 4) != FORMAT_VERSION_2 || bytes.get(0..4) != Some(&MAGIC[..]) {
-        return Recording::parse_exact(bytes);
-    }
-    let (header, body) = parse_v2(bytes)?;
+    let (header, body) = match check(bytes)? {
+        Checked::V1(r) => return Ok(r),
+        Checked::V2(header, body) => (header, body),
+    };
     let k = if header.flags & FLAG_CHECKSUMS != 0 {
         header.checksum_interval
     } else {
@@ -1115,17 +1150,8 @@ fn v2_body(
     checksums: &[u32],
     out: &mut [u8],
 ) -> Result<usize, EncodeError> {
-    info.validate()
-        .map_err(|field| EncodeError::InvalidInfo { field })?;
-    let count = u32::try_from(frames.len()).map_err(|_| EncodeError::TooManyFrames)?;
+    let count = check_encode_args(info, frames, checksums)?;
     let k = info.checksum_interval;
-    let expected = checksum_count(count as u64, k) as usize;
-    if checksums.len() != expected {
-        return Err(EncodeError::ChecksumCount {
-            expected,
-            found: checksums.len(),
-        });
-    }
     let available = out.len();
     let mut sink = super::range::Sink {
         buf: out.get_mut(HEADER_LEN..).unwrap_or(&mut []),
@@ -1162,9 +1188,7 @@ pub fn encode_v2(
 ) -> Result<usize, EncodeError> {
     let len = v2_body(info, frames, checksums, out)?;
     let out = out.get_mut(..len).unwrap_or(&mut []);
-    write_header_fields_v(out, info, frames.len() as u32, FORMAT_VERSION_2);
-    let crc = crc_of(out);
-    put_bytes(out, 20, &crc.to_le_bytes());
+    seal(out, info, frames.len() as u32, FORMAT_VERSION_2);
     Ok(len)
 }
 
@@ -1190,9 +1214,8 @@ pub fn to_v1(bytes: &[u8], out: &mut [u8]) -> Result<usize, DecodeError> {
         put_bytes(out, 0, bytes);
         return Ok(len);
     }
-    write_header_fields(out, &info, n);
-    let crc = crc_of(out.get(..len).unwrap_or(&[]));
-    put_bytes(out, 20, &crc.to_le_bytes());
+    let out = out.get_mut(..len).unwrap_or(&mut []);
+    seal(out, &info, n, FORMAT_VERSION);
     Ok(len)
 }
 

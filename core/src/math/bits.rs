@@ -5,6 +5,21 @@
 //! library calls of soft-float targets; and the helpers that pick, per target, between such a
 //! form and the float arithmetic it replaces (the choice is made in [`super::target`]). Every
 //! pair gives the same result (tested below), so the choice never changes a state hash.
+//!
+//! ## Finiteness: one policy
+//!
+//! A mechanic asks "finite?" in one of these words, never in a form of its own:
+//!
+//! - one value: `x.is_finite()` (the standard test);
+//! - several values at once: [`all_finite!`] — the float sum `x·0 + y·0 + … == 0` where floats are
+//!   hardware, the largest magnitude pattern against [`MAX_FINITE`] where they are software
+//!   ([`FLOAT_SUMS_BEAT_BIT_TESTS`]);
+//! - a vector or a state: its `is_finite` method (`Vec2`, `Vec3` ([`finite3`]), `Quat`, the
+//!   mechanics' state types), each [`all_finite!`] of its fields.
+//!
+//! The two forms behind [`all_finite!`] (`all_finite_by_sum!`, `all_finite_by_bits!`) are this
+//! module's: `scripts/check-house-rules.sh` fails on a mechanic that names one, spells its own
+//! (`x * 0.0`, a mask) or defines its own free `finite…` helper.
 
 use super::target::FLOAT_SUMS_BEAT_BIT_TESTS;
 use super::Vec3;
@@ -49,9 +64,9 @@ pub(crate) fn abs_bits(x: f32) -> u32 {
 }
 
 /// The values all finite, on the bits: the largest magnitude pattern is at most [`MAX_FINITE`].
-/// Branch-free integer work, no float operation (each is a library call on soft-float targets).
-/// A macro, not a function of an array: straight-line code at every optimisation level (a loop
-/// over an array is not unrolled in the size-optimised firmware images).
+/// Integer work, no float operation (each is a library call on soft-float targets): [`all_finite!`]'s
+/// form there. A macro, not a function of an array: straight-line code at every optimisation
+/// level (a loop over an array is not unrolled in the size-optimised firmware images).
 macro_rules! all_finite_by_bits {
     ($first:expr $(, $x:expr)* $(,)?) => {
         $crate::math::bits::abs_bits($first) $(.max($crate::math::bits::abs_bits($x)))*
@@ -73,9 +88,12 @@ pub fn nonfinite_flag(x: f32) -> u32 {
 /// The bit of [`nonfinite_flag`] that marks a non-finite value.
 pub const NONFINITE: u32 = SIGN;
 
-/// The values all finite, on the bits: one OR over their [`nonfinite_flag`]s and one test. Three
-/// integer operations a value, without a branch or a compare until the end: the form for a long
-/// list on a target without an FPU (the mover state's eight fields).
+/// The values all finite, on the bits: one OR over their [`nonfinite_flag`]s and one test (three
+/// integer operations a value, no branch). The tests' check of [`nonfinite_flag`]; no mechanic runs
+/// it: as [`all_finite!`]'s soft-float form it tipped the RP2040 image's inliner (opt-level 3)
+/// into keeping the frame's renderer out of line, +14,000 cycles of draw and over the frame budget
+/// (issue 36 §4), and on the Cortex-M0 it was no faster than the magnitude form.
+#[cfg(test)]
 macro_rules! all_finite_by_flags {
     ($first:expr $(, $x:expr)* $(,)?) => {
         ($crate::math::bits::nonfinite_flag($first)
@@ -84,7 +102,6 @@ macro_rules! all_finite_by_flags {
             == 0
     };
 }
-pub(crate) use all_finite_by_flags;
 
 /// The values all finite, as a float sum: `x·0` is ±0 for a finite `x` and NaN for ±∞ or NaN,
 /// so `x₀·0 + x₁·0 + …` is zero exactly when every `xᵢ` is finite. Keeps the values in the float
@@ -96,8 +113,10 @@ macro_rules! all_finite_by_sum {
 }
 pub(crate) use all_finite_by_sum;
 
-/// The values all finite, in this target's cheaper form (see
-/// [`FLOAT_SUMS_BEAT_BIT_TESTS`](super::target::FLOAT_SUMS_BEAT_BIT_TESTS)).
+/// The values all finite: the core's one finiteness policy for more than one value (module docs).
+/// In this target's cheaper form ([`FLOAT_SUMS_BEAT_BIT_TESTS`]): the float sum
+/// (`all_finite_by_sum!`) where floats are hardware, the largest magnitude pattern
+/// (`all_finite_by_bits!`) where they are software.
 macro_rules! all_finite {
     ($($x:expr),+ $(,)?) => {
         if $crate::math::target::FLOAT_SUMS_BEAT_BIT_TESTS {

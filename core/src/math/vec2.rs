@@ -60,7 +60,8 @@ impl Vec2 {
     /// True if both components are finite.
     #[inline]
     pub fn is_finite(self) -> bool {
-        self.x.is_finite() && self.y.is_finite()
+        // In this target's cheaper exact form (`math::bits::all_finite!`).
+        super::bits::all_finite!(self.x, self.y)
     }
     /// Unit vector, or `None` for zero, tiny (length < 1e-6), NaN or infinite input.
     #[inline]

@@ -102,7 +102,7 @@ impl Vec3 {
     /// True if all components are finite.
     #[inline]
     pub fn is_finite(self) -> bool {
-        // In this target's cheaper exact form (bit tests or a float sum: `math::bits`).
+        // In this target's cheaper exact form (`math::bits::all_finite!`).
         super::bits::finite3(self)
     }
     /// Unit vector, or `None` for zero, tiny (length < 1e-6), NaN or infinite input.

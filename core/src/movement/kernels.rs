@@ -123,12 +123,7 @@ impl WishDir {
     /// Does not renormalise `dir`; [`WishDir`]s built by this module are already unit.
     #[inline]
     pub fn sanitized(self) -> WishDir {
-        let finite = if crate::math::target::HARD_FLOAT_ARM {
-            bits::all_finite_by_sum!(self.dir.x, self.dir.y)
-        } else {
-            self.dir.is_finite()
-        };
-        if !finite {
+        if !self.dir.is_finite() {
             return WishDir::NONE;
         }
         // `math::clamp(s, 0, 1)` with its constant bounds folded: NaN → 0, −0 stays −0.

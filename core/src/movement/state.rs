@@ -100,13 +100,8 @@ impl MoverState {
     fn motion_is_finite(&self) -> bool {
         let (p, v) = (self.position, self.velocity);
         let (c, j) = (self.coyote_timer, self.jump_buffer_timer);
-        // With an Arm FPU one multiply-accumulate per field; elsewhere one OR of the fields'
-        // exponent flags (integer operations, no compare until the end).
-        if crate::math::target::HARD_FLOAT_ARM {
-            bits::all_finite_by_sum!(p.x, p.y, p.z, v.x, v.y, v.z, c, j)
-        } else {
-            bits::all_finite_by_flags!(p.x, p.y, p.z, v.x, v.y, v.z, c, j)
-        }
+        // With an FPU one multiply-accumulate per field; without, integer operations on the bits.
+        bits::all_finite!(p.x, p.y, p.z, v.x, v.y, v.z, c, j)
     }
 }
 
@@ -323,7 +318,7 @@ pub(super) fn guard_state(state: &mut MoverState, params: &MoveParams, previous:
     // so the clamp changes nothing and the velocity is finite; and a finite position. Anything
     // else takes the exact repair.
     let abs = bits::abs_bits;
-    let position_finite = bits::all_finite_by_flags!(p.x, p.y, p.z);
+    let position_finite = p.is_finite();
     if m <= MAX_BITS && abs(v.x) <= m && abs(v.y) <= m && abs(v.z) <= m && position_finite {
         return false;
     }

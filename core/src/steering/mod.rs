@@ -87,6 +87,8 @@ pub use wander::{wander, WanderParams, WanderState};
 
 use crate::hash::{StateHash, StateHasher};
 use crate::math::bits;
+// Steering's name for `Vec3::is_finite` (the core's one finiteness policy, `math::bits`).
+pub(crate) use crate::math::bits::finite3;
 use crate::math::target::inline_policy;
 use crate::math::{finite_or, scalar, wrap_angle, yaw_forward, Vec2, Vec3};
 
@@ -133,7 +135,8 @@ impl Steering {
     /// True if every component is finite.
     #[inline]
     pub fn is_finite(self) -> bool {
-        finite3(self.linear) && bits::all_finite_by_sum!(self.angular)
+        let l = self.linear;
+        bits::all_finite!(l.x, l.y, l.z, self.angular)
     }
 
     /// True if the linear part is longer than `epsilon` or `|angular| > epsilon` (the test used
@@ -194,7 +197,8 @@ impl Agent {
     /// True if position, velocity and yaw are all finite.
     #[inline]
     pub fn is_finite(&self) -> bool {
-        finite3(self.position) && finite3(self.velocity) && bits::all_finite_by_sum!(self.yaw)
+        let (p, v) = (self.position, self.velocity);
+        bits::all_finite!(p.x, p.y, p.z, v.x, v.y, v.z, self.yaw)
     }
 }
 
@@ -384,13 +388,6 @@ pub(crate) fn non_negative(x: f32) -> f32 {
     } else {
         0.0
     }
-}
-
-/// True if every component of `v` is finite: [`Vec3::is_finite`] on the bits
-/// ([`bits::all_finite_by_bits!`]) on every target, not only where floats are software.
-#[inline]
-pub(crate) fn finite3(v: Vec3) -> bool {
-    bits::all_finite_by_bits!(v.x, v.y, v.z)
 }
 
 /// Squared lengths inside `(FAST_MIN_SQ, FAST_MAX_SQ)` prove that every component is finite and

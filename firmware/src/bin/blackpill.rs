@@ -10,8 +10,7 @@ compile_error!(
     "this binary runs on bare metal only: build it with --target (see docs/firmware.md)"
 );
 
-#[path = "../board/blackpill.rs"]
-mod board;
+use hopkit_firmware::board::blackpill as board;
 
 use cortex_m_rt::entry;
 use defmt_rtt as _;

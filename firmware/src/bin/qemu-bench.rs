@@ -42,13 +42,7 @@
 #![no_std]
 #![no_main]
 
-#[cfg(not(target_os = "none"))]
-compile_error!(
-    "this binary runs on bare metal only: build it with --target (see docs/firmware.md)"
-);
-
-#[path = "../rt/qemu.rs"]
-mod qemu_rt;
+hopkit_firmware::qemu_image!();
 
 use core::fmt::Write as _;
 use core::hint::black_box;
@@ -66,7 +60,7 @@ use hopkit_demo::counting::FrameBuffer;
 use hopkit_demo::demo_recording;
 use hopkit_demo::seams::{Scripted, StepClock};
 use hopkit_demo::{scripted_raw, DemoRig};
-use qemu_rt::{exit, stack_high_water, Counter, Out, Tally, MACHINE, TARGET};
+use hopkit_firmware::rt::qemu::{exit, stack_high_water, Counter, Out, Tally, MACHINE, TARGET};
 
 /// The issue 26 feature rows (hard-float targets only, see `main`).
 #[cfg(target_abi = "eabihf")]
@@ -385,11 +379,6 @@ mod solids {
 const DEMO_TICKS: u32 = 600;
 /// Repetitions for the small kernels.
 const REPS: u32 = 2_000;
-
-#[panic_handler]
-fn panic(info: &core::panic::PanicInfo) -> ! {
-    qemu_rt::panic_exit(info)
-}
 
 /// Mean instructions of `f(i)` over `REPS` calls, minus the cost of the same loop around nothing.
 fn per_call(c: &Counter, f: impl FnMut(u32)) -> u64 {

@@ -8,13 +8,7 @@
 #![no_std]
 #![no_main]
 
-#[cfg(not(target_os = "none"))]
-compile_error!(
-    "this binary runs on bare metal only: build it with --target (see docs/firmware.md)"
-);
-
-#[path = "../rt/qemu.rs"]
-mod qemu_rt;
+hopkit_firmware::qemu_image!();
 
 use core::cell::RefCell;
 use core::fmt::Write as _;
@@ -26,7 +20,9 @@ use hopkit_demo::collision::{collision_hash_in, Level};
 use hopkit_demo::counting::PixelCounter;
 use hopkit_demo::scripted_hash;
 use hopkit_demo::seams::{Scripted, StepClock};
-use qemu_rt::{exit, stack_bounds, stack_high_water, Out, MACHINE, RAM_ORIGIN, TARGET};
+use hopkit_firmware::rt::qemu::{
+    exit, stack_bounds, stack_high_water, Out, MACHINE, RAM_ORIGIN, TARGET,
+};
 
 /// Ticks of the scripted demo before the hash is printed (10 s of play at 60 Hz). The host side of
 /// the comparison (scripts/qemu.sh) uses the same number.
@@ -40,11 +36,6 @@ const LONG_TICKS: u32 = 3600;
 static COLLISION_LEVEL: Mutex<RefCell<Level>> = Mutex::new(RefCell::new(Level::new()));
 
 type DemoApp = App<Scripted, Scripted, PixelCounter, StepClock>;
-
-#[panic_handler]
-fn panic(info: &core::panic::PanicInfo) -> ! {
-    qemu_rt::panic_exit(info)
-}
 
 #[entry]
 fn main() -> ! {

@@ -16,13 +16,7 @@
 #![no_std]
 #![no_main]
 
-#[cfg(not(target_os = "none"))]
-compile_error!(
-    "this binary runs on bare metal only: build it with --target (see docs/firmware.md)"
-);
-
-#[path = "../rt/qemu.rs"]
-mod qemu_rt;
+hopkit_firmware::qemu_image!();
 
 use core::fmt::Write as _;
 use core::hint::black_box;
@@ -31,7 +25,7 @@ use hopkit_demo::arena::{
     scripted_input, session_hash, ArenaInput, ArenaParams, ArenaWorld, InputKind, InputSource,
     NEUTRAL_INPUT,
 };
-use qemu_rt::{exit, Counter, Out, Tally, MACHINE, TARGET};
+use hopkit_firmware::rt::qemu::{exit, Counter, Out, Tally, MACHINE, TARGET};
 
 /// 8-frame rollbacks of the arena measured (one per 8 ticks of a 30 s script loop).
 const ROLLBACKS: u32 = 225;
@@ -41,11 +35,6 @@ const SESSION_FRAMES: u32 = 3600;
 const SESSION_SEED: u64 = 24;
 /// Frames re-simulated per rollback.
 const ROLLBACK_FRAMES: usize = 8;
-
-#[panic_handler]
-fn panic(info: &core::panic::PanicInfo) -> ! {
-    qemu_rt::panic_exit(info)
-}
 
 #[entry]
 fn main() -> ! {

@@ -6,13 +6,7 @@
 #![no_std]
 #![no_main]
 
-#[cfg(not(target_os = "none"))]
-compile_error!(
-    "this binary runs on bare metal only: build it with --target (see docs/firmware.md)"
-);
-
-#[path = "../rt/qemu.rs"]
-mod qemu_rt;
+hopkit_firmware::qemu_image!();
 
 use core::hint::black_box;
 use cortex_m_rt::entry;
@@ -23,7 +17,7 @@ use hopkit_demo::app::App;
 use hopkit_demo::counting::PixelCounter;
 use hopkit_demo::seams::{Scripted, StepClock};
 use hopkit_demo::{scripted_raw, DemoRig};
-use qemu_rt::exit;
+use hopkit_firmware::rt::qemu::exit;
 
 /// Ticks, frames or steps profiled.
 const RUNS: u32 = 600;
@@ -32,11 +26,6 @@ const WHAT: &str = match option_env!("HOPKIT_PROFILE") {
     Some(w) => w,
     None => "tick",
 };
-
-#[panic_handler]
-fn panic(info: &core::panic::PanicInfo) -> ! {
-    qemu_rt::panic_exit(info)
-}
 
 #[entry]
 fn main() -> ! {

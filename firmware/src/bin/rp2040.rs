@@ -19,8 +19,7 @@ compile_error!(
     "this binary runs on bare metal only: build it with --target (see docs/firmware.md)"
 );
 
-#[path = "../board/rp2040.rs"]
-mod board;
+use hopkit_firmware::board::rp2040 as board;
 
 use core::fmt::Write as _;
 

@@ -1,5 +1,5 @@
 //! The STM32F411 "Black Pill" board layer: the seams implemented with `stm32f4xx-hal` 0.23.
-//! Included by `src/bin/blackpill.rs`; see docs/firmware.md for the wiring.
+//! Used by `src/bin/blackpill.rs`; see docs/firmware.md for the wiring.
 
 use hopkit_demo::seams::{StickSample, StickSource, TickClock};
 use stm32f4xx_hal::adc::config::SampleTime;

@@ -1,5 +1,5 @@
 //! The RP2040 board layer: the seams over `rp2040-hal` 0.12, plus the RP2040's own I2C registers
-//! where the HAL has no non-blocking form. Included by `src/bin/rp2040.rs`; wiring and flashing in
+//! where the HAL has no non-blocking form. Used by `src/bin/rp2040.rs`; wiring and flashing in
 //! docs/firmware.md ("RP2040").
 //!
 //! | seam | RP2040 |
@@ -13,10 +13,10 @@
 //! a logic analyser (or the emulator's harness, `firmware/rp2040-emu/`) reads the cost of every
 //! phase from them without any instrumentation in the game code.
 
+use crate::oled::{Phase, TxFifo};
 use embedded_hal::digital::OutputPin;
 use hopkit_demo::seams::{StickSample, StickSource, TickClock};
 use hopkit_demo::ADC_MAX;
-use hopkit_firmware::oled::{Phase, TxFifo};
 use rp2040_hal as hal;
 
 use hal::adc::{Adc, AdcPin};
@@ -52,6 +52,7 @@ impl Sticks {
 }
 
 impl StickSource for Sticks {
+    #[inline]
     fn read_sticks(&mut self, _tick: u32) -> StickSample {
         let _ = self.marker.set_high();
         // A conversion that reports an error reads as a centred axis (the seam's rule).
@@ -76,12 +77,14 @@ pub struct TimerClock(pub hal::Timer);
 
 impl TimerClock {
     /// Microseconds since boot.
+    #[inline]
     pub fn now_us(&self) -> u64 {
         self.0.get_counter().ticks()
     }
 }
 
 impl TickClock for TimerClock {
+    #[inline]
     fn now_ns(&mut self) -> u64 {
         self.now_us().saturating_mul(1000)
     }
@@ -115,10 +118,12 @@ impl I2cFifo {
     }
 
     /// Bytes still waiting in the transmit FIFO.
+    #[inline]
     pub fn queued(&self) -> usize {
         usize::from(Self::regs().ic_txflr().read().txflr().bits())
     }
 
+    #[inline]
     fn regs() -> &'static pac::i2c0::RegisterBlock {
         // SAFETY: the only `I2cFifo` owns the HAL's I2C0 (and with it the block's registers); the
         // HAL's own methods are only reached through `&mut self` of this type, never concurrently.
@@ -141,16 +146,19 @@ impl embedded_hal::i2c::I2c for I2cFifo {
 }
 
 impl TxFifo for I2cFifo {
+    #[inline]
     fn room(&mut self) -> usize {
         I2C_FIFO_DEPTH.saturating_sub(self.queued())
     }
 
+    #[inline]
     fn push(&mut self, byte: u8, stop: bool) {
         Self::regs()
             .ic_data_cmd()
             .write(|w| unsafe { w.dat().bits(byte) }.stop().bit(stop));
     }
 
+    #[inline]
     fn take_abort(&mut self) -> bool {
         let i2c = Self::regs();
         if i2c.ic_raw_intr_stat().read().tx_abrt().bit_is_set() {
@@ -180,6 +188,7 @@ impl Markers {
     }
 
     /// The main loop entered `phase`: its pin high, the others low.
+    #[inline]
     pub fn enter(&mut self, phase: Phase) {
         let on = match phase {
             Phase::Ticks => Some(0),
@@ -221,6 +230,7 @@ pub static LINK_RINGS: cortex_m::interrupt::Mutex<core::cell::RefCell<LinkRings>
         rx_lost: 0,
     }));
 
+#[inline]
 fn link_uart() -> &'static pac::uart0::RegisterBlock {
     // SAFETY: UART0 is owned by the `LinkUart` in `main`; its registers are touched only by
     // `link_uart_service`, called from the UART0 interrupt and from `LinkUart::send` with

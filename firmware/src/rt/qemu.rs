@@ -1,19 +1,15 @@
-//! Runtime bits shared by the QEMU images (included with `#[path]` by the `qemu-*` binaries):
-//! semihosting output and exit, the instruction counter, and stack high-water measurement.
+//! Runtime bits shared by the QEMU images (the `qemu-*` binaries, whose preamble is
+//! [`qemu_image!`](crate::qemu_image)): semihosting output and exit, the instruction counter, and
+//! stack high-water measurement.
 //!
 //! Machines: `mps2-an386` (Cortex-M4F, thumbv7em-none-eabihf) and `microbit` (nRF51, Cortex-M0,
 //! thumbv6m-none-eabi). Run with `-semihosting-config enable=on,target=native` so the prints reach
 //! the host's stdout and [`exit`] sets QEMU's exit status (0 on success, 1 on failure).
 
-#![allow(dead_code)]
-
 use core::fmt::Write as _;
-// Links this crate's soft float: on ARMv6-M its AEABI exports (`hopkit_firmware::softfloat`)
-// replace compiler-builtins' routines. A dependency the binary never names is not linked at all.
 use cortex_m::peripheral::syst::SystClkSource;
 use cortex_m::peripheral::SYST;
 use cortex_m_semihosting::{debug, hio};
-use hopkit_firmware as _;
 
 /// Which QEMU machine this image is for.
 pub const MACHINE: &str = if cfg!(hopkit_armv6m) {
@@ -117,6 +113,7 @@ impl Counter {
         c
     }
 
+    /// Start a span (read SysTick's current value).
     #[inline(always)]
     pub fn start(&self) -> Span {
         Span(SYST::get_current())

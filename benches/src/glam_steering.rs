@@ -125,6 +125,7 @@ fn arrive_same(p: G, v: G, target: G) -> G {
 }
 
 /// The fastest speed from which braking at `a` (one `a·dt` step per tick) stops within `d`.
+#[inline]
 fn stopping_speed(d: f32, a: f32, dt: f32) -> f32 {
     let budget = a * dt;
     let big_d = d / (budget * dt);

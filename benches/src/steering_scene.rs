@@ -45,10 +45,12 @@ pub fn neighbour_indices() -> Vec<[u16; NEIGHBOURS]> {
         .collect()
 }
 
+#[inline]
 pub fn start_position(i: usize) -> (f32, f32) {
     ((i % SIDE) as f32 * SPACING, (i / SIDE) as f32 * SPACING)
 }
 
+#[inline]
 pub fn target_for(i: usize, tick: u32) -> (f32, f32) {
     let (x, z) = start_position(i);
     if (tick / SWAP_EVERY) % 2 == 0 {
@@ -68,7 +70,7 @@ pub mod mode {
     /// The no_std path: a fixed-capacity `heapless` list filled per agent, then `flock`.
     pub const HEAPLESS: u8 = 1;
     /// The same list, then `separation`, `cohesion` and `alignment` called separately.
-    #[allow(dead_code)] // timed by `steering_lists` only
+    // Timed by `steering_lists` only.
     pub const SEPARATE_CALLS: u8 = 2;
 }
 
@@ -83,6 +85,12 @@ pub struct HopkitWorld {
     arrival: ArrivalParams,
     flock: FlockParams,
     tick: u32,
+}
+
+impl Default for HopkitWorld {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 impl HopkitWorld {

@@ -41,7 +41,6 @@ pub fn interleaved(
     (median(&mut ta), median(&mut tb), median(&mut r))
 }
 
-#[allow(dead_code)] // table.rs only
 pub fn alone(rounds: usize, reps: usize, items: usize, mut a: impl FnMut()) -> f64 {
     for _ in 0..reps {
         a();
