@@ -73,15 +73,10 @@ impl<const N: usize> Grid<N> {
     #[inline]
     fn cell(&self, v: f32, a: usize) -> u8 {
         let t = (v - self.origin[a]) * self.inv_cell[a];
-        if t >= (GRID_DIM - 1) as f32 {
-            (GRID_DIM - 1) as u8
-        } else if t > 0.0 {
-            // Truncation = floor for t > 0; `t < 15` here, so the (saturating) cast to `u32` —
-            // one instruction on Arm — never saturates, and the `u8` keeps the value.
-            t as u32 as u8
-        } else {
-            0 // also NaN
-        }
+        // The cast truncates towards zero and saturates (NaN → 0), one instruction on Arm; the
+        // clamp (one `usat`) takes t ≤ 0 to cell 0 and t ≥ 15 to the last, so truncation is the
+        // floor wherever it is kept. The range is visible to the callers: no bounds checks there.
+        (t as i32).clamp(0, (GRID_DIM - 1) as i32) as u8
     }
 
     /// The cells covered by the box `lo..=hi` (X and Z only).

@@ -56,6 +56,29 @@ pub struct Contents {
     pub flags: SolidFlags,
 }
 
+/// Whether the movement re-checks a tracer's answers before using them ([`Tracer::GUARD`]): a
+/// fraction clamped into `[0, 1]`, a non-finite end or normal replaced (`movement::slide::trace`).
+///
+/// [`TraceGuard::ON`] is the only value code outside hopkit can name, so a game's own tracer is
+/// always guarded. hopkit's [`World`](super::World) turns the guard off: its answers keep the
+/// contract for every input (its tests and the `collide_trace` fuzz target check it), and the
+/// re-checks cost about 25 instructions a trace on a Cortex-M4F.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TraceGuard(bool);
+
+impl TraceGuard {
+    /// Check every answer (the default of every tracer).
+    pub const ON: TraceGuard = TraceGuard(true);
+    /// Use the answers as they are: hopkit's own tracers only.
+    pub(crate) const OFF: TraceGuard = TraceGuard(false);
+
+    /// True when answers are checked.
+    #[inline]
+    pub const fn is_on(self) -> bool {
+        self.0
+    }
+}
+
 /// Sweeping a box through a level: the collision query of the slide move. [`World`](super::World)
 /// implements it; a game with its own physics (Rapier, an engine's) can answer it instead.
 ///
@@ -64,6 +87,11 @@ pub struct Contents {
 /// `maxs = (r, h, r)`). Implementations must be pure (same query → same answer) and must return
 /// finite values with `0 ≤ fraction ≤ 1`, for any input.
 pub trait Tracer {
+    /// Whether the movement checks this tracer's answers ([`TraceGuard`]): always, except for
+    /// hopkit's [`World`](super::World). A wrapper that only passes another tracer's answers on
+    /// may pass its guard on too.
+    const GUARD: TraceGuard = TraceGuard::ON;
+
     /// Sweep the box `mins..maxs` from `start` to `end`; where it stops, what it hit.
     fn trace(&self, start: Vec3, end: Vec3, mins: Vec3, maxs: Vec3) -> TraceResult;
 
@@ -148,7 +176,15 @@ impl Sweep {
         } else {
             start
         };
-        let (mins, maxs) = ordered_finite(clean(mins), clean(maxs));
+        // The common box (ordered, in range: `mins < maxs` per axis, each end within
+        // ±MAX_COORD) as it is: three compares an axis. Anything else (NaN, inverted, flat,
+        // out of range) is cleaned and ordered.
+        let fits = |lo: f32, hi: f32| lo < hi && lo >= -MAX_COORD && hi <= MAX_COORD;
+        let (mins, maxs) = if fits(mins.x, maxs.x) && fits(mins.y, maxs.y) && fits(mins.z, maxs.z) {
+            (mins, maxs)
+        } else {
+            ordered_finite(clean(mins), clean(maxs))
+        };
         let (a, b) = ordered_finite(start, end);
         let s = Vec3::new(skin, skin, skin);
         Sweep {
@@ -199,6 +235,9 @@ impl Clip {
     /// `false`: the move stays in front of this plane, so it misses the whole brush.
     #[inline(always)]
     fn side(&mut self, d1: f32, d2: f32, plane: u8, skin: f32) -> bool {
+        if d1 <= 0.0 && d2 <= 0.0 {
+            return true; // behind the whole way: not this plane (the common case, tested first)
+        }
         if d2 > 0.0 {
             self.get_out = true;
         }
@@ -250,12 +289,14 @@ impl Sweep {
     /// clip itself ([`clip_touching`]) is out of line.
     #[inline(always)]
     fn touches(&self, b: &Brush) -> bool {
+        // X and Z first: the grid's candidates share the query's cells but mostly miss its box
+        // there, while most solids stand on the floor, as the body does (Y rarely decides).
         !(b.maxs.x < self.lo.x
             || b.mins.x > self.hi.x
-            || b.maxs.y < self.lo.y
-            || b.mins.y > self.hi.y
             || b.maxs.z < self.lo.z
-            || b.mins.z > self.hi.z)
+            || b.mins.z > self.hi.z
+            || b.maxs.y < self.lo.y
+            || b.mins.y > self.hi.y)
     }
 }
 

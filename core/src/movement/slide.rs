@@ -49,14 +49,17 @@ pub const OVERCLIP: f32 = 1.001;
 /// For the built-in world, which keeps the contract, nothing changes. One home for this guard:
 /// every trace of the slide code goes through it.
 #[inline]
-pub fn trace(
-    probe: &impl GroundProbe,
+pub fn trace<P: GroundProbe>(
+    probe: &P,
     start: Vec3,
     end: Vec3,
     mins: Vec3,
     maxs: Vec3,
 ) -> TraceResult {
     let mut t = probe.trace(start, end, mins, maxs);
+    if !P::TRACE_GUARD.is_on() {
+        return t;
+    }
     if !(t.fraction >= 0.0) {
         t.fraction = 0.0;
     } else if t.fraction > 1.0 {
@@ -151,6 +154,15 @@ pub fn slide_move(
     dt: f32,
     ground: Option<Vec3>,
 ) -> SlideHits {
+    // The first trace before anything else: most moves hit nothing (open ground) and need none
+    // of the planes.
+    let mut t = trace(probe, *pos, *pos + *vel * dt, mins, maxs);
+    if !t.all_solid && !(t.fraction < 1.0) {
+        if t.fraction > 0.0 {
+            *pos = t.end;
+        }
+        return SlideHits::default();
+    }
     let mut hits = SlideHits::default();
     let primal = *vel;
     let eps = entering_speed(params);
@@ -165,9 +177,10 @@ pub fn slide_move(
     // root).
     let mut primal_added = false;
     let mut time_left = dt;
-    for _ in 0..MAX_BUMPS {
-        let end = *pos + *vel * time_left;
-        let t = trace(probe, *pos, end, mins, maxs);
+    for bump in 0..MAX_BUMPS {
+        if bump > 0 {
+            t = trace(probe, *pos, *pos + *vel * time_left, mins, maxs);
+        }
         if t.all_solid {
             // Trapped in a solid: no move (the ground trace nudges it out, or it stays).
             vel.y = 0.0;
