@@ -209,7 +209,8 @@ impl<const N: usize> Grid<N> {
         let (x0, z0) = (xs.start, zs.start);
         for z in zs {
             for x in xs.clone() {
-                for &s in list(z * GRID_DIM + x) {
+                // `x`, `z` < GRID_DIM: the mask changes nothing but shows the index in range.
+                for &s in list((z * GRID_DIM + x) & (CELLS - 1)) {
                     let s = usize::from(s);
                     // Test a solid only in the first of its cells this query visits.
                     let Some(&[sx, sz]) = self.lo.get(s) else {

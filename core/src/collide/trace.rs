@@ -148,24 +148,36 @@ fn ordered_finite(a: Vec3, b: Vec3) -> (Vec3, Vec3) {
     )
 }
 
-/// One trace's inputs, cleaned, and what every brush test reuses.
+/// One trace's inputs, cleaned, and what every brush clip reuses.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Sweep {
     pub(super) start: Vec3,
     pub(super) end: Vec3,
     mins: Vec3,
     maxs: Vec3,
-    /// The swept box's bounds, widened by the skin (Quake's `CM_BoundsIntersect`).
+    skin: f32,
+}
+
+/// The swept box's bounds, widened by the skin (Quake's `CM_BoundsIntersect`): kept apart from
+/// the [`Sweep`], which the out-of-line clip reads from memory, as only the inline tests use it.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Bounds {
     pub(super) lo: Vec3,
     pub(super) hi: Vec3,
-    skin: f32,
 }
 
 impl Sweep {
     /// Cleans the inputs: `start` and the box through [`clean`] (an inverted box reordered per
     /// axis), a non-finite `end` taken as `start` (no move); `skin` must be finite and ≥ 0.
+    /// Also the swept box's [`Bounds`].
     #[inline]
-    pub(super) fn new(start: Vec3, end: Vec3, mins: Vec3, maxs: Vec3, skin: f32) -> Sweep {
+    pub(super) fn new(
+        start: Vec3,
+        end: Vec3,
+        mins: Vec3,
+        maxs: Vec3,
+        skin: f32,
+    ) -> (Sweep, Bounds) {
         let start = clean(start);
         let in_range = |x: f32| (-MAX_COORD..=MAX_COORD).contains(&x);
         // In range is finite: the common case needs no separate finiteness test.
@@ -187,15 +199,18 @@ impl Sweep {
         };
         let (a, b) = ordered_finite(start, end);
         let s = Vec3::new(skin, skin, skin);
-        Sweep {
+        let sweep = Sweep {
             start,
             end,
             mins,
             maxs,
+            skin,
+        };
+        let bounds = Bounds {
             lo: a + mins - s,
             hi: b + maxs + s,
-            skin,
-        }
+        };
+        (sweep, bounds)
     }
 }
 
@@ -277,13 +292,13 @@ impl Clip {
 /// index, wins). Quake III's `CM_TraceThroughBrush`: the axial planes from the bounding box,
 /// then the sloped planes with the box's corner offset per plane.
 #[inline(always)]
-pub(super) fn clip_brush(sw: &Sweep, b: &Brush, index: u16, best: &mut Best) {
-    if sw.touches(b) {
+pub(super) fn clip_brush(sw: &Sweep, bounds: &Bounds, b: &Brush, index: u16, best: &mut Best) {
+    if bounds.touches(b) {
         clip_touching(sw, b, index, best);
     }
 }
 
-impl Sweep {
+impl Bounds {
     /// The brush's bounds meet the swept box's (widened by the skin): Quake's
     /// `CM_BoundsIntersect`, the test most candidates fail. Inline in the candidate loop; the
     /// clip itself ([`clip_touching`]) is out of line.
@@ -410,8 +425,8 @@ pub(super) fn finish(sw: &Sweep, best: &Best, brushes: &[Brush]) -> TraceResult 
 /// True when the box of `sw` at its start overlaps or touches brush `b` (a position test: every
 /// expanded plane at distance ≤ 0, as a trace's `start_solid`).
 #[inline]
-pub(super) fn overlaps(sw: &Sweep, b: &Brush) -> bool {
+pub(super) fn overlaps(sw: &Sweep, bounds: &Bounds, b: &Brush) -> bool {
     let mut best = Best::new();
-    clip_brush(sw, b, 0, &mut best);
+    clip_brush(sw, bounds, b, 0, &mut best);
     best.start_solid
 }

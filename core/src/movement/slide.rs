@@ -292,12 +292,48 @@ pub fn step_slide_move(
     ground: Option<Vec3>,
 ) -> SlideHits {
     let (start_o, start_v) = (state.position, state.velocity);
-    let (mut pos, mut vel) = (start_o, start_v);
-    let first = slide_move(probe, params, &mut pos, &mut vel, mins, maxs, dt, ground);
-    state.position = pos;
-    state.velocity = vel;
+    let first = slide_move(
+        probe,
+        params,
+        &mut state.position,
+        &mut state.velocity,
+        mins,
+        maxs,
+        dt,
+        ground,
+    );
+    if !first.hit || first.stuck {
+        return first; // nothing in the way (or stuck): no step to try
+    }
+    step_up_move(
+        probe,
+        params,
+        state,
+        (mins, maxs),
+        dt,
+        ground,
+        (start_o, start_v),
+        first,
+    )
+}
+
+/// [`step_slide_move`] after its plain slide (from `start`, position and velocity, to `state`)
+/// hit something: the same move from `step_up` higher, pushed back down, kept when better.
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn step_up_move(
+    probe: &impl GroundProbe,
+    params: &MoveParams,
+    state: &mut MoverState,
+    (mins, maxs): (Vec3, Vec3),
+    dt: f32,
+    ground: Option<Vec3>,
+    (start_o, start_v): (Vec3, Vec3),
+    first: SlideHits,
+) -> SlideHits {
+    let (pos, vel) = (state.position, state.velocity);
     let step = params.step_up;
-    if !first.hit || first.stuck || !(step > 0.0 && step <= f32::MAX) {
+    if !(step > 0.0 && step <= f32::MAX) {
         return first;
     }
     let up = Vec3::new(0.0, step, 0.0);
