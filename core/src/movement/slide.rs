@@ -283,6 +283,7 @@ fn clip_to_planes(vel: &mut Vec3, planes: &[Vec3], eps: f32) -> bool {
 
 /// Quake III `PM_StepSlideMove` with QuakeWorld's choice (module docs) on `state`'s position and
 /// velocity over `dt` seconds: `ground` as in [`slide_move`], `mins`/`maxs` the body's box.
+#[inline]
 pub fn step_slide_move(
     probe: &impl GroundProbe,
     params: &MoveParams,
@@ -406,21 +407,57 @@ pub struct GroundFound {
 /// Quake III `PM_GroundTrace` with Source's `StayOnGround` (module docs): `stick` is whether the
 /// body may be pulled down by `step_down` (it was grounded and did not jump). Sets `grounded`,
 /// `ground_normal`, coyote time, and on the ground `vy = 0` with the feet on the trace's end.
+#[inline]
 pub fn ground_trace(
     probe: &impl GroundProbe,
     params: &MoveParams,
     state: &mut MoverState,
-    (mins, maxs): (Vec3, Vec3),
+    body: (Vec3, Vec3),
     stick: bool,
 ) -> GroundFound {
-    let reach_of = |x: f32| if x > 0.0 && x <= f32::MAX { x } else { 0.0 };
-    let snap = reach_of(params.ground_snap);
-    let step_down = reach_of(params.step_down);
-    let reach = if stick && step_down > snap {
-        step_down
-    } else {
-        snap
-    };
+    let reach = GroundReach::new(params).of(stick);
+    ground_trace_down(probe, params, state, body, reach)
+}
+
+/// How far down [`ground_trace`] looks, from the parameters once a tick: `ground_snap`, or
+/// `step_down` when that is farther and the body sticks (each a finite reach ≥ 0, else 0).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct GroundReach {
+    snap: f32,
+    stick: f32,
+}
+
+impl GroundReach {
+    #[inline]
+    pub(super) fn new(params: &MoveParams) -> GroundReach {
+        let reach_of = |x: f32| if x > 0.0 && x <= f32::MAX { x } else { 0.0 };
+        let snap = reach_of(params.ground_snap);
+        let step_down = reach_of(params.step_down);
+        GroundReach {
+            snap,
+            stick: if step_down > snap { step_down } else { snap },
+        }
+    }
+
+    /// The reach for a body that sticks to the ground (`stick`) or not.
+    #[inline]
+    pub(super) fn of(self, stick: bool) -> f32 {
+        if stick {
+            self.stick
+        } else {
+            self.snap
+        }
+    }
+}
+
+/// [`ground_trace`] down by `reach` (finite, ≥ 0).
+pub(super) fn ground_trace_down(
+    probe: &impl GroundProbe,
+    params: &MoveParams,
+    state: &mut MoverState,
+    (mins, maxs): (Vec3, Vec3),
+    reach: f32,
+) -> GroundFound {
     let was = state.grounded;
     let mut found = GroundFound::default();
     let p = state.position;
