@@ -294,7 +294,7 @@ impl Clip {
 #[inline(always)]
 pub(super) fn clip_brush(sw: &Sweep, bounds: &Bounds, b: &Brush, index: u16, best: &mut Best) {
     if bounds.touches(b) {
-        clip_touching(sw, b, index, best);
+        clip_touching(sw, bounds, b, index, best);
     }
 }
 
@@ -317,7 +317,7 @@ impl Bounds {
 
 /// [`clip_brush`] for a brush whose bounds meet the sweep's.
 #[inline(never)]
-fn clip_touching(sw: &Sweep, b: &Brush, index: u16, best: &mut Best) {
+fn clip_touching(sw: &Sweep, bounds: &Bounds, b: &Brush, index: u16, best: &mut Best) {
     let mut c = Clip {
         enter: -1.0,
         leave: 1.0,
@@ -338,13 +338,22 @@ fn clip_touching(sw: &Sweep, b: &Brush, index: u16, best: &mut Best) {
     }
     // The box at the start and the end: `start + mins`, `start + maxs`, `end + mins`, `end + maxs`
     // (per component, as each plane needs it).
+    // X or Z, when the brush spans the whole swept box (its bounds) along it, is skipped: there
+    // the box stays behind both planes at the start and the end (each distance ≤ 0: rounding is
+    // monotonic and the bounds lie outside the box's corners), so they decide nothing. Most
+    // often the floor. (Not tried along Y: the solids a body touches are mostly below it.)
     let (s, e, lo, hi) = (sw.start, sw.end, sw.mins, sw.maxs);
-    axial!(0, b.mins.x - (s.x + hi.x), b.mins.x - (e.x + hi.x));
-    axial!(1, (s.x + lo.x) - b.maxs.x, (e.x + lo.x) - b.maxs.x);
+    let spans = |bmin: f32, bmax: f32, lo: f32, hi: f32| bmin <= lo && hi <= bmax;
+    if !spans(b.mins.x, b.maxs.x, bounds.lo.x, bounds.hi.x) {
+        axial!(0, b.mins.x - (s.x + hi.x), b.mins.x - (e.x + hi.x));
+        axial!(1, (s.x + lo.x) - b.maxs.x, (e.x + lo.x) - b.maxs.x);
+    }
     axial!(2, b.mins.y - (s.y + hi.y), b.mins.y - (e.y + hi.y));
     axial!(3, (s.y + lo.y) - b.maxs.y, (e.y + lo.y) - b.maxs.y);
-    axial!(4, b.mins.z - (s.z + hi.z), b.mins.z - (e.z + hi.z));
-    axial!(5, (s.z + lo.z) - b.maxs.z, (e.z + lo.z) - b.maxs.z);
+    if !spans(b.mins.z, b.maxs.z, bounds.lo.z, bounds.hi.z) {
+        axial!(4, b.mins.z - (s.z + hi.z), b.mins.z - (e.z + hi.z));
+        axial!(5, (s.z + lo.z) - b.maxs.z, (e.z + lo.z) - b.maxs.z);
+    }
     for (i, p) in b.sloped_planes().iter().enumerate() {
         let n = p.normal;
         // The box corner deepest behind the plane (Quake's `offsets[signbits]`).
