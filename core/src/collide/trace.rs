@@ -164,6 +164,10 @@ pub(super) struct Sweep {
 pub(super) struct Bounds {
     pub(super) lo: Vec3,
     pub(super) hi: Vec3,
+    /// The box's bottom at the start and at the end (`start.y + mins.y`, `end.y + mins.y`: the
+    /// sums the clip's +Y plane takes) and the skin, for [`Bounds::above`].
+    bottom: (f32, f32),
+    skin: f32,
 }
 
 impl Sweep {
@@ -209,6 +213,8 @@ impl Sweep {
         let bounds = Bounds {
             lo: a + mins - s,
             hi: b + maxs + s,
+            bottom: (start.y + mins.y, end.y + mins.y),
+            skin,
         };
         (sweep, bounds)
     }
@@ -293,12 +299,23 @@ impl Clip {
 /// then the sloped planes with the box's corner offset per plane.
 #[inline(always)]
 pub(super) fn clip_brush(sw: &Sweep, bounds: &Bounds, b: &Brush, index: u16, best: &mut Best) {
-    if bounds.touches(b) {
+    if bounds.touches(b) && !bounds.above(b) {
         clip_touching(sw, bounds, b, index, best);
     }
 }
 
 impl Bounds {
+    /// The box stays above the brush's top (its +Y plane) the whole move: the clip's test of
+    /// that plane, the same distances and the same rule ([`Clip::side`] returning false), so the
+    /// brush is missed whatever its other planes say. Inline, so the ground a body moves along
+    /// (touched, a skin below its feet) costs no call.
+    #[inline(always)]
+    fn above(&self, b: &Brush) -> bool {
+        let d1 = self.bottom.0 - b.maxs.y;
+        let d2 = self.bottom.1 - b.maxs.y;
+        d1 > 0.0 && (d2 >= self.skin || d2 >= d1)
+    }
+
     /// The brush's bounds meet the swept box's (widened by the skin): Quake's
     /// `CM_BoundsIntersect`, the test most candidates fail. Inline in the candidate loop; the
     /// clip itself ([`clip_touching`]) is out of line.
