@@ -156,10 +156,13 @@ pub(super) struct Sweep {
     mins: Vec3,
     maxs: Vec3,
     skin: f32,
+    /// The [`Bounds`] in X and Z (`lo.x`, `hi.x`, `lo.z`, `hi.z`), for the clip's skipped axes.
+    span_xz: [f32; 4],
 }
 
-/// The swept box's bounds, widened by the skin (Quake's `CM_BoundsIntersect`): kept apart from
-/// the [`Sweep`], which the out-of-line clip reads from memory, as only the inline tests use it.
+/// The swept box's bounds, widened by the skin (Quake's `CM_BoundsIntersect`), for the inline
+/// tests of the candidate loop: kept apart from the [`Sweep`], which the out-of-line clip reads
+/// from memory (it needs only their X and Z, its `span_xz`).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Bounds {
     pub(super) lo: Vec3,
@@ -203,18 +206,19 @@ impl Sweep {
         };
         let (a, b) = ordered_finite(start, end);
         let s = Vec3::new(skin, skin, skin);
+        let bounds = Bounds {
+            lo: a + mins - s,
+            hi: b + maxs + s,
+            bottom: (start.y + mins.y, end.y + mins.y),
+            skin,
+        };
         let sweep = Sweep {
             start,
             end,
             mins,
             maxs,
             skin,
-        };
-        let bounds = Bounds {
-            lo: a + mins - s,
-            hi: b + maxs + s,
-            bottom: (start.y + mins.y, end.y + mins.y),
-            skin,
+            span_xz: [bounds.lo.x, bounds.hi.x, bounds.lo.z, bounds.hi.z],
         };
         (sweep, bounds)
     }
@@ -300,7 +304,7 @@ impl Clip {
 #[inline(always)]
 pub(super) fn clip_brush(sw: &Sweep, bounds: &Bounds, b: &Brush, index: u16, best: &mut Best) {
     if bounds.touches(b) && !bounds.above(b) {
-        clip_touching(sw, bounds, b, index, best);
+        clip_touching(sw, b, index, best);
     }
 }
 
@@ -334,7 +338,7 @@ impl Bounds {
 
 /// [`clip_brush`] for a brush whose bounds meet the sweep's.
 #[inline(never)]
-fn clip_touching(sw: &Sweep, bounds: &Bounds, b: &Brush, index: u16, best: &mut Best) {
+fn clip_touching(sw: &Sweep, b: &Brush, index: u16, best: &mut Best) {
     let mut c = Clip {
         enter: -1.0,
         leave: 1.0,
@@ -361,13 +365,14 @@ fn clip_touching(sw: &Sweep, bounds: &Bounds, b: &Brush, index: u16, best: &mut 
     // often the floor. (Not tried along Y: the solids a body touches are mostly below it.)
     let (s, e, lo, hi) = (sw.start, sw.end, sw.mins, sw.maxs);
     let spans = |bmin: f32, bmax: f32, lo: f32, hi: f32| bmin <= lo && hi <= bmax;
-    if !spans(b.mins.x, b.maxs.x, bounds.lo.x, bounds.hi.x) {
+    let [lo_x, hi_x, lo_z, hi_z] = sw.span_xz;
+    if !spans(b.mins.x, b.maxs.x, lo_x, hi_x) {
         axial!(0, b.mins.x - (s.x + hi.x), b.mins.x - (e.x + hi.x));
         axial!(1, (s.x + lo.x) - b.maxs.x, (e.x + lo.x) - b.maxs.x);
     }
     axial!(2, b.mins.y - (s.y + hi.y), b.mins.y - (e.y + hi.y));
     axial!(3, (s.y + lo.y) - b.maxs.y, (e.y + lo.y) - b.maxs.y);
-    if !spans(b.mins.z, b.maxs.z, bounds.lo.z, bounds.hi.z) {
+    if !spans(b.mins.z, b.maxs.z, lo_z, hi_z) {
         axial!(4, b.mins.z - (s.z + hi.z), b.mins.z - (e.z + hi.z));
         axial!(5, (s.z + lo.z) - b.maxs.z, (e.z + lo.z) - b.maxs.z);
     }

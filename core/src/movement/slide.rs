@@ -89,10 +89,21 @@ pub struct SlideHits {
 /// standing or crouched height ([`super::crouch::height`]); negative or non-finite sizes are 0.
 #[inline]
 pub fn body_box(state: &MoverState, params: &MoveParams) -> (Vec3, Vec3) {
-    let size = |x: f32| if x > 0.0 && x <= f32::MAX { x } else { 0.0 };
+    let size = positive_or_zero;
     let r = size(params.body_radius);
     let h = size(super::crouch::height(state, params));
     (Vec3::new(-r, 0.0, -r), Vec3::new(r, h, r))
+}
+
+/// `x` when `0 < x ≤ f32::MAX`, else 0: one unsigned compare on the bits (non-negative floats
+/// order like their patterns; zero, negatives, infinities and NaNs fall outside).
+#[inline(always)]
+fn positive_or_zero(x: f32) -> f32 {
+    if crate::math::bits::in_range_to_max(x, 1) {
+        x
+    } else {
+        0.0
+    }
 }
 
 /// Quake III `PM_ClipVelocity`: `v` without its part into the plane of normal `n`, taken off a
@@ -430,9 +441,8 @@ pub(super) struct GroundReach {
 impl GroundReach {
     #[inline]
     pub(super) fn new(params: &MoveParams) -> GroundReach {
-        let reach_of = |x: f32| if x > 0.0 && x <= f32::MAX { x } else { 0.0 };
-        let snap = reach_of(params.ground_snap);
-        let step_down = reach_of(params.step_down);
+        let snap = positive_or_zero(params.ground_snap);
+        let step_down = positive_or_zero(params.step_down);
         GroundReach {
             snap,
             stick: if step_down > snap { step_down } else { snap },
