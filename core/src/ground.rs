@@ -23,7 +23,7 @@
 //! slope alignment) take `&impl GroundProbe`. Implementations must be pure (same query → same answer)
 //! for determinism.
 
-use crate::collide::{SolidFlags, TraceResult};
+use crate::collide::{SolidFlags, TraceGuard, TraceResult};
 use crate::math::{Vec2, Vec3};
 
 /// What a probe finds below a point.
@@ -93,6 +93,12 @@ pub trait GroundProbe {
     /// [`crate::collide::Tracer`] (the built-in [`crate::collide::World`], or a game's own
     /// physics) into such a probe.
     const SOLID: bool = false;
+
+    /// Whether the movement checks [`GroundProbe::trace`]'s answers
+    /// ([`crate::collide::TraceGuard`]): always, except for [`crate::collide::Solid`] of
+    /// hopkit's own [`crate::collide::World`]. A probe that passes a [`crate::collide::Solid`]'s
+    /// traces on unchanged may pass its guard on too.
+    const TRACE_GUARD: TraceGuard = TraceGuard::ON;
 
     /// Sweep the box `mins..maxs` (relative to the feet) from `start` to `end` through the solids
     /// ([`crate::collide::Tracer::trace`]'s contract: finite values, `0 ≤ fraction ≤ 1`). Asked only

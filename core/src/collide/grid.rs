@@ -7,7 +7,9 @@
 //! without their entry, goes to a last list that every query tests (a floor under the whole level
 //! is one entry there rather than 256). A query visits the cells its box covers row by row (Z,
 //! then X) and tests a solid only in the first of its cells that the query covers, so every
-//! candidate is tested once, in the same order on every machine.
+//! candidate is tested once, in the same order on every machine. Each cell entry carries, beside
+//! the solid's index, whether its cell is the solid's first column and first row: that is all the
+//! once-only rule needs ([`Grid::candidates`]).
 
 use super::brush::Brush;
 use crate::math::Vec3;
@@ -24,6 +26,13 @@ const CELLS: usize = GRID_DIM * GRID_DIM;
 const ALWAYS: usize = CELLS;
 /// `lo` of a solid in the [`ALWAYS`] list.
 const NOT_IN_CELLS: [u8; 2] = [u8::MAX, u8::MAX];
+/// The solid index of a cell entry (below `MAX_SOLIDS` < 2¹⁴).
+const INDEX: u16 = (1 << 14) - 1;
+/// A cell entry's flag: the cell is in the solid's first (lowest) column of cells.
+const FIRST_COLUMN: u16 = 1 << 14;
+/// A cell entry's flag: the cell is in the solid's first (lowest) row of cells.
+const FIRST_ROW: u16 = 1 << 15;
+const _: () = assert!(super::world::MAX_SOLIDS <= INDEX as usize);
 
 /// An inclusive range of cells, `x0..=x1` by `z0..=z1`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,7 +59,8 @@ pub(super) struct Grid<const N: usize> {
     /// Start of each list in `entries` (`first[c]..first[c + 1]`); the lists are the cells, then
     /// [`ALWAYS`].
     first: [u16; CELLS + 2],
-    /// The lists, `GRID_ENTRIES_PER_SOLID` entries per row (no division by `N` anywhere).
+    /// The lists, `GRID_ENTRIES_PER_SOLID` entries per row (no division by `N` anywhere): each a
+    /// solid index ([`INDEX`]) with [`FIRST_COLUMN`] and [`FIRST_ROW`] (none in [`ALWAYS`]).
     entries: [[u16; GRID_ENTRIES_PER_SOLID]; N],
     /// Lowest (x, z) cell of each solid's range, or [`NOT_IN_CELLS`].
     lo: [[u8; 2]; N],
@@ -73,15 +83,10 @@ impl<const N: usize> Grid<N> {
     #[inline]
     fn cell(&self, v: f32, a: usize) -> u8 {
         let t = (v - self.origin[a]) * self.inv_cell[a];
-        if t >= (GRID_DIM - 1) as f32 {
-            (GRID_DIM - 1) as u8
-        } else if t > 0.0 {
-            // Truncation = floor for t > 0; `t < 15` here, so the (saturating) cast to `u32` —
-            // one instruction on Arm — never saturates, and the `u8` keeps the value.
-            t as u32 as u8
-        } else {
-            0 // also NaN
-        }
+        // The cast truncates towards zero and saturates (NaN → 0), one instruction on Arm; the
+        // clamp (one `usat`) takes t ≤ 0 to cell 0 and t ≥ 15 to the last, so truncation is the
+        // floor wherever it is kept. The range is visible to the callers: no bounds checks there.
+        (t as i32).clamp(0, (GRID_DIM - 1) as i32) as u8
     }
 
     /// The cells covered by the box `lo..=hi` (X and Z only).
@@ -141,28 +146,36 @@ impl<const N: usize> Grid<N> {
         // Fill from the last solid down, so each list ends up in increasing index order and
         // first[c] becomes the start of list c.
         for (s, b) in brushes.iter().enumerate().rev() {
+            let s16 = s as u16; // < MAX_SOLIDS: within INDEX
             if self.lo[s] == NOT_IN_CELLS {
-                self.put(ALWAYS, s);
+                self.put(ALWAYS, s16);
             } else {
                 let r = self.rect(b.mins, b.maxs);
-                let mut cells = [0u16; MAX_CELLS_PER_SOLID];
+                let mut cells = [(0u16, 0u16); MAX_CELLS_PER_SOLID];
                 let mut k = 0;
                 Self::for_cells(r, |c| {
-                    cells[k] = c as u16;
+                    let (x, z) = (c % GRID_DIM, c / GRID_DIM);
+                    let column = if x == usize::from(r.x0) {
+                        FIRST_COLUMN
+                    } else {
+                        0
+                    };
+                    let row = if z == usize::from(r.z0) { FIRST_ROW } else { 0 };
+                    cells[k] = (c as u16, s16 | column | row);
                     k += 1;
                 });
-                for &c in &cells[..k] {
-                    self.put(usize::from(c), s);
+                for &(c, entry) in &cells[..k] {
+                    self.put(usize::from(c), entry);
                 }
             }
         }
     }
 
-    /// Prepend solid `s` to list `c` (during the fill).
-    fn put(&mut self, c: usize, s: usize) {
+    /// Prepend `entry` (a solid index and its flags) to list `c` (during the fill).
+    fn put(&mut self, c: usize, entry: u16) {
         self.first[c] -= 1;
         let e = usize::from(self.first[c]);
-        self.entries[e / GRID_ENTRIES_PER_SOLID][e % GRID_ENTRIES_PER_SOLID] = s as u16;
+        self.entries[e / GRID_ENTRIES_PER_SOLID][e % GRID_ENTRIES_PER_SOLID] = entry;
     }
 
     /// Calls `f` with every cell index of `r`, row by row.
@@ -191,13 +204,13 @@ impl<const N: usize> Grid<N> {
         if x0 == x1 && z0 == z1 {
             // One cell (most short moves): each of its solids is listed once.
             for &s in list(z0 * GRID_DIM + x0) {
-                f(usize::from(s));
+                f(usize::from(s & INDEX));
             }
         } else {
             self.visit_cells(x0..x1 + 1, z0..z1 + 1, list, &mut f);
         }
         for &s in list(ALWAYS) {
-            f(usize::from(s));
+            f(usize::from(s & INDEX));
         }
     }
 
@@ -213,15 +226,17 @@ impl<const N: usize> Grid<N> {
     ) {
         let (x0, z0) = (xs.start, zs.start);
         for z in zs {
+            let row = if z == z0 { 0 } else { FIRST_ROW };
             for x in xs.clone() {
-                for &s in list(z * GRID_DIM + x) {
-                    let s = usize::from(s);
-                    // Test a solid only in the first of its cells this query visits.
-                    let Some(&[sx, sz]) = self.lo.get(s) else {
-                        continue;
-                    };
-                    if usize::from(sx).max(x0) == x && usize::from(sz).max(z0) == z {
-                        f(s);
+                // A solid listed in this cell is tested here only if this is the first of its
+                // cells the query visits: the first cell of the query, or its own first column
+                // (beyond the query's first) and its own first row (likewise). Its first cell
+                // visited is (max(sx, x0), max(sz, z0)) for its lowest cell (sx, sz) ≤ (x, z).
+                let need = row | if x == x0 { 0 } else { FIRST_COLUMN };
+                // `x`, `z` < GRID_DIM: the mask changes nothing but shows the index in range.
+                for &s in list((z * GRID_DIM + x) & (CELLS - 1)) {
+                    if s & need == need {
+                        f(usize::from(s & INDEX));
                     }
                 }
             }

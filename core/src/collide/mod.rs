@@ -97,7 +97,7 @@ pub use flags::SolidFlags;
 pub use grid::{GRID_DIM, GRID_ENTRIES_PER_SOLID, MAX_CELLS_PER_SOLID};
 pub use plane::Plane;
 pub use solid::{Solid, PROBE_REACH};
-pub use trace::{Contents, TraceResult, Tracer};
+pub use trace::{Contents, TraceGuard, TraceResult, Tracer};
 pub use world::{World, WorldFull, MAX_SOLIDS};
 
 /// Quake III's `SURFACE_CLIP_EPSILON`: a trace stops this far (world units) in front of the

@@ -1,7 +1,7 @@
 //! [`Solid`]: a [`Tracer`] as the movement's ground probe, so a character collides with it.
 
 use super::flags::SolidFlags;
-use super::trace::{TraceResult, Tracer};
+use super::trace::{TraceGuard, TraceResult, Tracer};
 use crate::ground::{GroundHit, GroundProbe};
 use crate::math::Vec3;
 
@@ -44,6 +44,7 @@ pub struct Solid<T>(pub T);
 
 impl<T: Tracer> GroundProbe for Solid<T> {
     const SOLID: bool = true;
+    const TRACE_GUARD: TraceGuard = T::GUARD;
 
     #[inline]
     fn trace(&self, start: Vec3, end: Vec3, mins: Vec3, maxs: Vec3) -> TraceResult {
@@ -87,6 +88,8 @@ impl<T: Tracer> GroundProbe for Solid<T> {
 }
 
 impl<T: Tracer + ?Sized> Tracer for &T {
+    const GUARD: TraceGuard = T::GUARD;
+
     #[inline]
     fn trace(&self, start: Vec3, end: Vec3, mins: Vec3, maxs: Vec3) -> TraceResult {
         (**self).trace(start, end, mins, maxs)

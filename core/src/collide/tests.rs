@@ -15,10 +15,10 @@ fn aabb(a: (f32, f32, f32), b: (f32, f32, f32)) -> Brush {
 
 /// The trace over every solid in index order, no grid: what the grid must reproduce.
 fn brute<const N: usize>(w: &World<N>, s: Vec3, e: Vec3, mins: Vec3, maxs: Vec3) -> TraceResult {
-    let sw = Sweep::new(s, e, mins, maxs, w.skin());
+    let (sw, bounds) = Sweep::new(s, e, mins, maxs, w.skin());
     let mut best = Best::new();
     for (i, b) in w.brushes().iter().enumerate() {
-        clip_brush(&sw, b, i as u16, &mut best);
+        clip_brush(&sw, &bounds, b, i as u16, &mut best);
     }
     finish(&sw, &best, w.brushes())
 }

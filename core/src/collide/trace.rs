@@ -56,6 +56,29 @@ pub struct Contents {
     pub flags: SolidFlags,
 }
 
+/// Whether the movement re-checks a tracer's answers before using them ([`Tracer::GUARD`]): a
+/// fraction clamped into `[0, 1]`, a non-finite end or normal replaced (`movement::slide::trace`).
+///
+/// [`TraceGuard::ON`] is the only value code outside hopkit can name, so a game's own tracer is
+/// always guarded. hopkit's [`World`](super::World) turns the guard off: its answers keep the
+/// contract for every input (its tests and the `collide_trace` fuzz target check it), and the
+/// re-checks cost about 25 instructions a trace on a Cortex-M4F.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TraceGuard(bool);
+
+impl TraceGuard {
+    /// Check every answer (the default of every tracer).
+    pub const ON: TraceGuard = TraceGuard(true);
+    /// Use the answers as they are: hopkit's own tracers only.
+    pub(crate) const OFF: TraceGuard = TraceGuard(false);
+
+    /// True when answers are checked.
+    #[inline]
+    pub const fn is_on(self) -> bool {
+        self.0
+    }
+}
+
 /// Sweeping a box through a level: the collision query of the slide move. [`World`](super::World)
 /// implements it; a game with its own physics (Rapier, an engine's) can answer it instead.
 ///
@@ -64,6 +87,11 @@ pub struct Contents {
 /// `maxs = (r, h, r)`). Implementations must be pure (same query → same answer) and must return
 /// finite values with `0 ≤ fraction ≤ 1`, for any input.
 pub trait Tracer {
+    /// Whether the movement checks this tracer's answers ([`TraceGuard`]): always, except for
+    /// hopkit's [`World`](super::World). A wrapper that only passes another tracer's answers on
+    /// may pass its guard on too.
+    const GUARD: TraceGuard = TraceGuard::ON;
+
     /// Sweep the box `mins..maxs` from `start` to `end`; where it stops, what it hit.
     fn trace(&self, start: Vec3, end: Vec3, mins: Vec3, maxs: Vec3) -> TraceResult;
 
@@ -120,24 +148,43 @@ fn ordered_finite(a: Vec3, b: Vec3) -> (Vec3, Vec3) {
     )
 }
 
-/// One trace's inputs, cleaned, and what every brush test reuses.
+/// One trace's inputs, cleaned, and what every brush clip reuses.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Sweep {
     pub(super) start: Vec3,
     pub(super) end: Vec3,
     mins: Vec3,
     maxs: Vec3,
-    /// The swept box's bounds, widened by the skin (Quake's `CM_BoundsIntersect`).
+    skin: f32,
+    /// The [`Bounds`] in X and Z (`lo.x`, `hi.x`, `lo.z`, `hi.z`), for the clip's skipped axes.
+    span_xz: [f32; 4],
+}
+
+/// The swept box's bounds, widened by the skin (Quake's `CM_BoundsIntersect`), for the inline
+/// tests of the candidate loop: kept apart from the [`Sweep`], which the out-of-line clip reads
+/// from memory (it needs only their X and Z, its `span_xz`).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Bounds {
     pub(super) lo: Vec3,
     pub(super) hi: Vec3,
+    /// The box's bottom at the start and at the end (`start.y + mins.y`, `end.y + mins.y`: the
+    /// sums the clip's +Y plane takes) and the skin, for [`Bounds::above`].
+    bottom: (f32, f32),
     skin: f32,
 }
 
 impl Sweep {
     /// Cleans the inputs: `start` and the box through [`clean`] (an inverted box reordered per
     /// axis), a non-finite `end` taken as `start` (no move); `skin` must be finite and ≥ 0.
+    /// Also the swept box's [`Bounds`].
     #[inline]
-    pub(super) fn new(start: Vec3, end: Vec3, mins: Vec3, maxs: Vec3, skin: f32) -> Sweep {
+    pub(super) fn new(
+        start: Vec3,
+        end: Vec3,
+        mins: Vec3,
+        maxs: Vec3,
+        skin: f32,
+    ) -> (Sweep, Bounds) {
         let start = clean(start);
         let in_range = |x: f32| (-MAX_COORD..=MAX_COORD).contains(&x);
         // In range is finite: the common case needs no separate finiteness test.
@@ -148,18 +195,32 @@ impl Sweep {
         } else {
             start
         };
-        let (mins, maxs) = ordered_finite(clean(mins), clean(maxs));
+        // The common box (ordered, in range: `mins < maxs` per axis, each end within
+        // ±MAX_COORD) as it is: three compares an axis. Anything else (NaN, inverted, flat,
+        // out of range) is cleaned and ordered.
+        let fits = |lo: f32, hi: f32| lo < hi && lo >= -MAX_COORD && hi <= MAX_COORD;
+        let (mins, maxs) = if fits(mins.x, maxs.x) && fits(mins.y, maxs.y) && fits(mins.z, maxs.z) {
+            (mins, maxs)
+        } else {
+            ordered_finite(clean(mins), clean(maxs))
+        };
         let (a, b) = ordered_finite(start, end);
         let s = Vec3::new(skin, skin, skin);
-        Sweep {
+        let bounds = Bounds {
+            lo: a + mins - s,
+            hi: b + maxs + s,
+            bottom: (start.y + mins.y, end.y + mins.y),
+            skin,
+        };
+        let sweep = Sweep {
             start,
             end,
             mins,
             maxs,
-            lo: a + mins - s,
-            hi: b + maxs + s,
             skin,
-        }
+            span_xz: [bounds.lo.x, bounds.hi.x, bounds.lo.z, bounds.hi.z],
+        };
+        (sweep, bounds)
     }
 }
 
@@ -199,6 +260,9 @@ impl Clip {
     /// `false`: the move stays in front of this plane, so it misses the whole brush.
     #[inline(always)]
     fn side(&mut self, d1: f32, d2: f32, plane: u8, skin: f32) -> bool {
+        if d1 <= 0.0 && d2 <= 0.0 {
+            return true; // behind the whole way: not this plane (the common case, tested first)
+        }
         if d2 > 0.0 {
             self.get_out = true;
         }
@@ -238,24 +302,37 @@ impl Clip {
 /// index, wins). Quake III's `CM_TraceThroughBrush`: the axial planes from the bounding box,
 /// then the sloped planes with the box's corner offset per plane.
 #[inline(always)]
-pub(super) fn clip_brush(sw: &Sweep, b: &Brush, index: u16, best: &mut Best) {
-    if sw.touches(b) {
+pub(super) fn clip_brush(sw: &Sweep, bounds: &Bounds, b: &Brush, index: u16, best: &mut Best) {
+    if bounds.touches(b) && !bounds.above(b) {
         clip_touching(sw, b, index, best);
     }
 }
 
-impl Sweep {
+impl Bounds {
+    /// The box stays above the brush's top (its +Y plane) the whole move: the clip's test of
+    /// that plane, the same distances and the same rule ([`Clip::side`] returning false), so the
+    /// brush is missed whatever its other planes say. Inline, so the ground a body moves along
+    /// (touched, a skin below its feet) costs no call.
+    #[inline(always)]
+    fn above(&self, b: &Brush) -> bool {
+        let d1 = self.bottom.0 - b.maxs.y;
+        let d2 = self.bottom.1 - b.maxs.y;
+        d1 > 0.0 && (d2 >= self.skin || d2 >= d1)
+    }
+
     /// The brush's bounds meet the swept box's (widened by the skin): Quake's
     /// `CM_BoundsIntersect`, the test most candidates fail. Inline in the candidate loop; the
     /// clip itself ([`clip_touching`]) is out of line.
     #[inline(always)]
     fn touches(&self, b: &Brush) -> bool {
+        // X and Z first: the grid's candidates share the query's cells but mostly miss its box
+        // there, while most solids stand on the floor, as the body does (Y rarely decides).
         !(b.maxs.x < self.lo.x
             || b.mins.x > self.hi.x
-            || b.maxs.y < self.lo.y
-            || b.mins.y > self.hi.y
             || b.maxs.z < self.lo.z
-            || b.mins.z > self.hi.z)
+            || b.mins.z > self.hi.z
+            || b.maxs.y < self.lo.y
+            || b.mins.y > self.hi.y)
     }
 }
 
@@ -282,13 +359,23 @@ fn clip_touching(sw: &Sweep, b: &Brush, index: u16, best: &mut Best) {
     }
     // The box at the start and the end: `start + mins`, `start + maxs`, `end + mins`, `end + maxs`
     // (per component, as each plane needs it).
+    // X or Z, when the brush spans the whole swept box (its bounds) along it, is skipped: there
+    // the box stays behind both planes at the start and the end (each distance ≤ 0: rounding is
+    // monotonic and the bounds lie outside the box's corners), so they decide nothing. Most
+    // often the floor. (Not tried along Y: the solids a body touches are mostly below it.)
     let (s, e, lo, hi) = (sw.start, sw.end, sw.mins, sw.maxs);
-    axial!(0, b.mins.x - (s.x + hi.x), b.mins.x - (e.x + hi.x));
-    axial!(1, (s.x + lo.x) - b.maxs.x, (e.x + lo.x) - b.maxs.x);
+    let spans = |bmin: f32, bmax: f32, lo: f32, hi: f32| bmin <= lo && hi <= bmax;
+    let [lo_x, hi_x, lo_z, hi_z] = sw.span_xz;
+    if !spans(b.mins.x, b.maxs.x, lo_x, hi_x) {
+        axial!(0, b.mins.x - (s.x + hi.x), b.mins.x - (e.x + hi.x));
+        axial!(1, (s.x + lo.x) - b.maxs.x, (e.x + lo.x) - b.maxs.x);
+    }
     axial!(2, b.mins.y - (s.y + hi.y), b.mins.y - (e.y + hi.y));
     axial!(3, (s.y + lo.y) - b.maxs.y, (e.y + lo.y) - b.maxs.y);
-    axial!(4, b.mins.z - (s.z + hi.z), b.mins.z - (e.z + hi.z));
-    axial!(5, (s.z + lo.z) - b.maxs.z, (e.z + lo.z) - b.maxs.z);
+    if !spans(b.mins.z, b.maxs.z, lo_z, hi_z) {
+        axial!(4, b.mins.z - (s.z + hi.z), b.mins.z - (e.z + hi.z));
+        axial!(5, (s.z + lo.z) - b.maxs.z, (e.z + lo.z) - b.maxs.z);
+    }
     for (i, p) in b.sloped_planes().iter().enumerate() {
         let n = p.normal;
         // The box corner deepest behind the plane (Quake's `offsets[signbits]`).
@@ -369,8 +456,8 @@ pub(super) fn finish(sw: &Sweep, best: &Best, brushes: &[Brush]) -> TraceResult 
 /// True when the box of `sw` at its start overlaps or touches brush `b` (a position test: every
 /// expanded plane at distance ≤ 0, as a trace's `start_solid`).
 #[inline]
-pub(super) fn overlaps(sw: &Sweep, b: &Brush) -> bool {
+pub(super) fn overlaps(sw: &Sweep, bounds: &Bounds, b: &Brush) -> bool {
     let mut best = Best::new();
-    clip_brush(sw, b, 0, &mut best);
+    clip_brush(sw, bounds, b, 0, &mut best);
     best.start_solid
 }

@@ -49,14 +49,17 @@ pub const OVERCLIP: f32 = 1.001;
 /// For the built-in world, which keeps the contract, nothing changes. One home for this guard:
 /// every trace of the slide code goes through it.
 #[inline]
-pub fn trace(
-    probe: &impl GroundProbe,
+pub fn trace<P: GroundProbe>(
+    probe: &P,
     start: Vec3,
     end: Vec3,
     mins: Vec3,
     maxs: Vec3,
 ) -> TraceResult {
     let mut t = probe.trace(start, end, mins, maxs);
+    if !P::TRACE_GUARD.is_on() {
+        return t;
+    }
     if !(t.fraction >= 0.0) {
         t.fraction = 0.0;
     } else if t.fraction > 1.0 {
@@ -86,10 +89,21 @@ pub struct SlideHits {
 /// standing or crouched height ([`super::crouch::height`]); negative or non-finite sizes are 0.
 #[inline]
 pub fn body_box(state: &MoverState, params: &MoveParams) -> (Vec3, Vec3) {
-    let size = |x: f32| if x > 0.0 && x <= f32::MAX { x } else { 0.0 };
+    let size = positive_or_zero;
     let r = size(params.body_radius);
     let h = size(super::crouch::height(state, params));
     (Vec3::new(-r, 0.0, -r), Vec3::new(r, h, r))
+}
+
+/// `x` when `0 < x ≤ f32::MAX`, else 0: one unsigned compare on the bits (non-negative floats
+/// order like their patterns; zero, negatives, infinities and NaNs fall outside).
+#[inline(always)]
+fn positive_or_zero(x: f32) -> f32 {
+    if crate::math::bits::in_range_to_max(x, 1) {
+        x
+    } else {
+        0.0
+    }
 }
 
 /// Quake III `PM_ClipVelocity`: `v` without its part into the plane of normal `n`, taken off a
@@ -151,6 +165,15 @@ pub fn slide_move(
     dt: f32,
     ground: Option<Vec3>,
 ) -> SlideHits {
+    // The first trace before anything else: most moves hit nothing (open ground) and need none
+    // of the planes.
+    let mut t = trace(probe, *pos, *pos + *vel * dt, mins, maxs);
+    if !t.all_solid && !(t.fraction < 1.0) {
+        if t.fraction > 0.0 {
+            *pos = t.end;
+        }
+        return SlideHits::default();
+    }
     let mut hits = SlideHits::default();
     let primal = *vel;
     let eps = entering_speed(params);
@@ -165,9 +188,10 @@ pub fn slide_move(
     // root).
     let mut primal_added = false;
     let mut time_left = dt;
-    for _ in 0..MAX_BUMPS {
-        let end = *pos + *vel * time_left;
-        let t = trace(probe, *pos, end, mins, maxs);
+    for bump in 0..MAX_BUMPS {
+        if bump > 0 {
+            t = trace(probe, *pos, *pos + *vel * time_left, mins, maxs);
+        }
         if t.all_solid {
             // Trapped in a solid: no move (the ground trace nudges it out, or it stays).
             vel.y = 0.0;
@@ -270,6 +294,7 @@ fn clip_to_planes(vel: &mut Vec3, planes: &[Vec3], eps: f32) -> bool {
 
 /// Quake III `PM_StepSlideMove` with QuakeWorld's choice (module docs) on `state`'s position and
 /// velocity over `dt` seconds: `ground` as in [`slide_move`], `mins`/`maxs` the body's box.
+#[inline]
 pub fn step_slide_move(
     probe: &impl GroundProbe,
     params: &MoveParams,
@@ -279,12 +304,48 @@ pub fn step_slide_move(
     ground: Option<Vec3>,
 ) -> SlideHits {
     let (start_o, start_v) = (state.position, state.velocity);
-    let (mut pos, mut vel) = (start_o, start_v);
-    let first = slide_move(probe, params, &mut pos, &mut vel, mins, maxs, dt, ground);
-    state.position = pos;
-    state.velocity = vel;
+    let first = slide_move(
+        probe,
+        params,
+        &mut state.position,
+        &mut state.velocity,
+        mins,
+        maxs,
+        dt,
+        ground,
+    );
+    if !first.hit || first.stuck {
+        return first; // nothing in the way (or stuck): no step to try
+    }
+    step_up_move(
+        probe,
+        params,
+        state,
+        (mins, maxs),
+        dt,
+        ground,
+        (start_o, start_v),
+        first,
+    )
+}
+
+/// [`step_slide_move`] after its plain slide (from `start`, position and velocity, to `state`)
+/// hit something: the same move from `step_up` higher, pushed back down, kept when better.
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn step_up_move(
+    probe: &impl GroundProbe,
+    params: &MoveParams,
+    state: &mut MoverState,
+    (mins, maxs): (Vec3, Vec3),
+    dt: f32,
+    ground: Option<Vec3>,
+    (start_o, start_v): (Vec3, Vec3),
+    first: SlideHits,
+) -> SlideHits {
+    let (pos, vel) = (state.position, state.velocity);
     let step = params.step_up;
-    if !first.hit || first.stuck || !(step > 0.0 && step <= f32::MAX) {
+    if !(step > 0.0 && step <= f32::MAX) {
         return first;
     }
     let up = Vec3::new(0.0, step, 0.0);
@@ -357,21 +418,56 @@ pub struct GroundFound {
 /// Quake III `PM_GroundTrace` with Source's `StayOnGround` (module docs): `stick` is whether the
 /// body may be pulled down by `step_down` (it was grounded and did not jump). Sets `grounded`,
 /// `ground_normal`, coyote time, and on the ground `vy = 0` with the feet on the trace's end.
+#[inline]
 pub fn ground_trace(
     probe: &impl GroundProbe,
     params: &MoveParams,
     state: &mut MoverState,
-    (mins, maxs): (Vec3, Vec3),
+    body: (Vec3, Vec3),
     stick: bool,
 ) -> GroundFound {
-    let reach_of = |x: f32| if x > 0.0 && x <= f32::MAX { x } else { 0.0 };
-    let snap = reach_of(params.ground_snap);
-    let step_down = reach_of(params.step_down);
-    let reach = if stick && step_down > snap {
-        step_down
-    } else {
-        snap
-    };
+    let reach = GroundReach::new(params).of(stick);
+    ground_trace_down(probe, params, state, body, reach)
+}
+
+/// How far down [`ground_trace`] looks, from the parameters once a tick: `ground_snap`, or
+/// `step_down` when that is farther and the body sticks (each a finite reach ≥ 0, else 0).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct GroundReach {
+    snap: f32,
+    stick: f32,
+}
+
+impl GroundReach {
+    #[inline]
+    pub(super) fn new(params: &MoveParams) -> GroundReach {
+        let snap = positive_or_zero(params.ground_snap);
+        let step_down = positive_or_zero(params.step_down);
+        GroundReach {
+            snap,
+            stick: if step_down > snap { step_down } else { snap },
+        }
+    }
+
+    /// The reach for a body that sticks to the ground (`stick`) or not.
+    #[inline]
+    pub(super) fn of(self, stick: bool) -> f32 {
+        if stick {
+            self.stick
+        } else {
+            self.snap
+        }
+    }
+}
+
+/// [`ground_trace`] down by `reach` (finite, ≥ 0).
+pub(super) fn ground_trace_down(
+    probe: &impl GroundProbe,
+    params: &MoveParams,
+    state: &mut MoverState,
+    (mins, maxs): (Vec3, Vec3),
+    reach: f32,
+) -> GroundFound {
     let was = state.grounded;
     let mut found = GroundFound::default();
     let p = state.position;

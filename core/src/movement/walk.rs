@@ -320,12 +320,14 @@ fn run_tick_solid(
     use super::slide;
     let mut out = TickEvents::NONE;
     let body = slide::body_box(state, params);
-    out.add_found(slide::ground_trace(
+    let reach = slide::GroundReach::new(params);
+    let stick = state.grounded;
+    out.add_found(slide::ground_trace_down(
         probe,
         params,
         state,
         body,
-        state.grounded,
+        reach.of(stick),
     ));
     let start_position = state.position;
     out.flags |= jump_and_accelerate(state, params, wish, jump, dt);
@@ -348,7 +350,13 @@ fn run_tick_solid(
         out.flags |= HIT_WALL;
     }
     let stick = state.grounded;
-    out.add_found(slide::ground_trace(probe, params, state, body, stick));
+    out.add_found(slide::ground_trace_down(
+        probe,
+        params,
+        state,
+        body,
+        reach.of(stick),
+    ));
     end_tick(state, params, dt, start_position, out)
 }
 
