@@ -331,7 +331,7 @@ pub fn sticks_hash_file(
 
 /// Run one `rig.tick` per sample, writing after each the frame
 /// [`hopkit_demo::render::draw_frame`] draws for `rig.view()` into a fresh
-/// [`hopkit_demo::counting::FrameBuffer`]: its 1024 bytes, page-major (byte `page·128 + x`,
+/// [`hopkit_demo::framebuffer::FrameBuffer`]: its 1024 bytes, page-major (byte `page·128 + x`,
 /// bit `y % 8` of row `y = 8·page + bit`). Frame `k` (0-based) is the picture after tick `k + 1`.
 pub fn write_frames(
     rig: &mut hopkit_demo::DemoRig,
@@ -341,7 +341,7 @@ pub fn write_frames(
 ) -> Result<()> {
     for (i, raw) in samples.iter().enumerate() {
         rig.tick(raw);
-        let mut fb = hopkit_demo::counting::FrameBuffer::new();
+        let mut fb = hopkit_demo::framebuffer::FrameBuffer::new();
         // The frame buffer's drawing never fails (`Infallible`).
         let _ = hopkit_demo::render::draw_frame(&rig.view(), &mut fb);
         w.write_all(fb.buffer())?;

@@ -643,8 +643,9 @@ pub(crate) fn clip_span(
     x1: i32,
     y1: i32,
 ) -> Option<(i32, i32, i32, i32)> {
-    // Saturating: a rectangle reaching past i32::MAX ends there, beyond any clip.
-    let end = |start: i32, len: u32| start.saturating_add(len.min(i32::MAX as u32) as i32);
+    // Saturating: a rectangle reaching past i32::MAX ends there, beyond any clip (and one from
+    // far left or above with a size over i32::MAX still reaches it).
+    let end = |start: i32, len: u32| start.saturating_add_unsigned(len);
     let (ax, ay) = (area.top_left.x, area.top_left.y);
     let (cx0, cy0) = (ax.max(x0), ay.max(y0));
     let (cx1, cy1) = (
@@ -1648,7 +1649,8 @@ mod tests {
         assert_eq!(far, Point::new(WIDTH + CLIP_MARGIN, -CLIP_MARGIN));
     }
 
-    use crate::counting::{FrameBuffer, PixelCounter};
+    use crate::counting::PixelCounter;
+    use crate::framebuffer::FrameBuffer;
     use crate::view::{CritterView, GhostView};
     use hopkit::math::Vec3;
 

@@ -395,8 +395,10 @@ fn draw_hud<D: DrawTarget<Color = BinaryColor>>(
         target,
     )?;
     // Separator under the HUD, dotted.
-    for x in (0..WIDTH).step_by(2) {
+    let mut x = 0;
+    while x < WIDTH {
         Pixel(Point::new(x, HUD_HEIGHT - 1), BinaryColor::On).draw(target)?;
+        x += 2;
     }
     Ok(())
 }
@@ -415,12 +417,7 @@ fn rotate(v: Vec2, angle: f32) -> Vec2 {
 /// `p` moved `len` pixels along planar direction `dir` (normalised here; zero → `None`).
 fn offset(p: Point, dir: Vec2, len: f32) -> Option<Point> {
     let d = dir.try_normalize()?;
-    let x = round(d.x * len);
-    let y = round(d.y * len);
-    if !(x.is_finite() && y.is_finite()) {
-        return None;
-    }
-    Some(Point::new(p.x + x as i32, p.y + y as i32))
+    offset_xy(p, d.x * len, d.y * len)
 }
 
 /// `p` moved by `(dx, dy)` pixels (rounded); `None` if not finite.

@@ -136,9 +136,8 @@ pub fn player_sprite(view: &DemoView, who: BodyView, grounded: bool) -> Vec<(usi
     let mut out = Vec::new();
     for y in (cy - 14).max(i64::from(HUD_HEIGHT))..=(cy + 14).min(H as i64 - 1) {
         for x in (cx - 14).max(0)..=(cx + 14).min(W as i64 - 1) {
-            let (x, y) = (x as usize, y as usize);
-            if a.get(x, y) && !b.get(x, y) {
-                out.push((x, y));
+            if a.get(x as i32, y as i32) && !b.get(x as i32, y as i32) {
+                out.push((x as usize, y as usize));
             }
         }
     }
