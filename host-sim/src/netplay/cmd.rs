@@ -8,7 +8,8 @@ use std::time::Duration;
 use anyhow::{anyhow, Result};
 use hopkit::ghost::{encode, recording_size, Frame, Recording, RecordingInfo};
 use hopkit::hash::{format_hash_line, StateHash};
-use hopkit_demo::arena::{ArenaInput, ArenaParams, ArenaWorld, MAX_PLAYERS};
+use hopkit_demo::arena::{ArenaInput, ArenaWorld, MAX_PLAYERS};
+use hopkit_demo::DemoParams;
 
 use super::inputs::InputSource;
 use super::lossy::Impairment;
@@ -349,7 +350,7 @@ pub fn arena_hash_files(paths: &[PathBuf], ticks: Option<u32>) -> Result<u64> {
     };
     // Every run is at most MAX_SECONDS of simulated time.
     let n = crate::app::check_ticks(n, hopkit_demo::TICK_HZ)?;
-    let params = ArenaParams::default();
+    let params = DemoParams::default();
     let mut world = ArenaWorld::new(recs.len());
     let mut inputs: Vec<ArenaInput> = vec![[0; 3]; recs.len()];
     for t in 0..n {
