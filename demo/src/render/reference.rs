@@ -18,9 +18,11 @@ use super::text;
 // `Circle::with_center` (the same `fill_solid` calls in the same order, tested against
 // embedded-graphics itself for every diameter drawn here: `circles_are_embedded_graphics_circles_
 // call_for_call`), in ≈ 1 KB less code than embedded-graphics' generic circle iterators.
+use super::hud::{format_ratio, format_speed};
+use super::shapes::{circle, stroke_rect, Field};
 use super::{
-    circle, clamp_i, finite_nonneg, format_ratio, format_speed, stroke_rect, Field, Viewport,
-    FIELD_HEIGHT, GRID_SPACING_PX, HEIGHT, HUD_HEIGHT, SPEED_BAR_FULL_SCALE, WIDTH,
+    clamp_i, finite_nonneg, Viewport, FIELD_HEIGHT, GRID_SPACING_PX, HEIGHT, HUD_HEIGHT,
+    SPEED_BAR_FULL_SCALE, WIDTH,
 };
 
 /// Draw the whole frame for `view` into `target` (cleared first). `target` is expected to be the
@@ -44,7 +46,7 @@ pub fn draw_frame<D: DrawTarget<Color = BinaryColor>>(
     if let Some(f) = &view.features {
         // The features have one drawing routine (from display points), shared with the
         // fixed-point renderer.
-        super::draw_features(
+        super::field::draw_features(
             f,
             &vp.seen(),
             vp.pixels_per_unit,
