@@ -9,11 +9,12 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use hopkit::hash::StateHash;
-use hopkit_demo::arena::{scripted_input, ArenaInput, ArenaParams, ArenaWorld};
+use hopkit_demo::arena::{scripted_input, ArenaInput, ArenaWorld};
+use hopkit_demo::DemoParams;
 
 /// A mid-game world: 2 players 600 ticks into the script (running, strafe-hopping).
 fn mid_game() -> ArenaWorld {
-    let params = ArenaParams::default();
+    let params = DemoParams::default();
     let mut w = ArenaWorld::new(2);
     for t in 0..600 {
         w.step(&params, &[scripted_input(t, 0), scripted_input(t, 1)]);
@@ -26,7 +27,7 @@ fn arena(c: &mut Criterion) {
         "arena world: {} bytes (2–4 players, companion, 4 critters)",
         std::mem::size_of::<ArenaWorld>()
     );
-    let params = ArenaParams::default();
+    let params = DemoParams::default();
     let world = mid_game();
     // GGRS keeps max-prediction + 1 saved states.
     let mut ring = [world; 9];

@@ -5,10 +5,12 @@
 //! # Example
 //!
 //! ```
-//! use hopkit_demo::arena::{scripted_input, ArenaParams, ArenaWorld};
+//! use hopkit_demo::arena::{scripted_input, ArenaWorld};
+//! use hopkit_demo::DemoParams;
 //! use hopkit::hash::StateHash;
 //!
-//! let params = ArenaParams::default();
+//! // The arena is tuned like the demo scene: the same parameters.
+//! let params = DemoParams::default();
 //! let mut world = ArenaWorld::new(2);
 //! let saved = world; // a snapshot is a copy
 //! for tick in 0..120 {
@@ -33,7 +35,7 @@
 //! | frame field | arena meaning |
 //! |---|---|
 //! | `pitch` (−32..=31) | forward (+) / back (−) stick, `pitch / 31` clamped to ±1 |
-//! | `yaw` (−32..=31) | turn rate, `yaw / 31 ·` [`ArenaParams::look_max_rate`]; + turns left |
+//! | `yaw` (−32..=31) | turn rate, `yaw / 31 ·` [`DemoParams::look_max_rate`]; + turns left |
 //! | `toward` | strafe left (held) |
 //! | `away` | strafe right (held); both held cancel |
 //! | `missile` | jump held (auto-hop; a recording's one-tick press is one jump) |
@@ -54,18 +56,18 @@
 //! outside the state (not `Copy`), and their cost would take the 8-tick re-simulation of a
 //! rollback past its microcontroller budget.
 
-use hopkit::follower::{self, FollowerParams, FollowerState, TickConsts};
+use hopkit::follower::{self, FollowerState, TickConsts};
 use hopkit::ghost::Frame;
 use hopkit::hash::{StateHash, StateHasher};
 use hopkit::math::{Vec2, Vec3};
-use hopkit::movement::{MoveInput, MoveParams, MoverState};
-use hopkit::slope::{SlopeParams, SlopeState};
+use hopkit::movement::{MoveInput, MoverState};
+use hopkit::slope::SlopeState;
 use hopkit::steering::arrival::arrival_step;
-use hopkit::steering::{ArrivalParams, ArrivalState, SteeringParams};
+use hopkit::steering::ArrivalState;
 
 use super::level::DemoGround;
 use super::scene::{
-    add_carried_yaw, move_in_arena, COMPANION_START, CRITTERS, CRITTER_RING, LOOK_MAX_RATE, RING,
+    add_carried_yaw, move_in_arena, DemoParams, COMPANION_START, CRITTERS, CRITTER_RING, RING,
 };
 use super::TICK_HZ;
 
@@ -97,7 +99,7 @@ pub const PLAYER_STARTS: [Vec3; MAX_PLAYERS] = [
 pub struct Controls {
     /// Movement wish in the view frame `(front, right)`, each in `[−1, 1]`.
     pub wish: Vec2,
-    /// Turn command in `[−1, 1]` (+ turns left), scaled by [`ArenaParams::look_max_rate`].
+    /// Turn command in `[−1, 1]` (+ turns left), scaled by [`DemoParams::look_max_rate`].
     pub turn: f32,
     /// Jump held.
     pub jump: bool,
@@ -143,37 +145,6 @@ pub fn make_input(forward: i8, turn: i8, strafe: i8, jump: bool, fire: bool) -> 
         condition: 0,
     }
     .pack()
-}
-
-/// Tuning of the arena. `Default` = the demo's values, documented on each field.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct ArenaParams {
-    /// Player movement. Default [`MoveParams::seed`] (the seed's constants, auto-hop on).
-    pub movement: MoveParams,
-    /// Player body tilt on slopes. Default [`SlopeParams::seed`].
-    pub slope: SlopeParams,
-    /// Companion (bad values are sanitized each tick by [`follower::step_cached`]). Default
-    /// [`FollowerParams::seed`].
-    pub follower: FollowerParams,
-    /// Critter bodies. Default [`SteeringParams::critter`].
-    pub critter: SteeringParams,
-    /// Critter arrival. Default [`ArrivalParams::default`].
-    pub arrival: ArrivalParams,
-    /// Fastest turn, rad/s. Default [`LOOK_MAX_RATE`] (3 rad/s).
-    pub look_max_rate: f32,
-}
-
-impl Default for ArenaParams {
-    fn default() -> Self {
-        ArenaParams {
-            movement: MoveParams::seed(),
-            slope: SlopeParams::seed(),
-            follower: FollowerParams::seed(),
-            critter: SteeringParams::critter(),
-            arrival: ArrivalParams::default(),
-            look_max_rate: LOOK_MAX_RATE,
-        }
-    }
 }
 
 /// One player: movement state, view yaw, body tilt.
@@ -250,7 +221,7 @@ impl ArenaWorld {
     /// One fixed 1/[`TICK_HZ`] s tick from every player's input: `inputs[i]` is player `i`'s
     /// (missing ones are [`NEUTRAL_INPUT`], extra ones ignored). The one function that advances
     /// the arena.
-    pub fn step(&mut self, params: &ArenaParams, inputs: &[ArenaInput]) {
+    pub fn step(&mut self, params: &DemoParams, inputs: &[ArenaInput]) {
         let dt = 1.0 / TICK_HZ as f32;
         let ground = DemoGround;
         let n = self.player_count();
@@ -276,7 +247,7 @@ impl ArenaWorld {
     }
 }
 
-fn step_player(pl: &mut ArenaPlayer, params: &ArenaParams, c: &Controls, dt: f32) {
+fn step_player(pl: &mut ArenaPlayer, params: &DemoParams, c: &Controls, dt: f32) {
     let rate = hopkit::math::finite_or(c.turn * params.look_max_rate, 0.0);
     pl.yaw = hopkit::math::wrap_angle(pl.yaw + rate * dt);
     pl.facing = hopkit::math::yaw_forward(pl.yaw);
@@ -416,7 +387,7 @@ impl<'a> InputSource<'a> {
 
 /// The state hash after `frames` ticks of a fresh arena whose player `p` plays
 /// `sources[p].input(t, p)` (2–4 sources): what a netplay session with these inputs ends at.
-pub fn session_hash(params: &ArenaParams, sources: &[InputSource<'_>], frames: u32) -> u64 {
+pub fn session_hash(params: &DemoParams, sources: &[InputSource<'_>], frames: u32) -> u64 {
     let n = sources.len().clamp(MIN_PLAYERS, MAX_PLAYERS);
     let mut world = ArenaWorld::new(n);
     let mut inputs = [NEUTRAL_INPUT; MAX_PLAYERS];
@@ -435,7 +406,7 @@ mod tests {
     use hopkit::rng::Pcg32;
 
     fn run(world: &mut ArenaWorld, from: u32, ticks: u32) {
-        let p = ArenaParams::default();
+        let p = DemoParams::default();
         for t in from..from + ticks {
             let inputs = [
                 scripted_input(t, 0),
@@ -481,7 +452,7 @@ mod tests {
 
     #[test]
     fn every_player_input_matters() {
-        let p = ArenaParams::default();
+        let p = DemoParams::default();
         for who in 0..MAX_PLAYERS {
             let base = ArenaWorld::new(MAX_PLAYERS);
             let (mut a, mut b) = (base, base);
@@ -511,7 +482,7 @@ mod tests {
 
     #[test]
     fn any_bytes_decode_and_step_finite() {
-        let p = ArenaParams::default();
+        let p = DemoParams::default();
         let mut rng = Pcg32::seeded(24);
         let mut world = ArenaWorld::new(4);
         for _ in 0..3000 {
@@ -564,7 +535,7 @@ mod tests {
         assert_eq!(r.input(0, 0), r.input(RANDOM_HOLD - 1, 0));
         assert_ne!(r.input(0, 0), r.input(0, 1));
         // A session hash is the world stepped on the sources.
-        let p = ArenaParams::default();
+        let p = DemoParams::default();
         let mut w = ArenaWorld::new(2);
         for t in 0..300 {
             w.step(&p, &[mixed.input(t, 0), r.input(t, 1)]);
@@ -595,7 +566,7 @@ mod tests {
     #[test]
     fn scripted_players_strafe_hop_past_the_ground_max() {
         let mut world = ArenaWorld::new(2);
-        let p = ArenaParams::default();
+        let p = DemoParams::default();
         let mut top = 0.0f32;
         for t in 0..1800 {
             world.step(&p, &[scripted_input(t, 0), scripted_input(t, 1)]);

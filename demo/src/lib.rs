@@ -15,8 +15,9 @@
 //! - [`view`]: the plain-data snapshot ([`DemoView`]) front ends draw; [`render`]: the 128×64
 //!   monochrome renderer every front end draws with (`embedded-graphics`).
 //! - [`app`]: the board-independent handheld application (sticks + buttons → fixed 60 Hz ticks →
-//!   one frame), generic over the small [`seams`] a board implements; [`counting`]: drawing
-//!   targets without a display (pixel fingerprints, the handheld's 1 KiB frame buffer).
+//!   one frame), generic over the small [`seams`] a board implements; [`framebuffer`]: the
+//!   handheld's 1 KiB 1-bit picture, the one display buffer every front end draws into;
+//!   [`counting`]: a drawing target that counts and fingerprints pixels.
 //! - [`collision`]: the collision scenarios (small levels of solids and scripted input) and their
 //!   hash, for the cross-CPU check of the body among solids.
 //! - [`link`]: the link cable — two handhelds play the [`arena`] over a UART wire with rollback.
@@ -45,6 +46,7 @@ pub mod arena;
 pub mod collision;
 pub mod counting;
 pub mod forms;
+pub mod framebuffer;
 pub mod gamepad;
 pub mod level;
 pub mod link;

@@ -26,7 +26,7 @@ use embedded_graphics::prelude::*;
 use embedded_hal::i2c::I2c;
 
 use hopkit_demo::app::{App, Poll};
-use hopkit_demo::counting::FrameBuffer;
+use hopkit_demo::framebuffer::FrameBuffer;
 use hopkit_demo::link::Link;
 use hopkit_demo::seams::{ButtonSource, StickSource, TickClock};
 
@@ -39,7 +39,7 @@ pub const HEIGHT: u32 = 64;
 /// Pages (8 pixel rows each).
 pub const PAGES: u8 = (HEIGHT / 8) as u8;
 /// Frame buffer size, bytes.
-pub const BUFFER_LEN: usize = hopkit_demo::counting::FRAME_BYTES;
+pub const BUFFER_LEN: usize = hopkit_demo::framebuffer::FRAME_BYTES;
 
 /// Control byte: the rest of the transaction is commands.
 pub const CONTROL_COMMANDS: u8 = 0x00;

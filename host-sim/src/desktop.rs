@@ -24,8 +24,9 @@ use hopkit_demo::view::BodyView;
 use hopkit_demo::DemoView;
 
 use crate::canvas::{mix, Canvas};
-use crate::lcd::{Lcd, H, W};
+use crate::lcd::{H, W};
 use crate::readout::{num, Readout, StrafeReadout};
+use hopkit_demo::framebuffer::FrameBuffer;
 
 /// Default zoom of the display in the window (pixels per display pixel).
 pub const DEFAULT_ZOOM: usize = 6;
@@ -133,10 +134,10 @@ pub fn picture_size(zoom: usize) -> (usize, usize) {
     (W * zoom, H * zoom + PANEL_HEIGHT)
 }
 
-/// Draw `view` into an [`Lcd`] with the firmware's renderer.
-pub fn render_lcd(view: &DemoView) -> Lcd {
-    let mut lcd = Lcd::new();
-    // The Lcd target is infallible.
+/// Draw `view` into a [`FrameBuffer`] with the firmware's renderer.
+pub fn render_lcd(view: &DemoView) -> FrameBuffer {
+    let mut lcd = FrameBuffer::new();
+    // The frame buffer is infallible.
     let _ = draw_frame(view, &mut lcd);
     lcd
 }
@@ -286,11 +287,11 @@ fn dim_rect(canvas: &mut Canvas, x0: usize, y0: usize, w: usize, h: usize, t: f3
     }
 }
 
-fn draw_lcd(lcd: &Lcd, zoom: usize, canvas: &mut Canvas) {
+fn draw_lcd(lcd: &FrameBuffer, zoom: usize, canvas: &mut Canvas) {
     let gap = zoom >= 4;
     for y in 0..H {
         for x in 0..W {
-            let c = if lcd.get(x, y) {
+            let c = if lcd.get(x as i32, y as i32) {
                 palette::LCD_ON
             } else {
                 palette::LCD_OFF
@@ -311,7 +312,7 @@ fn draw_lcd(lcd: &Lcd, zoom: usize, canvas: &mut Canvas) {
 fn draw_trail(
     trail: &VecDeque<Vec2>,
     vp: &Viewport,
-    lcd: &Lcd,
+    lcd: &FrameBuffer,
     zoom: usize,
     color: Rgb888,
     strength: f32,
@@ -352,7 +353,7 @@ fn draw_trail(
                     continue;
                 }
                 let (lx, ly) = (px as usize / zoom, py as usize / zoom);
-                if lx < W && ly < H && !lcd.get(lx, ly) {
+                if lx < W && ly < H && !lcd.get(lx as i32, ly as i32) {
                     canvas.put(px, py, c);
                 }
             }
@@ -766,7 +767,6 @@ pub fn legend_icons() -> &'static [LegendIcon] {
                     if x < 0 || y < 0 {
                         continue;
                     }
-                    let (x, y) = (x as usize, y as usize);
                     if lcd.get(x, y) != base_lcd.get(x, y) {
                         pixels.push((dx, dy));
                     }

@@ -1,7 +1,8 @@
 //! hopkit-sim: the hopkit handheld demo, scenarios, plots and replay tools on the desktop.
 //!
 //! The binary (`hopkit-sim`) is the user-facing part; this library holds its pieces so that the
-//! integration tests can use them (e.g. the golden rendering test draws into [`lcd::Lcd`]).
+//! integration tests can use them (e.g. the golden rendering test saves and loads
+//! the demo's frame buffer as PBM files with [`lcd`]).
 //!
 //! ## Errors and exit codes
 //! Every error reaches the user as one line, `error: <message>`, built from `Display` (scenario

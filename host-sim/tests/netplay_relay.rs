@@ -14,7 +14,8 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use hopkit_demo::arena::{session_hash, ArenaParams, InputKind, InputSource};
+use hopkit_demo::arena::{session_hash, InputKind, InputSource};
+use hopkit_demo::DemoParams;
 
 fn bin() -> std::path::PathBuf {
     assert_cmd::cargo::cargo_bin("hopkit-sim")
@@ -222,7 +223,7 @@ fn two_peers_through_a_port_rewriting_relay_get_different_seats_and_one_hash() {
     } else {
         [random, scripted]
     };
-    let want = session_hash(&ArenaParams::default(), &sources, FRAMES);
+    let want = session_hash(&DemoParams::default(), &sources, FRAMES);
     assert_eq!(ha, format!("0x{want:016x}"), "{all}");
 }
 

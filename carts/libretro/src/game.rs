@@ -7,7 +7,7 @@ use core::fmt::Write as _;
 
 use hopkit::ghost::format::{load_scratch_size, peek_header, FORMAT_VERSION_2};
 use hopkit::ghost::Recording;
-use hopkit_demo::counting::FrameBuffer;
+use hopkit_demo::framebuffer::FrameBuffer;
 use hopkit_demo::view::{DISPLAY_HEIGHT, DISPLAY_WIDTH};
 use hopkit_demo::DemoRig;
 

@@ -12,7 +12,7 @@
 //! | `cart_update(gamepad)` | one 1/60 s tick with the gamepad byte (bits 8..31 ignored), then draw |
 //! | `cart_update_scripted()` | one tick of the scripted demo input (`hopkit_demo::scripted_raw`), then draw |
 //! | `cart_update_raw(lx, ly, rx, ry, adc_max, buttons)` | one tick with raw stick counts (low 16/8 bits used), then draw |
-//! | `cart_framebuffer_ptr()` / `cart_framebuffer_len()` | the 1024-byte framebuffer (layout in [`framebuffer`]) |
+//! | `cart_framebuffer_ptr()` / `cart_framebuffer_len()` | the 1024-byte framebuffer, rows of 16 bytes top to bottom, most significant bit = leftmost pixel (the PBM `P4` layout, [`FrameBuffer::rows`]), set = lit |
 //! | `cart_width()` / `cart_height()` | 128 / 64 |
 //! | `cart_state_hash_lo()` / `cart_state_hash_hi()` | the 64-bit state hash, low / high 32 bits |
 //! | `cart_tick_count()` | ticks simulated since `cart_init` |
@@ -28,10 +28,8 @@
 #![deny(missing_docs)]
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
-pub mod framebuffer;
-
-use framebuffer::Framebuffer;
 use hopkit::stick::RawSticks;
+use hopkit_demo::framebuffer::FrameBuffer;
 use hopkit_demo::{self as demo, DemoRig};
 
 pub use hopkit_demo::gamepad::{gamepad_raw as gamepad_to_raw, TURN_WITH_STRAFE};
@@ -42,8 +40,9 @@ pub use hopkit_demo::gamepad::{gamepad_raw as gamepad_to_raw, TURN_WITH_STRAFE};
 pub struct Cart {
     /// The simulation.
     pub rig: DemoRig,
-    /// What was drawn after the last update.
-    pub fb: Framebuffer,
+    /// What was drawn after the last update (the handheld's page-major buffer; the exports hand
+    /// the host its rows, [`FrameBuffer::rows`]).
+    pub fb: FrameBuffer,
 }
 
 impl Default for Cart {
@@ -68,7 +67,7 @@ impl Cart {
     pub fn with_rig(rig: DemoRig) -> Self {
         let mut c = Cart {
             rig,
-            fb: Framebuffer::default(),
+            fb: FrameBuffer::new(),
         };
         c.draw();
         c
@@ -108,6 +107,8 @@ impl Cart {
 mod exports {
     use super::*;
     use core::cell::UnsafeCell;
+    use hopkit_demo::framebuffer::FRAME_BYTES;
+    use hopkit_demo::view::{DISPLAY_HEIGHT, DISPLAY_WIDTH};
 
     /// The cart instance behind the exports. wasm32 carts are single-threaded; every export takes
     /// the cell for the duration of one call only.
@@ -117,28 +118,53 @@ mod exports {
     unsafe impl Sync for Global {}
     static CART: Global = Global(UnsafeCell::new(None));
 
+    /// The picture the host reads: the cart's frame buffer in rows ([`FrameBuffer::rows`]),
+    /// written after every export that draws.
+    struct Rows(UnsafeCell<[u8; FRAME_BYTES]>);
+    // SAFETY: as `Global`: one export at a time, no reference outlives the call.
+    unsafe impl Sync for Rows {}
+    static ROWS: Rows = Rows(UnsafeCell::new([0; FRAME_BYTES]));
+
     fn with_cart<R>(f: impl FnOnce(&mut Cart) -> R) -> R {
         // SAFETY: see `Global`: no two exports run at once, and no reference outlives the call.
         let slot = unsafe { &mut *CART.0.get() };
-        f(slot.get_or_insert_with(Cart::new))
+        let fresh = slot.is_none();
+        let cart = slot.get_or_insert_with(Cart::new);
+        if fresh {
+            publish(cart);
+        }
+        f(cart)
+    }
+
+    /// [`with_cart`] for an export that draws: the host's rows follow.
+    fn with_cart_drawn(f: impl FnOnce(&mut Cart)) {
+        with_cart(|c| {
+            f(c);
+            publish(c);
+        });
+    }
+
+    fn publish(cart: &Cart) {
+        // SAFETY: see `Rows`.
+        unsafe { *ROWS.0.get() = cart.fb.rows() };
     }
 
     /// Reset to the start of the demo scene (also done lazily by the first call of any export).
     #[no_mangle]
     pub extern "C" fn cart_init() {
-        with_cart(|c| *c = Cart::new());
+        with_cart_drawn(|c| *c = Cart::new());
     }
 
     /// One 1/60 s tick with a WASM-4 gamepad byte (bits 8..31 ignored), then draw.
     #[no_mangle]
     pub extern "C" fn cart_update(gamepad: u32) {
-        with_cart(|c| c.update(gamepad as u8));
+        with_cart_drawn(|c| c.update(gamepad as u8));
     }
 
     /// One tick of the scripted demo input (`hopkit_demo::scripted_raw(tick)`), then draw.
     #[no_mangle]
     pub extern "C" fn cart_update_scripted() {
-        with_cart(|c| c.update_scripted());
+        with_cart_drawn(|c| c.update_scripted());
     }
 
     /// One tick with raw stick counts (low 16 bits of the counts, low 8 of `buttons`), then draw.
@@ -159,7 +185,7 @@ mod exports {
             adc_max: adc_max as u16,
             buttons: buttons as u8,
         };
-        with_cart(|c| c.update_raw(&raw));
+        with_cart_drawn(|c| c.update_raw(&raw));
     }
 
     /// The level [`cart_collision_hash`] builds its runs in: a static, off the cart's stack.
@@ -178,28 +204,29 @@ mod exports {
         hopkit_demo::collision::collision_hash_in(level)
     }
 
-    /// Address of the 1024-byte framebuffer in linear memory.
+    /// Address of the 1024-byte framebuffer (rows, see the crate docs) in linear memory: the
+    /// same address for the whole run, its bytes the picture the last drawing export drew.
     #[no_mangle]
     pub extern "C" fn cart_framebuffer_ptr() -> *const u8 {
-        with_cart(|c| c.fb.bytes.as_ptr())
+        with_cart(|_| ROWS.0.get().cast_const().cast())
     }
 
     /// Length of the framebuffer in bytes (1024).
     #[no_mangle]
     pub extern "C" fn cart_framebuffer_len() -> u32 {
-        framebuffer::LEN as u32
+        FRAME_BYTES as u32
     }
 
     /// Framebuffer width in pixels (128).
     #[no_mangle]
     pub extern "C" fn cart_width() -> u32 {
-        framebuffer::WIDTH
+        DISPLAY_WIDTH
     }
 
     /// Framebuffer height in pixels (64).
     #[no_mangle]
     pub extern "C" fn cart_height() -> u32 {
-        framebuffer::HEIGHT
+        DISPLAY_HEIGHT
     }
 
     /// Low 32 bits of the state hash.
@@ -231,8 +258,6 @@ fn panic(_: &core::panic::PanicInfo) -> ! {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use embedded_graphics::pixelcolor::BinaryColor;
-    use embedded_graphics::prelude::*;
     use hopkit::math::Vec2;
     use hopkit::stick::digital::{W4_BUTTON_1, W4_BUTTON_2, W4_LEFT, W4_RIGHT, W4_UP};
 
@@ -272,32 +297,5 @@ mod tests {
         }
         assert_eq!(c.state_hash(), demo::scripted_hash(120));
         assert!(c.fb.lit() > 0);
-    }
-
-    #[test]
-    fn framebuffer_layout_is_row_major_msb_first() {
-        let mut fb = Framebuffer::default();
-        Pixel(Point::new(0, 0), BinaryColor::On)
-            .draw(&mut fb)
-            .unwrap();
-        Pixel(Point::new(9, 1), BinaryColor::On)
-            .draw(&mut fb)
-            .unwrap();
-        Pixel(Point::new(127, 63), BinaryColor::On)
-            .draw(&mut fb)
-            .unwrap();
-        Pixel(Point::new(128, 0), BinaryColor::On)
-            .draw(&mut fb)
-            .unwrap(); // clipped
-        Pixel(Point::new(-1, 5), BinaryColor::On)
-            .draw(&mut fb)
-            .unwrap(); // clipped
-        assert_eq!(fb.bytes[0], 0x80);
-        assert_eq!(fb.bytes[framebuffer::STRIDE + 1], 0x40);
-        assert_eq!(fb.bytes[framebuffer::LEN - 1], 0x01);
-        assert_eq!(fb.lit(), 3);
-        assert!(fb.pixel(9, 1) && !fb.pixel(8, 1) && !fb.pixel(200, 0));
-        fb.clear(BinaryColor::On).unwrap();
-        assert_eq!(fb.lit(), 128 * 64);
     }
 }

@@ -9,7 +9,8 @@
 //! `HOPKIT_CART_WASM=/path/to/hopkit_cart.wasm` to choose the file, `HOPKIT_CART_TICKS` (default
 //! 600) for the length of the scripted run.
 
-use hopkit_cart::{framebuffer, Cart};
+use hopkit_cart::Cart;
+use hopkit_demo::framebuffer::FRAME_BYTES;
 use std::path::PathBuf;
 use wasmi::{Engine, Instance, Linker, Memory, Module, Store, TypedFunc};
 
@@ -146,7 +147,7 @@ fn fits_one_page_and_exports_everything() {
     assert_eq!(w.memory.data(&w.store).len(), 65536);
     assert_eq!(
         w.fb_len.call(&mut w.store, ()).unwrap() as usize,
-        framebuffer::LEN
+        FRAME_BYTES
     );
     for name in ["cart_width", "cart_height"] {
         let f: TypedFunc<(), u32> = w.instance.get_typed_func(&w.store, name).unwrap();
@@ -174,7 +175,7 @@ fn scripted_demo_is_bit_exact_on_wasm32() {
     w.init.call(&mut w.store, ()).unwrap();
     let n = ticks();
     let mut native = Cart::new();
-    assert_eq!(w.framebuffer(), native.fb.bytes.to_vec(), "first frame");
+    assert_eq!(w.framebuffer(), native.fb.rows().to_vec(), "first frame");
     for t in 1..=n {
         w.scripted.call(&mut w.store, ()).unwrap();
         native.update_scripted();
@@ -182,7 +183,7 @@ fn scripted_demo_is_bit_exact_on_wasm32() {
             assert_eq!(w.hash(), native.state_hash(), "state hash at tick {t}");
             assert_eq!(
                 w.framebuffer(),
-                native.fb.bytes.to_vec(),
+                native.fb.rows().to_vec(),
                 "framebuffer at tick {t}"
             );
         }
@@ -280,7 +281,7 @@ fn gamepad_input_is_bit_exact_and_bunny_hops() {
             assert_eq!(w.hash(), native.state_hash(), "tick {t}");
         }
     }
-    assert_eq!(w.framebuffer(), native.fb.bytes.to_vec());
+    assert_eq!(w.framebuffer(), native.fb.rows().to_vec());
     let max = native.rig.scene.params().movement.max_speed;
     assert!(
         top > 1.1 * max,

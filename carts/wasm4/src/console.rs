@@ -12,6 +12,7 @@ const DRAW_COLORS: *mut u16 = 0x14 as _;
 const GAMEPAD1: *const u8 = 0x16 as _;
 
 const BLIT_1BPP: u32 = 0;
+const BLIT_ROTATE: u32 = 8;
 
 /// The 4-colour palette, an OLED look: black, dim, mid and bright blue-white.
 pub const COLORS: [u32; 4] = [0x0a0f14, 0x23414f, 0x5c9fbf, 0xe0f4ff];
@@ -165,8 +166,25 @@ fn draw(g: &Game) {
     colors(0x20);
     rect(LCD_X - 2, LCD_Y - 2, 132, 68);
     colors(0x41);
-    // SAFETY: the framebuffer is 1024 bytes of 1-bpp, MSB-first rows: exactly 128×64 for BLIT_1BPP.
-    unsafe { ffi::blit(g.cart.fb.bytes.as_ptr(), LCD_X, LCD_Y, 128, 64, BLIT_1BPP) }
+    // The handheld's frame buffer is page-major (the SSD1306's layout): page `p`'s 128 bytes, one
+    // per column, bit `k` the pixel in row 8p + k. As a 1-bpp sprite 8 wide and 128 tall (a byte a
+    // row, most significant bit left), turned a quarter turn counter-clockwise (BLIT_ROTATE:
+    // sprite row r, column c lands at x = r, y = 7 − c), that is the display's rows 8p..8p + 7.
+    let fb = g.cart.fb.buffer();
+    for page in 0..8 {
+        // SAFETY: the frame buffer is 8 pages of 128 bytes, so bytes 128·page.. are an 8×128
+        // 1-bpp sprite inside it.
+        unsafe {
+            ffi::blit(
+                fb.as_ptr().add(128 * page),
+                LCD_X,
+                LCD_Y + 8 * page as i32,
+                8,
+                128,
+                BLIT_1BPP | BLIT_ROTATE,
+            )
+        }
+    }
 }
 
 /// Record mode: a map of the arena seen from above (±64 m around the centre, 1 px per m) with

@@ -28,8 +28,9 @@ pub mod session;
 pub mod view;
 pub mod wire;
 
-use crate::arena::{make_input, ArenaInput, ArenaParams};
+use crate::arena::{make_input, ArenaInput};
 use crate::view::DemoView;
+use crate::DemoParams;
 use hopkit::stick::RawSticks;
 use session::{Session, SessionStats, Slot};
 use wire::{match_id, Deframer, FramePacket, Hello, Packet, Received, MAX_FRAME};
@@ -379,7 +380,7 @@ impl<P: LinkPort> Link for Cable<P> {
         (self.state == CableState::Playing).then(|| {
             view::with_others_as_ghosts(
                 self.session.world(),
-                &ArenaParams::default(),
+                &DemoParams::default(),
                 self.session.seat(),
             )
         })

@@ -23,7 +23,8 @@
 //! [`CHECKS`] checksums. Nothing allocates.
 
 use super::wire::{FramePacket, MAX_SEND};
-use crate::arena::{ArenaInput, ArenaParams, ArenaWorld, NEUTRAL_INPUT};
+use crate::arena::{ArenaInput, ArenaWorld, NEUTRAL_INPUT};
+use crate::DemoParams;
 use hopkit::hash::StateHash;
 
 /// Most frames a session runs ahead of the last remote input it has (and so the deepest
@@ -83,7 +84,7 @@ pub struct SessionStats {
 /// One board's side of a two-player match.
 #[derive(Clone, Debug)]
 pub struct Session {
-    params: ArenaParams,
+    params: DemoParams,
     seat: usize,
     frame: u32,
     world: ArenaWorld,
@@ -114,7 +115,7 @@ impl Session {
     pub fn new(seat: usize) -> Self {
         let world = ArenaWorld::new(2);
         Session {
-            params: ArenaParams::default(),
+            params: DemoParams::default(),
             seat: seat.min(1),
             frame: 0,
             world,

@@ -74,7 +74,7 @@ fn replay(log: &Log, m: usize) -> BTreeMap<u32, u64> {
     let by_seat = |s: usize| &log.inputs[if seat_of(0) == s { 0 } else { 1 }][m];
     let (p1, p2) = (by_seat(0), by_seat(1));
     let n = p1.len().min(p2.len()) as u32;
-    let params = ArenaParams::default();
+    let params = DemoParams::default();
     let mut w = ArenaWorld::new(2);
     let mut out = BTreeMap::new();
     for t in 0..n {

@@ -1,9 +1,10 @@
 //! The arena as one player sees it, as a [`DemoView`] the shared renderer draws: the handheld in a
 //! link match, and the `hopkit-sim netplay --window` peer.
 
-use crate::arena::{ArenaParams, ArenaPlayer, ArenaWorld};
+use crate::arena::{ArenaPlayer, ArenaWorld};
 use crate::scene::{CRITTER_RING, RING};
 use crate::view::{heading_and_speed, BodyView, CritterView, DemoView, GhostView};
+use crate::DemoParams;
 use hopkit::math::Vec2;
 
 /// A player's body as the view draws it.
@@ -18,7 +19,7 @@ pub fn body(p: &ArenaPlayer) -> BodyView {
 /// What player `seat` (0-based) sees of the arena: itself as the demo's player (the camera on
 /// it), the companion and its crumbs, the critters and their targets, the level. The other
 /// players are not in the view (a [`DemoView`] has one player): see [`with_others_as_ghosts`].
-pub fn arena_view(world: &ArenaWorld, params: &ArenaParams, seat: usize) -> DemoView {
+pub fn arena_view(world: &ArenaWorld, params: &DemoParams, seat: usize) -> DemoView {
     let n = world.player_count();
     let p = &world.player[seat.min(n - 1)];
     let c = &world.companion.body;
@@ -65,7 +66,7 @@ pub fn arena_view(world: &ArenaWorld, params: &ArenaParams, seat: usize) -> Demo
 
 /// [`arena_view`] with every other player drawn as one of the view's ghosts (the handheld's
 /// 128×64 picture: a ghost is the demo's marker for another flyer).
-pub fn with_others_as_ghosts(world: &ArenaWorld, params: &ArenaParams, seat: usize) -> DemoView {
+pub fn with_others_as_ghosts(world: &ArenaWorld, params: &DemoParams, seat: usize) -> DemoView {
     let mut view = arena_view(world, params, seat);
     for (i, p) in world.player.iter().enumerate().take(world.player_count()) {
         if i != seat {
@@ -85,7 +86,7 @@ mod tests {
 
     #[test]
     fn the_view_follows_the_seat_and_shows_the_other_player() {
-        let params = ArenaParams::default();
+        let params = DemoParams::default();
         let mut w = ArenaWorld::new(2);
         for t in 0..200 {
             w.step(&params, &[scripted_input(t, 0), scripted_input(t, 1)]);

@@ -18,9 +18,11 @@ use super::text;
 // `Circle::with_center` (the same `fill_solid` calls in the same order, tested against
 // embedded-graphics itself for every diameter drawn here: `circles_are_embedded_graphics_circles_
 // call_for_call`), in ≈ 1 KB less code than embedded-graphics' generic circle iterators.
+use super::hud::{format_ratio, format_speed};
+use super::shapes::{circle, stroke_rect, Field};
 use super::{
-    circle, clamp_i, finite_nonneg, format_ratio, format_speed, stroke_rect, Field, Viewport,
-    FIELD_HEIGHT, GRID_SPACING_PX, HEIGHT, HUD_HEIGHT, SPEED_BAR_FULL_SCALE, WIDTH,
+    clamp_i, finite_nonneg, Viewport, FIELD_HEIGHT, GRID_SPACING_PX, HEIGHT, HUD_HEIGHT,
+    SPEED_BAR_FULL_SCALE, WIDTH,
 };
 
 /// Draw the whole frame for `view` into `target` (cleared first). `target` is expected to be the
@@ -44,7 +46,7 @@ pub fn draw_frame<D: DrawTarget<Color = BinaryColor>>(
     if let Some(f) = &view.features {
         // The features have one drawing routine (from display points), shared with the
         // fixed-point renderer.
-        super::draw_features(
+        super::field::draw_features(
             f,
             &vp.seen(),
             vp.pixels_per_unit,
@@ -399,8 +401,10 @@ fn draw_hud<D: DrawTarget<Color = BinaryColor>>(
         target,
     )?;
     // Separator under the HUD, dotted.
-    for x in (0..WIDTH).step_by(2) {
+    let mut x = 0;
+    while x < WIDTH {
         Pixel(Point::new(x, HUD_HEIGHT - 1), BinaryColor::On).draw(target)?;
+        x += 2;
     }
     Ok(())
 }
@@ -419,12 +423,7 @@ fn rotate(v: Vec2, angle: f32) -> Vec2 {
 /// `p` moved `len` pixels along planar direction `dir` (normalised here; zero → `None`).
 fn offset(p: Point, dir: Vec2, len: f32) -> Option<Point> {
     let d = dir.try_normalize()?;
-    let x = round(d.x * len);
-    let y = round(d.y * len);
-    if !(x.is_finite() && y.is_finite()) {
-        return None;
-    }
-    Some(Point::new(p.x + x as i32, p.y + y as i32))
+    offset_xy(p, d.x * len, d.y * len)
 }
 
 /// `p` moved by `(dx, dy)` pixels (rounded); `None` if not finite.

@@ -135,7 +135,7 @@ mod tests {
     /// pixels, and some of them are the solids'.
     #[test]
     fn solids_are_drawn_and_match_the_f32_reference() {
-        use crate::counting::FrameBuffer;
+        use crate::framebuffer::FrameBuffer;
         let mut on_screen = 0;
         let world =
             std::boxed::Box::leak(std::boxed::Box::new(crate::solid_level::SolidWorld::new()));

@@ -56,8 +56,8 @@ use hopkit::movement::{
     planar_velocity_tick, step_wish, FrictionMath, MoveParams, MoverState, TickConsts, WishDir,
 };
 use hopkit_demo::app::App;
-use hopkit_demo::counting::FrameBuffer;
 use hopkit_demo::demo_recording;
+use hopkit_demo::framebuffer::FrameBuffer;
 use hopkit_demo::seams::{Scripted, StepClock};
 use hopkit_demo::{scripted_raw, DemoRig};
 use hopkit_firmware::rt::qemu::{exit, stack_high_water, Counter, Out, Tally, MACHINE, TARGET};

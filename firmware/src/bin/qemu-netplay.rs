@@ -22,9 +22,9 @@ use core::fmt::Write as _;
 use core::hint::black_box;
 use cortex_m_rt::entry;
 use hopkit_demo::arena::{
-    scripted_input, session_hash, ArenaInput, ArenaParams, ArenaWorld, InputKind, InputSource,
-    NEUTRAL_INPUT,
+    scripted_input, session_hash, ArenaInput, ArenaWorld, InputKind, InputSource, NEUTRAL_INPUT,
 };
+use hopkit_demo::DemoParams;
 use hopkit_firmware::rt::qemu::{exit, Counter, Out, Tally, MACHINE, TARGET};
 
 /// 8-frame rollbacks of the arena measured (one per 8 ticks of a 30 s script loop).
@@ -47,7 +47,7 @@ fn main() -> ! {
     let _ = writeln!(out, "target: {TARGET}");
 
     // --- one 8-frame rollback of the 2-player arena: restore + 8 ticks ---
-    let aparams = black_box(ArenaParams::default());
+    let aparams = black_box(DemoParams::default());
     let mut live = ArenaWorld::new(2);
     let mut rollback = Tally::new();
     for r in 0..ROLLBACKS {

@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 use anyhow::Result;
 use hopkit::ghost::{Frame, Recording};
 use hopkit::hash::StateHash;
-use hopkit_demo::arena::{ArenaInput, ArenaParams, ArenaWorld};
+use hopkit_demo::arena::{ArenaInput, ArenaWorld};
+use hopkit_demo::DemoParams;
 
 use super::hash_line;
 use crate::cli::{HashArgs, MAX_SECONDS};
@@ -171,7 +172,7 @@ fn sticks_hash_file(
 
 /// Run one `rig.tick` per sample, writing after each the frame
 /// [`hopkit_demo::render::draw_frame`] draws for `rig.view()` into a fresh
-/// [`hopkit_demo::counting::FrameBuffer`]: its 1024 bytes, page-major (byte `page·128 + x`,
+/// [`hopkit_demo::framebuffer::FrameBuffer`]: its 1024 bytes, page-major (byte `page·128 + x`,
 /// bit `y % 8` of row `y = 8·page + bit`). Frame `k` (0-based) is the picture after tick `k + 1`.
 fn write_frames(
     rig: &mut hopkit_demo::DemoRig,
@@ -181,7 +182,7 @@ fn write_frames(
 ) -> Result<()> {
     for (i, raw) in samples.iter().enumerate() {
         rig.tick(raw);
-        let mut fb = hopkit_demo::counting::FrameBuffer::new();
+        let mut fb = hopkit_demo::framebuffer::FrameBuffer::new();
         // The frame buffer's drawing never fails (`Infallible`).
         let _ = hopkit_demo::render::draw_frame(&rig.view(), &mut fb);
         w.write_all(fb.buffer())?;
@@ -230,7 +231,7 @@ fn arena_hash_files(paths: &[PathBuf], ticks: Option<u32>) -> Result<u64> {
     };
     // Every run is at most MAX_SECONDS of simulated time.
     let n = check_ticks(n, hopkit_demo::TICK_HZ)?;
-    let params = ArenaParams::default();
+    let params = DemoParams::default();
     let mut world = ArenaWorld::new(recs.len());
     let mut inputs: Vec<ArenaInput> = vec![[0; 3]; recs.len()];
     for t in 0..n {

@@ -4,10 +4,11 @@
 use std::collections::BTreeMap;
 
 use hopkit::hash::StateHash;
-use hopkit_demo::arena::{ArenaInput, ArenaParams, ArenaWorld, InputSource};
+use hopkit_demo::arena::{ArenaInput, ArenaWorld, InputSource};
 use hopkit_demo::link::pipe::{Impairment, Pair, WireStats};
 use hopkit_demo::link::session::SessionStats;
 use hopkit_demo::link::CableStats;
+use hopkit_demo::DemoParams;
 
 /// A run's settings.
 #[derive(Clone, Copy, Debug)]
@@ -113,7 +114,7 @@ pub fn seat_inputs(rep: &PlayReport, m: usize) -> Option<[&[ArenaInput]; 2]> {
 /// (ticks past the shorter log are left out).
 pub fn replay(players: [&[ArenaInput]; 2], at: &[u32]) -> BTreeMap<u32, u64> {
     let n = players[0].len().min(players[1].len()) as u32;
-    let params = ArenaParams::default();
+    let params = DemoParams::default();
     let mut w = ArenaWorld::new(2);
     let mut out = BTreeMap::new();
     let last = at.iter().copied().filter(|&t| t <= n).max().unwrap_or(0);

@@ -27,7 +27,8 @@ use std::net::SocketAddr;
 
 use ggrs::{Config, GgrsRequest, InputStatus, PredictRepeatLast};
 use hopkit::hash::StateHash;
-use hopkit_demo::arena::{ArenaInput, ArenaParams, ArenaWorld, MAX_PLAYERS, NEUTRAL_INPUT};
+use hopkit_demo::arena::{ArenaInput, ArenaWorld, MAX_PLAYERS, NEUTRAL_INPUT};
+use hopkit_demo::DemoParams;
 
 /// The GGRS configuration of the arena.
 #[derive(Debug)]
@@ -85,7 +86,7 @@ pub struct Game {
     /// The world.
     pub world: ArenaWorld,
     /// Its tuning.
-    pub params: ArenaParams,
+    pub params: DemoParams,
     /// Rollback counters.
     pub stats: RollbackStats,
     /// `log[t]`: every player's input of the latest simulation of tick `t` (confirmed inputs once
@@ -105,7 +106,7 @@ impl Game {
         Game {
             hashes: vec![world.state_hash()],
             world,
-            params: ArenaParams::default(),
+            params: DemoParams::default(),
             stats: RollbackStats::default(),
             log: Vec::new(),
             perturb: None,

@@ -25,9 +25,10 @@ use embedded_graphics::prelude::*;
 use embedded_graphics::text::{Baseline, Text};
 use hopkit::math::Vec3;
 use hopkit::timestep::FixedStep;
-use hopkit_demo::arena::{make_input, ArenaInput, ArenaParams, ArenaWorld, MAX_PLAYERS};
+use hopkit_demo::arena::{make_input, ArenaInput, ArenaWorld, MAX_PLAYERS};
 use hopkit_demo::render::{Viewport, HUD_HEIGHT};
 use hopkit_demo::view::{BodyView, DemoView};
+use hopkit_demo::DemoParams;
 use minifb::{MouseButton, MouseMode, Window, WindowOptions};
 
 use super::run::{start_agreement, Net, NetOpts, PeerError, PeerReport};
@@ -136,9 +137,8 @@ pub fn player_sprite(view: &DemoView, who: BodyView, grounded: bool) -> Vec<(usi
     let mut out = Vec::new();
     for y in (cy - 14).max(i64::from(HUD_HEIGHT))..=(cy + 14).min(H as i64 - 1) {
         for x in (cx - 14).max(0)..=(cx + 14).min(W as i64 - 1) {
-            let (x, y) = (x as usize, y as usize);
-            if a.get(x, y) && !b.get(x, y) {
-                out.push((x, y));
+            if a.get(x as i32, y as i32) && !b.get(x as i32, y as i32) {
+                out.push((x as usize, y as usize));
             }
         }
     }
@@ -295,7 +295,7 @@ pub fn play(opts: &WindowPeerOpts) -> Result<(PeerReport, End), PeerError> {
     let mut canvas = Canvas::new(w, h, palette::PANEL);
     let mut controls = Controls::new();
     let mut pads = Gamepads::open();
-    let params = ArenaParams::default();
+    let params = DemoParams::default();
     let players = opts.remotes.len() + 1;
     let update = |window: &mut Window, canvas: &Canvas| {
         window
@@ -592,7 +592,7 @@ mod tests {
 
     #[test]
     fn the_view_follows_the_seat_and_the_others_are_drawn() {
-        let params = ArenaParams::default();
+        let params = DemoParams::default();
         let world = ArenaWorld::new(2);
         let v0 = arena_view(&world, &params, 0);
         let v1 = arena_view(&world, &params, 1);

@@ -410,7 +410,7 @@ fn oversized_sticks_file_is_rejected_without_reading_it() {
 
 #[test]
 fn sticks_frames_are_the_firmware_renderers_pictures() {
-    use hopkit_demo::counting::FrameBuffer;
+    use hopkit_demo::framebuffer::FrameBuffer;
     let dir = tempfile::tempdir().unwrap();
     let file = scripted_sticks(dir.path(), 130);
     let frames = dir.path().join("frames.bin");

@@ -9,7 +9,8 @@ use std::process::{Command, Output, Stdio};
 
 use hopkit::hash::StateHash;
 use hopkit_demo::arena::ArenaWorld;
-use hopkit_demo::arena::{session_hash, ArenaParams, InputKind, InputSource};
+use hopkit_demo::arena::{session_hash, InputKind, InputSource};
+use hopkit_demo::DemoParams;
 
 fn bin() -> std::path::PathBuf {
     assert_cmd::cargo::cargo_bin("hopkit-sim")
@@ -42,7 +43,7 @@ fn free_port() -> u16 {
 
 /// The arena stepped straight (no rollback) on `source` for `frames` ticks.
 fn straight_hash(source: &InputSource, players: usize, frames: u32) -> u64 {
-    let params = ArenaParams::default();
+    let params = DemoParams::default();
     let mut w = ArenaWorld::new(players);
     let mut inputs = vec![[0u8; 3]; players];
     for f in 0..frames {
@@ -60,7 +61,7 @@ pub fn lossy_session_hash(frames: u32) -> u64 {
     let rec = hopkit_demo::demo_recording().unwrap();
     let a = InputSource::new(InputKind::Mixed, 24, 2, rec);
     let b = InputSource::new(InputKind::Random, 24, 2, rec);
-    session_hash(&ArenaParams::default(), &[a, b], frames)
+    session_hash(&DemoParams::default(), &[a, b], frames)
 }
 
 #[test]
@@ -394,7 +395,7 @@ fn three_peers_agree() {
         .collect();
     let want = format!(
         "0x{:016x}",
-        session_hash(&ArenaParams::default(), &sources, 300)
+        session_hash(&DemoParams::default(), &sources, 300)
     );
     for o in &outs {
         let s = text(&o.stdout);

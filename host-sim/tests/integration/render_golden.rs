@@ -15,38 +15,39 @@ use std::path::{Path, PathBuf};
 
 use embedded_graphics::pixelcolor::Rgb888;
 use hopkit::math::{Vec2, Vec3};
+use hopkit_demo::framebuffer::FrameBuffer;
 use hopkit_demo::render::draw_frame;
 use hopkit_demo::DemoView;
 use hopkit_sim::canvas::Canvas;
 use hopkit_sim::desktop::sample_view;
-use hopkit_sim::lcd::{Lcd, H, W};
+use hopkit_sim::lcd::{self, H, W};
 
 fn golden_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden")
 }
 
 fn check_golden(name: &str, view: &DemoView) {
-    let mut lcd = Lcd::new();
-    draw_frame(view, &mut lcd).unwrap();
+    let mut fb = FrameBuffer::new();
+    draw_frame(view, &mut fb).unwrap();
     let path = golden_dir().join(format!("{name}.pbm"));
     if std::env::var_os("UPDATE_GOLDEN").is_some_and(|v| v == "1") {
         std::fs::create_dir_all(golden_dir()).unwrap();
-        lcd.save_pbm(&path).unwrap();
+        lcd::save_pbm(&fb, &path).unwrap();
         eprintln!("updated {}", path.display());
         return;
     }
-    let golden = Lcd::load_pbm(&path).unwrap_or_else(|e| {
+    let golden = lcd::load_pbm(&path).unwrap_or_else(|e| {
         panic!("{e:#}\n(run with UPDATE_GOLDEN=1 to create it)");
     });
-    let diff = lcd.diff_count(&golden);
+    let diff = fb.differing(&golden);
     if diff != 0 {
         let out = Path::new(env!("CARGO_TARGET_TMPDIR"));
         let actual = out.join(format!("{name}.actual.pbm"));
-        lcd.save_pbm(&actual).unwrap();
+        lcd::save_pbm(&fb, &actual).unwrap();
         let mut c = Canvas::new(W * 4, H * 4, Rgb888::new(0, 0, 0));
         for y in 0..H {
             for x in 0..W {
-                let color = match (lcd.get(x, y), golden.get(x, y)) {
+                let color = match (fb.get(x as i32, y as i32), golden.get(x as i32, y as i32)) {
                     (true, true) => Rgb888::new(200, 200, 200),
                     (true, false) => Rgb888::new(60, 220, 60),
                     (false, true) => Rgb888::new(230, 50, 50),
@@ -59,7 +60,7 @@ fn check_golden(name: &str, view: &DemoView) {
         c.save_png(&diff_png).unwrap();
         panic!(
             "{diff} pixels differ from {} (green = new, red = missing).\nactual: {}\ndiff: {}\n\
-             actual frame:\n{lcd:?}\nIf the change is intended: UPDATE_GOLDEN=1 cargo test -p \
+             actual frame:\n{fb:?}\nIf the change is intended: UPDATE_GOLDEN=1 cargo test -p \
              hopkit-sim --test integration render_golden",
             path.display(),
             actual.display(),
@@ -98,10 +99,10 @@ fn hostile_numbers_draw_without_panicking() {
     view.player_tilt_deg = f32::NEG_INFINITY;
     view.arena_half_extent = Vec2::new(0.0, -5.0);
     view.companion_head_yaw = f32::NAN;
-    let mut lcd = Lcd::new();
-    draw_frame(&view, &mut lcd).unwrap();
+    let mut fb = FrameBuffer::new();
+    draw_frame(&view, &mut fb).unwrap();
     // The HUD is still drawn.
-    assert!(lcd.lit() > 20, "{lcd:?}");
+    assert!(fb.lit() > 20, "{fb:?}");
 }
 
 #[test]
@@ -110,7 +111,7 @@ fn rendering_is_deterministic_and_view_dependent() {
     let mut b = sample_view();
     b.player.position.x += 3.0;
     b.camera.x += 3.0;
-    let (mut la, mut la2, mut lb) = (Lcd::new(), Lcd::new(), Lcd::new());
+    let (mut la, mut la2, mut lb) = (FrameBuffer::new(), FrameBuffer::new(), FrameBuffer::new());
     draw_frame(&a, &mut la).unwrap();
     draw_frame(&a, &mut la2).unwrap();
     draw_frame(&b, &mut lb).unwrap();
