@@ -17,7 +17,7 @@ use embedded_graphics::prelude::*;
 use embedded_graphics::primitives::{Line, Rectangle};
 use hopkit::math::Vec2;
 
-use super::{rect_between, stroke_rect, thin_line};
+use super::shapes::{rect_between, stroke_rect, thin_line};
 use crate::level::{Zone, POOL};
 use crate::solid_level::{BlockKind, BLOCKS, STAIR_RUN, STAIR_STEPS};
 
