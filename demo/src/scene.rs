@@ -115,6 +115,21 @@ pub(crate) fn move_on_level(
         let _ = level;
         step_on(&DemoGround, mover, movement, input, dt)
     };
+    after_move(mover, tilt, yaw, slope, dt);
+    ev.carried_yaw
+}
+
+/// What follows a player's movement step on every level: the arena's walls (position clamped,
+/// the blocked velocity component zeroed), then the body's slope tilt from the ground it stands
+/// on.
+#[inline(always)]
+pub(crate) fn after_move(
+    mover: &mut MoverState,
+    tilt: &mut SlopeState,
+    yaw: f32,
+    slope: &SlopeParams,
+    dt: f32,
+) {
     let (clamped, hit_x, hit_z) = clamp_to_arena(mover.position.planar());
     if hit_x {
         mover.velocity.x = 0.0;
@@ -124,13 +139,8 @@ pub(crate) fn move_on_level(
     }
     mover.position.x = clamped.x;
     mover.position.z = clamped.y;
-    let normal = if mover.grounded {
-        Some(mover.ground_normal)
-    } else {
-        None
-    };
+    let normal = mover.grounded.then_some(mover.ground_normal);
     slope::step(tilt, slope, Quat::from_yaw(yaw), normal, dt);
-    ev.carried_yaw
 }
 
 /// The movement step on `ground`. With the level's features, `movement::step`, which chooses the

@@ -39,13 +39,12 @@
 
 use hopkit::collide::{Brush, Solid, SolidFlags, Toward, TraceResult, Tracer, World};
 use hopkit::ground::{GroundHit, GroundProbe, SurfaceMotion};
-use hopkit::math::{Quat, Vec2, Vec3};
+use hopkit::math::{Vec2, Vec3};
 use hopkit::movement::{self, MoveInput, MoveParams, MoverState, StepEvents};
-use hopkit::slope::{self, SlopeParams, SlopeState};
+use hopkit::slope::{SlopeParams, SlopeState};
 
 use crate::level::{
-    clamp_to_arena, DemoLevel, Zone, ARENA_HALF_EXTENT, POOL, POOL_FLOOR, POOL_WATER, RAMPS, TOWER,
-    TOWER_HEIGHT,
+    DemoLevel, Zone, ARENA_HALF_EXTENT, POOL, POOL_FLOOR, POOL_WATER, RAMPS, TOWER, TOWER_HEIGHT,
 };
 #[cfg(doc)]
 use crate::level::{Level, TURNTABLE_CENTER};
@@ -411,17 +410,7 @@ pub fn move_on_solids(
 ) -> f32 {
     let ground = SolidGround::new(world, movement.body_radius);
     let ev: StepEvents = movement::step(mover, movement, input, &ground, dt);
-    let (clamped, hit_x, hit_z) = clamp_to_arena(mover.position.planar());
-    if hit_x {
-        mover.velocity.x = 0.0;
-    }
-    if hit_z {
-        mover.velocity.z = 0.0;
-    }
-    mover.position.x = clamped.x;
-    mover.position.z = clamped.y;
-    let normal = mover.grounded.then_some(mover.ground_normal);
-    slope::step(tilt, slope, Quat::from_yaw(yaw), normal, dt);
+    crate::scene::after_move(mover, tilt, yaw, slope, dt);
     ev.carried_yaw
 }
 
