@@ -9,15 +9,34 @@
 #     QEMU (qemu-netplay's arena-session-hash) gives that hash too;
 #  3. negative controls: a synctest whose step flips a bit once must fail; a peer that flips one
 #     state bit at tick 300 must be reported as a desync (both peers exit 1).
-# Prints every run's summary. Takes about 70 s (the peers play in real time, 60 frames/s).
+# Prints every run's summary. Takes about 70 s (the peers play in real time, 60 frames/s; the
+# synctests run while they play).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build -q --release -p hopkit-sim
 sim=target/release/hopkit-sim
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$tmp"' EXIT
 fail() { echo "ci-netplay: $*" >&2; exit 1; }
 
+# The peers play in real time (60 s, mostly asleep): they start first, and the synctests (CPU
+# bound) run while they play.
+# Four free UDP ports.
+read -r pa pb pc pd < <(python3 -c '
+import socket
+s = [socket.socket(socket.AF_INET, socket.SOCK_DGRAM) for _ in range(4)]
+for x in s: x.bind(("127.0.0.1", 0))
+print(*[x.getsockname()[1] for x in s])')
+common=(--headless --input-delay 0 --desync-interval 1 --max-prediction 8)
+mkdir -p "$tmp/a" "$tmp/b"
+"$sim" netplay --local-port "$pa" --remote "127.0.0.1:$pb" "${common[@]}" --frames 3600 --player 1 \
+  --lossy 5,150,30,1 --input mixed --log "$tmp/a" >"$tmp/a.txt" 2>&1 & a=$!
+"$sim" netplay --local-port "$pb" --remote "127.0.0.1:$pa" "${common[@]}" --frames 3600 --player 2 \
+  --lossy 5,150,30,2 --input random --log "$tmp/b" >"$tmp/b.txt" 2>&1 & b=$!
+"$sim" netplay --local-port "$pc" --remote "127.0.0.1:$pd" "${common[@]}" --frames 600 \
+  --lossy 5,150,30,3 --perturb-at 300 >"$tmp/c.txt" 2>&1 & c=$!
+"$sim" netplay --local-port "$pd" --remote "127.0.0.1:$pc" "${common[@]}" --frames 600 \
+  --lossy 5,150,30,4 >"$tmp/d.txt" 2>&1 & d=$!
 echo "-- synctest --check-distance 7 --frames 100000"
 "$sim" synctest --check-distance 7 --frames 100000 --input mixed | tee "$tmp/sync.txt"
 grep -q ': 0 mismatches' "$tmp/sync.txt" || fail "synctest found mismatches"
@@ -28,23 +47,7 @@ if "$sim" synctest --frames 10000 --perturb-at 5000 >"$tmp/sync-bad.txt" 2>&1; t
 fi
 cat "$tmp/sync-bad.txt"
 
-# Four free UDP ports.
-read -r pa pb pc pd < <(python3 -c '
-import socket
-s = [socket.socket(socket.AF_INET, socket.SOCK_DGRAM) for _ in range(4)]
-for x in s: x.bind(("127.0.0.1", 0))
-print(*[x.getsockname()[1] for x in s])')
-common=(--headless --input-delay 0 --desync-interval 1 --max-prediction 8)
-mkdir -p "$tmp/a" "$tmp/b"
 echo "-- two peers, 3600 frames, --lossy 5,150,30 (and the control pair: 600 frames, one peer flips a bit at tick 300)"
-"$sim" netplay --local-port "$pa" --remote "127.0.0.1:$pb" "${common[@]}" --frames 3600 --player 1 \
-  --lossy 5,150,30,1 --input mixed --log "$tmp/a" >"$tmp/a.txt" 2>&1 & a=$!
-"$sim" netplay --local-port "$pb" --remote "127.0.0.1:$pa" "${common[@]}" --frames 3600 --player 2 \
-  --lossy 5,150,30,2 --input random --log "$tmp/b" >"$tmp/b.txt" 2>&1 & b=$!
-"$sim" netplay --local-port "$pc" --remote "127.0.0.1:$pd" "${common[@]}" --frames 600 \
-  --lossy 5,150,30,3 --perturb-at 300 >"$tmp/c.txt" 2>&1 & c=$!
-"$sim" netplay --local-port "$pd" --remote "127.0.0.1:$pc" "${common[@]}" --frames 600 \
-  --lossy 5,150,30,4 >"$tmp/d.txt" 2>&1 & d=$!
 ra=0; rb=0; rc=0; rd=0
 wait "$a" || ra=$?; wait "$b" || rb=$?; wait "$c" || rc=$?; wait "$d" || rd=$?
 for p in a b c d; do echo "[peer $p]"; cat "$tmp/$p.txt"; done
