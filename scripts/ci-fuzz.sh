@@ -29,26 +29,36 @@ if ! command -v cargo-fuzz >/dev/null 2>&1; then
 fi
 cd fuzz
 cargo +nightly fuzz build -O >/dev/null 2>&1 || cargo +nightly fuzz build -O
-total_crashes=0
-for t in recording_parse recording_corrupt recording_v2 ffi_recording_open mover_step collide_trace; do
-    corpus="$REPO/target/fuzz-corpus/$t"
+# One target: its corpus seeded, libFuzzer run with the caps, its log kept.
+fuzz_one() { # target
+    local t="$1" corpus="$REPO/target/fuzz-corpus/$1" runs="$RUNS"
     mkdir -p "$corpus"
     cp "$REPO/demo/assets/demo.ghost" "$REPO/demo/assets/demo.v2.ghost" "$corpus/"
-    log="$REPO/target/fuzz-corpus/$t.log"
-    runs="$RUNS"
     # The collision world rebuilds its grid on each push: a fixed, smaller count keeps it modest.
     case "$t" in collide_trace) [ "$RUNS" -lt 100000 ] || runs=100000 ;; esac
-    if cargo +nightly fuzz run -O "$t" "$corpus" -- -runs="$runs" -max_total_time="$SECONDS_PER_TARGET" -print_final_stats=1 >"$log" 2>&1; then
-        crashes=0
-    else
-        crashes=1
-    fi
-    execs="$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)"
-    echo "fuzz $t: ${execs:-?} executions (at most $runs, at most ${SECONDS_PER_TARGET} s), $crashes crashes"
-    if [ "$crashes" != 0 ]; then
-        tail -30 "$log" >&2
-        total_crashes=$((total_crashes + 1))
-    fi
+    echo "$runs" >"$REPO/target/fuzz-corpus/$t.runs"
+    cargo +nightly fuzz run -O "$t" "$corpus" -- -runs="$runs" -max_total_time="$SECONDS_PER_TARGET" \
+        -print_final_stats=1 >"$REPO/target/fuzz-corpus/$t.log" 2>&1
+}
+# libFuzzer is single-threaded: two targets at a time (CI machines have two cores), reported in
+# order.
+targets=(recording_parse recording_corrupt recording_v2 ffi_recording_open mover_step collide_trace)
+total_crashes=0
+for ((i = 0; i < ${#targets[@]}; i += 2)); do
+    pair=("${targets[@]:i:2}")
+    pids=()
+    for t in "${pair[@]}"; do fuzz_one "$t" & pids+=($!); done
+    for j in "${!pair[@]}"; do
+        t="${pair[$j]}"
+        log="$REPO/target/fuzz-corpus/$t.log"
+        if wait "${pids[$j]}"; then crashes=0; else crashes=1; fi
+        execs="$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)"
+        echo "fuzz $t: ${execs:-?} executions (at most $(cat "$REPO/target/fuzz-corpus/$t.runs"), at most ${SECONDS_PER_TARGET} s), $crashes crashes"
+        if [ "$crashes" != 0 ]; then
+            tail -30 "$log" >&2
+            total_crashes=$((total_crashes + 1))
+        fi
+    done
 done
 [ "$total_crashes" = 0 ] || { echo "ci-fuzz: FAIL" >&2; exit 1; }
 echo "ci-fuzz: ok"
