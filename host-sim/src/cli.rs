@@ -294,8 +294,9 @@ pub struct HashArgs {
     #[arg(long, value_name = "FILE", num_args = 2..=4, conflicts_with_all = ["gamepad", "sticks"])]
     pub arena: Option<Vec<PathBuf>>,
     /// The handheld demo driven by a file of gamepad bytes, one per tick in WASM-4's bit layout
-    /// (1 = X/jump, 2 = Z/fire, 16 left, 32 right, 64 up, 128 down), as the WASM-4 cart traces
-    /// them, on the cart's level (--level); the tick count is the file's length (at most 36000).
+    /// (1 = X/jump, 2 = Z/fire, 16 left, 32 right, 64 up, 128 down; 4, unused by WASM-4, crouches
+    /// on --level solid), as the WASM-4 cart traces them, on the cart's level (--level); the tick
+    /// count is the file's length (at most 36000).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["ticks", "sticks"])]
     pub gamepad: Option<PathBuf>,
     /// With --gamepad: the demo's formation flies this recording (version 1 or 2) instead of the
