@@ -46,7 +46,7 @@ pub fn gamepad_raw(gamepad: u8) -> RawSticks {
     RawSticks::from_positions(left, look, gamepad_buttons(gamepad), ADC_MAX)
 }
 
-/// A gamepad run through the solid level's low corridor ([`crate::solid_level::CORRIDOR`]) from
+/// A gamepad run through the solid level's low corridor (`solid_level::CORRIDOR`) from
 /// the start, as (byte, ticks) runs: UP 92 ticks (south from the start), LEFT 41 (turning to face
 /// west), UP + [`GAMEPAD_CROUCH`] 200 (crouched through the corridor, under its roof), nothing 30
 /// (standing up on the far side). Without the crouch bit the roof stops the body at the
