@@ -280,6 +280,7 @@ pub struct PlayArgs {
     .required(true)
     .multiple(false)
     .args(["file", "scene", "arena", "gamepad", "sticks"]))]
+#[command(group = clap::ArgGroup::new("on_a_level").args(["gamepad", "scene"]))]
 pub struct HashArgs {
     /// Ghost recording to replay.
     #[arg(conflicts_with_all = ["scene", "gamepad", "sticks", "arena"])]
@@ -293,21 +294,23 @@ pub struct HashArgs {
     #[arg(long, value_name = "FILE", num_args = 2..=4, conflicts_with_all = ["gamepad", "sticks"])]
     pub arena: Option<Vec<PathBuf>>,
     /// The handheld demo driven by a file of gamepad bytes, one per tick in WASM-4's bit layout
-    /// (1 = X/jump, 2 = Z/fire, 16 left, 32 right, 64 up, 128 down), as the WASM-4 cart traces
-    /// them, on the cart's level (--level); the tick count is the file's length (at most 36000).
+    /// (1 = X/jump, 2 = Z/fire, 16 left, 32 right, 64 up, 128 down; 4, unused by WASM-4, crouches
+    /// on --level solid), as the WASM-4 cart traces them, on the cart's level (--level); the tick
+    /// count is the file's length (at most 36000).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["ticks", "sticks"])]
     pub gamepad: Option<PathBuf>,
     /// With --gamepad: the demo's formation flies this recording (version 1 or 2) instead of the
     /// bundled one — what the WASM-4 cart does with a recording on its disk.
     #[arg(long, value_name = "FILE", requires = "gamepad")]
     pub ghost: Option<PathBuf>,
-    /// With --gamepad: the level the player moves on. `plain`: the floor, two ramps and the walls
-    /// (the WASM-4 cart's level); `full`: also the tower, ladder, pool and turntable (the level of
-    /// the wasm32 cart, the C ABI's demo, the window and `--scene demo`); `solid`: the level of
-    /// solids (`--level solid` of the window).
+    /// With --gamepad or --scene demo: the level the player moves on. `plain`: the floor, two
+    /// ramps and the walls (the WASM-4 cart's level, the default with --gamepad); `full`: also the
+    /// tower, ladder, pool and turntable (the level of the wasm32 cart, the C ABI's demo, the
+    /// window; the default with --scene demo); `solid`: the level of solids (`--level solid` of
+    /// the window; with --scene demo the hash the headless `--level solid` run's summary prints).
     #[arg(long, value_name = "LEVEL", value_parser = ["plain", "full", "solid"],
-          default_value = "plain", requires = "gamepad")]
-    pub level: String,
+          requires = "on_a_level")]
+    pub level: Option<String>,
     /// The handheld demo driven by a sticks file: raw ADC stick samples, one tick per line,
     /// `left_x left_y right_x right_y buttons` (12-bit counts 0..=4095; buttons JUMP 1, FIRE 2,
     /// LEFT_STICK 4, RIGHT_STICK 8); `#` lines are comments. --ticks N runs the first N lines

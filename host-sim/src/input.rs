@@ -83,6 +83,8 @@ pub struct PadButtons {
     pub toward: bool,
     /// Left shoulder: Away.
     pub away: bool,
+    /// Left stick push (L3): crouch (`--level solid`; the handheld's `buttons::LEFT_STICK`).
+    pub crouch: bool,
 }
 
 /// What the window delivers in one frame: the keys held, the pointer position in window pixels

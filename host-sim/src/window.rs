@@ -268,6 +268,7 @@ impl Session {
                     input.missile |= b.missile;
                     input.toward |= b.toward;
                     input.away |= b.away;
+                    input.crouch |= b.crouch;
                     self.overlay.status = format!("gamepad: {name}");
                 }
                 None => {

@@ -124,6 +124,42 @@ pub(crate) unsafe fn init<S, T>(p: *mut S, tag: u64, value: T) -> Result<(), HkS
     Ok(())
 }
 
+/// Compile-time check that all-zero bytes are a valid `T` for [`init_zeroed`]: `T` has no niche
+/// (no reference, `bool`, `char`, enum or `NonZero` anywhere in it — the types with invalid bit
+/// patterns, which the compiler uses to store `Option`'s tag), so `Option<T>` needs room of its
+/// own. Used as `const _: () = assert_zero_valid::<T>();`.
+pub(crate) const fn assert_zero_valid<T>() {
+    assert!(
+        size_of::<Option<T>>() > size_of::<T>(),
+        "the value has a niche: all-zero bytes may not be a valid one"
+    );
+}
+
+/// Initialise opaque storage `p` with a value built *in place*, for values too large to build on
+/// the stack and move in: the whole storage is zeroed, the tag written, and `init` turns the
+/// all-zero value into the one wanted (e.g. `World::clear` and `World::set_skin`). No copy of
+/// the value is ever on the stack.
+///
+/// # Safety
+/// As [`init`]; and all-zero bytes are a valid `T` (checked at compile time with
+/// [`assert_zero_valid`] by every caller), which `init` is given.
+pub(crate) unsafe fn init_zeroed<S, T>(
+    p: *mut S,
+    tag: u64,
+    init: impl FnOnce(&mut T),
+) -> Result<(), HkStatus> {
+    check(p as *const S)?;
+    unsafe {
+        core::ptr::write_bytes(p as *mut u8, 0, size_of::<S>());
+        let slot = p as *mut Slot<T>;
+        core::ptr::addr_of_mut!((*slot).tag).write(tag);
+        // SAFETY: aligned and inside the storage (`assert_fits`), zeroed bytes are a valid `T`
+        // (`assert_zero_valid`), and nothing else refers to the storage during the call.
+        init(&mut *core::ptr::addr_of_mut!((*slot).value));
+    }
+    Ok(())
+}
+
 fn tag_ok<S>(p: *const S, tag: u64) -> Result<(), HkStatus> {
     check(p)?;
     // SAFETY: the caller hands us storage of type S (at least 8 bytes, 8-aligned, checked above).

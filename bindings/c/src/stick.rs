@@ -755,7 +755,9 @@ pub extern "C" fn hk_wasm4_buttons(gamepad: u8) -> u8 {
 /// reproduces that cart's state hash. 12-bit counts (`adc_max` = 4095, like `hk_demo_scripted_raw`):
 /// left stick from the d-pad (seed diagonal rule: UP forward, DOWN back, LEFT/RIGHT strafe), right
 /// (look) stick `HK_W4_TURN_WITH_STRAFE` × the left stick's x (LEFT/RIGHT also turn), buttons
-/// `BUTTON_1` → bit 0 (jump), `BUTTON_2` → bit 1 (fire). Every byte is valid (unused bits
+/// `BUTTON_1` → bit 0 (jump), `BUTTON_2` → bit 1 (fire), bit 2 (value 4, a bit WASM-4 leaves
+/// unused: `hopkit_demo::gamepad::GAMEPAD_CROUCH`) → bit 2 (the left stick's push, which crouches
+/// on the demo's solid level and does nothing on the C ABI's). Every byte is valid (bit 3
 /// ignored). For the d-pad alone as 0 / 1 / 2 counts use `hk_dpad_to_raw`.
 ///
 /// # Safety

@@ -60,10 +60,16 @@ impl<const N: usize> World<N> {
     /// high (metres) 1/256 is the same proportion. A NaN, infinite or negative skin keeps the
     /// current one; a skin above [`MAX_SKIN`] is clamped to it.
     pub fn with_skin(mut self, skin: f32) -> Self {
+        self.set_skin(skin);
+        self
+    }
+
+    /// Change the skin in place, as [`World::with_skin`] does (for a world that lives in storage
+    /// it was not built in, e.g. the C ABI's: `with_skin` moves the whole world).
+    pub fn set_skin(&mut self, skin: f32) {
         if skin.is_finite() && skin >= 0.0 {
             self.skin = skin.min(MAX_SKIN);
         }
-        self
     }
 
     /// The skin, world units.

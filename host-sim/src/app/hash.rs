@@ -32,7 +32,8 @@ pub fn run(args: &HashArgs) -> Result<()> {
         return Err(UserError(format!("--frames {} needs --sticks FILE", frames.display())).into());
     }
     if let Some(path) = &args.gamepad {
-        let hash = gamepad_hash_file(path, args.ghost.as_deref(), &args.level)?;
+        let level = args.level.as_deref().unwrap_or("plain");
+        let hash = gamepad_hash_file(path, args.ghost.as_deref(), level)?;
         println!("{}", hash_line(hash));
         return Ok(());
     }
@@ -44,7 +45,13 @@ pub fn run(args: &HashArgs) -> Result<()> {
     let hash = match (&args.file, args.scene.as_deref()) {
         (Some(file), _) => hash_file(file, args.ticks, u32::from(args.fps), args.quiet)?,
         (None, Some("demo")) => {
-            let mut demo = ScriptedDemo::new();
+            // The scripted input on `--level` (default: the window's and headless run's `full`),
+            // as the headless run drives it: its summary prints this hash after as many ticks.
+            let level = args
+                .level
+                .as_deref()
+                .map_or(hopkit_demo::level::Level::DEFAULT, crate::cli::demo_level);
+            let mut demo = ScriptedDemo::on_level(level);
             let ticks = check_ticks(args.ticks.unwrap_or(600), demo.tick_hz())?;
             drive_fixed(&mut demo, ticks, u32::from(args.fps), args.quiet);
             demo.state_hash()

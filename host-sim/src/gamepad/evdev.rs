@@ -115,6 +115,7 @@ pub fn map_pad(
         missile: key(Key::BTN_EAST),
         toward: key(Key::BTN_NORTH),
         away: key(Key::BTN_TL),
+        crouch: key(Key::BTN_THUMBL),
     };
     (axes, buttons)
 }
@@ -325,7 +326,10 @@ mod tests {
         };
         let (axes, b) = map_pad(&layout, axis, |k| k == Key::BTN_SOUTH || k == Key::BTN_TL);
         assert_eq!(axes.right_y, -1.0);
-        assert!(b.jump && b.away && !b.fire);
+        assert!(b.jump && b.away && !b.fire && !b.crouch);
+        // The left stick's push crouches.
+        let (_, b) = map_pad(&layout, axis, |k| k == Key::BTN_THUMBL);
+        assert!(b.crouch && !b.jump && !b.away);
     }
 
     #[test]

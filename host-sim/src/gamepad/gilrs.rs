@@ -45,6 +45,7 @@ impl Backend {
             missile: pad.is_pressed(Button::East),
             toward: pad.is_pressed(Button::North),
             away: pad.is_pressed(Button::LeftTrigger),
+            crouch: pad.is_pressed(Button::LeftThumb),
         };
         Some(PadState {
             axes,

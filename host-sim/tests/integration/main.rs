@@ -6,5 +6,6 @@ mod collide_cli;
 mod modules;
 mod netplay;
 mod render_golden;
+mod solid_cli;
 mod truth_cli;
 mod window_recipe;

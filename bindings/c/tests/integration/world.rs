@@ -1101,3 +1101,55 @@ mod props {
         }
     }
 }
+
+/// `hk_world_init` builds the 36 KiB world in its storage, never on the stack: it runs in a thread
+/// with a 16 KiB stack (the smallest glibc gives; a debug build, where nothing is optimised
+/// away). Built on the stack and moved in, as before, it overflowed even a 128 KiB one here.
+/// The world it leaves is empty, with the skin asked for, and works.
+#[test]
+#[cfg_attr(miri, ignore = "Miri does not model native stack sizes")]
+fn world_init_builds_in_place_on_a_small_stack() {
+    let mut storage = Box::<HkWorld>::new_uninit();
+    // Dirty storage: init must not depend on what was there.
+    unsafe { std::ptr::write_bytes(storage.as_mut_ptr(), 0xA5, 1) };
+    let addr = storage.as_mut_ptr() as usize;
+    let status = std::thread::Builder::new()
+        .stack_size(16 * 1024)
+        .spawn(move || unsafe { hk_world_init(addr as *mut HkWorld, 1.0 / 256.0) })
+        .unwrap()
+        .join()
+        .unwrap();
+    assert_eq!(status, HK_OK);
+    let mut w = unsafe { storage.assume_init() };
+    assert_eq!(world_len(&w), 0);
+    let mut index = u32::MAX;
+    let (lo, hi) = (v(-1.0, 0.0, -1.0), v(1.0, 1.0, 1.0));
+    assert_eq!(
+        unsafe { hk_world_add_box(&mut *w, lo, hi, 0, &mut index) },
+        HK_OK
+    );
+    assert_eq!((index, world_len(&w)), (0, 1));
+    // A box dropped onto it stops a skin (1/256) above its top, as in the core's world.
+    let core = {
+        let mut c = World::<4>::new().with_skin(1.0 / 256.0);
+        let b = Brush::aabb(Vec3::new(-1.0, 0.0, -1.0), Vec3::new(1.0, 1.0, 1.0)).unwrap();
+        c.push(b).unwrap();
+        c
+    };
+    let (start, end) = (v(0.0, 3.0, 0.0), v(0.0, -3.0, 0.0));
+    let (mins, maxs) = (v(-0.4, 0.0, -0.4), v(0.4, 1.8, 0.4));
+    let mut t = HkTrace::default();
+    assert_eq!(
+        unsafe { hk_world_trace(&*w, start, end, mins, maxs, &mut t) },
+        HK_OK
+    );
+    let r = core.trace(
+        Vec3::new(0.0, 3.0, 0.0),
+        Vec3::new(0.0, -3.0, 0.0),
+        Vec3::new(-0.4, 0.0, -0.4),
+        Vec3::new(0.4, 1.8, 0.4),
+    );
+    assert_eq!(t.fraction.to_bits(), r.fraction.to_bits());
+    assert_eq!(t.end.y.to_bits(), r.end.y.to_bits());
+    assert!((t.end.y - (1.0 + 1.0 / 256.0)).abs() < 1e-5, "{t:?}");
+}
