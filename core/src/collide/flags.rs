@@ -5,7 +5,9 @@
 ///
 /// Bit layout (a `u32`):
 /// - bit 0, [`SolidFlags::LADDER`]: the solid is climbable (a ladder brush, issue 34 §3).
-/// - bits 1–15, [`SolidFlags::RESERVED`]: reserved for hopkit's own future kinds (e.g. a
+/// - bit 1, [`SolidFlags::MOVING`]: the solid moves ([`World::move_solid`](super::World::move_solid)
+///   sets it; a brush pushed with it is a mover from the start).
+/// - bits 2–15, [`SolidFlags::RESERVED`]: reserved for hopkit's own future kinds (e.g. a
 ///   player-only clip, a surface that cannot be surfed); leave them zero.
 /// - bits 16–31, [`SolidFlags::GAME`]: free for the game (materials, sounds, damage …).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -17,8 +19,12 @@ impl SolidFlags {
     pub const NONE: SolidFlags = SolidFlags(0);
     /// A climbable solid (a ladder).
     pub const LADDER: SolidFlags = SolidFlags(1);
-    /// Bits reserved for hopkit's future flags (1–15).
-    pub const RESERVED: u32 = 0x0000_fffe;
+    /// A moving solid (a platform, a door, an elevator): the world's grid tests it in every query
+    /// instead of listing it in cells, so it can move without a rebuild
+    /// ([`World::move_solid`](super::World::move_solid)).
+    pub const MOVING: SolidFlags = SolidFlags(2);
+    /// Bits reserved for hopkit's future flags (2–15).
+    pub const RESERVED: u32 = 0x0000_fffc;
     /// Bits free for the game (16–31).
     pub const GAME: u32 = 0xffff_0000;
 
@@ -49,9 +55,14 @@ mod tests {
     fn bits_are_disjoint_and_cover_everything() {
         assert_eq!(SolidFlags::LADDER.0 & SolidFlags::RESERVED, 0);
         assert_eq!(SolidFlags::LADDER.0 & SolidFlags::GAME, 0);
+        assert_eq!(
+            SolidFlags::MOVING.0 & (SolidFlags::RESERVED | SolidFlags::GAME),
+            0
+        );
+        assert_eq!(SolidFlags::MOVING.0 & SolidFlags::LADDER.0, 0);
         assert_eq!(SolidFlags::RESERVED & SolidFlags::GAME, 0);
         assert_eq!(
-            SolidFlags::LADDER.0 | SolidFlags::RESERVED | SolidFlags::GAME,
+            SolidFlags::LADDER.0 | SolidFlags::MOVING.0 | SolidFlags::RESERVED | SolidFlags::GAME,
             u32::MAX
         );
         let f = SolidFlags::LADDER.union(SolidFlags(1 << 16));

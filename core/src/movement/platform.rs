@@ -73,7 +73,13 @@ pub(super) fn carry<P: GroundProbe>(
     probe: &P,
     dt: f32,
 ) -> Carried {
-    let m = moving_under(state, probe)?;
+    let Some(m) = moving_under(state, probe) else {
+        return if P::SOLID {
+            carry_solid(state, params, probe, dt)
+        } else {
+            None
+        };
+    };
     let before = state.position;
     let carried = carry_by(state, m, dt)?;
     if P::SOLID {
@@ -81,6 +87,57 @@ pub(super) fn carry<P: GroundProbe>(
         state.position = super::slide::trace(probe, before, state.position, mins, maxs).end;
     }
     Some(carried)
+}
+
+/// Step 1 among solids when the probe's surface is still: the moving solid under the body (it
+/// stands on it and is grounded: carried) or around it (it moved into the body: pushed) moves
+/// the body by `velocity·dt` through a trace ([`GroundProbe::carrier`]): a wall stops it, the
+/// solid moves on. Only a carried body keeps the solid's velocity when it leaves it.
+#[inline(always)]
+fn carry_solid<P: GroundProbe>(
+    state: &mut MoverState,
+    params: &MoveParams,
+    probe: &P,
+    dt: f32,
+) -> Carried {
+    let body = super::slide::body_box(state, params);
+    let c = probe.carrier(state.position, body.0, body.1)?;
+    carry_by_solid(state, c, body, probe, dt)
+}
+
+/// [`carry_solid`] once a carrier is known. Out of line: only moving solids reach it.
+#[inline(never)]
+fn carry_by_solid<P: GroundProbe>(
+    state: &mut MoverState,
+    c: crate::collide::Carrier,
+    (mins, maxs): (Vec3, Vec3),
+    probe: &P,
+    dt: f32,
+) -> Carried {
+    let rides = c.rider && state.grounded;
+    let before = state.position;
+    let moved = before + c.velocity * dt;
+    if !(rides || c.inside) || !(moved.is_finite() && c.velocity.is_finite()) {
+        return None;
+    }
+    let end = super::slide::trace(probe, before, moved, mins, maxs).end;
+    state.position = end.flush_subnormal();
+    rides.then_some(c.velocity)
+}
+
+/// The moving solid a grounded body stands on, as a surface motion (for the landing rule).
+#[inline(always)]
+fn solid_under<P: GroundProbe>(
+    state: &MoverState,
+    params: &MoveParams,
+    probe: &P,
+) -> Option<SurfaceMotion> {
+    if !(P::SOLID && state.grounded) {
+        return None;
+    }
+    let (mins, maxs) = super::slide::body_box(state, params);
+    let c = probe.carrier(state.position, mins, maxs)?;
+    (c.rider && c.velocity.is_finite()).then_some(SurfaceMotion::translating(c.velocity))
 }
 
 /// [`carry`] on a known moving surface. Out of line: only platforms reach it.
@@ -137,16 +194,17 @@ pub(super) fn add_yaw(a: f32, b: f32) -> f32 {
     scalar::flush_subnormal(crate::math::wrap_angle(a + b))
 }
 
-/// Steps 2 and 3, after the tick (`max_velocity`: the params' clamp): `carried` is [`carry`]'s
+/// Steps 2 and 3, after the tick (`params.max_velocity`: the clamp): `carried` is [`carry`]'s
 /// result, `was_grounded` the grounded flag before the tick.
 #[inline(always)]
 pub(super) fn settle(
     state: &mut MoverState,
+    params: &MoveParams,
     probe: &impl GroundProbe,
     carried: Carried,
     was_grounded: bool,
-    max_velocity: f32,
 ) {
+    let max_velocity = params.max_velocity;
     if let Some(kept) = carried {
         if !state.grounded {
             add_velocity(state, kept, max_velocity);
@@ -154,7 +212,7 @@ pub(super) fn settle(
         return;
     }
     if !was_grounded && state.grounded {
-        if let Some(m) = moving_under(state, probe) {
+        if let Some(m) = moving_under(state, probe).or_else(|| solid_under(state, params, probe)) {
             let pv = m.point_velocity(state.position);
             add_velocity(state, Vec3::new(-pv.x, 0.0, -pv.z), max_velocity);
         }
