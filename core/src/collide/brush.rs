@@ -201,7 +201,7 @@ impl Brush {
         let count = usize::from(self.count).min(MAX_BRUSH_PLANES);
         for p in &mut moved.planes[..count] {
             let dist = p.dist + p.normal.dot(delta);
-            if !(dist.abs() <= 2.0 * MAX_COORD) {
+            if !dist.is_finite() || dist.abs() > 2.0 * MAX_COORD {
                 return Err(BrushError::OutOfRange);
             }
             p.dist = dist;

@@ -63,6 +63,19 @@
 //!   (Quake: Z up, origin inside the box; only `mins`/`maxs` differ). No patches (curves), no
 //!   capsules, no contents masks: every solid blocks, its [`SolidFlags`] ride along.
 //!
+//! # Moving solids
+//! [`World::move_solid`] moves a solid by `velocity·dt` (a platform, a door, an elevator; no yaw:
+//! translation only). The game moves its solids first each tick, then steps its bodies (Quake's
+//! `SV_Push` order); [`Tracer::carrier`] tells the movement which moving solid carries a body
+//! (it stands on it: its box traced down two skins and [`RIDER_SLACK`] hits its top, at its
+//! position before or after its move) or pushes it (the box overlaps it now), and the movement
+//! moves the body by the same `velocity·dt` through a trace (`movement::platform`): a wall stops
+//! the body, the solid moves on. A body listed in `bodies` that the move would leave inside the
+//! solid blocks the move (Quake III's blocked mover: [`MoveSolidError::Blocked`], the solid put
+//! back bit for bit). A moving solid ([`SolidFlags::MOVING`]) is tested by every query (the grid
+//! lists it nowhere, so a move needs no rebuild); at most [`MAX_MOVING_SOLIDS`] solids move. A
+//! world where nothing moved answers and costs exactly as before.
+//!
 //! # Capacities, sizes, bounds
 //! - `World<N>`: `N` solids ≤ [`MAX_SOLIDS`], of which up to [`MAX_MOVING_SOLIDS`] move;
 //!   `N · 138 + 764` bytes plus two `usize`s, padded:

@@ -20,6 +20,12 @@
 //!    planar point velocity taken off its velocity, which from then on is relative to the surface
 //!    (friction acts on the relative velocity: standing still on a platform is standing still).
 //!
+//! Among solids ([`GroundProbe::SOLID`]), a moving solid of the world
+//! ([`crate::collide::World::move_solid`], moved before the step) is such a surface too: when
+//! `surface_motion` is still, [`GroundProbe::carrier`] names the solid the body stands on (carried,
+//! the rules above) or that moved into it (pushed by the same move, no velocity kept); either way
+//! the body is moved through a trace, so a wall stops it.
+//!
 //! Walking from one surface to another while grounded keeps the relative velocity: stepping onto
 //! a conveyor starts carrying, stepping off it onto still ground stops (as Quake's movers).
 //!
