@@ -167,7 +167,11 @@ impl<const N: usize> World<N> {
     /// (O(`N` + 256)): the grid tests a moving solid in every query, and later moves cost a
     /// brush translation and, per body in `bodies`, at most three traces against that one brush
     /// plus one through the world. A world where nothing ever moved works and costs exactly as
-    /// before. Zero velocity is a move too: the solid counts as still.
+    /// before. Zero velocity is a move too: the solid counts as still. The velocity is kept until
+    /// the next call, and the movement carries riders by it on every step: move each moving solid
+    /// every tick (velocity zero while it waits), and step the bodies with the same `dt` in one
+    /// sub-step (`dt ≤ MoveParams::max_tick_dt`), so a rider is carried exactly as far as the
+    /// solid moved.
     ///
     /// `bodies` are the bodies the move could crush (all of them, or those near the solid): a
     /// body the move carries or pushes ([`Tracer::carrier`] at the new position) is swept by the
