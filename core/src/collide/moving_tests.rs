@@ -442,3 +442,29 @@ fn random_platform_motions_never_leave_a_body_inside_or_nan() {
         }
     }
 }
+
+#[test]
+fn landing_on_a_moving_platform_makes_the_velocity_relative_to_it() {
+    // Dropped still (in the world) onto a platform moving +X at 200: on landing the platform's
+    // velocity is taken off (−200 relative to it), friction then brings the body to rest on it,
+    // and from then on it is carried at the platform's speed.
+    let mut w = floor_and_platform();
+    let params = MoveParams::quake3();
+    let mut s = MoverState::new(Vec3::new(0.0, 40.0, 0.0));
+    let v = Vec3::new(200.0, 0.0, 0.0);
+    let mut landed_at = None;
+    for t in 0..90 {
+        let was = s.grounded;
+        tick(&mut w, 1, v, &mut s, &params).unwrap();
+        if !was && s.grounded && landed_at.is_none() {
+            landed_at = Some(t);
+            assert!((s.velocity.x + 200.0).abs() < 1e-3, "{s:?}");
+        }
+    }
+    assert!(landed_at.is_some());
+    assert!(s.grounded && s.velocity.length() < 1e-3, "{s:?}");
+    let before = (s.position.x, w.brushes()[1].mins().x);
+    tick(&mut w, 1, v, &mut s, &params).unwrap();
+    let moved = (s.position.x - before.0, w.brushes()[1].mins().x - before.1);
+    assert!((moved.0 - moved.1).abs() < 1e-3, "{moved:?}");
+}
