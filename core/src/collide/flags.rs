@@ -5,10 +5,10 @@
 ///
 /// Bit layout (a `u32`):
 /// - bit 0, [`SolidFlags::LADDER`]: the solid is climbable (a ladder brush, issue 34 §3).
-/// - bit 1, [`SolidFlags::MOVING`]: the solid moves ([`World::move_solid`](super::World::move_solid)
-///   sets it; a brush pushed with it is a mover from the start).
-/// - bits 2–15, [`SolidFlags::RESERVED`]: reserved for hopkit's own future kinds (e.g. a
-///   player-only clip, a surface that cannot be surfed); leave them zero.
+/// - bits 1–15, [`SolidFlags::RESERVED`]: hopkit's own kinds. Bit 1 is [`SolidFlags::MOVING`]:
+///   the solid moves ([`World::move_solid`](super::World::move_solid) sets it; a brush pushed
+///   with it is tested as a mover from the start). The others are for hopkit's future kinds
+///   (e.g. a player-only clip, a surface that cannot be surfed); leave them zero.
 /// - bits 16–31, [`SolidFlags::GAME`]: free for the game (materials, sounds, damage …).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
@@ -23,8 +23,8 @@ impl SolidFlags {
     /// instead of listing it in cells, so it can move without a rebuild
     /// ([`World::move_solid`](super::World::move_solid)).
     pub const MOVING: SolidFlags = SolidFlags(2);
-    /// Bits reserved for hopkit's future flags (2–15).
-    pub const RESERVED: u32 = 0x0000_fffc;
+    /// Bits reserved for hopkit's own flags (1–15; bit 1 is [`SolidFlags::MOVING`]).
+    pub const RESERVED: u32 = 0x0000_fffe;
     /// Bits free for the game (16–31).
     pub const GAME: u32 = 0xffff_0000;
 
@@ -55,14 +55,18 @@ mod tests {
     fn bits_are_disjoint_and_cover_everything() {
         assert_eq!(SolidFlags::LADDER.0 & SolidFlags::RESERVED, 0);
         assert_eq!(SolidFlags::LADDER.0 & SolidFlags::GAME, 0);
+        // MOVING is one of hopkit's own (reserved) bits.
         assert_eq!(
-            SolidFlags::MOVING.0 & (SolidFlags::RESERVED | SolidFlags::GAME),
+            SolidFlags::MOVING.0 & SolidFlags::RESERVED,
+            SolidFlags::MOVING.0
+        );
+        assert_eq!(
+            SolidFlags::MOVING.0 & (SolidFlags::LADDER.0 | SolidFlags::GAME),
             0
         );
-        assert_eq!(SolidFlags::MOVING.0 & SolidFlags::LADDER.0, 0);
         assert_eq!(SolidFlags::RESERVED & SolidFlags::GAME, 0);
         assert_eq!(
-            SolidFlags::LADDER.0 | SolidFlags::MOVING.0 | SolidFlags::RESERVED | SolidFlags::GAME,
+            SolidFlags::LADDER.0 | SolidFlags::RESERVED | SolidFlags::GAME,
             u32::MAX
         );
         let f = SolidFlags::LADDER.union(SolidFlags(1 << 16));
