@@ -123,7 +123,8 @@ fn carry_solid<P: GroundProbe>(
     carry_by_solid(state, c, body, probe, dt)
 }
 
-/// [`carry_solid`] once a carrier is known.
+/// [`carry_solid`] once a carrier is known: the solid's move as a translating surface, carried
+/// as every surface is ([`carry_by`], then the sweep), but kept (for leaving) only by a rider.
 #[inline]
 fn carry_by_solid<P: GroundProbe>(
     state: &mut MoverState,
@@ -133,13 +134,12 @@ fn carry_by_solid<P: GroundProbe>(
     dt: f32,
 ) -> Carried {
     let rides = c.rider && state.grounded;
-    let before = state.position;
-    let moved = before + c.velocity * dt;
-    if !(rides || c.inside) || !(moved.is_finite() && c.velocity.is_finite()) {
+    if !(rides || c.inside) {
         return None;
     }
-    let end = super::slide::trace(probe, before, moved, mins, maxs).end;
-    state.position = end.flush_subnormal();
+    let before = state.position;
+    carry_by(state, SurfaceMotion::translating(c.velocity), dt)?;
+    state.position = super::slide::trace(probe, before, state.position, mins, maxs).end;
     rides.then_some(c.velocity)
 }
 
