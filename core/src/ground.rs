@@ -109,6 +109,19 @@ pub trait GroundProbe {
         TraceResult::clear(end)
     }
 
+    /// Among solids ([`GroundProbe::SOLID`]): the moving solid that carries (the body stands on
+    /// it) or pushes (it moved into the body) a body with the box `mins..maxs` at `feet`
+    /// ([`crate::collide::Tracer::carrier`]); the movement moves the body with it, through a
+    /// trace, and a rider keeps its velocity when it leaves it (`movement::platform`). Asked
+    /// after [`GroundProbe::surface_motion`] found nothing moving, and only when
+    /// [`GroundProbe::solid_flags`] has [`crate::collide::SolidFlags::MOVING`]. The default,
+    /// `None`, costs nothing; [`crate::collide::Solid`] passes its tracer's answer on.
+    #[inline]
+    fn carrier(&self, feet: Vec3, mins: Vec3, maxs: Vec3) -> Option<crate::collide::Carrier> {
+        let _ = (feet, mins, maxs);
+        None
+    }
+
     /// Among solids ([`GroundProbe::SOLID`]): the union of the flags of every solid
     /// ([`crate::collide::Tracer::flags_present`]), so the movement skips looking for what no
     /// solid is (a ladder, [`crate::collide::SolidFlags::LADDER`]: one trace a tick saved). The

@@ -185,6 +185,30 @@ impl Brush {
         self
     }
 
+    /// This brush moved by `delta` (world units): its box and every sloped plane's distance
+    /// (`dist + normal·delta`), its shape, bevels and flags kept. Errors: [`BrushError::NonFinite`]
+    /// for a non-finite `delta`, [`BrushError::OutOfRange`] when the moved box would leave
+    /// ±[`MAX_COORD`] (or a plane's distance ±2·`MAX_COORD`). Plain `f32` sums: the same bits on
+    /// every machine; moving by `d` and then by `−d` may differ from the start by rounding.
+    pub fn translated(&self, delta: Vec3) -> Result<Brush, BrushError> {
+        check_coords(delta)?;
+        let (mins, maxs) = (self.mins + delta, self.maxs + delta);
+        check_coords(mins)?;
+        check_coords(maxs)?;
+        let mut moved = *self;
+        moved.mins = mins;
+        moved.maxs = maxs;
+        let count = usize::from(self.count).min(MAX_BRUSH_PLANES);
+        for p in &mut moved.planes[..count] {
+            let dist = p.dist + p.normal.dot(delta);
+            if !dist.is_finite() || dist.abs() > 2.0 * MAX_COORD {
+                return Err(BrushError::OutOfRange);
+            }
+            p.dist = dist;
+        }
+        Ok(moved)
+    }
+
     /// Lower corner of the bounding box, world units.
     #[inline]
     pub const fn mins(&self) -> Vec3 {

@@ -5,8 +5,10 @@
 ///
 /// Bit layout (a `u32`):
 /// - bit 0, [`SolidFlags::LADDER`]: the solid is climbable (a ladder brush, issue 34 §3).
-/// - bits 1–15, [`SolidFlags::RESERVED`]: reserved for hopkit's own future kinds (e.g. a
-///   player-only clip, a surface that cannot be surfed); leave them zero.
+/// - bits 1–15, [`SolidFlags::RESERVED`]: hopkit's own kinds. Bit 1 is [`SolidFlags::MOVING`]:
+///   the solid moves ([`World::move_solid`](super::World::move_solid) sets it; a brush pushed
+///   with it is tested as a mover from the start). The others are for hopkit's future kinds
+///   (e.g. a player-only clip, a surface that cannot be surfed); leave them zero.
 /// - bits 16–31, [`SolidFlags::GAME`]: free for the game (materials, sounds, damage …).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
@@ -17,7 +19,11 @@ impl SolidFlags {
     pub const NONE: SolidFlags = SolidFlags(0);
     /// A climbable solid (a ladder).
     pub const LADDER: SolidFlags = SolidFlags(1);
-    /// Bits reserved for hopkit's future flags (1–15).
+    /// A moving solid (a platform, a door, an elevator): the world's grid tests it in every query
+    /// instead of listing it in cells, so it can move without a rebuild
+    /// ([`World::move_solid`](super::World::move_solid)).
+    pub const MOVING: SolidFlags = SolidFlags(2);
+    /// Bits reserved for hopkit's own flags (1–15; bit 1 is [`SolidFlags::MOVING`]).
     pub const RESERVED: u32 = 0x0000_fffe;
     /// Bits free for the game (16–31).
     pub const GAME: u32 = 0xffff_0000;
@@ -49,6 +55,15 @@ mod tests {
     fn bits_are_disjoint_and_cover_everything() {
         assert_eq!(SolidFlags::LADDER.0 & SolidFlags::RESERVED, 0);
         assert_eq!(SolidFlags::LADDER.0 & SolidFlags::GAME, 0);
+        // MOVING is one of hopkit's own (reserved) bits.
+        assert_eq!(
+            SolidFlags::MOVING.0 & SolidFlags::RESERVED,
+            SolidFlags::MOVING.0
+        );
+        assert_eq!(
+            SolidFlags::MOVING.0 & (SolidFlags::LADDER.0 | SolidFlags::GAME),
+            0
+        );
         assert_eq!(SolidFlags::RESERVED & SolidFlags::GAME, 0);
         assert_eq!(
             SolidFlags::LADDER.0 | SolidFlags::RESERVED | SolidFlags::GAME,

@@ -3,15 +3,17 @@
 //! [`GRID_DIM`]² cells cover the union of the solids' bounding boxes (in X and Z; Y is left to
 //! each brush's own box test). The lists live in one array of `GRID_ENTRIES_PER_SOLID · N`
 //! indices sorted by cell (a counting sort), each cell's list in increasing solid index. A solid
-//! covering more than [`MAX_CELLS_PER_SOLID`] cells, or one that would leave the later solids
-//! without their entry, goes to a last list that every query tests (a floor under the whole level
-//! is one entry there rather than 256). A query visits the cells its box covers row by row (Z,
+//! covering more than [`MAX_CELLS_PER_SOLID`] cells, a moving one ([`SolidFlags::MOVING`]: it
+//! moves without a rebuild), or one that would leave the later solids without their entry, goes
+//! to a last list that every query tests (a floor under the whole level is one entry there rather
+//! than 256). A query visits the cells its box covers row by row (Z,
 //! then X) and tests a solid only in the first of its cells that the query covers, so every
 //! candidate is tested once, in the same order on every machine. Each cell entry carries, beside
 //! the solid's index, whether its cell is the solid's first column and first row: that is all the
 //! once-only rule needs ([`Grid::candidates`]).
 
 use super::brush::Brush;
+use super::flags::SolidFlags;
 use crate::math::Vec3;
 
 /// Cells per axis (X and Z): the grid has `GRID_DIM²` = 256 cells.
@@ -128,7 +130,9 @@ impl<const N: usize> Grid<N> {
         for (s, b) in brushes.iter().enumerate() {
             let r = self.rect(b.mins, b.maxs);
             let later = brushes.len() - s - 1; // each needs at least one entry
-            if r.cells() <= MAX_CELLS_PER_SOLID && used + r.cells() + later <= capacity {
+                                               // A moving solid goes to the always-tested list: it moves without a rebuild.
+            let still = !b.flags.contains(SolidFlags::MOVING);
+            if still && r.cells() <= MAX_CELLS_PER_SOLID && used + r.cells() + later <= capacity {
                 self.lo[s] = [r.x0, r.z0];
                 used += r.cells();
                 Self::for_cells(r, |c| self.first[c] += 1);

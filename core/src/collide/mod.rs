@@ -63,9 +63,23 @@
 //!   (Quake: Z up, origin inside the box; only `mins`/`maxs` differ). No patches (curves), no
 //!   capsules, no contents masks: every solid blocks, its [`SolidFlags`] ride along.
 //!
+//! # Moving solids
+//! [`World::move_solid`] moves a solid by `velocity·dt` (a platform, a door, an elevator; no yaw:
+//! translation only). The game moves its solids first each tick, then steps its bodies (Quake's
+//! `SV_Push` order); [`Tracer::carrier`] tells the movement which moving solid carries a body
+//! (it stands on it: its box traced down two skins and [`RIDER_SLACK`] hits its top, at its
+//! position before or after its move) or pushes it (the box overlaps it now), and the movement
+//! moves the body by the same `velocity·dt` through a trace (`movement::platform`): a wall stops
+//! the body, the solid moves on. A body listed in `bodies` that the move would leave inside the
+//! solid blocks the move (Quake III's blocked mover: [`MoveSolidError::Blocked`], the solid put
+//! back bit for bit). A moving solid ([`SolidFlags::MOVING`]) is tested by every query (the grid
+//! lists it nowhere, so a move needs no rebuild); at most [`MAX_MOVING_SOLIDS`] solids move. A
+//! world where nothing moved answers and costs exactly as before.
+//!
 //! # Capacities, sizes, bounds
-//! - `World<N>`: `N` solids ≤ [`MAX_SOLIDS`]; `N · 138 + 540` bytes plus a `usize`, padded:
-//!   `World<256>` = 35,880 bytes on 64-bit targets (a test checks it), small enough for a
+//! - `World<N>`: `N` solids ≤ [`MAX_SOLIDS`], of which up to [`MAX_MOVING_SOLIDS`] move;
+//!   `N · 138 + 764` bytes plus two `usize`s, padded:
+//!   `World<256>` = 36,112 bytes on 64-bit targets (a test checks it), small enough for a
 //!   Cortex-M4 with 128 KiB of RAM. No allocation. [`World::push`] on a full world returns
 //!   [`WorldFull`] and changes nothing.
 //! - The grid: 16 × 16 cells in X/Z over the solids' extent, `4 · N` index entries; solids
@@ -90,6 +104,8 @@ mod trace;
 mod world;
 
 #[cfg(test)]
+mod moving_tests;
+#[cfg(test)]
 mod tests;
 
 pub use brush::{Brush, BrushError, Stairs, Toward, MAX_BRUSH_PLANES, MAX_INPUT_PLANES};
@@ -97,13 +113,17 @@ pub use flags::SolidFlags;
 pub use grid::{GRID_DIM, GRID_ENTRIES_PER_SOLID, MAX_CELLS_PER_SOLID};
 pub use plane::Plane;
 pub use solid::{Solid, PROBE_REACH};
-pub use trace::{Contents, TraceGuard, TraceResult, Tracer};
-pub use world::{World, WorldFull, MAX_SOLIDS};
+pub use trace::{Carrier, Contents, TraceGuard, TraceResult, Tracer};
+pub use world::{BodyBox, MoveSolidError, World, WorldFull, MAX_MOVING_SOLIDS, MAX_SOLIDS};
 
 /// Quake III's `SURFACE_CLIP_EPSILON`: a trace stops this far (world units) in front of the
 /// surface it hits, so the end position is never on or in a solid. The default skin of a
 /// [`World`] ([`World::with_skin`] changes it).
 pub const SURFACE_CLIP_EPSILON: f32 = 0.125;
+
+/// How much farther than twice the skin a body's box is traced down to find the moving solid it
+/// stands on ([`Tracer::carrier`]), world units (1/64).
+pub const RIDER_SLACK: f32 = 1.0 / 64.0;
 
 /// The largest skin [`World::with_skin`] accepts, world units.
 pub const MAX_SKIN: f32 = 1024.0;

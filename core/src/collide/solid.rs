@@ -36,8 +36,10 @@ pub const PROBE_REACH: f32 = 65_536.0;
 ///
 /// Its other answers come from point traces ([`PROBE_REACH`] long): `probe` is the first surface
 /// below the point, `clearance` the free height above it. Ladders are the solids with
-/// [`SolidFlags::LADDER`] (the movement finds them with a trace). Water and moving surfaces are
-/// not solids: it reports none (wrap the world in a probe of your own that adds them, with
+/// [`SolidFlags::LADDER`] (the movement finds them with a trace). Moving solids
+/// ([`World::move_solid`](super::World::move_solid)) carry and push bodies through
+/// [`GroundProbe::carrier`]. Water and other moving surfaces (conveyors, turntables) are not
+/// solids: it reports none (wrap the world in a probe of your own that adds them, with
 /// `SOLID` set and `trace` and `solid_flags` passed on).
 #[derive(Clone, Copy, Debug)]
 pub struct Solid<T>(pub T);
@@ -54,6 +56,11 @@ impl<T: Tracer> GroundProbe for Solid<T> {
     #[inline]
     fn solid_flags(&self) -> SolidFlags {
         self.0.flags_present()
+    }
+
+    #[inline]
+    fn carrier(&self, feet: Vec3, mins: Vec3, maxs: Vec3) -> Option<super::trace::Carrier> {
+        self.0.carrier(feet, mins, maxs)
     }
 
     fn probe(&self, point: Vec3) -> Option<GroundHit> {
@@ -103,5 +110,10 @@ impl<T: Tracer + ?Sized> Tracer for &T {
     #[inline]
     fn flags_present(&self) -> SolidFlags {
         (**self).flags_present()
+    }
+
+    #[inline]
+    fn carrier(&self, feet: Vec3, mins: Vec3, maxs: Vec3) -> Option<super::trace::Carrier> {
+        (**self).carrier(feet, mins, maxs)
     }
 }

@@ -4,9 +4,10 @@ use super::brush::Brush;
 use super::flags::SolidFlags;
 use super::grid::Grid;
 use super::trace::{
-    clip_brush, finish, overlaps, Best, Contents, Sweep, TraceGuard, TraceResult, Tracer,
+    clip_brush, finish, overlaps, trace_one, Best, Carrier, Contents, Sweep, TraceGuard,
+    TraceResult, Tracer,
 };
-use super::{MAX_SKIN, SURFACE_CLIP_EPSILON};
+use super::{MAX_SKIN, RIDER_SLACK, SURFACE_CLIP_EPSILON};
 use crate::math::Vec3;
 
 /// Most solids a world can hold (indices are `u16`, grid entries too).
@@ -18,13 +19,59 @@ pub const MAX_SOLIDS: usize = u16::MAX as usize / super::grid::GRID_ENTRIES_PER_
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct WorldFull;
 
+/// Most solids of one world that move ([`World::move_solid`]); moving one more is
+/// [`MoveSolidError::TooManyMoving`].
+pub const MAX_MOVING_SOLIDS: usize = 8;
+
+/// Why [`World::move_solid`] did not move a solid. In every case the world is as it was, except
+/// for [`MoveSolidError::Blocked`] (the solid stays put and is still, see there).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum MoveSolidError {
+    /// No solid has this index.
+    NoSuchSolid,
+    /// The velocity or `dt` is NaN or infinite, `dt` is not > 0, or `velocity·dt` overflows.
+    BadMotion,
+    /// The moved solid would leave ±[`MAX_COORD`](super::MAX_COORD).
+    OutOfRange,
+    /// [`MAX_MOVING_SOLIDS`] other solids already move.
+    TooManyMoving,
+    /// The body at this index of `bodies` would be crushed: carried or pushed by the move, it
+    /// would be stopped by another solid while still inside the moving one. Quake III's blocked
+    /// mover: the solid stays where it was (bit for bit) and counts as still this tick (its
+    /// riders are not carried); the game decides what happens next (reverse it, damage the body).
+    Blocked(u16),
+}
+
+/// A body's box for [`World::move_solid`]: where its feet are and its box around them (as
+/// [`Tracer::trace`] takes them).
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct BodyBox {
+    /// The feet, world units.
+    pub feet: Vec3,
+    /// The box's lower corner relative to the feet.
+    pub mins: Vec3,
+    /// The box's upper corner relative to the feet.
+    pub maxs: Vec3,
+}
+
+/// A solid that moved: its index, its last move (`delta`) and that move's velocity.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Mover {
+    index: u16,
+    velocity: Vec3,
+    delta: Vec3,
+}
+
 /// A static level of up to `N` solids (at most [`MAX_SOLIDS`]), with a uniform-grid broadphase;
 /// no allocation. Solid `i` is the `i`-th pushed; a trace reports the nearest hit, ties going to
 /// the lowest index, identically on every machine.
 ///
-/// Size: `N · 138 + 540` bytes plus a `usize` (128 per brush, 10 per solid of grid, 532 of
-/// grid, 4 of skin, 4 of the flags present), padded to the `usize`'s alignment: on 64-bit targets
-/// `World<256>` is 35,880 bytes (tested).
+/// Size: `N · 138 + 764` bytes plus two `usize`s (128 per brush, 10 per solid of grid, 532 of
+/// grid, 4 of skin, 4 of the flags present, 28 for each of the [`MAX_MOVING_SOLIDS`] moving
+/// solids), padded to the `usize`'s alignment: on 64-bit targets `World<256>` is 36,112 bytes
+/// (tested).
 #[derive(Clone, Debug)]
 pub struct World<const N: usize> {
     brushes: heapless::Vec<Brush, N>,
@@ -32,6 +79,8 @@ pub struct World<const N: usize> {
     skin: f32,
     /// The union of every solid's flags ([`Tracer::flags_present`]).
     flags: SolidFlags,
+    /// The solids that moved ([`World::move_solid`]), in increasing index.
+    movers: heapless::Vec<Mover, MAX_MOVING_SOLIDS>,
 }
 
 impl<const N: usize> Default for World<N> {
@@ -52,6 +101,7 @@ impl<const N: usize> World<N> {
             grid: Grid::new(),
             skin: SURFACE_CLIP_EPSILON,
             flags: SolidFlags::NONE,
+            movers: heapless::Vec::new(),
         }
     }
 
@@ -108,8 +158,159 @@ impl<const N: usize> World<N> {
     /// Remove every solid.
     pub fn clear(&mut self) {
         self.brushes.clear();
+        self.movers.clear();
         self.flags = SolidFlags::NONE;
         self.grid.rebuild(&[]);
+    }
+
+    /// Move solid `index` by `velocity·dt` (world units/s, seconds): a moving platform, door or
+    /// elevator. Call it for each moving solid **before** stepping the bodies (Quake's `SV_Push`:
+    /// pushers first), once per tick with the `dt` the bodies step by; the movement then carries
+    /// the bodies standing on it and pushes the bodies it moved into, through traces, so a wall
+    /// stops them ([`Tracer::carrier`], `movement::platform`). Returns the move made.
+    ///
+    /// The first move of a solid flags it [`SolidFlags::MOVING`] and rebuilds the grid once
+    /// (O(`N` + 256)): the grid tests a moving solid in every query, and later moves cost a
+    /// brush translation and, per body in `bodies`, at most three traces against that one brush
+    /// plus one through the world. A world where nothing ever moved works and costs exactly as
+    /// before. Zero velocity is a move too: the solid counts as still. The velocity is kept until
+    /// the next call, and the movement carries riders by it on every step: move each moving solid
+    /// every tick (velocity zero while it waits), and step the bodies with the same `dt` in one
+    /// sub-step (`dt ≤ MoveParams::max_tick_dt`), so a rider is carried exactly as far as the
+    /// solid moved.
+    ///
+    /// `bodies` are the bodies the move could crush (all of them, or those near the solid): a
+    /// body the move carries or pushes ([`Tracer::carrier`] at the new position) is swept by the
+    /// move through the world; if that would leave it inside the solid (a rider lifted into a
+    /// ceiling, a body pushed into a wall) the move is **blocked**, Quake III's rule: the solid
+    /// stays put and [`MoveSolidError::Blocked`] names the first such body. A body not listed is
+    /// not checked: the move may then leave it inside the solid (the movement then lets it walk
+    /// out: a trace that starts inside a solid is not blocked by it).
+    ///
+    /// Errors, the world unchanged: [`MoveSolidError::NoSuchSolid`], [`MoveSolidError::BadMotion`]
+    /// (NaN/inf, `dt ≤ 0`, overflow), [`MoveSolidError::OutOfRange`],
+    /// [`MoveSolidError::TooManyMoving`]. Deterministic: plain `f32` sums.
+    pub fn move_solid(
+        &mut self,
+        index: u16,
+        velocity: Vec3,
+        dt: f32,
+        bodies: &[BodyBox],
+    ) -> Result<Vec3, MoveSolidError> {
+        let i = usize::from(index);
+        let Some(&before) = self.brushes.get(i) else {
+            return Err(MoveSolidError::NoSuchSolid);
+        };
+        if !(velocity.is_finite() && dt.is_finite() && dt > 0.0) {
+            return Err(MoveSolidError::BadMotion);
+        }
+        let delta = velocity * dt;
+        if !delta.is_finite() {
+            return Err(MoveSolidError::BadMotion);
+        }
+        let moved = before
+            .translated(delta)
+            .map_err(|_| MoveSolidError::OutOfRange)?;
+        let slot = match self.movers.iter().position(|m| m.index >= index) {
+            Some(k) if self.movers[k].index == index => k,
+            at => {
+                let k = at.unwrap_or(self.movers.len());
+                let still = Mover {
+                    index,
+                    velocity: Vec3::ZERO,
+                    delta: Vec3::ZERO,
+                };
+                self.movers
+                    .insert(k, still)
+                    .map_err(|_| MoveSolidError::TooManyMoving)?;
+                if !before.flags.contains(SolidFlags::MOVING) {
+                    let flags = before.flags.union(SolidFlags::MOVING);
+                    self.brushes[i].flags = flags;
+                    self.flags = self.flags.union(flags);
+                    self.grid.rebuild(&self.brushes);
+                }
+                k
+            }
+        };
+        let flags = self.brushes[i].flags;
+        self.brushes[i] = moved.with_flags(flags);
+        self.movers[slot] = Mover {
+            index,
+            velocity,
+            delta,
+        };
+        for (k, b) in bodies.iter().enumerate() {
+            if self.crushes(slot, b) {
+                self.brushes[i] = before.with_flags(flags);
+                self.movers[slot].velocity = Vec3::ZERO;
+                self.movers[slot].delta = Vec3::ZERO;
+                return Err(MoveSolidError::Blocked(k.min(usize::from(u16::MAX)) as u16));
+            }
+        }
+        Ok(delta)
+    }
+
+    /// The last move of solid `index` ([`World::move_solid`]): its velocity, world units/s;
+    /// zero for a solid that never moved or was blocked.
+    pub fn solid_velocity(&self, index: u16) -> Vec3 {
+        self.movers
+            .iter()
+            .find(|m| m.index == index)
+            .map_or(Vec3::ZERO, |m| m.velocity)
+    }
+
+    /// True when the move of mover `slot` (already made) carries or pushes `body` into another
+    /// solid while leaving it inside the mover.
+    fn crushes(&self, slot: usize, body: &BodyBox) -> bool {
+        let m = self.movers[slot];
+        let Some(c) = self.carrier_of(&m, body.feet, body.mins, body.maxs) else {
+            return false;
+        };
+        if !(c.rider || c.inside) {
+            return false;
+        }
+        let t = self.trace(body.feet, body.feet + m.delta, body.mins, body.maxs);
+        let b = &self.brushes[usize::from(m.index)];
+        let end = trace_one(b, m.index, t.end, t.end, (body.mins, body.maxs), 0.0);
+        end.start_solid
+    }
+
+    /// [`Tracer::carrier`] for one mover.
+    fn carrier_of(&self, m: &Mover, feet: Vec3, mins: Vec3, maxs: Vec3) -> Option<Carrier> {
+        let now = self.brushes.get(usize::from(m.index))?;
+        let reach = 2.0 * self.skin + RIDER_SLACK;
+        let below = Vec3::new(feet.x, feet.y - reach, feet.z);
+        let stands = |b: &Brush| {
+            let t = trace_one(b, m.index, feet, below, (mins, maxs), self.skin);
+            t.fraction < 1.0 && !t.start_solid && t.plane.normal.y > 0.0
+        };
+        let was = now.translated(-m.delta).ok();
+        let rider = was.as_ref().is_some_and(stands) || stands(now);
+        let inside = trace_one(now, m.index, feet, feet, (mins, maxs), 0.0).start_solid;
+        (rider || inside).then_some(Carrier {
+            solid: m.index,
+            velocity: m.velocity,
+            rider,
+            inside,
+        })
+    }
+
+    /// [`Tracer::carrier`] once some solid has moved: the movers in index order, the first that
+    /// carries the body (it stands on it) first, else the first that it is inside.
+    #[inline(never)]
+    fn find_carrier(&self, feet: Vec3, mins: Vec3, maxs: Vec3) -> Option<Carrier> {
+        let mut pushed = None;
+        for m in &self.movers {
+            if m.velocity == Vec3::ZERO {
+                continue;
+            }
+            match self.carrier_of(m, feet, mins, maxs) {
+                Some(c) if c.rider => return Some(c),
+                Some(c) if pushed.is_none() => pushed = Some(c),
+                _ => {}
+            }
+        }
+        pushed
     }
 
     /// The solids, in index order.
@@ -159,6 +360,17 @@ impl<const N: usize> Tracer for World<N> {
                 }
             });
         finish(&sw, &best, brushes)
+    }
+
+    /// The first moving solid ([`World::move_solid`], in index order, velocity not zero) that the
+    /// body stands on (before or after its last move), else the first it is inside. In a world
+    /// where nothing moved: one compare, `None`. Work: per moving solid three one-brush traces.
+    #[inline]
+    fn carrier(&self, feet: Vec3, mins: Vec3, maxs: Vec3) -> Option<Carrier> {
+        if self.movers.is_empty() {
+            return None;
+        }
+        self.find_carrier(feet, mins, maxs)
     }
 
     /// The union of every solid's flags, kept as solids are added.

@@ -461,8 +461,8 @@ impl GroundReach {
 }
 
 /// [`ground_trace`] down by `reach` (finite, ≥ 0).
-pub(super) fn ground_trace_down(
-    probe: &impl GroundProbe,
+pub(super) fn ground_trace_down<P: GroundProbe>(
+    probe: &P,
     params: &MoveParams,
     state: &mut MoverState,
     (mins, maxs): (Vec3, Vec3),
@@ -491,6 +491,9 @@ pub(super) fn ground_trace_down(
         state.position = t.end;
         if !was {
             found.landed = true;
+            if P::SOLID {
+                super::platform::land_on_solid(state, params, probe);
+            }
             found.impact_speed = if state.velocity.y < 0.0 {
                 finite_or(-state.velocity.y, f32::MAX)
             } else {

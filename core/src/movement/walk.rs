@@ -138,7 +138,7 @@ fn run_tick(
     let was_grounded = state.grounded;
     let carried = super::platform::carry(state, params, probe, dt);
     let out = run_tick_still(state, params, wish, jump, probe, dt);
-    super::platform::settle(state, probe, carried, was_grounded, params.max_velocity);
+    super::platform::settle(state, params, probe, carried, was_grounded);
     out
 }
 

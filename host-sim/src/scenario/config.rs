@@ -3,7 +3,7 @@
 //!
 //! ```toml
 //! kind = "bhop"            # bhop | arrival | follower | slope | ghosts | cpma | platform | crouch
-//!                          # | ladder | water | collide
+//!                          # | ladder | water | collide | mover
 //! title = "My experiment"  # plot title (optional)
 //! seconds = 10.0           # simulated time, 0 < s ≤ 600 (optional, default per kind)
 //! tick_hz = 60             # fixed tick rate, 1..=1000 (optional, default 60)
@@ -53,6 +53,8 @@ pub enum Kind {
     Water,
     /// One of the collision scenarios of `hopkit_demo::collision` (`[collide] scenario = …`).
     Collide,
+    /// A body among moving solids: carried along a wall, under a lintel, an elevator, a crush.
+    Mover,
 }
 
 impl Kind {
@@ -70,6 +72,7 @@ impl Kind {
             Kind::Ladder => "ladder",
             Kind::Water => "water",
             Kind::Collide => "collide",
+            Kind::Mover => "mover",
         }
     }
 }

@@ -18,6 +18,7 @@ pub mod error;
 pub mod follower;
 pub mod ghosts;
 pub mod ladder;
+pub mod mover;
 pub mod platform;
 pub mod slope;
 pub mod water;
@@ -89,6 +90,7 @@ pub const REGISTRY: &[&dyn Scenario] = &[
     &crouch::CrouchScenario,
     &ladder::LadderScenario,
     &water::WaterScenario,
+    &mover::MoverScenario,
     &collide::CollideScenario,
 ];
 
@@ -357,7 +359,7 @@ mod tests {
         // Every kind of the file format is run by exactly one registered scenario.
         let registered: Vec<&str> = REGISTRY.iter().map(|s| s.kind().name()).collect();
         let mut kinds = file_format_kinds();
-        assert_eq!(kinds.len(), 11, "{kinds:?}");
+        assert_eq!(kinds.len(), 12, "{kinds:?}");
         kinds.sort();
         let mut sorted = registered.clone();
         sorted.sort();
@@ -403,7 +405,7 @@ mod tests {
         }
         let registry: Vec<(&str, &str)> = builtins().map(|b| (b.name, b.help)).collect();
         assert_eq!(listed, registry, "{help}");
-        assert_eq!(registry.len(), 20);
+        assert_eq!(registry.len(), 21);
     }
 
     #[test]

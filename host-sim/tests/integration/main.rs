@@ -4,6 +4,7 @@
 mod cli;
 mod collide_cli;
 mod modules;
+mod mover_cli;
 mod netplay;
 mod render_golden;
 mod solid_cli;
