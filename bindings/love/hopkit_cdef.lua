@@ -311,7 +311,7 @@ static const int HK_W4_DOWN = 128;
 static const int HK_WORLD_CAPACITY = 256;
 
 /**
- * Size in bytes of `HkWorld` storage (36 KiB; the core's `World<256>` is 35,872 bytes on
+ * Size in bytes of `HkWorld` storage (36 KiB; the core's `World<256>` is 36,112 bytes on
  * 64-bit targets, less on 32-bit ones).
  */
 static const int HK_WORLD_SIZE = 36864;

@@ -16,7 +16,7 @@ use hopkit::math::Vec3;
 
 /// Most solids an [`HkWorld`] holds.
 pub const HK_WORLD_CAPACITY: usize = 256;
-/// Size in bytes of [`HkWorld`] storage (36 KiB; the core's `World<256>` is 35,872 bytes on
+/// Size in bytes of [`HkWorld`] storage (36 KiB; the core's `World<256>` is 36,112 bytes on
 /// 64-bit targets, less on 32-bit ones).
 pub const HK_WORLD_SIZE: usize = 36_864;
 const WORLD_TAG: u64 = u64::from_le_bytes(*b"hkWorld1");
