@@ -10,7 +10,8 @@
 # gamepad byte it read as run-length lines (`pad 0x21 x588`) and its state hash every 600 ticks;
 # the bytes are rebuilt from that trace (key events never land on known frames), `level_tour`
 # (carts/wasm4/examples) requires them to visit every part of the cart's level, and
-# `hopkit-sim hash --gamepad` over exactly those bytes (the cart's level, `plain`) must print the
+# `hopkit-sim hash --gamepad FILE --level L` over exactly those bytes (L: the cart's level, `plain`, as
+# `level_tour` names it) must print the
 # cart's hash. The legs are the browser test's tour, steered closed-loop. Without Xvfb/xdotool
 # (not root, or apt cannot install them) it prints SKIP.
 set -euo pipefail
@@ -79,10 +80,13 @@ python3 "$REPO/scripts/wasm4-native-tour.py" "$win" "$work/trace.txt" "$level_to
 kill "$cart_pid" 2>/dev/null || true
 wait "$cart_pid" 2>/dev/null || true
 cart_pid=""
-"$level_tour" "$work/gamepad.bin"
+"$level_tour" "$work/gamepad.bin" | tee "$work/level-tour.txt"
+# The host runs the level the cart's game names (`level NAME:`, the cart's `LEVEL`), by name.
+level="$(sed -n 's/^level \([a-z]*\):.*/\1/p' "$work/level-tour.txt")"
+[ -n "$level" ] || { echo "ci-wasm4-native: FAIL: level_tour did not name the cart's level" >&2; exit 1; }
 cart_hash="$(cat "$work/cart-hash.txt")"
-host="$(cargo run -q -p hopkit-sim --release -- hash --gamepad "$work/gamepad.bin")"
+host="$(cargo run -q -p hopkit-sim --release -- hash --gamepad "$work/gamepad.bin" --level "$level")"
 echo "cart in the native runtime: $cart_hash"
-echo "host (x86_64)             : $host  (hopkit-sim hash --gamepad, $(stat -c %s "$work/gamepad.bin") bytes)"
+echo "host (x86_64)             : $host  (hopkit-sim hash --gamepad FILE --level $level, $(stat -c %s "$work/gamepad.bin") bytes)"
 [ "$cart_hash" = "$host" ] || { echo "ci-wasm4-native: FAIL: the native runtime's cart and the host disagree" >&2; exit 1; }
 echo "ci-wasm4-native: ok"

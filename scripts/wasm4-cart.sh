@@ -5,7 +5,12 @@
 #
 # Environment: HOPKIT_WASM4_FEATURES (extra cargo features of hopkit-wasm4), HOPKIT_WASM4_NO_DEFAULT=1
 # (without the default features: the cart without record mode, measured by scripts/budgets.sh),
-# HOPKIT_WASM4_NAME (output name, default `hopkit`), HOPKIT_WASM4_MAX_BYTES (the size check).
+# HOPKIT_WASM4_NAME (output name, default `hopkit`), HOPKIT_WASM4_MAX_BYTES (the size check),
+# HOPKIT_WASM4_TOP=N (where the bytes go: list the N largest functions of the optimised cart, named
+# from a copy `wasm-opt -g` keeps the name section in, before the size check).
+# The solid level's cart, measured (it does not fit, docs/bindings.md "The solid level on WASM-4"):
+#   HOPKIT_WASM4_FEATURES=level-solids HOPKIT_WASM4_NAME=solid HOPKIT_WASM4_MAX_BYTES=200000 \
+#   HOPKIT_WASM4_TOP=40 scripts/wasm4-cart.sh
 #
 # 1. `cargo build` for wasm32-unknown-unknown (opt-level z, fat LTO, panic=abort, stripped), via
 #    scripts/cross-cargo.sh (rustup's target, added on demand, or the Debian fallback), with the
@@ -50,12 +55,87 @@ mkdir -p "$OUT"
 # (`hopkit_wasm4::*`, a few hundred bytes of glue) never inlined by binaryen (`--no-inline`, by
 # name, before the passes that inline) and everything else inlined, it runs and hashes the same
 # as the host (scripts/ci-wasm4-native.sh; the cart was 65,305 bytes with binaryen's inlining off).
-"$WEB/node_modules/.bin/wasm-opt" '--no-inline=*hopkit_wasm4*' --flatten --rereloop -Oz \
-    --merge-similar-functions -Oz --converge -iit --strip-debug --strip-producers \
-    --strip-target-features --enable-bulk-memory --enable-sign-ext \
-    --enable-mutable-globals --enable-nontrapping-float-to-int "$raw" -o "$OUT/$NAME.wasm"
+WASM_OPT_PASSES=('--no-inline=*hopkit_wasm4*' --flatten --rereloop -Oz --merge-similar-functions
+    -Oz --converge -iit --strip-producers --strip-target-features --enable-bulk-memory
+    --enable-sign-ext --enable-mutable-globals --enable-nontrapping-float-to-int)
+"$WEB/node_modules/.bin/wasm-opt" "${WASM_OPT_PASSES[@]}" --strip-debug "$raw" -o "$OUT/$NAME.wasm"
 size=$(stat -c %s "$OUT/$NAME.wasm")
 echo "wasm4 cart: $(stat -c %s "$raw") bytes from cargo, $size bytes after wasm-opt -Oz (limit $MAX)"
+if [ -n "${HOPKIT_WASM4_TOP:-}" ]; then
+    # The same passes keeping the names (-g: the same code, plus a name section).
+    "$WEB/node_modules/.bin/wasm-opt" -g "${WASM_OPT_PASSES[@]}" "$raw" -o "$OUT/$NAME.named.wasm"
+    python3 - "$OUT/$NAME.named.wasm" "$HOPKIT_WASM4_TOP" <<'PY'
+import re, sys
+
+b = open(sys.argv[1], "rb").read()
+
+def leb(i):
+    r = s = 0
+    while True:
+        x = b[i]; i += 1; r |= (x & 0x7F) << s; s += 7
+        if not x & 0x80:
+            return r, i
+
+def skip_limits(j):
+    fl, j = leb(j); _, j = leb(j)
+    return leb(j)[1] if fl & 1 else j
+
+sizes, names, n_imports, data, i = [], {}, 0, 0, 8
+while i < len(b):
+    sid = b[i]; size, j = leb(i + 1); end = j + size
+    if sid == 2:  # imports: function indices start after the imported functions
+        n, j = leb(j)
+        for _ in range(n):
+            for _ in range(2):
+                ln, j = leb(j); j += ln
+            kind = b[j]; j += 1
+            if kind == 0: _, j = leb(j); n_imports += 1
+            elif kind == 1: j = skip_limits(j + 1)
+            elif kind == 2: j = skip_limits(j)
+            elif kind == 3: j += 2
+    elif sid == 10:  # code: each body's size (with its size prefix)
+        n, j = leb(j)
+        for _ in range(n):
+            sz, k = leb(j); sizes.append(sz + k - j); j = k + sz
+    elif sid == 11:
+        data = size
+    elif sid == 0:
+        ln, j = leb(j)
+        if b[j:j + ln] == b"name":
+            j += ln
+            while j < end:
+                sub = b[j]; ssz, j = leb(j + 1); e = j + ssz
+                if sub == 1:
+                    n, j = leb(j)
+                    for _ in range(n):
+                        idx, j = leb(j); ln, j = leb(j)
+                        names[idx] = b[j:j + ln].decode("utf-8", "replace"); j += ln
+                j = e
+    i = end
+
+def pretty(n):  # legacy (_ZN) Rust symbols as paths, without the hash
+    if not n.startswith("_ZN"):
+        return n
+    r, parts = n[3:], []
+    while r[:1].isdigit():
+        k = re.match(r"\d+", r).group(0); r = r[len(k):]
+        parts.append(r[:int(k)]); r = r[int(k):]
+    if parts and re.fullmatch(r"h[0-9a-f]{16}", parts[-1]):
+        parts.pop()
+    p = "::".join(parts)
+    for a, z in (("$LT$", "<"), ("$GT$", ">"), ("$u20$", " "), ("$RF$", "&"), ("$C$", ","),
+                 ("$u7b$", "{"), ("$u7d$", "}"), ("..", "::")):
+        p = p.replace(a, z)
+    return p
+
+rows = sorted(((s, pretty(names.get(n_imports + k, f"#{n_imports + k}")))
+               for k, s in enumerate(sizes)), reverse=True)
+print(f"wasm4 sizes: code {sum(sizes)} B in {len(sizes)} functions, data section {data} B; "
+      f"the {sys.argv[2]} largest functions (callees inlined into them count there):")
+for s, n in rows[:int(sys.argv[2])]:
+    print(f"  {s:6d}  {n[:150]}")
+PY
+fi
 [ "$size" -le "$MAX" ] || { echo "wasm4-cart: FAIL: $size bytes > $MAX (WASM-4 refuses carts over 64 KiB)" >&2; exit 1; }
 # 4. The linked memory layout (parsed from the binaries, both before and after wasm-opt): the
 #    console owns bytes 0..0x19a0 (registers, framebuffer) of the one 64 KiB page, so the stack's

@@ -5,7 +5,9 @@
 //!
 //!     cargo run -p hopkit-wasm4 --example level_tour -- gamepad.bin [--trace | --state]
 //!
-//! `--trace` prints the player every half second; `--state` prints only `state x y z yaw_deg
+//! It prints the state hash of the cart's game after the last byte: `hopkit-sim hash --gamepad
+//! FILE --level LEVEL` (the level it names: `plain`, or `solid` when built with the feature
+//! `level-solids`) must print the same line. `--trace` prints the player every half second; `--state` prints only `state x y z yaw_deg
 //! ticks_on_ramp_20 ticks_on_ramp_30 ticks_off_edge ticks_at_wall speed` after the last byte.
 use hopkit_wasm4::{Game, Tour, LEVEL};
 
@@ -77,6 +79,12 @@ fn main() {
         tour.on_ramp[1],
         tour.off_ramp_edge,
         tour.at_wall
+    );
+    // The hash `hopkit-sim hash --gamepad FILE --level LEVEL` must print for the same bytes.
+    let mut line = [0u8; hopkit::hash::HASH_LINE_LEN];
+    println!(
+        "the cart's game: {}",
+        hopkit::hash::format_hash_line(game.cart.state_hash(), &mut line)
     );
     let missing = tour.missing();
     if !missing.is_empty() {
