@@ -166,9 +166,10 @@ pub enum Level {
 }
 
 impl Level {
-    /// The WASM-4 cart's level: [`Level::Plain`]. Its 64 KiB cannot hold the features: with them
-    /// the cart measured 76,444 bytes with record mode and 69,703 without (wasm-opt 132; the
-    /// limit is 65,536).
+    /// The WASM-4 cart's level: [`Level::Plain`]. Its 64 KiB cannot hold the others: with the
+    /// features the cart measured 76,444 bytes with record mode and 69,703 without; on the solid
+    /// level 96,992 with record mode and 90,282 without (wasm-opt 132; the limit is 65,536;
+    /// docs/bindings.md, "The solid level on WASM-4").
     pub const WASM4_CART: Level = Level::Plain;
 
     /// The level of builds with the `level-features` feature ([`Level::Full`]), else
