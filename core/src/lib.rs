@@ -20,7 +20,7 @@
 //! Constants that depend only on the params and the tick length, for callers that step many
 //! bodies or many ticks with the same ones, are each module's `TickConsts`, built by
 //! `TickConsts::new(&params, dt)` ([`movement::TickConsts`], [`follower::TickConsts`],
-//! [`steering::arrival::TickConsts`]).
+//! [`steering::TickConsts`]).
 //!
 //! ## Example
 //!

@@ -62,7 +62,7 @@ use hopkit::hash::{StateHash, StateHasher};
 use hopkit::math::{Vec2, Vec3};
 use hopkit::movement::{MoveInput, MoverState};
 use hopkit::slope::SlopeState;
-use hopkit::steering::arrival::arrival_step;
+use hopkit::steering::arrival_step;
 use hopkit::steering::ArrivalState;
 
 use super::level::DemoGround;

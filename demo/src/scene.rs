@@ -24,8 +24,7 @@ use hopkit::hash::{StateHash, StateHasher};
 use hopkit::math::{Quat, Vec2, Vec3};
 use hopkit::movement::{self, MoveInput, MoveParams, MoverState};
 use hopkit::slope::{self, SlopeParams, SlopeState};
-use hopkit::steering::arrival::{self, arrival_step_with};
-use hopkit::steering::{ArrivalParams, ArrivalState, SteeringParams};
+use hopkit::steering::{self, arrival_step_with, ArrivalParams, ArrivalState, SteeringParams};
 use hopkit::stick::{RawSticks, StickPipeline};
 
 use super::level::{clamp_to_arena, ramp_views, DemoGround, Level, ARENA_HALF_EXTENT};
@@ -408,7 +407,7 @@ impl DemoScene {
         let p = self.player.mover.position;
         let params = &self.params.critter;
         // The critters share their parameters and `dt`: `arrival_step`'s constants once.
-        let Some(k) = arrival::TickConsts::new(params, &self.params.arrival, dt) else {
+        let Some(k) = steering::TickConsts::new(params, &self.params.arrival, dt) else {
             return;
         };
         for (c, o) in self.critters.iter_mut().zip(RING.iter()) {
@@ -661,7 +660,7 @@ mod tests {
         let m = s.player.mover;
         assert!(POOL.contains(m.position.planar()), "{m:?}");
         assert!(m.position.y < POOL_WATER - 1.0, "not in the water: {m:?}");
-        let level = hopkit::movement::water::level(
+        let level = hopkit::movement::water_level(
             &crate::level::DemoLevel,
             m.position,
             &s.params().movement,

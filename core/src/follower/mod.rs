@@ -52,7 +52,7 @@
 //! The seed runs `Move` in `FixedUpdate` at Unity's default **50 Hz** ([`SEED_TICK_HZ`]) and its
 //! per-tick factors (×0.9, ±0.02, lerp 0.15) assume that rate; turning and the head use
 //! `Time.deltaTime` and are already rates. Here every per-tick factor is converted with
-//! `n = dt · reference_hz` reference ticks (see [`body`]), so 50 Hz reproduces the seed's numbers
+//! `n = dt · reference_hz` reference ticks (see [`TickConsts`]), so 50 Hz reproduces the seed's numbers
 //! exactly and 60/120/144 Hz give the same motion over time: in `tests/tests/integration/follower_rate.rs` a
 //! 12 s walk differs from the 50 Hz run by < 0.75 units while moving (when a discrete decision —
 //! reach a crumb, stop — lands one tick apart) and < 0.1 at rest. With
@@ -76,10 +76,10 @@
 //! [`FollowerParams::sanitized`] for the step (every bad field → its default). Corrupted state
 //! (non-finite fields written by a host) is repaired at the start of the step. No input produces NaN.
 
-pub mod body;
-pub mod params;
+mod body;
+mod params;
 pub mod party;
-pub mod trail;
+mod trail;
 
 pub use body::{FollowerBody, TickConsts};
 pub use params::{FollowerParams, SaneParams, COORD_LIMIT, MAX_SPEED, MAX_STEP_DT, SEED_TICK_HZ};

@@ -343,12 +343,6 @@ impl FrameModel {
         self.prev = w;
     }
 
-    /// Decode one frame.
-    pub fn decode(&mut self, dec: &mut Decoder<'_>) -> Frame {
-        let w = self.decode_word(dec);
-        Frame::unpack([w as u8, (w >> 8) as u8, (w >> 16) as u8])
-    }
-
     /// Decode one frame as its stored 24-bit word ([`Frame::pack`]'s bytes, little-endian).
     ///
     /// Shaped for the Cortex-M0 (the "fits in one 60 Hz frame" requirement): the common frame —

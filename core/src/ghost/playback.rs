@@ -111,7 +111,7 @@ impl Ghost {
 
     /// One tick as a wingman of `leader` (its state *after* its step this tick, and the frame it
     /// played, `leader_index`): play the frame `lag` frames behind, wrapping, plus the
-    /// [`formation_steer`](super::fleet::formation_steer) station-keeping torque and speed. The
+    /// formation's station-keeping torque and speed. The
     /// leader's Condition skips carry over (the wingman's script position moves with the
     /// leader's), so the formation stays on one script; the wingman takes no skips of its own.
     #[allow(clippy::too_many_arguments)]

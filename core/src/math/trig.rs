@@ -27,7 +27,7 @@
 use super::bits::{ABS, IMPLICIT, INF, MANTISSA, SIGN};
 use core::f32::consts::{FRAC_2_PI, TAU};
 
-/// Worst absolute error of [`sin_cos`] for `|x| ≤ 8192` (checked by the tests against `f64`).
+/// Worst absolute error of [`sin_cos`](crate::math::scalar::sin_cos) (and `sin`, `cos`) for `|x| ≤ 8192` (checked by the tests against `f64`).
 pub const SIN_COS_ABS_ERROR: f32 = 1.2e-7;
 
 /// Largest `|x|` reduced directly (see the module docs).

@@ -33,11 +33,11 @@
 
 use super::kernels::WishDir;
 use super::params::MoveParams;
-use super::state::{MoveInput, MoverState};
+use super::state::MoverState;
 use crate::ground::GroundProbe;
 use crate::math::Vec3;
 
-/// What a crouch [`update`] did.
+/// What a tick's crouch update did (crouched, stood up, or could not stand up).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct CrouchEvents {
@@ -148,16 +148,4 @@ pub fn wish(w: WishDir, state: &MoverState, params: &MoveParams) -> WishDir {
         scale: w.scale * k,
         ..w
     }
-}
-
-/// [`update`] then [`wish`] for a [`MoveInput`]: what [`super::step`] does before its ticks.
-#[inline]
-pub fn prepare(
-    state: &mut MoverState,
-    params: &MoveParams,
-    input: &MoveInput,
-    probe: &impl GroundProbe,
-) -> WishDir {
-    update(state, params, input.crouch, probe);
-    wish(input.world_wish(), state, params)
 }

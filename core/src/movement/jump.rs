@@ -133,6 +133,8 @@ pub fn jump_gravity_scale(state: &MoverState, params: &MoveParams, jump_down: bo
 
 /// End-of-tick timers: the buffer and (in the air) coyote time count down; the rising flag ends at
 /// the apex or on the ground.
+/// (The plain form, kept as the reference of the flushed one the modes run.)
+#[cfg(test)]
 #[inline]
 pub fn tick_jump_timers(state: &mut MoverState, dt: f32) {
     state.jump_buffer_timer = count_down(state.jump_buffer_timer, dt);
@@ -202,6 +204,7 @@ pub(super) fn timer_length_flushed(t: f32) -> f32 {
 }
 
 /// `t − dt`, floored at 0 (NaN → 0).
+#[cfg(test)]
 #[inline]
 fn count_down(t: f32, dt: f32) -> f32 {
     let r = t - dt;

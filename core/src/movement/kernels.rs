@@ -22,7 +22,7 @@ use crate::math::target::inline_policy;
 use crate::math::{bits, scalar, Vec2, NORMALIZE_EPSILON_SQ};
 
 /// Which movement keys a wish came from, in the view frame — what Quake III's `movementDir`
-/// tells CPM's air step ([`super::cpma`]): only forward/back held (air control turns the
+/// tells CPM's air step ([`MoveParams::cpm_air`](super::MoveParams::cpm_air)): only forward/back held (air control turns the
 /// velocity), only strafe held (strafe acceleration with its wish-speed cap), or anything else.
 /// Read only by the CPM air step (`MoveParams::cpm_air`); every other rule ignores it.
 ///

@@ -51,7 +51,7 @@ use hopkit::ghost::{for_each_frame, FlyerState, Recorder, RecordingInfo};
 use hopkit::ground::FlatGround;
 use hopkit::hash::StateHasher;
 use hopkit::math::{scalar, Vec2, Vec3};
-use hopkit::movement::seed::next_player_vector;
+use hopkit::movement::next_player_vector;
 use hopkit::movement::{
     planar_velocity_tick, step_wish, FrictionMath, MoveParams, MoverState, TickConsts, WishDir,
 };
@@ -233,7 +233,7 @@ mod solids {
     use core::cell::RefCell;
     use cortex_m::interrupt::Mutex;
     use hopkit::collide::{Solid, Tracer, SURFACE_CLIP_EPSILON};
-    use hopkit::movement::slide::body_box;
+    use hopkit::movement::body_box;
     use hopkit::movement::{step, MoveInput};
     use hopkit_demo::collision::{scattered_level, scattered_start, ScatteredLevel};
 
