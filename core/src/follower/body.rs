@@ -139,7 +139,7 @@ impl FollowerBody {
     /// True if the start-of-step repair would change nothing: coordinates within
     /// `±COORD_LIMIT`, velocity within `±MAX_SPEED`, finite direction of length ≤ 1 (+rounding),
     /// finite factor, angles in `(−π, π]`.
-    pub fn is_healthy(&self) -> bool {
+    pub(crate) fn is_healthy(&self) -> bool {
         // The float tests `|x| ≤ limit` and `−π < a ≤ π` on the bits (same results, NaN
         // included; non-negative floats order like their bits).
         let abs_bits = crate::math::bits::abs_bits;

@@ -695,7 +695,7 @@ impl<'a> Recording<'a> {
 
     /// The distance a Condition value stands for: `condition · condition_unit`.
     #[inline]
-    pub fn condition_distance(&self, condition: u8) -> f32 {
+    pub(crate) fn condition_distance(&self, condition: u8) -> f32 {
         condition as f32 * self.header.condition_unit
     }
 
@@ -735,7 +735,7 @@ impl<'a> Recording<'a> {
 
     /// The index after `i`, wrapping from the last frame to 0 (0 for an empty recording).
     #[inline]
-    pub fn next_index(&self, i: u32) -> u32 {
+    pub(crate) fn next_index(&self, i: u32) -> u32 {
         let n = self.header.frame_count;
         match i.checked_add(1) {
             Some(next) if next < n => next,

@@ -156,7 +156,7 @@ target::inline_policy! { shared_except_m0:
 
 /// Move `current` towards `target` by at most `max_delta` (both finite; `max_delta ≥ 0`).
 #[inline]
-pub fn approach(current: f32, target: f32, max_delta: f32) -> f32 {
+pub(crate) fn approach(current: f32, target: f32, max_delta: f32) -> f32 {
     let d = target - current;
     if d > max_delta {
         current + max_delta

@@ -46,7 +46,7 @@ impl WishKeys {
     /// Classify a view-frame wish `(front, right)` (exact zeros, see [`WishKeys`]); no input at
     /// all, and NaN components, are [`WishKeys::Mixed`].
     #[inline]
-    pub fn of(front: f32, right: f32) -> WishKeys {
+    pub(crate) fn of(front: f32, right: f32) -> WishKeys {
         if right == 0.0 {
             if front == 0.0 {
                 WishKeys::Mixed
@@ -344,7 +344,7 @@ fn friction_speed_first(v: Vec2, params: &MoveParams, dt: f32) -> Vec2 {
 /// Per-tick speed budget `a`: `accel·dt` ([`AccelBudget::PerSecond`]) or `accel·wishspeed·dt`
 /// ([`AccelBudget::WishSpeedScaled`]).
 #[inline]
-pub fn accel_budget(accel: f32, wishspeed: f32, mode: AccelBudget, dt: f32) -> f32 {
+pub(crate) fn accel_budget(accel: f32, wishspeed: f32, mode: AccelBudget, dt: f32) -> f32 {
     match mode {
         AccelBudget::PerSecond => accel * dt,
         AccelBudget::WishSpeedScaled => accel * wishspeed * dt,

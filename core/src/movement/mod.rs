@@ -39,7 +39,7 @@
 //!   [`planar_velocity_tick`], its constants folded once per tick length [`TickConsts`], and many
 //!   bodies at once [`planar_velocity_tick_batch`].
 //! - Queries for rendering and game rules: [`crouch_height`], [`water_level`], [`body_box`] (the
-//!   box [`slide_move`] moves among solids), [`categorize_ground`], [`optimal_strafe_cos`].
+//!   box [`slide_move`] moves among solids), [`optimal_strafe_cos`] (the best strafe angle).
 //! - The seed's function reproduced op for op in f32, the reference: [`next_player_vector`].
 //!
 //! The features each have a file in `core/src/movement/` and a section in
@@ -115,13 +115,13 @@ mod walk;
 mod water;
 
 pub use batch::{planar_velocity_tick_batch, WishBatch};
-pub use contact::{categorize_ground, categorize_hit, is_wall, resolve_walls, Contact};
+pub use contact::Contact;
 pub use crouch::{height as crouch_height, CrouchEvents};
 pub use jump::JumpKind;
 pub use kernels::{
-    accel_budget, accelerate, accelerate_clamped, air_accelerate, air_cap_and_budget,
-    facing_from_yaw, friction, friction_constant, friction_stopspeed, ground_accelerate,
-    optimal_strafe_cos, planar_velocity_tick, world_wish, world_wish_unit, WishDir, WishKeys,
+    accelerate, accelerate_clamped, air_accelerate, air_cap_and_budget, facing_from_yaw, friction,
+    friction_constant, friction_stopspeed, ground_accelerate, optimal_strafe_cos,
+    planar_velocity_tick, world_wish, world_wish_unit, WishDir, WishKeys,
 };
 pub use mover::{step, step_wish};
 pub use params::{
