@@ -130,7 +130,7 @@ pub use params::{
     SEED_ACCEL_AIR, SEED_ACCEL_GROUND, SEED_FRICTION_ACCEL, SEED_MAX_SPEED_AIR,
     SEED_MAX_SPEED_GROUND,
 };
-pub use prepared::TickConsts;
+pub use prepared::{planar_velocity_tick_with, TickConsts};
 pub use seed::{
     next_player_vector, next_player_vector_with, unity_magnitude, unity_normalized, SeedConstants,
     SEED_CONSTANTS, UNITY_K_EPSILON,

@@ -53,7 +53,8 @@ use hopkit::hash::StateHasher;
 use hopkit::math::{scalar, Vec2, Vec3};
 use hopkit::movement::next_player_vector;
 use hopkit::movement::{
-    planar_velocity_tick, step_wish, FrictionMath, MoveParams, MoverState, TickConsts, WishDir,
+    planar_velocity_tick, planar_velocity_tick_with, step_wish, FrictionMath, MoveParams,
+    MoverState, TickConsts, WishDir,
 };
 use hopkit_demo::app::App;
 use hopkit_demo::demo_recording;
@@ -557,12 +558,12 @@ fn main() -> ! {
             |i| {
                 pick(i);
             },
-            |i| v = k.tick(v, pick(i), true),
+            |i| v = planar_velocity_tick_with(v, pick(i), &k, true),
         )
     });
     let mut v = Vec2::new(12.0, 0.0);
     let kernel_air = per_call(&c, |_| {
-        v = kernel.tick(v, wish, false);
+        v = planar_velocity_tick_with(v, wish, &kernel, false);
     });
     let mut v = Vec2::new(6.0, -4.0);
     let kernel_ground_unprepared = per_call_minus(
