@@ -101,7 +101,7 @@ impl Default for FormationParams {
 
 /// A slot offset in the leader's body axes (`x` right, `y` up, `z` back) → world position.
 #[inline]
-pub fn slot_position(leader: &FlyerState, leader_basis: &Basis, slot: Vec3) -> Vec3 {
+pub(crate) fn slot_position(leader: &FlyerState, leader_basis: &Basis, slot: Vec3) -> Vec3 {
     leader.position + leader_basis.right * slot.x + leader_basis.up * slot.y
         - leader_basis.forward * slot.z
 }

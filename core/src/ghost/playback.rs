@@ -353,7 +353,7 @@ fn lagged_cursor(leader_index: u32, lag: u16, n: u32) -> u32 {
 /// The seed's Condition: inside a Toward segment, the live distance is already below the distance
 /// recorded for this frame. Condition 0 ("no target when recorded") never triggers.
 #[inline]
-pub fn condition_met(recording: &Recording<'_>, frame: &Frame, nearest: &Nearest) -> bool {
+pub(crate) fn condition_met(recording: &Recording<'_>, frame: &Frame, nearest: &Nearest) -> bool {
     frame.toward
         && frame.condition > 0
         && nearest.distance < recording.condition_distance(frame.condition)

@@ -82,13 +82,13 @@ pub(crate) use all_finite_by_bits;
 /// (`all_finite_by_flags!`).
 #[cfg(test)]
 #[inline(always)]
-pub fn nonfinite_flag(x: f32) -> u32 {
+pub(crate) fn nonfinite_flag(x: f32) -> u32 {
     (x.to_bits() & INF).wrapping_add(IMPLICIT)
 }
 
 /// The bit of [`nonfinite_flag`] that marks a non-finite value.
 #[cfg(test)]
-pub const NONFINITE: u32 = SIGN;
+pub(crate) const NONFINITE: u32 = SIGN;
 
 /// The values all finite, on the bits: one OR over their [`nonfinite_flag`]s and one test (three
 /// integer operations a value, no branch). The tests' check of [`nonfinite_flag`]; no mechanic runs

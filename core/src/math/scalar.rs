@@ -35,7 +35,7 @@ mod backend {
     /// hard-float ABI (Cortex-M4F, M33) the one refined in hardware `f32` arithmetic, the same bits
     /// again (`math/sqrt_fpu.rs`, internal) in about half of `libm`'s instructions.
     #[inline]
-    pub fn sqrt(x: f32) -> f32 {
+    pub(crate) fn sqrt(x: f32) -> f32 {
         use crate::math::target::{HARD_FLOAT_ARM, SOFT_FLOAT};
         if SOFT_FLOAT {
             crate::math::sqrt32::sqrt(x)
@@ -46,11 +46,11 @@ mod backend {
         }
     }
     #[inline]
-    pub fn atan2(y: f32, x: f32) -> f32 {
+    pub(crate) fn atan2(y: f32, x: f32) -> f32 {
         libm::atan2f(y, x)
     }
     #[inline]
-    pub fn acos(x: f32) -> f32 {
+    pub(crate) fn acos(x: f32) -> f32 {
         libm::acosf(x)
     }
 }

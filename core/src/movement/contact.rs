@@ -40,7 +40,7 @@ pub struct Contact {
 /// Ask the probe for the ground below `position`, from `max(ground_snap, step_up)` above it (so a
 /// multi-level probe still reports a ledge the character can step onto); non-finite → none.
 #[inline]
-pub fn probe_ground(
+pub(crate) fn probe_ground(
     probe: &impl GroundProbe,
     position: Vec3,
     params: &MoveParams,
@@ -60,7 +60,7 @@ pub fn probe_ground(
 /// Remove the component of `v` pointing into a surface with unit normal `n` (Quake
 /// `PM_ClipVelocity` with overbounce 1).
 #[inline]
-pub fn clip_into_surface(v: Vec3, n: Vec3) -> Vec3 {
+pub(crate) fn clip_into_surface(v: Vec3, n: Vec3) -> Vec3 {
     let into = v.dot(n);
     if into < 0.0 {
         v - n * into

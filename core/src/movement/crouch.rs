@@ -62,7 +62,7 @@ pub fn height(state: &MoverState, params: &MoveParams) -> f32 {
 /// How far the feet move up on a crouch in the air with `crouch_jump` (and down on standing up
 /// again there): `stand_height − crouch_height`, or 0 if that is not a positive finite number.
 #[inline]
-pub fn crouch_jump_lift(params: &MoveParams) -> f32 {
+pub(crate) fn crouch_jump_lift(params: &MoveParams) -> f32 {
     let lift = params.stand_height - params.crouch_height;
     if params.crouch_jump && lift > 0.0 && lift <= f32::MAX {
         lift
@@ -89,7 +89,7 @@ fn room<P: GroundProbe>(probe: &P, feet: Vec3, params: &MoveParams) -> bool {
 }
 
 /// Crouch or stand up as `want` asks (see the module docs). Call once per step, before it.
-pub fn update(
+pub(crate) fn update(
     state: &mut MoverState,
     params: &MoveParams,
     want: bool,
@@ -134,7 +134,7 @@ pub fn update(
 /// The wish for a step that starts with `state`: scaled by `crouch_speed_scale` (clamped to
 /// `[0, 1]`, NaN → 1) while crouched on the ground, else unchanged.
 #[inline]
-pub fn wish(w: WishDir, state: &MoverState, params: &MoveParams) -> WishDir {
+pub(crate) fn wish(w: WishDir, state: &MoverState, params: &MoveParams) -> WishDir {
     if !(state.crouched && state.grounded) {
         return w;
     }

@@ -20,7 +20,7 @@
 use super::kernels::WishDir;
 use super::params::MoveParams;
 use super::state::{repair_ground_normal, repair_state};
-pub use super::state::{MoveInput, MoverState, StepEvents};
+use super::state::{MoveInput, MoverState, StepEvents};
 use crate::ground::GroundProbe;
 use crate::timestep::SubSteps;
 
