@@ -20,8 +20,8 @@
 use hopkit::ground::FlatGround;
 use hopkit::math::{Vec2, Vec3};
 use hopkit::movement::{
-    planar_velocity_tick, planar_velocity_tick_batch, step_wish, FrictionMath, MoveParams,
-    MoverState, TickConsts, WishBatch, WishDir,
+    planar_velocity_tick, planar_velocity_tick_batch, planar_velocity_tick_with, step_wish,
+    FrictionMath, MoveParams, MoverState, TickConsts, WishBatch, WishDir,
 };
 use hopkit::rng::Pcg32;
 use hopkit::steering::{
@@ -70,7 +70,7 @@ fn check_movement(p: &MoveParams, v: &[Vec2], input: &[Vec2], grounded: &[bool])
     for i in 0..v.len() {
         let w = WishDir::from_world(input[i]);
         let a = planar_velocity_tick(v[i], w, p, grounded[i], DT);
-        let k = TickConsts::new(p, DT).tick(v[i], w, grounded[i]);
+        let k = planar_velocity_tick_with(v[i], w, &TickConsts::new(p, DT), grounded[i]);
         let lean = lean_next(g(v[i]), g(input[i]), DT, grounded[i]);
         let lean_cached = lean_next_wish(g(v[i]), lean_wish(g(input[i])), DT, grounded[i]);
         let literal = literal_next(g(v[i]), g(input[i]), DT, grounded[i]);
@@ -261,7 +261,12 @@ fn movement(rows: &mut Vec<Row>, rounds: usize) {
     let mut out4 = vec![Vec2::ZERO; CHARACTERS];
     let mut prepared_raw = || {
         for i in 0..CHARACTERS {
-            out4[i] = kernel.tick(v[i], WishDir::from_world(input[i]), grounded[i]);
+            out4[i] = planar_velocity_tick_with(
+                v[i],
+                WishDir::from_world(input[i]),
+                &kernel,
+                grounded[i],
+            );
         }
         black_box(&out4);
     };
@@ -329,7 +334,7 @@ fn movement(rows: &mut Vec<Row>, rounds: usize) {
     let mut out3 = vec![Vec2::ZERO; CHARACTERS];
     let mut prepared = || {
         for i in 0..CHARACTERS {
-            out3[i] = kernel.tick(v[i], wish[i], grounded[i]);
+            out3[i] = planar_velocity_tick_with(v[i], wish[i], &kernel, grounded[i]);
         }
         black_box(&out3);
     };

@@ -22,8 +22,8 @@
 
 use hopkit::math::Vec2;
 use hopkit::movement::{
-    planar_velocity_tick, planar_velocity_tick_batch, FrictionMath, MoveParams, TickConsts,
-    WishBatch, WishDir,
+    planar_velocity_tick, planar_velocity_tick_batch, planar_velocity_tick_with, FrictionMath,
+    MoveParams, TickConsts, WishBatch, WishDir,
 };
 use hopkit::rng::Pcg32;
 use std::hint::black_box;
@@ -158,14 +158,15 @@ fn pass_hopkit_const_cached(d: &Data, out: &mut [Vec2]) {
 #[inline(never)]
 fn pass_kernel_raw(d: &Data, k: &TickConsts, out: &mut [Vec2]) {
     for i in 0..out.len() {
-        out[i] = k.tick(d.v[i], WishDir::from_world(d.input[i]), d.grounded[i]);
+        out[i] =
+            planar_velocity_tick_with(d.v[i], WishDir::from_world(d.input[i]), k, d.grounded[i]);
     }
 }
 
 #[inline(never)]
 fn pass_kernel(d: &Data, k: &TickConsts, out: &mut [Vec2]) {
     for i in 0..out.len() {
-        out[i] = k.tick(d.v[i], d.wish[i], d.grounded[i]);
+        out[i] = planar_velocity_tick_with(d.v[i], d.wish[i], k, d.grounded[i]);
     }
 }
 

@@ -24,7 +24,7 @@
 use std::path::{Path, PathBuf};
 
 use hopkit::ghost::format::{encode_v2, recording_size, to_v1};
-use hopkit::ghost::pilot::nearest_target;
+use hopkit::ghost::nearest_target;
 use hopkit::ghost::{
     record_and_fly, FlyerParams, FlyerState, Frame, PilotInput, Recorder, Recording, RecordingInfo,
 };

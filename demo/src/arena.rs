@@ -56,13 +56,13 @@
 //! outside the state (not `Copy`), and their cost would take the 8-tick re-simulation of a
 //! rollback past its microcontroller budget.
 
-use hopkit::follower::{self, FollowerState, TickConsts};
+use hopkit::follower::{self, FollowerState};
 use hopkit::ghost::Frame;
 use hopkit::hash::{StateHash, StateHasher};
 use hopkit::math::{Vec2, Vec3};
 use hopkit::movement::{MoveInput, MoverState};
 use hopkit::slope::SlopeState;
-use hopkit::steering::arrival::arrival_step;
+use hopkit::steering::arrival_step;
 use hopkit::steering::ArrivalState;
 
 use super::level::DemoGround;
@@ -189,9 +189,6 @@ pub struct ArenaWorld {
     pub companion: FollowerState,
     /// The critters (critter `i` arrives around player `i % players`).
     pub critters: [ArrivalState; CRITTERS],
-    /// The companion's per-tick decays (a memo keyed by the parameters and `dt`: not state, not
-    /// hashed; any value gives the same ticks).
-    pub follower_rates: TickConsts,
 }
 
 impl ArenaWorld {
@@ -208,7 +205,6 @@ impl ArenaWorld {
             player: PLAYER_STARTS.map(ArenaPlayer::new),
             companion: FollowerState::new(COMPANION_START, PLAYER_STARTS[0], 0.0),
             critters,
-            follower_rates: TickConsts::EMPTY,
         }
     }
 
@@ -230,14 +226,7 @@ impl ArenaWorld {
             step_player(pl, params, &controls(&frame), dt);
         }
         let leader = self.player[0].mover.position;
-        follower::step_cached(
-            &mut self.companion,
-            &params.follower,
-            &mut self.follower_rates,
-            leader,
-            &ground,
-            dt,
-        );
+        follower::step(&mut self.companion, &params.follower, leader, &ground, dt);
         for (i, (c, o)) in self.critters.iter_mut().zip(RING.iter()).enumerate() {
             let p = self.player[i % n].mover.position;
             let target = Vec3::new(p.x + o.x * CRITTER_RING, 0.0, p.z + o.y * CRITTER_RING);
@@ -474,10 +463,6 @@ mod tests {
         flipped.player[1].mover.position.x =
             f32::from_bits(flipped.player[1].mover.position.x.to_bits() ^ 1);
         assert_ne!(world.state_hash(), flipped.state_hash());
-        // The rates memo is not state.
-        let mut memo = world;
-        memo.follower_rates = TickConsts::EMPTY;
-        assert_eq!(world.state_hash(), memo.state_hash());
     }
 
     #[test]

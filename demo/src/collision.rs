@@ -431,7 +431,7 @@ pub fn scattered_start(level: &ScatteredLevel, i: u32) -> (MoverState, Vec2) {
             hopkit::collide::SURFACE_CLIP_EPSILON,
             rng.range_f32(-1000.0, 1000.0),
         );
-        let (mins, maxs) = hopkit::movement::slide::body_box(&s, &params);
+        let (mins, maxs) = hopkit::movement::body_box(&s, &params);
         if level.contents(s.position, mins, maxs).solid.is_none() {
             break;
         }

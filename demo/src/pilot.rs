@@ -13,7 +13,7 @@
 //! file still equals what this code produces.
 
 use crate::level::DemoGround;
-use hopkit::ghost::pilot::nearest_target;
+use hopkit::ghost::nearest_target;
 use hopkit::ghost::{
     record_and_fly, recording_size, DecodeError, FlyerParams, FlyerState, FormationParams,
     GhostScene, HeaderField, PilotInput, Recorder, Recording, RecordingInfo, SpawnArea,

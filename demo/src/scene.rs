@@ -24,8 +24,7 @@ use hopkit::hash::{StateHash, StateHasher};
 use hopkit::math::{Quat, Vec2, Vec3};
 use hopkit::movement::{self, MoveInput, MoveParams, MoverState};
 use hopkit::slope::{self, SlopeParams, SlopeState};
-use hopkit::steering::arrival::{self, arrival_step_with};
-use hopkit::steering::{ArrivalParams, ArrivalState, SteeringParams};
+use hopkit::steering::{self, arrival_step_with, ArrivalParams, ArrivalState, SteeringParams};
 use hopkit::stick::{RawSticks, StickPipeline};
 
 use super::level::{clamp_to_arena, ramp_views, DemoGround, Level, ARENA_HALF_EXTENT};
@@ -229,6 +228,10 @@ pub struct Player {
 /// Everything simulated in the demo.
 #[derive(Clone, Debug)]
 pub struct DemoScene {
+    /// The companion's constants: `params.follower` sanitized once when set (so the ticks need
+    /// not check it) and its per-tick decays at [`TICK_HZ`] ([`follower::step_with`]; not state,
+    /// not hashed).
+    follower_consts: follower::TickConsts,
     /// Tuning (not hashed: it is constant for a run); read with [`DemoScene::params`], changed
     /// with [`DemoScene::set_params`], which sanitizes the companion's parameters once so that the
     /// ticks need not.
@@ -254,11 +257,6 @@ pub struct DemoScene {
     /// the feature on for every crate), and copying a scene does not copy the level.
     #[cfg(feature = "level-solids")]
     pub(crate) solids: Option<&'static crate::solid_level::SolidWorld>,
-    /// The companion's per-tick decays, kept between ticks (see [`follower::step_cached`]; not
-    /// state, not hashed).
-    follower_rates: follower::TickConsts,
-    /// `params.follower`, sanitized once when set (so the ticks need not check it).
-    follower_params: follower::SaneParams,
 }
 
 /// The stick pipeline plus the scene: the whole handheld simulation.
@@ -305,8 +303,7 @@ impl DemoScene {
             level: Level::DEFAULT,
             #[cfg(feature = "level-solids")]
             solids: None,
-            follower_rates: follower::TickConsts::EMPTY,
-            follower_params: follower::SaneParams::new(&params.follower),
+            follower_consts: follower::TickConsts::new(&params.follower, 1.0 / TICK_HZ as f32),
         }
     }
 
@@ -321,9 +318,9 @@ impl DemoScene {
     /// mechanic every tick as before; the ticks are those [`follower::step`] would give with the
     /// parameters as passed.
     pub fn set_params(&mut self, params: DemoParams) {
-        self.follower_params = follower::SaneParams::new(&params.follower);
+        self.follower_consts = follower::TickConsts::new(&params.follower, 1.0 / TICK_HZ as f32);
         self.params = DemoParams {
-            follower: *self.follower_params.get(),
+            follower: *self.follower_consts.params(),
             ..params
         };
     }
@@ -341,15 +338,8 @@ impl DemoScene {
         let ground = DemoGround;
         self.step_player(left, look_rate, buttons_held, dt);
         let p = self.player.mover.position;
-        // Sanitized when set (`new`, `set_params`): not checked again every tick.
-        follower::step_sane(
-            &mut self.companion,
-            &self.follower_params,
-            &mut self.follower_rates,
-            p,
-            &ground,
-            dt,
-        );
+        // Built when set (`new`, `set_params`): the parameters not checked again every tick.
+        follower::step_with(&mut self.companion, &self.follower_consts, p, &ground);
         self.step_critters(dt);
         if let Some(rec) = recording {
             let targets = [p + Vec3::new(0.0, 1.0, 0.0)];
@@ -408,7 +398,7 @@ impl DemoScene {
         let p = self.player.mover.position;
         let params = &self.params.critter;
         // The critters share their parameters and `dt`: `arrival_step`'s constants once.
-        let Some(k) = arrival::TickConsts::new(params, &self.params.arrival, dt) else {
+        let Some(k) = steering::TickConsts::new(params, &self.params.arrival, dt) else {
             return;
         };
         for (c, o) in self.critters.iter_mut().zip(RING.iter()) {
@@ -661,7 +651,7 @@ mod tests {
         let m = s.player.mover;
         assert!(POOL.contains(m.position.planar()), "{m:?}");
         assert!(m.position.y < POOL_WATER - 1.0, "not in the water: {m:?}");
-        let level = hopkit::movement::water::level(
+        let level = hopkit::movement::water_level(
             &crate::level::DemoLevel,
             m.position,
             &s.params().movement,

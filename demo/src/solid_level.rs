@@ -421,7 +421,7 @@ pub fn surfing(world: &SolidWorld, state: &MoverState, params: &MoveParams) -> b
     if state.grounded {
         return false;
     }
-    let (mins, maxs) = movement::slide::body_box(state, params);
+    let (mins, maxs) = movement::body_box(state, params);
     let reach = 2.0 * hopkit::math::finite_or(params.ground_snap, 0.0).max(SOLID_SKIN);
     let below = state.position - Vec3::new(0.0, reach, 0.0);
     let t = world.trace(state.position, below, mins, maxs);
@@ -438,7 +438,7 @@ pub fn inside_a_solid(
     params: &MoveParams,
     tolerance: f32,
 ) -> bool {
-    let (mins, maxs) = movement::slide::body_box(state, params);
+    let (mins, maxs) = movement::body_box(state, params);
     let shrink = Vec3::new(tolerance, tolerance, tolerance);
     world
         .contents(state.position, mins + shrink, maxs - shrink)
@@ -632,7 +632,7 @@ mod tests {
             always_grounded[leg] &= m.grounded;
             crouched_inside |= m.crouched && CORRIDOR.contains(m.position.planar());
             swam |=
-                hopkit::movement::water::level(&SolidGround::new(w, 0.4), m.position, &params) >= 2;
+                hopkit::movement::water_level(&SolidGround::new(w, 0.4), m.position, &params) >= 2;
             climbed |= !m.grounded
                 && m.position.x < TOWER.min.x
                 && m.position.y > 1.0

@@ -4,7 +4,7 @@
 //!    `decode` and `load` never panic, terminate, and agree when they accept;
 //! 2. as frames (3 bytes each): `encode_v2` then `decode` gives the same frames back.
 #![no_main]
-use hopkit::ghost::crc::Crc32;
+use hopkit::ghost::Crc32;
 use hopkit::ghost::format::HEADER_LEN;
 use hopkit::ghost::{decode, encode_v2, load, Frame, FrameVec, RecordingInfo};
 use libfuzzer_sys::fuzz_target;

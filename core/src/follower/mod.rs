@@ -52,7 +52,7 @@
 //! The seed runs `Move` in `FixedUpdate` at Unity's default **50 Hz** ([`SEED_TICK_HZ`]) and its
 //! per-tick factors (×0.9, ±0.02, lerp 0.15) assume that rate; turning and the head use
 //! `Time.deltaTime` and are already rates. Here every per-tick factor is converted with
-//! `n = dt · reference_hz` reference ticks (see [`body`]), so 50 Hz reproduces the seed's numbers
+//! `n = dt · reference_hz` reference ticks (see [`TickConsts`]), so 50 Hz reproduces the seed's numbers
 //! exactly and 60/120/144 Hz give the same motion over time: in `tests/tests/integration/follower_rate.rs` a
 //! 12 s walk differs from the 50 Hz run by < 0.75 units while moving (when a discrete decision —
 //! reach a crumb, stop — lands one tick apart) and < 0.1 at rest. With
@@ -76,13 +76,13 @@
 //! [`FollowerParams::sanitized`] for the step (every bad field → its default). Corrupted state
 //! (non-finite fields written by a host) is repaired at the start of the step. No input produces NaN.
 
-pub mod body;
-pub mod params;
+mod body;
+mod params;
 pub mod party;
-pub mod trail;
+mod trail;
 
-pub use body::{FollowerBody, TickConsts};
-pub use params::{FollowerParams, SaneParams, COORD_LIMIT, MAX_SPEED, MAX_STEP_DT, SEED_TICK_HZ};
+pub use body::FollowerBody;
+pub use params::{FollowerParams, COORD_LIMIT, MAX_SPEED, MAX_STEP_DT, SEED_TICK_HZ};
 pub use party::{
     Party, PartyEvents, PartyFull, PartyParams, DEFAULT_PARTY_SIZE, DEFAULT_PARTY_TRAIL,
     MAX_PARTY_SIZE,
@@ -94,6 +94,7 @@ use crate::hash::{StateHash, StateHasher};
 use crate::math::target::DISTANCE_BY_ROOT;
 use crate::math::{Vec2, Vec3};
 use body::yaw_of;
+use body::Rates;
 use params::{clamp_coords, sanitize_dt, sanitize_leader};
 
 /// One follower: its body, the leader's breadcrumbs and what it is walking to.
@@ -198,21 +199,6 @@ pub fn step<const N: usize>(
     ground: &impl GroundProbe,
     dt: f32,
 ) -> FollowerEvents {
-    let mut consts = TickConsts::EMPTY;
-    step_cached(state, params, &mut consts, leader_pos, ground, dt)
-}
-
-/// [`step`], the same bits, with the per-step decays (`exp`/`ln` of the parameters and `dt`)
-/// memoised in `rates` between calls: keep one per follower (or per set of parameters and `dt`)
-/// and pass it every step; it recomputes a decay only when its inputs change.
-pub fn step_cached<const N: usize>(
-    state: &mut FollowerState<N>,
-    params: &FollowerParams,
-    rates: &mut TickConsts,
-    leader_pos: Vec3,
-    ground: &impl GroundProbe,
-    dt: f32,
-) -> FollowerEvents {
     let sane;
     let p = if params.is_sane() {
         params
@@ -220,27 +206,71 @@ pub fn step_cached<const N: usize>(
         sane = params.sanitized();
         &sane
     };
-    step_unchecked(state, p, rates, leader_pos, ground, dt)
+    step_unchecked(state, p, &Rates::EMPTY, leader_pos, ground, dt)
 }
 
-/// [`step_cached`] with parameters sanitized once ([`SaneParams`]), which are then not checked
-/// every step: the same bits as [`step`] with the parameters `params` was made from.
-pub fn step_sane<const N: usize>(
+/// [`step`], the same bits, with the constants of `k` ([`TickConsts::new`] from the parameters
+/// and `dt`) in place of the parameters and `dt`: the parameters are not checked every step and
+/// the per-step decays (an `exp`/`ln` each) are not computed again.
+pub fn step_with<const N: usize>(
     state: &mut FollowerState<N>,
-    params: &SaneParams,
-    rates: &mut TickConsts,
+    k: &TickConsts,
     leader_pos: Vec3,
     ground: &impl GroundProbe,
-    dt: f32,
 ) -> FollowerEvents {
-    step_unchecked(state, params.get(), rates, leader_pos, ground, dt)
+    step_unchecked(state, &k.params, &k.rates, leader_pos, ground, k.dt)
+}
+
+/// The follower's constants for one set of parameters and one tick length, for [`step_with`]:
+/// the parameters sanitized once ([`FollowerParams::sanitized`]: every bad field → its default)
+/// and the per-step factors that cost an `exp`/`ln` — the stopping decay
+/// `stop_decay_per_tick ^ n`, the direction lerp `1 − (1 − direction_lerp_per_tick) ^ n` and the
+/// head blend `1 − e^(−neck_rate·dt)`, with `n = dt · reference_hz` reference ticks. Build it
+/// with [`TickConsts::new`] whenever the parameters or `dt` change. Plain data, `Copy`; not state
+/// (never hashed).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TickConsts {
+    params: FollowerParams,
+    dt: f32,
+    rates: Rates,
+}
+
+impl TickConsts {
+    /// The constants of steps of `dt` seconds with `params`. Any values are accepted: the result
+    /// steps exactly as [`step`] with them (an invalid `dt`, which `step` rejects, gives constants
+    /// whose steps are rejected too).
+    pub fn new(params: &FollowerParams, dt: f32) -> TickConsts {
+        let params = params.sanitized();
+        let rates = match sanitize_dt(dt) {
+            Some(dt) => Rates::new(&params, dt * params.reference_hz, dt),
+            None => Rates::EMPTY,
+        };
+        TickConsts { params, dt, rates }
+    }
+
+    /// The parameters, sanitized.
+    pub fn params(&self) -> &FollowerParams {
+        &self.params
+    }
+
+    /// The tick length, seconds, as given to [`TickConsts::new`].
+    pub fn dt(&self) -> f32 {
+        self.dt
+    }
+}
+
+impl Default for TickConsts {
+    /// [`FollowerParams::default`] at the seed's 50 Hz ([`SEED_TICK_HZ`]).
+    fn default() -> Self {
+        TickConsts::new(&FollowerParams::default(), 1.0 / SEED_TICK_HZ)
+    }
 }
 
 /// The step with parameters known to be sane (`p.is_sane()`).
 fn step_unchecked<const N: usize>(
     state: &mut FollowerState<N>,
     p: &FollowerParams,
-    rates: &mut TickConsts,
+    rates: &Rates,
     leader_pos: Vec3,
     ground: &impl GroundProbe,
     dt: f32,
@@ -400,7 +430,7 @@ fn drive<const N: usize>(
     p: &FollowerParams,
     to_leader: Gap,
     n: f32,
-    rates: &mut TickConsts,
+    rates: &Rates,
     ev: &mut FollowerEvents,
 ) {
     let body = &mut state.body;
@@ -545,7 +575,7 @@ mod tests {
     }
 
     #[test]
-    fn step_cached_and_step_sane_are_step_bit_for_bit() {
+    fn step_with_is_step_bit_for_bit() {
         let mut odd = FollowerParams::seed();
         odd.stop_decay_per_tick = 0.5;
         odd.direction_lerp_per_tick = 1.0;
@@ -568,18 +598,12 @@ mod tests {
             s.hash_state(&mut h);
             h.finish()
         };
-        // One memo across every parameter set and `dt`: stale entries are recomputed.
-        let mut rates = TickConsts::EMPTY;
         for p in sets.iter() {
             for &dt in dts.iter() {
                 let start = FollowerState::new(Vec3::new(0.0, 0.0, 3.0), Vec3::ZERO, 0.0);
                 let (mut a, mut b): (FollowerState, FollowerState) = (start, start);
-                // And one built for these parameters and `dt`, which never changes.
-                let mut c = start;
-                let built = TickConsts::new(p, dt);
-                let mut consts = built;
-                // And the parameters sanitized once (`step_sane`).
-                let (mut d, sane, mut rates_d) = (start, SaneParams::new(p), TickConsts::EMPTY);
+                let k = TickConsts::new(p, dt);
+                assert!(k.params().is_sane());
                 for t in 0..300 {
                     let f = t as f32 * 0.03;
                     // Circles, stops, and one teleport.
@@ -592,18 +616,9 @@ mod tests {
                     };
                     let g = crate::ground::FlatGround::new(0.0);
                     let ea = step(&mut a, p, leader, &g, dt);
-                    let eb = step_cached(&mut b, p, &mut rates, leader, &g, dt);
+                    let eb = step_with(&mut b, &k, leader, &g);
                     assert_eq!(ea, eb, "dt {dt} tick {t}");
                     assert_eq!(bits(&a), bits(&b), "dt {dt} tick {t}");
-                    let ec = step_cached(&mut c, p, &mut consts, leader, &g, dt);
-                    assert_eq!(ea, ec, "dt {dt} tick {t}");
-                    assert_eq!(bits(&a), bits(&c), "dt {dt} tick {t}");
-                    let ed = step_sane(&mut d, &sane, &mut rates_d, leader, &g, dt);
-                    assert_eq!(ea, ed, "dt {dt} tick {t}");
-                    assert_eq!(bits(&a), bits(&d), "dt {dt} tick {t}");
-                    if dt > 0.0 {
-                        assert_eq!(consts, built, "dt {dt} tick {t}: recomputed");
-                    }
                 }
             }
         }

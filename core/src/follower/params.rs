@@ -478,32 +478,6 @@ pub(crate) fn sanitize_leader(p: crate::math::Vec3, last: crate::math::Vec3) -> 
     }
 }
 
-/// [`FollowerParams`] sanitized once ([`FollowerParams::sanitized`]), for
-/// [`step_sane`](super::step_sane), which then does not check them every step. Holding one is the
-/// proof: the only constructor sanitizes. Plain data, `Copy`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub struct SaneParams(FollowerParams);
-
-impl SaneParams {
-    /// `params` with every NaN or out-of-range field replaced by its default.
-    pub fn new(params: &FollowerParams) -> Self {
-        SaneParams(params.sanitized())
-    }
-
-    /// The sanitized parameters.
-    pub fn get(&self) -> &FollowerParams {
-        &self.0
-    }
-}
-
-impl Default for SaneParams {
-    /// [`FollowerParams::default`] (already sane).
-    fn default() -> Self {
-        SaneParams::new(&FollowerParams::default())
-    }
-}
-
 #[cfg(test)]
 mod rule_tests {
     use super::*;

@@ -32,7 +32,7 @@
 //! `C − 1` segments always span more than the last slot. With the defaults (`M = 4`, spacing 2.5,
 //! crumbs 0.5) `C ≥ 22` keeps the full 0.5 resolution; the default `C` is 32.
 
-use super::body::{yaw_of, FollowerBody, TickConsts};
+use super::body::{yaw_of, FollowerBody, Rates};
 use super::params::{
     clamp_coords, nonneg, nonneg_inf, positive_finite, sanitize_dt, sanitize_leader, FollowerParams,
 };
@@ -420,7 +420,7 @@ pub fn step<const M: usize, const C: usize>(
     let leader = sanitize_leader(leader_pos, party.leader);
     let n = dt * p.reference_hz;
     // Every member shares the parameters and `dt`: one set of decays for all of them.
-    let mut rates = TickConsts::EMPTY;
+    let rates = Rates::new(p, n, dt);
 
     if leader.distance(party.leader) > p.teleport_distance {
         let back = match party.members().first() {
@@ -448,7 +448,7 @@ pub fn step<const M: usize, const C: usize>(
         }
         let ahead = before.get(..k).unwrap_or(&[]);
         if lag <= pp.arrive_radius || gives_way(body.position, slot, leader, ahead, pp) {
-            body.reduce_speed(p, n, &mut rates);
+            body.reduce_speed(p, n, &rates);
             ev.stopped |= bit(k);
         } else {
             let factor = if lag >= pp.catch_up_lag {
@@ -456,12 +456,12 @@ pub fn step<const M: usize, const C: usize>(
             } else {
                 p.normal_factor
             };
-            body.chase(p, slot, factor, lag * pp.arrive_gain, n, &mut rates);
+            body.chase(p, slot, factor, lag * pp.arrive_gain, n, &rates);
         }
         let ground_y = body.integrate(p, ground, dt);
         body.update_falling(p, ground_y);
         body.turn(p, dt);
-        body.turn_neck(p, leader, dt, &mut rates);
+        body.turn_neck(p, leader, dt, &rates);
         body.flush_subnormals();
         if body.falling {
             ev.falling |= bit(k);

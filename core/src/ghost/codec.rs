@@ -249,7 +249,7 @@ const fn ctx_table() -> [u8; 256] {
 /// The adaptive model and the previous frame: everything the coder remembers between frames.
 /// Encoder and decoder keep identical copies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FrameModel {
+pub(crate) struct FrameModel {
     prev: u32,
     cond_run: u8,
     /// Length of the Condition's previous run of unchanged frames (capped).
@@ -283,7 +283,7 @@ fn sext(v: u32, bits: u32) -> i32 {
 
 impl FrameModel {
     /// The model before the first frame (previous frame [`Frame::NEUTRAL`], even odds).
-    pub const fn new() -> Self {
+    pub(crate) const fn new() -> Self {
         FrameModel {
             prev: 0,
             cond_run: 0,
@@ -306,7 +306,7 @@ impl FrameModel {
     }
 
     /// Encode one frame (its stored form: out-of-range sticks are clamped as [`Frame::pack`] does).
-    pub fn encode(&mut self, frame: &Frame, e: &mut Encoder, out: &mut Sink<'_>) {
+    pub(crate) fn encode(&mut self, frame: &Frame, e: &mut Encoder, out: &mut Sink<'_>) {
         let w = Self::word(frame);
         let p = self.prev;
         let controls = (w ^ p) & 0xFFFF != 0;
@@ -341,12 +341,6 @@ impl FrameModel {
         self.cond.encode(d, c, false, e, out);
         self.note_cond(d);
         self.prev = w;
-    }
-
-    /// Decode one frame.
-    pub fn decode(&mut self, dec: &mut Decoder<'_>) -> Frame {
-        let w = self.decode_word(dec);
-        Frame::unpack([w as u8, (w >> 8) as u8, (w >> 16) as u8])
     }
 
     /// Decode one frame as its stored 24-bit word ([`Frame::pack`]'s bytes, little-endian).

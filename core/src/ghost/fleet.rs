@@ -101,26 +101,14 @@ impl Default for FormationParams {
 
 /// A slot offset in the leader's body axes (`x` right, `y` up, `z` back) → world position.
 #[inline]
-pub fn slot_position(leader: &FlyerState, leader_basis: &Basis, slot: Vec3) -> Vec3 {
+pub(crate) fn slot_position(leader: &FlyerState, leader_basis: &Basis, slot: Vec3) -> Vec3 {
     leader.position + leader_basis.right * slot.x + leader_basis.up * slot.y
         - leader_basis.forward * slot.z
 }
 
 /// Station keeping for a wingman: a torque towards `slot` (ahead by `keep_look_ahead` of the
-/// leader's motion) and a speed that closes the along-track gap, within `speed_margin`.
-pub fn formation_steer(
-    wing: &FlyerState,
-    wing_basis: &Basis,
-    leader: &FlyerState,
-    slot: Vec3,
-    formation: &FormationParams,
-    params: &FlyerParams,
-) -> Steer {
-    let lb = leader.basis();
-    formation_steer_basis(wing, wing_basis, leader, &lb, slot, formation, params)
-}
-
-/// [`formation_steer`] with the leader's body axes at hand (`leader_basis == leader.basis()`).
+/// leader's motion) and a speed that closes the along-track gap, within `speed_margin`; the
+/// leader's body axes at hand (`leader_basis == leader.basis()`).
 pub(crate) fn formation_steer_basis(
     wing: &FlyerState,
     wing_basis: &Basis,

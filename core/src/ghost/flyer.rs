@@ -291,7 +291,7 @@ impl Basis {
     /// is behind (`f < 0`) the axis is normalised to full strength; dead behind (no preferred side)
     /// it pitches up (a loop).
     #[inline]
-    pub fn turn_axis(&self, dir: Vec3) -> Vec3 {
+    pub(crate) fn turn_axis(&self, dir: Vec3) -> Vec3 {
         let u = dir.dot(self.up);
         let r = dir.dot(self.right);
         let f = dir.dot(self.forward);
@@ -476,7 +476,7 @@ pub struct FlyerEvents {
 /// [`step`] with the forward speed approaching `cruise_speed` instead of `params.cruise_speed`
 /// (formation wingmen speed up or slow down to hold their slot). A non-finite `cruise_speed`
 /// counts as `params.cruise_speed`.
-pub fn step_at_speed(
+pub(crate) fn step_at_speed(
     state: &mut FlyerState,
     params: &FlyerParams,
     torque: Vec3,

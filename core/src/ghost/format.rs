@@ -69,7 +69,7 @@
 //!
 //! The same 24-byte header with `version = 2`; the body is one range-coded stream (frames predicted
 //! from the frames before, and the state checksums as 32 raw bits before frame `j·K`) whose exact
-//! length is the file's (after [`unpadded`]): see [`super::codec`] and docs/recordings.md. Frames no longer have fixed
+//! length is the file's (after [`unpadded`]): see `core/src/ghost/codec.rs` and docs/recordings.md. Frames no longer have fixed
 //! offsets, so a version 2 file is decoded once ([`load`] into the version 1 layout, [`decode`],
 //! [`for_each_frame`]); [`Recording::parse`] reads version 1 only and refuses version 2 with
 //! [`DecodeError::UnsupportedVersion`]. A version 2 file with 0 frames has an empty body.
@@ -88,7 +88,7 @@ use crate::math::target::SIZE_FIRST;
 pub const MAGIC: [u8; 4] = *b"HKGH";
 /// Format version 1: 3 bytes per frame, zero-copy ([`Recording::parse`]).
 pub const FORMAT_VERSION: u16 = 1;
-/// Format version 2: the same header, frames range-coded ([`super::codec`]); loaded by [`load`]
+/// Format version 2: the same header, frames range-coded (`codec.rs`); loaded by [`load`]
 /// or [`decode`], written by [`encode_v2`] or a [`Recorder::new_v2`](super::Recorder::new_v2).
 pub const FORMAT_VERSION_2: u16 = 2;
 /// Header length in bytes.
@@ -695,7 +695,7 @@ impl<'a> Recording<'a> {
 
     /// The distance a Condition value stands for: `condition · condition_unit`.
     #[inline]
-    pub fn condition_distance(&self, condition: u8) -> f32 {
+    pub(crate) fn condition_distance(&self, condition: u8) -> f32 {
         condition as f32 * self.header.condition_unit
     }
 
@@ -735,7 +735,7 @@ impl<'a> Recording<'a> {
 
     /// The index after `i`, wrapping from the last frame to 0 (0 for an empty recording).
     #[inline]
-    pub fn next_index(&self, i: u32) -> u32 {
+    pub(crate) fn next_index(&self, i: u32) -> u32 {
         let n = self.header.frame_count;
         match i.checked_add(1) {
             Some(next) if next < n => next,
@@ -1179,7 +1179,7 @@ fn v2_body(
 /// Encode a version 2 recording into `out`; returns the number of bytes written. Arguments and
 /// errors as [`encode`] (on [`EncodeError::BufferTooSmall`] `needed` is exact); the header is
 /// the version 1 header with version 2, the body the range-coded frames and checksums
-/// ([`super::codec`]).
+/// (`codec.rs`).
 pub fn encode_v2(
     info: &RecordingInfo,
     frames: &[Frame],

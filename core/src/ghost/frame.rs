@@ -156,7 +156,7 @@ fn stick_command(v: i8) -> f32 {
 
 /// Quantize a stick value in `[−1, 1]` to `−31..=31` (round to nearest; NaN/inf → 0).
 #[inline]
-pub fn quantize_stick(v: f32) -> i8 {
+pub(crate) fn quantize_stick(v: f32) -> i8 {
     let v = if v.is_finite() {
         clamp(v, -1.0, 1.0)
     } else {
@@ -169,7 +169,7 @@ pub fn quantize_stick(v: f32) -> i8 {
 ///
 /// `None`, NaN, negative distances, or a non-positive/non-finite `unit` give 0 ("no condition").
 #[inline]
-pub fn quantize_condition(distance: Option<f32>, unit: f32) -> u8 {
+pub(crate) fn quantize_condition(distance: Option<f32>, unit: f32) -> u8 {
     match distance {
         Some(d) if d.is_finite() && d > 0.0 && unit.is_finite() && unit > 0.0 => {
             // `as` truncates toward zero (= floor for positive values) and saturates.

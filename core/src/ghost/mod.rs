@@ -49,29 +49,29 @@
 //!   (turn away from targets on a collision course) are torques with larger weights, so they win;
 //! - guns and missiles fire only when facing the target (`forward · direction ≥ fire_cos`);
 //! - frames are independent, so playback can start at any frame and wraps from the end to the
-//!   start — a [`fleet`] of ghosts from random start frames, or a formation whose wingmen start
+//!   start — a fleet of ghosts ([`spawn_fleet`]) from random start frames, or a formation whose wingmen start
 //!   within 30 frames of their leader.
 //!
 //! The simulation runs in fixed ticks of `1 / tick_hz` (the recording's rate); render frames of any
 //! length drive it through [`crate::timestep::FixedStep`], so the state tick by tick — and every
 //! missile press, which is a one-frame edge — is the same at 30, 60 or 144 fps.
 //!
-//! # Modules
-//! - [`frame`]: [`Frame`], [`PilotInput`], quantization, missile edges.
-//! - [`format`]: the file format (byte-by-byte spec there), [`Recording`] zero-copy view,
-//!   [`decode`], [`encode`], typed [`DecodeError`]s.
-//! - [`crc`]: CRC-32 (IEEE) with a 16-entry table.
-//! - [`range`], [`codec`]: format version 2 — a binary adaptive range coder and the frame model
-//!   (context = the previous frames), 0.13–0.46 bytes a frame on the corpus (docs/recordings.md);
-//!   [`load`] decodes a version 2 file into a caller's buffer in the version 1 layout, so playback
-//!   keeps its random access.
-//! - [`recorder`]: [`Recorder<N>`](Recorder), a fixed-capacity recorder writing the file format.
-//! - [`flyer`]: [`FlyerParams`], [`FlyerState`], the torques and the integrator.
-//! - [`pilot`]: flying one frame (shared by recording and playback), nearest target, fire gate.
-//! - [`playback`]: [`Ghost`] (AI playback with Condition skips and fire gating), [`Replay`] /
+//! # What a game uses
+//! - Recording: [`Frame`], [`PilotInput`], [`FrameQuantizer`] (quantization, missile edges);
+//!   [`Recorder<N>`](Recorder), a fixed-capacity recorder writing the file format, and
+//!   [`record_and_fly`] (fly the quantized frame live while recording it).
+//! - The file: [`format`] (the byte-by-byte spec, its constants and offsets), [`Recording`]
+//!   zero-copy view, [`decode`], [`encode`], [`encode_v2`], [`load`] (a version 2 file decoded into
+//!   a caller's buffer in the version 1 layout, so playback keeps its random access), typed
+//!   [`DecodeError`]s; CRC-32 (IEEE, a 16-entry table): [`crc32`], [`Crc32`]. Version 2 is a
+//!   binary adaptive range coder and a frame model (context = the previous frames), 0.13–0.46
+//!   bytes a frame on the corpus (docs/recordings.md; `range.rs`, `codec.rs`).
+//! - The body: [`flyer`] ([`FlyerParams`], [`FlyerState`], the torques and the integrator, its own
+//!   `step`); the pilot's view of the targets: [`nearest_target`], [`facing_target`].
+//! - Playback: [`Ghost`] (AI playback with Condition skips and fire gating), [`Replay`] /
 //!   [`verify`] (exact replay against the stored state checksums, reporting the desync tick).
-//! - [`fleet`]: fleets and formations from a seeded [`crate::rng::Pcg32`].
-//! - [`scene`]: [`GhostScene<N>`](GhostScene), ghosts + targets + tick, with a state hash.
+//! - Many ghosts: [`spawn_fleet`], [`spawn_formation`] from a seeded [`crate::rng::Pcg32`];
+//!   [`GhostScene<N>`](GhostScene), ghosts + targets + tick, with a state hash.
 //!
 //! # File format summary (version 1, little-endian)
 //!
@@ -85,29 +85,36 @@
 //!
 //! Exactly 3 bytes per frame, plus 24 bytes of header and 4 bytes per `K` frames. See [`format`]
 //! for the full specification. Version 2 has the same header (`version = 2`) and a range-coded
-//! body ([`codec`]); write it with [`Recorder::new_v2`] or [`encode_v2`], read it with [`load`],
+//! body (`codec.rs`); write it with [`Recorder::new_v2`] or [`encode_v2`], read it with [`load`],
 //! [`decode`] or [`for_each_frame`].
 
-pub mod codec;
-pub mod crc;
-pub mod fleet;
+mod codec;
+mod crc;
+mod fleet;
 pub mod flyer;
 pub mod format;
-pub mod frame;
-pub mod pilot;
-pub mod playback;
-pub mod range;
-pub mod recorder;
-pub mod scene;
+mod frame;
+mod pilot;
+mod playback;
+mod range;
+mod recorder;
+mod scene;
 
-pub use fleet::{spawn_fleet, spawn_formation, FormationParams, SpawnArea};
+pub use crc::{crc32, Crc32};
+pub use fleet::{
+    frame_distance, spawn_fleet, spawn_formation, FormationParams, SpawnArea,
+    MAX_WINGMAN_FRAME_OFFSET,
+};
 pub use flyer::{FlyerEvents, FlyerParams, FlyerState};
 pub use format::{
     decode, encode, encode_v2, for_each_frame, load, load_scratch_size, recording_size, to_v1,
     DecodeError, EncodeError, Header, HeaderField, Recording, RecordingInfo,
 };
-pub use frame::{Frame, FrameQuantizer, PilotInput};
-pub use playback::{verify, Desync, Ghost, GhostTick, Replay, ReplayStep};
+pub use frame::{
+    Frame, FrameQuantizer, PilotInput, CONDITION_MAX, STICK_MAX, STICK_MIN, STICK_STEPS,
+};
+pub use pilot::{facing_target, nearest_target, Nearest};
+pub use playback::{verify, Desync, Ghost, GhostTick, Replay, ReplayStep, NO_LEADER};
 pub use recorder::{record_and_fly, Recorder, RecorderFull};
 pub use scene::{GhostScene, SceneTick, MAX_TARGETS};
 

@@ -74,7 +74,7 @@ pub fn facing_target(basis: &Basis, params: &FlyerParams, nearest: Option<&Neare
 }
 
 /// Sum of every torque acting on the flyer this tick for `frame` (body axes, rad/s²).
-pub fn frame_torque(
+pub(crate) fn frame_torque(
     state: &FlyerState,
     basis: &Basis,
     params: &FlyerParams,
@@ -133,7 +133,7 @@ fn add_torque_by_bits(acc: Vec3, t: Vec3) -> Vec3 {
 /// Extra steering on top of a frame's torques (formation station-keeping).
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub struct Steer {
+pub(crate) struct Steer {
     /// Extra body-axis torque, rad/s².
     pub torque: Vec3,
     /// Speed to approach this tick, units/s.
@@ -143,7 +143,7 @@ pub struct Steer {
 impl Steer {
     /// No extra torque, the params' cruise speed.
     #[inline]
-    pub fn none(params: &FlyerParams) -> Steer {
+    pub(crate) fn none(params: &FlyerParams) -> Steer {
         Steer {
             torque: Vec3::ZERO,
             speed: params.cruise_speed,
@@ -155,7 +155,7 @@ impl Steer {
 ///
 /// `nearest` must be [`nearest_target`] of the state before this call (callers compute it once
 /// and reuse it for the Condition check and the recording).
-pub fn fly(
+pub(crate) fn fly(
     state: &mut FlyerState,
     params: &FlyerParams,
     frame: &Frame,
@@ -178,7 +178,7 @@ pub fn fly(
 
 /// [`fly`] plus an extra [`Steer`] (its torque is summed with the others).
 #[allow(clippy::too_many_arguments)]
-pub fn fly_steered(
+pub(crate) fn fly_steered(
     state: &mut FlyerState,
     params: &FlyerParams,
     frame: &Frame,

@@ -111,7 +111,7 @@ impl Ghost {
 
     /// One tick as a wingman of `leader` (its state *after* its step this tick, and the frame it
     /// played, `leader_index`): play the frame `lag` frames behind, wrapping, plus the
-    /// [`formation_steer`](super::fleet::formation_steer) station-keeping torque and speed. The
+    /// formation's station-keeping torque and speed. The
     /// leader's Condition skips carry over (the wingman's script position moves with the
     /// leader's), so the formation stays on one script; the wingman takes no skips of its own.
     #[allow(clippy::too_many_arguments)]
@@ -353,7 +353,7 @@ fn lagged_cursor(leader_index: u32, lag: u16, n: u32) -> u32 {
 /// The seed's Condition: inside a Toward segment, the live distance is already below the distance
 /// recorded for this frame. Condition 0 ("no target when recorded") never triggers.
 #[inline]
-pub fn condition_met(recording: &Recording<'_>, frame: &Frame, nearest: &Nearest) -> bool {
+pub(crate) fn condition_met(recording: &Recording<'_>, frame: &Frame, nearest: &Nearest) -> bool {
     frame.toward
         && frame.condition > 0
         && nearest.distance < recording.condition_distance(frame.condition)

@@ -17,13 +17,13 @@
 use crate::math::target::SIZE_FIRST;
 
 /// Probability precision in bits.
-pub const PROB_BITS: u32 = 15;
+pub(crate) const PROB_BITS: u32 = 15;
 /// One, in probability units.
-pub const PROB_ONE: u16 = 1 << PROB_BITS;
+pub(crate) const PROB_ONE: u16 = 1 << PROB_BITS;
 /// Adaptation shift: each coded bit moves the probability `1/2^SHIFT` of the way to certainty.
-pub const SHIFT: u32 = 4;
+pub(crate) const SHIFT: u32 = 4;
 /// A fresh probability: even odds.
-pub const PROB_INIT: Prob = Prob::NEW;
+pub(crate) const PROB_INIT: Prob = Prob::NEW;
 /// Below this the range is renormalised (a byte moves out).
 const TOP: u32 = 1 << 24;
 
@@ -31,17 +31,17 @@ const TOP: u32 = 1 << 24;
 /// moves it `1/2^SHIFT` of the way towards the coded bit and stops short of certainty, so both
 /// outcomes always stay codable.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Prob {
+pub(crate) struct Prob {
     p: u16,
 }
 
 impl Prob {
     /// Even odds.
-    pub const NEW: Prob = Prob { p: PROB_ONE / 2 };
+    pub(crate) const NEW: Prob = Prob { p: PROB_ONE / 2 };
 
     /// The probability of a 0, in units of `2^−15`.
     #[inline(always)]
-    pub fn get(&self) -> u32 {
+    pub(crate) fn get(&self) -> u32 {
         self.p as u32
     }
 
@@ -65,7 +65,7 @@ impl Prob {
 
 /// Encoder state, `Copy` so a recorder can roll a frame back (see [`super::recorder`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Encoder {
+pub(crate) struct Encoder {
     low: u64,
     range: u32,
     cache: u8,
@@ -84,7 +84,7 @@ impl Default for Encoder {
 /// Where encoded bytes go: a fixed slice and a write position. Writes past the end are dropped
 /// and counted in `overflow`, so encoding never panics; the caller rolls back when it overflowed.
 #[derive(Debug)]
-pub struct Sink<'a> {
+pub(crate) struct Sink<'a> {
     /// The output bytes.
     pub buf: &'a mut [u8],
     /// Next write position (may pass `buf.len()` when bytes were dropped).
@@ -102,14 +102,14 @@ impl Sink<'_> {
 
     /// True if a byte was dropped (the position ran past the buffer).
     #[inline]
-    pub fn overflowed(&self) -> bool {
+    pub(crate) fn overflowed(&self) -> bool {
         self.pos > self.buf.len()
     }
 }
 
 impl Encoder {
     /// A fresh encoder.
-    pub const fn new() -> Self {
+    pub(crate) const fn new() -> Self {
         Encoder {
             low: 0,
             range: u32::MAX,
@@ -121,7 +121,7 @@ impl Encoder {
 
     /// Bytes [`Encoder::flush`] will still write: the held-back bytes and four of `low`.
     #[inline]
-    pub fn pending(&self) -> usize {
+    pub(crate) fn pending(&self) -> usize {
         self.cache_size as usize + 4 - if self.started { 0 } else { 1 }
     }
 
@@ -159,7 +159,7 @@ impl Encoder {
     /// Code `bit` with the adaptive probability `p`. One shared copy (not inlined): encoding
     /// happens once per recorded tick, and the WASM-4 cart that records counts its bytes.
     #[inline(never)]
-    pub fn bit(&mut self, p: &mut Prob, bit: bool, out: &mut Sink<'_>) {
+    pub(crate) fn bit(&mut self, p: &mut Prob, bit: bool, out: &mut Sink<'_>) {
         // `bound < range` (`p < PROB_ONE`), and `low` stays below 2³³ (`shift_low` takes the
         // carry out every byte): modular arithmetic by construction, written so.
         let bound = (self.range >> PROB_BITS).wrapping_mul(p.get());
@@ -174,7 +174,7 @@ impl Encoder {
     }
 
     /// Code the low `n` bits of `v` (most significant first) at even odds, `n ≤ 32`.
-    pub fn direct(&mut self, v: u32, n: u32, out: &mut Sink<'_>) {
+    pub(crate) fn direct(&mut self, v: u32, n: u32, out: &mut Sink<'_>) {
         let mut i = n.min(32);
         while i > 0 {
             i -= 1;
@@ -188,7 +188,7 @@ impl Encoder {
 
     /// Write the remaining bytes ([`Encoder::pending`] of them). The encoder is spent afterwards;
     /// flush a copy to keep encoding.
-    pub fn flush(&mut self, out: &mut Sink<'_>) {
+    pub(crate) fn flush(&mut self, out: &mut Sink<'_>) {
         for _ in 0..5 {
             self.shift_low(out);
         }
@@ -223,7 +223,7 @@ pub(crate) const RENORM_BELOW: u32 = TOP;
 /// Decoder state over a byte slice. `Copy` (five words), so hot loops can keep it in registers
 /// and hand copies to out-of-line code.
 #[derive(Clone, Copy, Debug)]
-pub struct Decoder<'a> {
+pub(crate) struct Decoder<'a> {
     bytes: &'a [u8],
     pos: usize,
     range: u32,
@@ -232,7 +232,7 @@ pub struct Decoder<'a> {
 
 impl<'a> Decoder<'a> {
     /// Start decoding `bytes` (reads the first 4).
-    pub fn new(bytes: &'a [u8]) -> Self {
+    pub(crate) fn new(bytes: &'a [u8]) -> Self {
         let mut d = Decoder {
             bytes,
             pos: 0,
@@ -254,7 +254,7 @@ impl<'a> Decoder<'a> {
 
     /// Bytes consumed so far (more than the input's length if the decoder ran past its end).
     #[inline]
-    pub fn consumed(&self) -> usize {
+    pub(crate) fn consumed(&self) -> usize {
         self.pos
     }
 
@@ -278,7 +278,7 @@ impl<'a> Decoder<'a> {
 
     /// Decode one bit with the adaptive probability `p` (updated as the encoder did).
     #[inline(always)]
-    pub fn bit(&mut self, p: &mut Prob) -> bool {
+    pub(crate) fn bit(&mut self, p: &mut Prob) -> bool {
         let bit = bit_regs(&mut self.range, &mut self.code, p);
         self.normalize();
         bit
@@ -312,7 +312,7 @@ impl<'a> Decoder<'a> {
     /// site (the WASM-4 cart's 64 KiB) and the call costs little next to the decoder's state
     /// being in memory there anyway.
     #[inline(never)]
-    pub fn bit_outlined(&mut self, p: &mut Prob) -> bool {
+    pub(crate) fn bit_outlined(&mut self, p: &mut Prob) -> bool {
         self.bit(p)
     }
 
@@ -320,7 +320,7 @@ impl<'a> Decoder<'a> {
     /// ([`Decoder::bit_outlined`]) where code size comes first (wasm32, the WASM-4 cart), the
     /// inline one elsewhere (the Cortex-M0's decode-within-a-frame requirement).
     #[inline(always)]
-    pub fn bit_rare(&mut self, p: &mut Prob) -> bool {
+    pub(crate) fn bit_rare(&mut self, p: &mut Prob) -> bool {
         if SIZE_FIRST {
             self.bit_outlined(p)
         } else {
@@ -329,7 +329,7 @@ impl<'a> Decoder<'a> {
     }
 
     /// Decode `n ≤ 32` bits at even odds, most significant first.
-    pub fn direct(&mut self, n: u32) -> u32 {
+    pub(crate) fn direct(&mut self, n: u32) -> u32 {
         let mut v = 0u32;
         for _ in 0..n.min(32) {
             self.range >>= 1;

@@ -80,13 +80,15 @@ pub(crate) use all_finite_by_bits;
 /// an all-ones exponent. OR the flags of many values and test [`NONFINITE`] once to check them all:
 /// `(nonfinite_flag(a) | nonfinite_flag(b)) & NONFINITE == 0` ⇔ `a.is_finite() && b.is_finite()`
 /// (`all_finite_by_flags!`).
+#[cfg(test)]
 #[inline(always)]
-pub fn nonfinite_flag(x: f32) -> u32 {
+pub(crate) fn nonfinite_flag(x: f32) -> u32 {
     (x.to_bits() & INF).wrapping_add(IMPLICIT)
 }
 
 /// The bit of [`nonfinite_flag`] that marks a non-finite value.
-pub const NONFINITE: u32 = SIGN;
+#[cfg(test)]
+pub(crate) const NONFINITE: u32 = SIGN;
 
 /// The values all finite, on the bits: one OR over their [`nonfinite_flag`]s and one test (three
 /// integer operations a value, no branch). The tests' check of [`nonfinite_flag`]; no mechanic runs

@@ -20,7 +20,7 @@
 //! NaN or infinite input, and `try_normalize` returns `None` there. Nothing here panics.
 
 pub(crate) mod bits;
-pub mod quat;
+mod quat;
 pub mod scalar;
 // Backends of `scalar::sqrt` on some Arm targets (chosen there by `target`'s constants):
 // implementation details, compiled on every target with the `libm` backend (and for their tests).
@@ -29,9 +29,9 @@ mod sqrt32;
 #[cfg(any(test, not(feature = "micromath")))]
 mod sqrt_fpu;
 pub(crate) mod target;
-pub mod trig;
-pub mod vec2;
-pub mod vec3;
+mod trig;
+mod vec2;
+mod vec3;
 
 pub use quat::Quat;
 pub use vec2::Vec2;
@@ -156,7 +156,7 @@ target::inline_policy! { shared_except_m0:
 
 /// Move `current` towards `target` by at most `max_delta` (both finite; `max_delta ≥ 0`).
 #[inline]
-pub fn approach(current: f32, target: f32, max_delta: f32) -> f32 {
+pub(crate) fn approach(current: f32, target: f32, max_delta: f32) -> f32 {
     let d = target - current;
     if d > max_delta {
         current + max_delta

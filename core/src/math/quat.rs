@@ -145,7 +145,7 @@ impl Quat {
     /// True if the components of `self` and `o` have the same bits (see [`Quat::to_bits`]);
     /// branch-free integer work.
     #[inline]
-    pub fn bits_eq(self, o: Quat) -> bool {
+    pub(crate) fn bits_eq(self, o: Quat) -> bool {
         let (a, b) = (self.to_bits(), o.to_bits());
         ((a[0] ^ b[0]) | (a[1] ^ b[1]) | (a[2] ^ b[2]) | (a[3] ^ b[3])) == 0
     }
@@ -154,7 +154,7 @@ impl Quat {
     /// exactly 1 (the small-angle rotation `(ω·dt/2, 1)`). The same bits as the full product for
     /// finite input (`a·1 = a` exactly), four multiplications fewer.
     #[inline]
-    pub fn mul_xyz1(self, v: Vec3) -> Quat {
+    pub(crate) fn mul_xyz1(self, v: Vec3) -> Quat {
         let a = self;
         Quat::from_xyzw(
             a.w * v.x + a.x + a.y * v.z - a.z * v.y,

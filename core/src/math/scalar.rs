@@ -4,7 +4,7 @@
 //! high-accuracy (`atan2`, `acos`: ≤ 1 ulp) implementation. With the `micromath` feature the fast
 //! approximations of `micromath` are used instead: `sqrt` (its estimate plus two Heron steps)
 //! within about 1e-6 relative, `atan2` within about 4·10⁻³ rad, `acos` within about 10⁻² rad.
-//! `sin`/`cos` are hopkit's own `f32` kernel ([`super::trig`], within 1.2·10⁻⁷) with either
+//! `sin`/`cos` are hopkit's own `f32` kernel (within [`SIN_COS_ABS_ERROR`], 1.2·10⁻⁷) with either
 //! backend: faster than both libraries' and without `libm`'s `f64` arithmetic, which is software
 //! on the Cortex-M4F and M0. Both backends are pure software and
 //! deterministic across platforms; golden hashes are recorded with `libm`. `exp`, `ln`, `powf`,
@@ -35,7 +35,7 @@ mod backend {
     /// hard-float ABI (Cortex-M4F, M33) the one refined in hardware `f32` arithmetic, the same bits
     /// again (`math/sqrt_fpu.rs`, internal) in about half of `libm`'s instructions.
     #[inline]
-    pub fn sqrt(x: f32) -> f32 {
+    pub(crate) fn sqrt(x: f32) -> f32 {
         use crate::math::target::{HARD_FLOAT_ARM, SOFT_FLOAT};
         if SOFT_FLOAT {
             crate::math::sqrt32::sqrt(x)
@@ -46,11 +46,11 @@ mod backend {
         }
     }
     #[inline]
-    pub fn atan2(y: f32, x: f32) -> f32 {
+    pub(crate) fn atan2(y: f32, x: f32) -> f32 {
         libm::atan2f(y, x)
     }
     #[inline]
-    pub fn acos(x: f32) -> f32 {
+    pub(crate) fn acos(x: f32) -> f32 {
         libm::acosf(x)
     }
 }
@@ -151,18 +151,18 @@ pub(crate) fn half_by_exponent(x: f32) -> f32 {
     f32::from_bits(x.to_bits().wrapping_sub(bits::IMPLICIT))
 }
 
-/// Sine of `x` radians: hopkit's own single-precision kernel with either backend (see
-/// [`super::trig`]).
+/// Sine of `x` radians: hopkit's own single-precision kernel with either backend (Cody–Waite
+/// reduction, Cephes polynomials; within [`SIN_COS_ABS_ERROR`] for `|x| ≤ 8192`).
 #[inline]
 pub fn sin(x: f32) -> f32 {
     super::trig::sin(x)
 }
-/// Cosine of `x` radians (see [`super::trig`]).
+/// Cosine of `x` radians (the kernel of [`sin`]).
 #[inline]
 pub fn cos(x: f32) -> f32 {
     super::trig::cos(x)
 }
-/// `(sin x, cos x)` (see [`super::trig`]).
+/// `(sin x, cos x)` (the kernel of [`sin`]).
 #[inline]
 pub fn sin_cos(x: f32) -> (f32, f32) {
     super::trig::sin_cos(x)
@@ -236,8 +236,11 @@ pub(crate) fn nonnegative_finite_bits(x: f32) -> bool {
 }
 
 // A value's non-finite flag (bit 31 set exactly for ±inf and NaN), ORed over many values and
-// tested once: defined with the other finiteness tests in `math::bits`.
-pub use super::bits::{nonfinite_flag, NONFINITE};
+// tested once: defined with the other finiteness tests in `math::bits` (the tests' form; no target
+// policy picks it today).
+#[cfg(test)]
+use super::bits::{nonfinite_flag, NONFINITE};
+pub use super::trig::SIN_COS_ABS_ERROR;
 
 /// `x`, with a subnormal value replaced by a zero of the same sign (`±0.0` and normal numbers,
 /// infinities and NaN pass unchanged).

@@ -16,7 +16,7 @@ use super::bits::{IMPLICIT, INF, MANTISSA};
 /// Square root of `x`, correctly rounded (round to nearest, ties to even). `±0` → `±0`, `+∞` → `+∞`;
 /// NaN or negative input → NaN (`f32::NAN`).
 #[inline(never)]
-pub fn sqrt(x: f32) -> f32 {
+pub(crate) fn sqrt(x: f32) -> f32 {
     let bits = x.to_bits();
     if bits << 1 == 0 {
         return x; // ±0

@@ -17,7 +17,7 @@ use super::bits::{positive_normal, IMPLICIT, MANTISSA};
 /// Square root of `x`, correctly rounded (round to nearest, ties to even): the bits of
 /// `libm::sqrtf(x)` for every `x`.
 #[inline(never)]
-pub fn sqrt(x: f32) -> f32 {
+pub(crate) fn sqrt(x: f32) -> f32 {
     let bits = x.to_bits();
     // Positive normal numbers only; the rest (±0, subnormals, +∞, NaN, negatives) is rare.
     if !positive_normal(x) {

@@ -27,7 +27,7 @@
 use super::bits::{ABS, IMPLICIT, INF, MANTISSA, SIGN};
 use core::f32::consts::{FRAC_2_PI, TAU};
 
-/// Worst absolute error of [`sin_cos`] for `|x| ≤ 8192` (checked by the tests against `f64`).
+/// Worst absolute error of [`sin_cos`](crate::math::scalar::sin_cos) (and `sin`, `cos`) for `|x| ≤ 8192` (checked by the tests against `f64`).
 pub const SIN_COS_ABS_ERROR: f32 = 1.2e-7;
 
 /// Largest `|x|` reduced directly (see the module docs).
@@ -42,7 +42,7 @@ const P3: f32 = 7.549_79e-8;
 ///
 /// Not `#[inline]`: about 40 instructions of straight-line code, called from a dozen places
 /// (yaw vectors, quaternions, slerp), so one copy is smaller and the call costs little.
-pub fn sin_cos(x: f32) -> (f32, f32) {
+pub(crate) fn sin_cos(x: f32) -> (f32, f32) {
     if !x.is_finite() {
         return (f32::NAN, f32::NAN);
     }
@@ -79,7 +79,7 @@ pub fn sin_cos(x: f32) -> (f32, f32) {
 /// `libm`'s generic `fmod`, whose assertions bring panic paths and their message strings into the
 /// images (≈ 0.9 KB of the WASM-4 cart). Used only for huge arguments ([`sin_cos`] beyond
 /// ±8192, [`crate::math::wrap_angle`] beyond ±2²⁰).
-pub fn rem_tau(x: f32) -> f32 {
+pub(crate) fn rem_tau(x: f32) -> f32 {
     const TAU_BITS: u32 = TAU.to_bits();
     const TAU_EXP: u32 = TAU_BITS >> 23;
     const TAU_MANT: u32 = (TAU_BITS & MANTISSA) | IMPLICIT;
@@ -120,13 +120,13 @@ pub fn rem_tau(x: f32) -> f32 {
 
 /// `sin x` (see [`sin_cos`]).
 #[inline]
-pub fn sin(x: f32) -> f32 {
+pub(crate) fn sin(x: f32) -> f32 {
     sin_cos(x).0
 }
 
 /// `cos x` (see [`sin_cos`]).
 #[inline]
-pub fn cos(x: f32) -> f32 {
+pub(crate) fn cos(x: f32) -> f32 {
     sin_cos(x).1
 }
 

@@ -40,7 +40,7 @@ pub struct Contact {
 /// Ask the probe for the ground below `position`, from `max(ground_snap, step_up)` above it (so a
 /// multi-level probe still reports a ledge the character can step onto); non-finite → none.
 #[inline]
-pub fn probe_ground(
+pub(crate) fn probe_ground(
     probe: &impl GroundProbe,
     position: Vec3,
     params: &MoveParams,
@@ -60,7 +60,7 @@ pub fn probe_ground(
 /// Remove the component of `v` pointing into a surface with unit normal `n` (Quake
 /// `PM_ClipVelocity` with overbounce 1).
 #[inline]
-pub fn clip_into_surface(v: Vec3, n: Vec3) -> Vec3 {
+pub(crate) fn clip_into_surface(v: Vec3, n: Vec3) -> Vec3 {
     let into = v.dot(n);
     if into < 0.0 {
         v - n * into
@@ -71,7 +71,7 @@ pub fn clip_into_surface(v: Vec3, n: Vec3) -> Vec3 {
 
 /// Categorise the character's position and update `grounded`, `ground_normal`, coyote time, and
 /// snap/push-out. `stick` allows snapping down by `step_down` (grounded last, no jump since).
-pub fn categorize_ground(
+pub(crate) fn categorize_ground(
     state: &mut MoverState,
     params: &MoveParams,
     probe: &impl GroundProbe,
@@ -84,7 +84,7 @@ pub fn categorize_ground(
 }
 
 /// [`categorize_ground`] with the probe result for `state.position` already in hand.
-pub fn categorize_hit(
+pub(crate) fn categorize_hit(
     state: &mut MoverState,
     params: &MoveParams,
     hit: Option<GroundHit>,
@@ -216,7 +216,7 @@ fn on_steep(state: &mut MoverState, params: &MoveParams, hit: GroundHit) -> bool
 ///
 /// Costs nothing extra in the common case; the slope allowance (one sqrt, one divide) is computed
 /// only when the surface is higher than `step_up`.
-pub fn is_wall(params: &MoveParams, hit: Option<GroundHit>, pos: Vec3, from: Vec3) -> bool {
+pub(crate) fn is_wall(params: &MoveParams, hit: Option<GroundHit>, pos: Vec3, from: Vec3) -> bool {
     let Some(h) = hit else {
         return false;
     };
@@ -249,7 +249,7 @@ fn max_rise_per_run(params: &MoveParams) -> f32 {
 /// start-of-tick categorisation has already pushed out of the ground). Returns the probe result for
 /// the final position and whether a wall was hit. 1 probe when nothing is hit, up to 5 when one is
 /// (the blocking tries two positions, then the ground where the move was put back to is probed).
-pub fn resolve_walls(
+pub(crate) fn resolve_walls(
     state: &mut MoverState,
     params: &MoveParams,
     probe: &impl GroundProbe,

@@ -81,7 +81,7 @@ use crate::math::{scalar, Vec2};
 /// One air tick of planar velocity with CPM's air step (the module docs' steps 1–3).
 /// `wish` must be sanitised (as the mover does); any params are accepted.
 #[inline(never)]
-pub fn cpm_air_velocity(v: Vec2, wish: WishDir, params: &MoveParams, dt: f32) -> Vec2 {
+pub(crate) fn cpm_air_velocity(v: Vec2, wish: WishDir, params: &MoveParams, dt: f32) -> Vec2 {
     // PM_AirMove: wishspeed = |wishvel|·scale (hopkit: the analog scale times the air max).
     let w = params.air_max_speed * wish.scale;
     let (cap, budget) = if wish.keys == WishKeys::Strafe {
@@ -120,7 +120,7 @@ pub fn cpm_air_velocity(v: Vec2, wish: WishDir, params: &MoveParams, dt: f32) ->
 /// `k = 32·(strength·d·d·dt)` (`d = v̂·dir`, only while `d > 0`) and keep `|v|`.
 /// A zero or non-finite speed, or a turned vector that is zero or overflows, leaves `v` unchanged.
 #[inline]
-pub fn air_control(v: Vec2, dir: Vec2, strength: f32, dt: f32) -> Vec2 {
+pub(crate) fn air_control(v: Vec2, dir: Vec2, strength: f32, dt: f32) -> Vec2 {
     let s2 = v.length_squared();
     if !(s2 > 0.0) || !(s2 <= f32::MAX) {
         return v;

@@ -33,11 +33,11 @@
 
 use super::kernels::WishDir;
 use super::params::MoveParams;
-use super::state::{MoveInput, MoverState};
+use super::state::MoverState;
 use crate::ground::GroundProbe;
 use crate::math::Vec3;
 
-/// What a crouch [`update`] did.
+/// What a tick's crouch update did (crouched, stood up, or could not stand up).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct CrouchEvents {
@@ -62,7 +62,7 @@ pub fn height(state: &MoverState, params: &MoveParams) -> f32 {
 /// How far the feet move up on a crouch in the air with `crouch_jump` (and down on standing up
 /// again there): `stand_height − crouch_height`, or 0 if that is not a positive finite number.
 #[inline]
-pub fn crouch_jump_lift(params: &MoveParams) -> f32 {
+pub(crate) fn crouch_jump_lift(params: &MoveParams) -> f32 {
     let lift = params.stand_height - params.crouch_height;
     if params.crouch_jump && lift > 0.0 && lift <= f32::MAX {
         lift
@@ -89,7 +89,7 @@ fn room<P: GroundProbe>(probe: &P, feet: Vec3, params: &MoveParams) -> bool {
 }
 
 /// Crouch or stand up as `want` asks (see the module docs). Call once per step, before it.
-pub fn update(
+pub(crate) fn update(
     state: &mut MoverState,
     params: &MoveParams,
     want: bool,
@@ -134,7 +134,7 @@ pub fn update(
 /// The wish for a step that starts with `state`: scaled by `crouch_speed_scale` (clamped to
 /// `[0, 1]`, NaN → 1) while crouched on the ground, else unchanged.
 #[inline]
-pub fn wish(w: WishDir, state: &MoverState, params: &MoveParams) -> WishDir {
+pub(crate) fn wish(w: WishDir, state: &MoverState, params: &MoveParams) -> WishDir {
     if !(state.crouched && state.grounded) {
         return w;
     }
@@ -148,16 +148,4 @@ pub fn wish(w: WishDir, state: &MoverState, params: &MoveParams) -> WishDir {
         scale: w.scale * k,
         ..w
     }
-}
-
-/// [`update`] then [`wish`] for a [`MoveInput`]: what [`super::step`] does before its ticks.
-#[inline]
-pub fn prepare(
-    state: &mut MoverState,
-    params: &MoveParams,
-    input: &MoveInput,
-    probe: &impl GroundProbe,
-) -> WishDir {
-    update(state, params, input.crouch, probe);
-    wish(input.world_wish(), state, params)
 }

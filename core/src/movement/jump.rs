@@ -22,7 +22,7 @@ pub enum JumpKind {
 /// the last). The driver remembers the key for the next tick's edge after every mode's tick
 /// ([`MoverState::jump_held`]).
 #[inline]
-pub fn key_pressed(state: &mut MoverState, jump_down: bool) -> bool {
+pub(crate) fn key_pressed(state: &mut MoverState, jump_down: bool) -> bool {
     if !jump_down {
         state.jump_latched = false;
     }
@@ -32,7 +32,7 @@ pub fn key_pressed(state: &mut MoverState, jump_down: bool) -> bool {
 /// Record this tick's jump key while walking or in the air: [`key_pressed`], and a press arms the
 /// jump buffer.
 #[inline]
-pub fn note_jump_key(state: &mut MoverState, params: &MoveParams, jump_down: bool) {
+pub(crate) fn note_jump_key(state: &mut MoverState, params: &MoveParams, jump_down: bool) {
     if key_pressed(state, jump_down) {
         state.jump_buffer_timer = timer_length(params.jump_buffer_time);
     }
@@ -40,7 +40,7 @@ pub fn note_jump_key(state: &mut MoverState, params: &MoveParams, jump_down: boo
 
 /// True if the character may jump now: on the ground, or within coyote time.
 #[inline]
-pub fn can_jump(state: &MoverState) -> bool {
+pub(crate) fn can_jump(state: &MoverState) -> bool {
     state.grounded || positive(state.coyote_timer)
 }
 
@@ -48,7 +48,7 @@ pub fn can_jump(state: &MoverState) -> bool {
 /// key must have been released since the last jump (Quake's "don't pogo stick"). A buffered press
 /// (within `jump_buffer_time`) counts either way.
 #[inline]
-pub fn wants_jump(state: &MoverState, params: &MoveParams, jump_down: bool) -> bool {
+pub(crate) fn wants_jump(state: &MoverState, params: &MoveParams, jump_down: bool) -> bool {
     let buffered = positive(state.jump_buffer_timer);
     let held_ok = jump_down && (params.auto_hop || !state.jump_latched);
     held_ok || buffered
@@ -57,7 +57,7 @@ pub fn wants_jump(state: &MoverState, params: &MoveParams, jump_down: bool) -> b
 /// Limit the planar speed to `bhop_speed_cap·max_speed` (off when the cap is ≤ 0). Only called on
 /// jump ticks; one sqrt and divide only when over the cap.
 #[inline]
-pub fn apply_bhop_cap(velocity: Vec3, params: &MoveParams) -> Vec3 {
+pub(crate) fn apply_bhop_cap(velocity: Vec3, params: &MoveParams) -> Vec3 {
     if !(params.bhop_speed_cap > 0.0) {
         return velocity;
     }
@@ -74,7 +74,7 @@ pub fn apply_bhop_cap(velocity: Vec3, params: &MoveParams) -> Vec3 {
 /// Perform a jump: upward speed `max(vy, 0) + jump_speed`, leave the ground, consume coyote time and
 /// the buffer, latch the key, apply the bunny-hop cap. Returns how it was allowed.
 #[inline]
-pub fn do_jump(state: &mut MoverState, params: &MoveParams) -> JumpKind {
+pub(crate) fn do_jump(state: &mut MoverState, params: &MoveParams) -> JumpKind {
     let kind = if state.grounded {
         JumpKind::Ground
     } else {
@@ -98,7 +98,7 @@ pub fn do_jump(state: &mut MoverState, params: &MoveParams) -> JumpKind {
 
 /// Check and perform a jump (before friction, so a frame-perfect hop pays none).
 #[inline]
-pub fn check_jump(
+pub(crate) fn check_jump(
     state: &mut MoverState,
     params: &MoveParams,
     jump_down: bool,
@@ -113,7 +113,7 @@ pub fn check_jump(
 /// Variable jump height, velocity-cut form: when the key is released while rising from a jump, the
 /// upward speed is multiplied once by `jump_release_cut`.
 #[inline]
-pub fn apply_jump_release_cut(state: &mut MoverState, params: &MoveParams, jump_down: bool) {
+pub(crate) fn apply_jump_release_cut(state: &mut MoverState, params: &MoveParams, jump_down: bool) {
     let released = !jump_down && state.jump_held;
     if released && state.jump_rising && positive(state.velocity.y) {
         state.velocity.y *= params.jump_release_cut;
@@ -123,7 +123,7 @@ pub fn apply_jump_release_cut(state: &mut MoverState, params: &MoveParams, jump_
 /// Variable jump height, gravity form: the gravity multiplier this tick —
 /// `jump_release_gravity` while rising from a jump with the key up, else 1.
 #[inline]
-pub fn jump_gravity_scale(state: &MoverState, params: &MoveParams, jump_down: bool) -> f32 {
+pub(crate) fn jump_gravity_scale(state: &MoverState, params: &MoveParams, jump_down: bool) -> f32 {
     if state.jump_rising && !jump_down && positive(state.velocity.y) {
         params.jump_release_gravity
     } else {
@@ -133,8 +133,10 @@ pub fn jump_gravity_scale(state: &MoverState, params: &MoveParams, jump_down: bo
 
 /// End-of-tick timers: the buffer and (in the air) coyote time count down; the rising flag ends at
 /// the apex or on the ground.
+/// (The plain form, kept as the reference of the flushed one the modes run.)
+#[cfg(test)]
 #[inline]
-pub fn tick_jump_timers(state: &mut MoverState, dt: f32) {
+pub(crate) fn tick_jump_timers(state: &mut MoverState, dt: f32) {
     state.jump_buffer_timer = count_down(state.jump_buffer_timer, dt);
     if !state.grounded {
         state.coyote_timer = count_down(state.coyote_timer, dt);
@@ -202,6 +204,7 @@ pub(super) fn timer_length_flushed(t: f32) -> f32 {
 }
 
 /// `t − dt`, floored at 0 (NaN → 0).
+#[cfg(test)]
 #[inline]
 fn count_down(t: f32, dt: f32) -> f32 {
     let r = t - dt;

@@ -22,7 +22,7 @@ use crate::math::target::inline_policy;
 use crate::math::{bits, scalar, Vec2, NORMALIZE_EPSILON_SQ};
 
 /// Which movement keys a wish came from, in the view frame — what Quake III's `movementDir`
-/// tells CPM's air step ([`super::cpma`]): only forward/back held (air control turns the
+/// tells CPM's air step ([`MoveParams::cpm_air`](super::MoveParams::cpm_air)): only forward/back held (air control turns the
 /// velocity), only strafe held (strafe acceleration with its wish-speed cap), or anything else.
 /// Read only by the CPM air step (`MoveParams::cpm_air`); every other rule ignores it.
 ///
@@ -46,7 +46,7 @@ impl WishKeys {
     /// Classify a view-frame wish `(front, right)` (exact zeros, see [`WishKeys`]); no input at
     /// all, and NaN components, are [`WishKeys::Mixed`].
     #[inline]
-    pub fn of(front: f32, right: f32) -> WishKeys {
+    pub(crate) fn of(front: f32, right: f32) -> WishKeys {
         if right == 0.0 {
             if front == 0.0 {
                 WishKeys::Mixed
@@ -344,7 +344,7 @@ fn friction_speed_first(v: Vec2, params: &MoveParams, dt: f32) -> Vec2 {
 /// Per-tick speed budget `a`: `accel·dt` ([`AccelBudget::PerSecond`]) or `accel·wishspeed·dt`
 /// ([`AccelBudget::WishSpeedScaled`]).
 #[inline]
-pub fn accel_budget(accel: f32, wishspeed: f32, mode: AccelBudget, dt: f32) -> f32 {
+pub(crate) fn accel_budget(accel: f32, wishspeed: f32, mode: AccelBudget, dt: f32) -> f32 {
     match mode {
         AccelBudget::PerSecond => accel * dt,
         AccelBudget::WishSpeedScaled => accel * wishspeed * dt,

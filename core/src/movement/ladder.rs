@@ -40,7 +40,7 @@ use crate::math::{scalar, Vec2, Vec3};
 /// `ladder_climb_speed`; standing on the ground, only while the wish pushes into it, so it can
 /// walk away from the foot of a ladder).
 #[inline(always)]
-pub fn touching(
+pub(crate) fn touching(
     probe: &impl GroundProbe,
     state: &MoverState,
     params: &MoveParams,

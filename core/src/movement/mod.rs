@@ -23,33 +23,35 @@
 //! assert!((s.planar_speed() - hopkit::math::scalar::sqrt(100.25)).abs() < 1e-4);
 //! ```
 //!
-//! ## Pieces
-//! - [`seed`]: the seed's function reproduced op for op in f32 (the reference).
-//! - [`kernels`]: the lean per-tick planar kernels — [`friction`] (Quake stop-speed or the seed's
-//!   constant deceleration), [`accelerate`] (projection-capped), [`accelerate_clamped`] (Q3's
-//!   disabled alternative), [`air_accelerate`] (with the QuakeWorld/Source 30 cap or none) — and the
-//!   wish conversion [`world_wish`].
-//! - [`params`]: [`MoveParams`] (every field documented with unit and default) and the presets
+//! ## What a game uses
+//! - The step: [`step`] (every mode: walking and in the air, crouching, ladders, water; the time
+//!   split once into ticks of at most [`MoveParams::max_tick_dt`]) on a [`MoverState`] with a
+//!   [`MoveInput`], returning [`StepEvents`]; [`step_wish`] is its fast form for walking and air
+//!   only, with a world wish the caller converted once ([`WishDir`]).
+//! - The params: [`MoveParams`] (every field documented with unit and default) and the presets
 //!   [`MoveParams::seed`], [`MoveParams::seed_figure`], [`MoveParams::quakeworld`],
-//!   [`MoveParams::quake3`], [`MoveParams::source`], [`MoveParams::cpma`].
-//! - [`cpma`]: Challenge ProMode's air step (air stop acceleration, strafe acceleration with its
-//!   wish-speed cap, W-only air control), on with [`MoveParams::cpm_air`].
-//! - [`platform`]: moving platforms — carried while grounded, the surface's velocity kept on
-//!   leaving ([`crate::ground::GroundProbe::surface_motion`]).
-//! - [`crouch`]: crouch height and speed, the crouch-jump, no standing up under a ceiling
-//!   ([`crate::ground::GroundProbe::clearance`]).
-//! - [`ladder`]: climbing ladders with the move input and jumping off them
-//!   ([`crate::ground::GroundProbe::ladder`]).
-//! - [`water`]: QuakeWorld's water — water levels, swimming where the view looks, water friction
-//!   and acceleration, swimming up, the water jump out at the edge
-//!   ([`crate::ground::GroundProbe::water`]).
-//! - [`jump`]: release-to-rejump, auto-hop, coyote time, jump buffer, bunny-hop cap, variable height.
-//! - [`contact`]: the ground test against a [`crate::ground::GroundProbe`].
-//! - [`slide`]: the body against solids (a probe with [`crate::ground::GroundProbe::SOLID`]):
-//!   Quake III's collide-and-slide, step and ground trace; surf.
-//! - [`state`]: [`MoverState`], [`MoveInput`], [`StepEvents`] and the guards every mode shares.
-//! - [`mover`]: the driver — [`step`] splits the time once and picks the mode every tick:
-//!   [`walk`] (walking and in the air), [`ladder`], [`water`].
+//!   [`MoveParams::quake3`], [`MoveParams::source`], [`MoveParams::cpma`]; the model choices
+//!   [`FrictionModel`], [`FrictionMath`], [`AccelBudget`], [`AccelStyle`].
+//! - The planar kernels, for a game with its own driver or many bodies: [`friction`] (Quake
+//!   stop-speed or the seed's constant deceleration), [`accelerate`] (projection-capped),
+//!   [`accelerate_clamped`] (Q3's disabled alternative), [`air_accelerate`] (with the
+//!   QuakeWorld/Source 30 cap or none), the wish conversion [`world_wish`], one tick of both
+//!   [`planar_velocity_tick`], its constants folded once per tick length [`TickConsts`], and many
+//!   bodies at once [`planar_velocity_tick_batch`].
+//! - Queries for rendering and game rules: [`crouch_height`], [`water_level`], [`body_box`] (the
+//!   box [`slide_move`] moves among solids), [`optimal_strafe_cos`] (the best strafe angle).
+//! - The seed's function reproduced op for op in f32, the reference: [`next_player_vector`].
+//!
+//! The features each have a file in `core/src/movement/` and a section in
+//! `docs/movement-features.md`: CPMA air control (`cpma.rs`, on with [`MoveParams::cpm_air`]),
+//! moving platforms (`platform.rs`, [`crate::ground::GroundProbe::surface_motion`]), crouching
+//! (`crouch.rs`, [`crate::ground::GroundProbe::clearance`]), ladders (`ladder.rs`,
+//! [`crate::ground::GroundProbe::ladder`]), QuakeWorld's water (`water.rs`,
+//! [`crate::ground::GroundProbe::water`]), the jump rules (`jump.rs`: release-to-rejump,
+//! auto-hop, coyote time, jump buffer, bunny-hop cap, variable height), Quake III's
+//! collide-and-slide among solids (`slide.rs`, a probe with
+//! [`crate::ground::GroundProbe::SOLID`]). The driver (`mover.rs`) splits the time once and picks
+//! the mode every tick: walking and in the air (`walk.rs`), ladder, water.
 //!
 //! ## Frames
 //! Planar vectors are world `(x, z)` (`Vec2::x` = world X, `Vec2::y` = world Z); Y is up; yaw 0
@@ -85,8 +87,8 @@
 //!   `v + normalize(v)·(−drop)`: measured over 2·10⁶ random velocities at 60 Hz, within 7 ulp
 //!   (5.0e-7 relative) of the seed's formulation for components not tiny against `|v|`; no sqrt
 //!   and no divide instead of two sqrt and two divides. [`FrictionMath::SqrtDivide`] computes
-//!   `v·(speed − drop)/speed` instead (the arithmetic of Quake's `PM_Friction`). [`seed`] keeps
-//!   the op-for-op original.
+//!   `v·(speed − drop)/speed` instead (the arithmetic of Quake's `PM_Friction`).
+//!   [`next_player_vector`] keeps the op-for-op original.
 //! - Normalisation treats lengths below 1e-6 as zero (Unity: 1e-5).
 //! - A wish shorter than 1 scales the wish speed (analog sticks); the seed normalises every input
 //!   to full speed. Digital input (`(1, 0)`, `(1, 1)` …) behaves exactly like the seed.
@@ -95,32 +97,44 @@
 // which is how the kernels route bad numbers to their safe branch.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
-pub mod batch;
-pub mod contact;
-pub mod cpma;
-pub mod crouch;
-pub mod jump;
-pub mod kernels;
-pub mod ladder;
-pub mod mover;
-pub mod params;
-pub mod platform;
-pub mod prepared;
-pub mod seed;
-pub mod slide;
-pub mod state;
-pub mod walk;
-pub mod water;
+mod batch;
+mod contact;
+mod cpma;
+mod crouch;
+mod jump;
+mod kernels;
+mod ladder;
+mod mover;
+mod params;
+mod platform;
+mod prepared;
+mod seed;
+mod slide;
+mod state;
+mod walk;
+mod water;
 
 pub use batch::{planar_velocity_tick_batch, WishBatch};
-pub use contact::{categorize_ground, categorize_hit, is_wall, resolve_walls, Contact};
+pub use contact::Contact;
+pub use crouch::{height as crouch_height, CrouchEvents};
 pub use jump::JumpKind;
 pub use kernels::{
-    accel_budget, accelerate, accelerate_clamped, air_accelerate, air_cap_and_budget,
-    facing_from_yaw, friction, friction_constant, friction_stopspeed, ground_accelerate,
-    optimal_strafe_cos, planar_velocity_tick, world_wish, world_wish_unit, WishDir, WishKeys,
+    accelerate, accelerate_clamped, air_accelerate, air_cap_and_budget, facing_from_yaw, friction,
+    friction_constant, friction_stopspeed, ground_accelerate, optimal_strafe_cos,
+    planar_velocity_tick, world_wish, world_wish_unit, WishDir, WishKeys,
 };
-pub use mover::{step, step_wish, tick};
-pub use params::{AccelBudget, AccelStyle, FrictionMath, FrictionModel, MoveParams};
-pub use prepared::TickConsts;
+pub use mover::{step, step_wish};
+pub use params::{
+    AccelBudget, AccelStyle, FrictionMath, FrictionModel, MoveParams, CPM_AIR_CONTROL,
+    CPM_AIR_STOP_ACCEL, CPM_STRAFE_ACCEL, CPM_STRAFE_WISH_CAP, QW_WATER_ACCEL, QW_WATER_FRICTION,
+    SEED_ACCEL_AIR, SEED_ACCEL_GROUND, SEED_FRICTION_ACCEL, SEED_MAX_SPEED_AIR,
+    SEED_MAX_SPEED_GROUND,
+};
+pub use prepared::{planar_velocity_tick_with, TickConsts};
+pub use seed::{
+    next_player_vector, next_player_vector_with, unity_magnitude, unity_normalized, SeedConstants,
+    SEED_CONSTANTS, UNITY_K_EPSILON,
+};
+pub use slide::{body_box, slide_move, step_slide_move, SlideHits};
 pub use state::{MoveInput, MoverState, StepEvents};
+pub use water::level as water_level;

@@ -20,7 +20,7 @@
 use super::kernels::WishDir;
 use super::params::MoveParams;
 use super::state::{repair_ground_normal, repair_state};
-pub use super::state::{MoveInput, MoverState, StepEvents};
+use super::state::{MoveInput, MoverState, StepEvents};
 use crate::ground::GroundProbe;
 use crate::timestep::SubSteps;
 
@@ -34,9 +34,9 @@ use crate::timestep::SubSteps;
 /// - Non-finite input is sanitised ([`MoveInput`]); a state containing NaN/inf is repaired first
 ///   (non-finite velocity components → 0, non-finite position → origin).
 /// - Every tick chooses its mode: crouching ([`MoveInput::crouch`],
-///   [`super::crouch`]) is applied first; on a ladder the tick climbs ([`super::ladder`]); swimming
-///   (water at the waist, [`super::water::swimming`]) or during a water jump it swims
-///   ([`super::water`]); else it walks or flies ([`super::walk`]).
+///   `crouch.rs`) is applied first; on a ladder the tick climbs (`ladder.rs`); swimming
+///   (water at the waist, [`water_level`](super::water_level) ≥ 2) or during a water jump it swims
+///   (`water.rs`); else it walks or flies (`walk.rs`). Each mode's rules: docs/movement-features.md.
 pub fn step(
     state: &mut MoverState,
     params: &MoveParams,
@@ -107,8 +107,9 @@ pub fn step_wish(
 /// One walking or airborne tick of `dt` seconds (`0 < dt ≤ max_tick_dt`), Quake order: what
 /// [`step_wish`] runs per sub-step, without its checks of `dt`, the wish and the state. The events
 /// are this tick's (`substeps` 1); [`StepEvents::merge`] adds them up over several ticks as
-/// [`step`] does.
-pub fn tick(
+/// [`step`] does. (The tests' single tick; the crate's drivers call the modes' ticks directly.)
+#[cfg(test)]
+pub(crate) fn tick(
     state: &mut MoverState,
     params: &MoveParams,
     wish: WishDir,

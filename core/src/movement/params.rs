@@ -119,7 +119,7 @@ pub struct MoveParams {
     /// cap (Quake III, seed). Default `f32::INFINITY`.
     pub air_wish_cap: f32,
     // --- CPM air step (Challenge ProMode; module `cpma`) ---
-    /// Use CPM's air step ([`super::cpma`]) instead of plain air acceleration: a different
+    /// Use CPM's air step (`cpma.rs`; docs/movement-features.md) instead of plain air acceleration: a different
     /// acceleration while slowing down, strafe-only acceleration with its own wish-speed cap, and
     /// air control while only forward/back is held. The four fields below are read only when this
     /// is on. Default false (every preset but [`MoveParams::cpma`]).

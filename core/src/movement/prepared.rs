@@ -1,36 +1,5 @@
-//! The planar kernel with its per-tick constants folded once: [`TickConsts`].
-//!
-//! A game's `MoveParams` change rarely and its fixed tick length never, yet
-//! [`super::planar_velocity_tick`] re-derives `decel·dt`, `accel·dt`, the squared stop threshold and
-//! the model/style dispatch on every call. [`TickConsts::new`] does that once per (`params`, `dt`);
-//! [`TickConsts::tick`] then does only what depends on the velocity and the wish, with the range
-//! tests done on the float's bit pattern (one integer compare instead of three float compares: on
-//! a Cortex-M0 every float compare is a library call).
-//!
-//! **Same bits**: `kernel.tick(v, wish, grounded)` returns exactly
-//! `planar_velocity_tick(v, wish, &params, grounded, dt)` for every input, NaN and infinities
-//! included (tested on random and special inputs for every preset). Only products whose rounding is
-//! the same whether formed once or per tick are folded: `decel·dt` (constant friction) and
-//! `accel·dt` (per-second budget) are single products either way, while Quake's
-//! `control·friction·dt` and `accel·wishspeed·dt` keep their per-tick order.
-//!
-//! # Example
-//!
-//! ```
-//! use hopkit::math::Vec2;
-//! use hopkit::movement::{planar_velocity_tick, MoveParams, TickConsts, WishDir};
-//!
-//! let params = MoveParams::seed();
-//! let dt = 1.0 / 60.0;
-//! let kernel = TickConsts::new(&params, dt); // once, when params or the tick rate change
-//! let wish = WishDir::from_world(Vec2::new(0.6, -0.8));
-//! let mut v = Vec2::new(6.0, -4.0);
-//! for _ in 0..60 {
-//!     let reference = planar_velocity_tick(v, wish, &params, true, dt);
-//!     v = kernel.tick(v, wish, true);
-//!     assert_eq!(v, reference);
-//! }
-//! ```
+//! The planar kernel with its per-tick constants folded once: [`TickConsts`] and
+//! [`planar_velocity_tick_with`].
 
 use super::kernels::{accelerate_clamped, air_cap, WishDir};
 use super::params::{AccelBudget, AccelStyle, FrictionMath, FrictionModel, MoveParams};
@@ -43,8 +12,43 @@ pub(super) const MAX_BITS: u32 = crate::math::bits::MAX_FINITE;
 /// Bit pattern of `1e-30`, the smallest squared speed the fast reciprocal square root accepts.
 const RSQRT_MIN_BITS: u32 = 0x0da2_4260;
 
-/// [`super::planar_velocity_tick`] for one `MoveParams` and one tick length, constants folded.
-/// Build it with [`TickConsts::new`] whenever the params or `dt` change. Plain data, `Copy`.
+/// The constants of [`super::planar_velocity_tick`] for one `MoveParams` and one tick length,
+/// folded once; [`planar_velocity_tick_with`] takes them in place of the params and `dt`. Build it
+/// with [`TickConsts::new`] whenever the params or `dt` change. Plain data, `Copy`.
+///
+/// A game's `MoveParams` change rarely and its fixed tick length never, yet
+/// [`super::planar_velocity_tick`] re-derives `decel·dt`, `accel·dt`, the squared stop threshold
+/// and the model/style dispatch on every call. [`TickConsts::new`] does that once per (`params`,
+/// `dt`); [`planar_velocity_tick_with`] then does only what depends on the velocity and the wish,
+/// with the range tests done on the float's bit pattern (one integer compare instead of three
+/// float compares: on a Cortex-M0 every float compare is a library call).
+///
+/// **Same bits**: `planar_velocity_tick_with(v, wish, &k, grounded)` returns exactly
+/// `planar_velocity_tick(v, wish, &params, grounded, dt)` for every input, NaN and infinities
+/// included (tested on random and special inputs for every preset). Only products whose rounding
+/// is the same whether formed once or per tick are folded: `decel·dt` (constant friction) and
+/// `accel·dt` (per-second budget) are single products either way, while Quake's
+/// `control·friction·dt` and `accel·wishspeed·dt` keep their per-tick order.
+///
+/// # Example
+///
+/// ```
+/// use hopkit::math::Vec2;
+/// use hopkit::movement::{
+///     planar_velocity_tick, planar_velocity_tick_with, MoveParams, TickConsts, WishDir,
+/// };
+///
+/// let params = MoveParams::seed();
+/// let dt = 1.0 / 60.0;
+/// let k = TickConsts::new(&params, dt); // once, when params or the tick rate change
+/// let wish = WishDir::from_world(Vec2::new(0.6, -0.8));
+/// let mut v = Vec2::new(6.0, -4.0);
+/// for _ in 0..60 {
+///     let reference = planar_velocity_tick(v, wish, &params, true, dt);
+///     v = planar_velocity_tick_with(v, wish, &k, true);
+///     assert_eq!(v, reference);
+/// }
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct TickConsts {
@@ -166,9 +170,8 @@ impl TickConsts {
     }
 
     inline_policy! { hot_hint:
-    /// One tick of planar velocity: on the ground friction then ground acceleration, in the air
-    /// air acceleration only. Bit for bit [`super::planar_velocity_tick`].
-    pub fn tick(&self, v: Vec2, wish: WishDir, grounded: bool) -> Vec2 {
+    /// [`planar_velocity_tick_with`]'s body.
+    pub(crate) fn tick(&self, v: Vec2, wish: WishDir, grounded: bool) -> Vec2 {
         if grounded {
             let v = self.friction(v);
             let w = self.max_speed * wish.scale;
@@ -183,7 +186,7 @@ impl TickConsts {
 
     /// Ground friction ([`super::friction`]).
     #[inline]
-    pub fn friction(&self, v: Vec2) -> Vec2 {
+    pub(crate) fn friction(&self, v: Vec2) -> Vec2 {
         let s2 = v.x * v.x + v.y * v.y;
         // `moving_min_bits ≤ bits ≤ MAX_BITS` as one unsigned compare (see `moving_span`).
         if s2.to_bits().wrapping_sub(self.moving_min_bits) > self.moving_span {
@@ -255,6 +258,14 @@ impl TickConsts {
         };
         Vec2::new(v.x + wish.dir.x * s, v.y + wish.dir.y * s)
     }
+}
+
+/// One tick of planar velocity with the constants `k` (built by [`TickConsts::new`] from the
+/// params and `dt`): on the ground friction then ground acceleration, in the air air acceleration
+/// only. Bit for bit [`super::planar_velocity_tick`]`(v, wish, &params, grounded, dt)`.
+#[inline(always)]
+pub fn planar_velocity_tick_with(v: Vec2, wish: WishDir, k: &TickConsts, grounded: bool) -> Vec2 {
+    k.tick(v, wish, grounded)
 }
 
 /// `a < b` for a positive `a` (`positive(a)`): false unless `b` is positive too, and then positive

@@ -36,12 +36,12 @@ use crate::ground::GroundProbe;
 use crate::math::{finite_or, scalar, Vec3};
 
 /// Planes one slide move remembers (Quake III `MAX_CLIP_PLANES`).
-pub const MAX_CLIP_PLANES: usize = 5;
+pub(crate) const MAX_CLIP_PLANES: usize = 5;
 /// Traces one slide move makes at most (Quake III's `numbumps`).
-pub const MAX_BUMPS: usize = 4;
+pub(crate) const MAX_BUMPS: usize = 4;
 /// Quake III `OVERCLIP`: a clipped velocity leaves the plane a little (0.1 %), so the next trace
 /// does not hit the same plane again.
-pub const OVERCLIP: f32 = 1.001;
+pub(crate) const OVERCLIP: f32 = 1.001;
 
 /// The probe's trace ([`GroundProbe::trace`]), its answer made safe to use whatever the probe
 /// (a game's own physics) returned: a fraction that is NaN or out of `[0, 1]` is clamped (NaN: 0),
@@ -49,7 +49,7 @@ pub const OVERCLIP: f32 = 1.001;
 /// For the built-in world, which keeps the contract, nothing changes. One home for this guard:
 /// every trace of the slide code goes through it.
 #[inline]
-pub fn trace<P: GroundProbe>(
+pub(crate) fn trace<P: GroundProbe>(
     probe: &P,
     start: Vec3,
     end: Vec3,
@@ -109,7 +109,7 @@ fn positive_or_zero(x: f32) -> f32 {
 /// Quake III `PM_ClipVelocity`: `v` without its part into the plane of normal `n`, taken off a
 /// little more (`overbounce`) so it leaves the plane.
 #[inline]
-pub fn clip_velocity(v: Vec3, n: Vec3, overbounce: f32) -> Vec3 {
+pub(crate) fn clip_velocity(v: Vec3, n: Vec3, overbounce: f32) -> Vec3 {
     let backoff = v.dot(n);
     let backoff = if backoff < 0.0 {
         backoff * overbounce
@@ -404,7 +404,7 @@ fn step_up_move(
 
 /// What [`ground_trace`] found.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct GroundFound {
+pub(crate) struct GroundFound {
     /// Became grounded (was airborne).
     pub landed: bool,
     /// Stopped being grounded.
@@ -419,7 +419,7 @@ pub struct GroundFound {
 /// body may be pulled down by `step_down` (it was grounded and did not jump). Sets `grounded`,
 /// `ground_normal`, coyote time, and on the ground `vy = 0` with the feet on the trace's end.
 #[inline]
-pub fn ground_trace(
+pub(crate) fn ground_trace(
     probe: &impl GroundProbe,
     params: &MoveParams,
     state: &mut MoverState,
@@ -552,7 +552,7 @@ fn correct_all_solid(
 /// The velocity a grounded body moves with: its planar velocity along the ground plane `n`
 /// (walkable, so `n.y > 0`), the planar part kept (hopkit keeps planar speed on ramps).
 #[inline]
-pub fn along_ground(v: Vec3, n: Vec3) -> Vec3 {
+pub(crate) fn along_ground(v: Vec3, n: Vec3) -> Vec3 {
     let vy = if n.y > 0.0 {
         finite_or(-(n.x * v.x + n.z * v.z) / n.y, 0.0)
     } else {

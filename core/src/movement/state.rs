@@ -35,10 +35,10 @@ pub struct MoverState {
     pub jump_latched: bool,
     /// Rising from a jump (for variable jump height); cleared at the apex or on the ground.
     pub jump_rising: bool,
-    /// Crouched ([`super::crouch`]): the body is `crouch_height` tall. Hashed only when set, so
+    /// Crouched ([`MoveInput::crouch`]): the body is `crouch_height` tall. Hashed only when set, so
     /// the hash of a character that never crouches is what it was before crouching existed.
     pub crouched: bool,
-    /// Seconds left of a water jump ([`super::water`], Quake's `waterjumptime`); 0 when none.
+    /// Seconds left of a water jump (`water.rs`, Quake's `waterjumptime`); 0 when none.
     /// A step repairs a negative, infinite or NaN value to 0. Hashed only when not 0, so the hash
     /// of a character that never jumps out of water is what it was before water existed.
     pub water_jump_timer: f32,
@@ -135,7 +135,7 @@ pub struct MoveInput {
     pub wish: Vec2,
     /// Jump key down.
     pub jump: bool,
-    /// Crouch key down ([`super::crouch`]; applied by [`step`](super::step)). Default false.
+    /// Crouch key down (applied by [`step`](super::step)). Default false.
     pub crouch: bool,
     /// The view's planar unit forward in world `(x, z)` = `math::yaw_forward(yaw)`
     /// ([`MoveInput::with_yaw`] computes it). Kept as a vector so the tick needs no trigonometry.
@@ -143,7 +143,7 @@ pub struct MoveInput {
     pub facing: Vec2,
     /// The view's pitch as the vertical part of its unit forward vector (the sine of the pitch:
     /// +1 looking straight up, −1 straight down; [`MoveInput::with_pitch`] computes it). Only
-    /// swimming reads it ([`super::water`]: forward swims where the view looks). Clamped to
+    /// swimming reads it (`water.rs`: forward swims where the view looks). Clamped to
     /// `[−1, 1]`, NaN means level. Default 0.
     pub look_up: f32,
 }
@@ -227,7 +227,7 @@ pub struct StepEvents {
     pub dropped_time: f32,
     /// `dt` was NaN or ≤ 0 and nothing happened.
     pub rejected: bool,
-    /// Radians the ground turned the character (a turning platform, [`super::platform`]); add
+    /// Radians the ground turned the character (a turning platform, [`crate::ground::GroundProbe::surface_motion`]); add
     /// it to the view yaw to turn with the platform. 0 off moving surfaces. Kept within
     /// `(−π, π]` once a sum of turns leaves `±3` ([`crate::math::wrap_angle`]), so it is finite
     /// however fast the platform turns.
@@ -257,7 +257,7 @@ impl StepEvents {
         ..StepEvents::NONE
     };
 
-    /// Add the events of a later step or [`tick`](super::tick) to these (what [`step`](super::step) does over its
+    /// Add the events of a later step or tick to these (what [`step`](super::step) does over its
     /// sub-steps): flags are or-ed, the impact speed is the larger one, sub-steps and dropped
     /// time are summed, carried yaw added up.
     pub fn merge(&mut self, later: StepEvents) {

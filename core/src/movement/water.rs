@@ -58,7 +58,7 @@ use crate::math::{scalar, Vec2, Vec3};
 /// or more (swimming), or a water jump runs (a timer that is not 0; the driver has repaired a bad
 /// one).
 #[inline(always)]
-pub fn swimming(probe: &impl GroundProbe, state: &MoverState, params: &MoveParams) -> bool {
+pub(crate) fn swimming(probe: &impl GroundProbe, state: &MoverState, params: &MoveParams) -> bool {
     state.water_jump_timer != 0.0 || level(probe, state.position, params) >= 2
 }
 
@@ -71,7 +71,7 @@ pub fn level(probe: &impl GroundProbe, feet: Vec3, params: &MoveParams) -> u8 {
 /// The water level of feet at `feet` under a water surface at `surface` (`None` or non-finite:
 /// no water, 0).
 #[inline]
-pub fn level_below(surface: Option<f32>, feet: Vec3, params: &MoveParams) -> u8 {
+pub(crate) fn level_below(surface: Option<f32>, feet: Vec3, params: &MoveParams) -> u8 {
     let s = match surface {
         Some(s) if s.is_finite() => s,
         _ => return 0,
@@ -92,7 +92,7 @@ pub fn level_below(surface: Option<f32>, feet: Vec3, params: &MoveParams) -> u8 
 /// `swim_speed_scale`), and the planar view direction for the water jump.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub struct SwimWish {
+pub(crate) struct SwimWish {
     /// Unit 3-D wish direction, or zero.
     pub dir: Vec3,
     /// Wish speed, units/s (≥ 0).
@@ -104,7 +104,7 @@ pub struct SwimWish {
 impl SwimWish {
     /// From the input's view (`facing`, `look_up`) and `wish`, its world wish (with any crouch
     /// scale applied): see the module docs, step 5. Non-finite parts give no wish.
-    pub fn new(input: &MoveInput, wish: WishDir, params: &MoveParams) -> SwimWish {
+    pub(crate) fn new(input: &MoveInput, wish: WishDir, params: &MoveParams) -> SwimWish {
         let wish = wish.sanitized();
         let f = unit_facing(input.facing);
         let lu = input.look_up;

@@ -1,47 +1,5 @@
 //! hopkit's arrival: the seed's braking ramp, made safe with a finite acceleration.
-//!
-//! # Why the naive arrival overshoots
-//! The seed asks for `speed = maxSpeed·d/brakeDistance` and then limits the velocity change to
-//! `maxAccel` per step. The ramp demands a deceleration of `maxSpeed·v/brakeDistance`; whenever
-//! that exceeds `maxAccel` (a fast agent, a short brake distance, a small accel for smoothness) the
-//! velocity lags behind the ramp, the agent reaches the target still moving, passes it, the
-//! desired direction flips 180°, and it comes back — the oscillation/flip known from gdx-ai's
-//! `Arrive`. A lateral velocity makes it worse: clamping the whole `desired − velocity` vector
-//! spends part of the budget sideways, so even less is left for braking.
-//!
-//! # The fix
-//! 1. **Stopping-distance cap.** The desired speed is also capped by [`stopping_speed`]: the
-//!    largest speed from which, decelerating by a fixed amount per step (semi-implicit Euler, the
-//!    order [`super::integrate`] uses), the agent stops exactly on the target, the last step
-//!    landing with a speed no larger than one step's deceleration. It is the discrete form of
-//!    `v ≤ √(2·a·d)` and is never above `d/dt`, so one step never passes the target. On this
-//!    schedule the desired speed drops by exactly one step's deceleration per step, so braking
-//!    stays feasible.
-//!    The schedule is planned with [`BRAKE_PLAN_FRACTION`] (90 %) of `max_accel`: the remaining
-//!    10 % is a reserve that absorbs float rounding (positions are quantised, which near the end
-//!    shifts the distance by a few ulp and the scheduled speed by up to `ulp/dt`). Without it an
-//!    agent that falls a rounding error behind the schedule could never catch up.
-//! 2. **Braking first, and only when braking.** While the agent is slower along the target direction
-//!    than the desired speed, the whole velocity error `s·û − v` is clamped to the budget (the
-//!    seed's rule), so lateral and backward velocity are removed together with the approach. Once
-//!    it must slow down, the budget goes to braking first and only what is left cancels lateral
-//!    velocity (Reynolds' prioritised allocation inside one behaviour). Braking-first while
-//!    speeding up would let the approach demand starve the lateral correction: an agent starting
-//!    sideways at full speed would orbit the target forever.
-//! 3. **Tolerance and exact stop.** Within [`ArrivalParams::tolerance`] the desired velocity is
-//!    zero; [`arrival_step`] sets the velocity to exactly zero once the remaining speed can be
-//!    removed in one step and raises `arrived`.
-//!
-//! Guarantee (stationary target, velocity pointing at the target or zero — e.g. starting from
-//! rest, fed straight into [`super::integrate`] or used through [`arrival_step`]): the distance to
-//! the target never increases, the velocity never points away from the target, the agent never
-//! passes the target by more than float rounding, and it ends with velocity exactly zero within the
-//! tolerance in finite time (short with the default [`ArrivalParams::min_speed_fraction`]; with 0
-//! the seed's exponential ramp tail can take long). A moving target, a lateral start or blending
-//! with other behaviours keeps every output finite and bounded but can of course not keep that
-//! promise. (As with any `f32` simulation, an agent whose step `speed·dt` is below the float
-//! resolution of its coordinates cannot move: keep worlds within about ±10⁴ units of the origin
-//! for centimetre-scale arrival.)
+//! (Why the naive arrival overshoots, and the fix: the `steering` module docs.)
 
 use super::{
     clamp_len, dir_len, finish_checked, finite3, non_negative, sanitize_dt,

@@ -41,7 +41,50 @@
 //! frame), including the early return at zero distance. [`arrival_seed_dt`] is the same algorithm
 //! with `dt` in seconds. [`arrive`] / [`arrival_step`] are hopkit's arrival: the seed's braking ramp
 //! plus a stopping-distance cap, an arrival tolerance, an `arrived` flag, an exact stop and no
-//! overshoot (see the [`arrival`] module docs for why the naive version overshoots).
+//! overshoot (see "Arrival" below for why the naive version overshoots).
+//!
+//! # Arrival: why the naive version overshoots
+//! The seed asks for `speed = maxSpeed·d/brakeDistance` and then limits the velocity change to
+//! `maxAccel` per step. The ramp demands a deceleration of `maxSpeed·v/brakeDistance`; whenever
+//! that exceeds `maxAccel` (a fast agent, a short brake distance, a small accel for smoothness) the
+//! velocity lags behind the ramp, the agent reaches the target still moving, passes it, the
+//! desired direction flips 180°, and it comes back — the oscillation/flip known from gdx-ai's
+//! `Arrive`. A lateral velocity makes it worse: clamping the whole `desired − velocity` vector
+//! spends part of the budget sideways, so even less is left for braking.
+//!
+//! ## The fix
+//! 1. **Stopping-distance cap.** The desired speed is also capped by [`stopping_speed`]: the
+//!    largest speed from which, decelerating by a fixed amount per step (semi-implicit Euler, the
+//!    order [`integrate`] uses), the agent stops exactly on the target, the last step
+//!    landing with a speed no larger than one step's deceleration. It is the discrete form of
+//!    `v ≤ √(2·a·d)` and is never above `d/dt`, so one step never passes the target. On this
+//!    schedule the desired speed drops by exactly one step's deceleration per step, so braking
+//!    stays feasible.
+//!    The schedule is planned with [`BRAKE_PLAN_FRACTION`] (90 %) of `max_accel`: the remaining
+//!    10 % is a reserve that absorbs float rounding (positions are quantised, which near the end
+//!    shifts the distance by a few ulp and the scheduled speed by up to `ulp/dt`). Without it an
+//!    agent that falls a rounding error behind the schedule could never catch up.
+//! 2. **Braking first, and only when braking.** While the agent is slower along the target direction
+//!    than the desired speed, the whole velocity error `s·û − v` is clamped to the budget (the
+//!    seed's rule), so lateral and backward velocity are removed together with the approach. Once
+//!    it must slow down, the budget goes to braking first and only what is left cancels lateral
+//!    velocity (Reynolds' prioritised allocation inside one behaviour). Braking-first while
+//!    speeding up would let the approach demand starve the lateral correction: an agent starting
+//!    sideways at full speed would orbit the target forever.
+//! 3. **Tolerance and exact stop.** Within [`ArrivalParams::tolerance`] the desired velocity is
+//!    zero; [`arrival_step`] sets the velocity to exactly zero once the remaining speed can be
+//!    removed in one step and raises `arrived`.
+//!
+//! Guarantee (stationary target, velocity pointing at the target or zero — e.g. starting from
+//! rest, fed straight into [`integrate`] or used through [`arrival_step`]): the distance to
+//! the target never increases, the velocity never points away from the target, the agent never
+//! passes the target by more than float rounding, and it ends with velocity exactly zero within the
+//! tolerance in finite time (short with the default [`ArrivalParams::min_speed_fraction`]; with 0
+//! the seed's exponential ramp tail can take long). A moving target, a lateral start or blending
+//! with other behaviours keeps every output finite and bounded but can of course not keep that
+//! promise. (As with any `f32` simulation, an agent whose step `speed·dt` is below the float
+//! resolution of its coordinates cannot move: keep worlds within about ±10⁴ units of the origin
+//! for centimetre-scale arrival.)
 //!
 //! # Bad input
 //! - `dt`: NaN, ±inf or ≤ 0 → behaviours return [`Steering::ZERO`] and [`integrate`] /
@@ -59,19 +102,19 @@
 //! `sin_cos`), [`face`]/[`align`]/[`look_where_going`] (one `atan2`), the seed's rotation in
 //! [`arrival_seed_frame`], and [`arrival_step`] when [`ArrivalParams::face_velocity`] is on.
 
-pub mod arrival;
-pub mod avoid;
-pub mod basic;
-pub mod combine;
-pub mod group;
-pub mod orient;
-pub mod path;
-pub mod seed;
-pub mod wander;
+mod arrival;
+mod avoid;
+mod basic;
+mod combine;
+mod group;
+mod orient;
+mod path;
+mod seed;
+mod wander;
 
 pub use arrival::{
     arrival_step, arrival_step_with, arrival_time_bound, arrive, stopping_speed, ArrivalEvents,
-    ArrivalParams, ArrivalState, BRAKE_PLAN_FRACTION,
+    ArrivalParams, ArrivalState, TickConsts, BRAKE_PLAN_FRACTION,
 };
 pub use avoid::{avoid_obstacles, contain, Aabb, AvoidParams, ContainParams, Obstacle};
 pub use basic::{evade, flee, predict_position, pursue, seek, steer_to_velocity};

@@ -34,7 +34,7 @@ pub const MIN_HALF_SPAN: f32 = 0.01;
 /// Both operands are exact in `f32` (u16 < 2²⁴) and IEEE division is correctly rounded, so the
 /// result is bit-identical on every platform.
 #[inline]
-pub fn sample_fraction(sample: u16, adc_max: u16) -> Option<f32> {
+pub(crate) fn sample_fraction(sample: u16, adc_max: u16) -> Option<f32> {
     if adc_max == 0 {
         return None;
     }

@@ -45,7 +45,7 @@
 //!   count); set [`AxisCalibration::invert`] on such axes so that up is `+y`.
 //! - Calibrated components lie in `[−1, 1]` each; after [`shape()`] the vector length is in `[0, 1]`.
 //! - **Wish** (seed 000): `(front, right)` with W only = `(1, 0)`, W+D = `(1/√2, 1/√2)`,
-//!   W+D+A = `(1, 0)`. From a stick: up → front, right → right. See [`wish`].
+//!   W+D+A = `(1, 0)`. From a stick: up → front, right → right. See [`wish_from_stick`].
 //! - **Look**: pushing the right stick right turns the view right, which is **negative** yaw in
 //!   hopkit (positive yaw turns left). See [`look_rate`].
 //!
@@ -55,15 +55,15 @@
 //! the scalar backend: comparisons use squared lengths, and with `micromath` (whose `sqrt` is only
 //! about 6 % accurate) stick lengths are refined by Heron steps (see `shape`).
 
-pub mod button;
-pub mod calibration;
+mod button;
+mod calibration;
 pub mod digital;
-pub mod pipeline;
-pub mod shape;
-pub mod wish;
+mod pipeline;
+mod shape;
+mod wish;
 
 pub use button::{Button, ButtonEdges, ButtonMask, Buttons, DebounceParams, MAX_BUTTONS};
 pub use calibration::{AxisCalibration, StickCalibration, MIN_HALF_SPAN};
 pub use pipeline::{RawSticks, StickFrame, StickPipeline, SCRIPT_ADC_MAX};
-pub use shape::{shape, ShapeParams};
+pub use shape::{shape, shaped_length, ShapeParams};
 pub use wish::{look_rate, wish_from_stick, Wish, RIM_EPSILON_SQ};

@@ -113,7 +113,7 @@ fn remap(len: f32, p: &ShapeParams) -> f32 {
 }
 
 /// Shape a calibrated stick vector (components usually in `[−1, 1]`): scaled radial deadzone,
-/// outer saturation, response curve. See the [module docs](self) for the formula.
+/// outer saturation, response curve. See [`ShapeParams`] and `core/src/stick/shape.rs` for the formula.
 ///
 /// The result has the input's direction, length in `[0, 1]` (`length_squared() ≤ 1` holds
 /// exactly), is exactly zero inside the deadzone, and is continuous in the input. NaN/∞

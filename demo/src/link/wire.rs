@@ -3,7 +3,7 @@
 //! A packet on the wire is `COBS(payload ‖ CRC-32(payload)) 0x00`: [COBS] (consistent overhead
 //! byte stuffing) leaves no zero byte inside a frame, so the zero that ends one is also where the
 //! next begins — a receiver that joins mid-stream, or loses or gains bytes, is back in step at the
-//! next zero. The CRC-32 is the IEEE one the ghost recordings use ([`hopkit::ghost::crc`]); a frame
+//! next zero. The CRC-32 is the IEEE one the ghost recordings use ([`hopkit::ghost::crc32`]); a frame
 //! whose CRC, length or fields do not check out is dropped whole, never applied.
 //!
 //! | payload | bytes (little-endian) |
@@ -14,7 +14,7 @@
 //! [COBS]: https://en.wikipedia.org/wiki/Consistent_Overhead_Byte_Stuffing
 
 use crate::arena::{ArenaInput, INPUT_BYTES, NEUTRAL_INPUT};
-use hopkit::ghost::crc::crc32;
+use hopkit::ghost::crc32;
 
 /// Most inputs one frame packet carries (the oldest the peer has not acknowledged first).
 pub const MAX_SEND: usize = 16;

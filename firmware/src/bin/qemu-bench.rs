@@ -51,9 +51,10 @@ use hopkit::ghost::{for_each_frame, FlyerState, Recorder, RecordingInfo};
 use hopkit::ground::FlatGround;
 use hopkit::hash::StateHasher;
 use hopkit::math::{scalar, Vec2, Vec3};
-use hopkit::movement::seed::next_player_vector;
+use hopkit::movement::next_player_vector;
 use hopkit::movement::{
-    planar_velocity_tick, step_wish, FrictionMath, MoveParams, MoverState, TickConsts, WishDir,
+    planar_velocity_tick, planar_velocity_tick_with, step_wish, FrictionMath, MoveParams,
+    MoverState, TickConsts, WishDir,
 };
 use hopkit_demo::app::App;
 use hopkit_demo::demo_recording;
@@ -233,7 +234,7 @@ mod solids {
     use core::cell::RefCell;
     use cortex_m::interrupt::Mutex;
     use hopkit::collide::{Solid, Tracer, SURFACE_CLIP_EPSILON};
-    use hopkit::movement::slide::body_box;
+    use hopkit::movement::body_box;
     use hopkit::movement::{step, MoveInput};
     use hopkit_demo::collision::{scattered_level, scattered_start, ScatteredLevel};
 
@@ -557,12 +558,12 @@ fn main() -> ! {
             |i| {
                 pick(i);
             },
-            |i| v = k.tick(v, pick(i), true),
+            |i| v = planar_velocity_tick_with(v, pick(i), &k, true),
         )
     });
     let mut v = Vec2::new(12.0, 0.0);
     let kernel_air = per_call(&c, |_| {
-        v = kernel.tick(v, wish, false);
+        v = planar_velocity_tick_with(v, wish, &kernel, false);
     });
     let mut v = Vec2::new(6.0, -4.0);
     let kernel_ground_unprepared = per_call_minus(

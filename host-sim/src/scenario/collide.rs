@@ -20,7 +20,7 @@ use std::path::Path;
 use anyhow::Result;
 use hopkit::collide::{Brush, Tracer, SURFACE_CLIP_EPSILON};
 use hopkit::math::Vec3;
-use hopkit::movement::slide::body_box;
+use hopkit::movement::body_box;
 use hopkit::movement::MoveParams;
 use hopkit_demo::collision::{level_of, runs, Setup};
 

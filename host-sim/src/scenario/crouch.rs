@@ -98,7 +98,7 @@ impl Scenario for CrouchScenario {
                 let extra = extras(&[
                     flag(s.grounded),
                     flag(s.crouched),
-                    s.position.y + hopkit::movement::crouch::height(&s, &params),
+                    s.position.y + hopkit::movement::crouch_height(&s, &params),
                     flag(key),
                     ceiling,
                 ]);

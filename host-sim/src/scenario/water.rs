@@ -113,7 +113,7 @@ impl Scenario for WaterScenario {
                 let ev = step(&mut s, &params, &input, &Pool, dt);
                 let extra = extras(&[
                     flag(s.grounded),
-                    f32::from(hopkit::movement::water::level(&Pool, s.position, &params)),
+                    f32::from(hopkit::movement::water_level(&Pool, s.position, &params)),
                     flag(s.water_jump_timer > 0.0),
                     flag(ev.jumped),
                     f32::from(phase),

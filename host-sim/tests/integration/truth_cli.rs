@@ -372,7 +372,7 @@ fn ctrl_c_in_the_window_ends_the_session_as_interrupted() {
 
 /// A version 2 header claiming `frames` frames with a valid CRC over `body`.
 fn v2_with_valid_crc(frames: u32, body: &[u8]) -> Vec<u8> {
-    use hopkit::ghost::crc::Crc32;
+    use hopkit::ghost::Crc32;
     let mut b = DEMO_V2[..24].to_vec();
     b[8..12].copy_from_slice(&frames.to_le_bytes());
     b.extend_from_slice(body);

@@ -32,7 +32,7 @@ fn the(name: &str, label: &str) -> &'static Setup {
 fn inside_a_solid(setup: &Setup, s: &MoverState) -> bool {
     let level = level_of(setup);
     let params = (setup.params)();
-    let (mins, maxs) = hopkit::movement::slide::body_box(s, &params);
+    let (mins, maxs) = hopkit::movement::body_box(s, &params);
     level.trace(s.position, s.position, mins, maxs).start_solid
 }
 

@@ -10,7 +10,7 @@
 
 use hopkit::collide::{Brush, Plane, Solid, Toward, Tracer, World};
 use hopkit::math::{scalar, Vec3};
-use hopkit::movement::slide::{slide_move, step_slide_move, SlideHits};
+use hopkit::movement::{slide_move, step_slide_move, SlideHits};
 use hopkit::movement::{MoveParams, MoverState};
 use hopkit::rng::Pcg32;
 

@@ -1,10 +1,10 @@
 //! Ghost recording format: round trips, every decoder error, recorder capacity, and property tests
 //! (no input makes the decoder panic; a flipped byte never decodes silently to something else).
 
-use hopkit::ghost::crc::{crc32, Crc32};
 use hopkit::ghost::format::{
     checksum_count, recording_size, DecodeError, HeaderField, Recording, RecordingInfo, HEADER_LEN,
 };
+use hopkit::ghost::{crc32, Crc32};
 use hopkit::ghost::{decode, encode, FlyerState, Frame, FrameVec, PilotInput, Recorder};
 use hopkit_demo::pilot as demo_pilot;
 use hopkit_demo::DEMO_RECORDING;

@@ -1,13 +1,13 @@
 //! Ghost playback as AI: Condition skips, missile presses under skipped render frames, fire gating,
 //! fleets and formations, frame-rate independence, desync detection.
 
-use hopkit::ghost::fleet::{frame_distance, MAX_WINGMAN_FRAME_OFFSET};
 use hopkit::ghost::format::{recording_size, Recording, RecordingInfo};
-use hopkit::ghost::playback::NO_LEADER;
+use hopkit::ghost::NO_LEADER;
 use hopkit::ghost::{
     encode, record_and_fly, spawn_fleet, spawn_formation, verify, Desync, FlyerParams, FlyerState,
     FormationParams, Frame, Ghost, GhostVec, PilotInput, Recorder, Replay, SpawnArea,
 };
+use hopkit::ghost::{frame_distance, MAX_WINGMAN_FRAME_OFFSET};
 use hopkit::ground::{FlatGround, NoGround};
 use hopkit::hash::StateHash;
 use hopkit::math::{Quat, Vec3};

@@ -3,8 +3,8 @@
 //! it, and is ≤ 0.5 bytes a frame), playback from a loaded v2 recording equals playback from the
 //! v1 file, and hostile input: never a panic, never an endless loop, a typed error.
 
-use hopkit::ghost::crc::Crc32;
 use hopkit::ghost::format::{checksum_count, load_scratch_size, HEADER_LEN};
+use hopkit::ghost::Crc32;
 use hopkit::ghost::{
     decode, encode_v2, load, to_v1, DecodeError, EncodeError, Frame, FrameVec, Recorder, Recording,
     RecordingInfo,

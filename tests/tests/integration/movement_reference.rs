@@ -11,8 +11,8 @@
 
 use hopkit::ground::{GroundHit, GroundProbe};
 use hopkit::math::{scalar, Vec2, Vec3, NORMALIZE_EPSILON_SQ};
-use hopkit::movement::kernels::WishDir;
-use hopkit::movement::params::{AccelBudget, AccelStyle, FrictionMath, FrictionModel, MoveParams};
+use hopkit::movement::WishDir;
+use hopkit::movement::{AccelBudget, AccelStyle, FrictionMath, FrictionModel, MoveParams};
 use hopkit::movement::{MoverState, StepEvents};
 use hopkit::timestep::SubSteps;
 

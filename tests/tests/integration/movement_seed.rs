@@ -1,7 +1,7 @@
 //! The seed's `GetNextPlayerVector` reproduced case by case, and the lean kernels checked against it.
 
 use hopkit::math::Vec2;
-use hopkit::movement::seed::{next_player_vector, SEED_CONSTANTS};
+use hopkit::movement::{next_player_vector, SEED_CONSTANTS};
 use hopkit::movement::{planar_velocity_tick, MoveParams, WishDir};
 use hopkit::rng::Pcg32;
 

@@ -26,7 +26,7 @@
 use hopkit::ground::{GroundHit, GroundProbe};
 use hopkit::hash::StateHash;
 use hopkit::math::{Vec2, Vec3};
-use hopkit::movement::{step, water, MoveInput, MoveParams, MoverState};
+use hopkit::movement::{step, water_level, MoveInput, MoveParams, MoverState};
 use hopkit::rng::Pcg32;
 
 use super::quake_ref::{length, rel, vector_normalize, PER_TICK_REL};
@@ -380,7 +380,7 @@ fn compare(start: MoverState, ticks: u32, script: &mut dyn FnMut(u32) -> MoveInp
     let mut seen = Seen::default();
     for t in 0..ticks {
         let inp = script(t);
-        let lvl = water::level(&Pool, s.position, &p);
+        let lvl = water_level(&Pool, s.position, &p);
         let in_water = lvl >= 2 || s.water_jump_timer != 0.0;
         let mut r = to_pm(&s);
         let grounded = s.grounded;

@@ -4,7 +4,7 @@
 
 use hopkit::follower::{self, FollowerParams, FollowerState};
 use hopkit::ghost::flyer::{Basis, FlyerParams, FlyerState};
-use hopkit::ghost::pilot::{facing_target, nearest_target};
+use hopkit::ghost::{facing_target, nearest_target};
 use hopkit::ground::FlatGround;
 use hopkit::math::{scalar, Vec3};
 use hopkit::slope::SlopeParams;
