@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::math::{Vec2, Vec3};
-use crate::movement::slide::body_box;
+use crate::movement::body_box;
 use crate::movement::{self, MoveInput, MoveParams, MoverState};
 use crate::rng::Pcg32;
 

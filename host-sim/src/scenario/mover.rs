@@ -25,7 +25,7 @@ use std::path::Path;
 use anyhow::Result;
 use hopkit::collide::{BodyBox, Brush, MoveSolidError, Solid, Tracer, World};
 use hopkit::math::{Vec2, Vec3};
-use hopkit::movement::slide::body_box;
+use hopkit::movement::body_box;
 use hopkit::movement::{step, MoveInput, MoveParams, MoverState};
 
 use super::config::{Kind, ScenarioFile};
