@@ -8,7 +8,7 @@
 //! `cargo run -p hopkit-firmware --example gamepad-sticks -- GAMEPAD_FILE OUT`
 //!
 //! Also writes GAMEPAD_FILE first when given `--solid-run` before it: the scripted run of the
-//! level of solids the CI measures ([`solid_run`]).
+//! level of solids the CI measures (`hopkit_firmware::solid_run`).
 use std::io::Write as _;
 
 /// At most this many ticks (600 s at 60 Hz, `hopkit-sim`'s limit).
@@ -61,20 +61,8 @@ fn run(write_run: bool, gamepad: &str, out: &str) -> Result<(), String> {
     std::fs::rename(&tmp, out).map_err(|e| format!("cannot write {out}: {e}"))
 }
 
-/// The level of solids' scripted run, 600 ticks (10 s): WASM-4 gamepad bytes.
+/// The level of solids' scripted run ([`hopkit_firmware::solid_run`]).
 fn solid_run() -> Vec<u8> {
-    use hopkit::stick::digital::{W4_BUTTON_1 as JUMP, W4_DOWN, W4_LEFT, W4_RIGHT, W4_UP};
-    let legs: [(u8, usize); 8] = [
-        (W4_DOWN, 90),
-        (W4_RIGHT, 30),
-        (W4_UP | JUMP, 90),
-        (W4_RIGHT | JUMP, 120),
-        (W4_UP, 60),
-        (W4_LEFT | JUMP, 90),
-        (W4_UP | W4_LEFT, 60),
-        (W4_DOWN | W4_RIGHT, 60),
-    ];
-    legs.iter()
-        .flat_map(|&(b, n)| core::iter::repeat_n(b, n))
-        .collect()
+    use hopkit_firmware::solid_run::{pad, TICKS};
+    (0..TICKS).map(pad).collect()
 }

@@ -213,21 +213,26 @@ mcu.onBreak = (code) => {
 const durations = { sticks: [], ticks: [], draw: [], flush: [], frameWork: [] };
 const risen = {};
 let poll = null; // { ticked, ticks, draw } of the latest poll that ran a tick
+let worst = null; // { work, ticks, draw, tick } of the poll with the most frame work
 const closePoll = () => {
-  if (poll && poll.ticked) durations.frameWork.push(poll.ticks + poll.draw);
+  if (poll && poll.ticked) {
+    const work = poll.ticks + poll.draw;
+    durations.frameWork.push(work);
+    if (!worst || work > worst.work) worst = { work, ticks: poll.ticks, draw: poll.draw, tick: poll.tick };
+  }
   poll = null;
 };
 for (const [name, pin] of Object.entries(MARKERS)) {
   mcu.gpio[pin].addListener((state) => {
     if (state === 1) {
       risen[name] = nowNs();
-      if (name === 'ticks') closePoll(), (poll = { ticked: false, ticks: 0, draw: 0 });
+      if (name === 'ticks') closePoll(), (poll = { ticked: false, ticks: 0, draw: 0, tick: 0 });
       return;
     }
     if (state !== 0 || risen[name] === undefined) return;
     const dur = Math.round((nowNs() - risen[name]) / NS_PER_CYCLE);
     risen[name] = undefined;
-    if (name === 'sticks' && poll) poll.ticked = true;
+    if (name === 'sticks' && poll) (poll.ticked = true), (poll.tick = tick);
     if (name === 'ticks' && poll) poll.ticks = dur;
     if (name === 'draw' && poll) poll.draw = dur;
     if (name !== 'ticks' || (poll && poll.ticked)) durations[name].push(dur);
@@ -288,6 +293,7 @@ console.log(`cycles-ticks (sticks + buttons + tick): mean ${ticksC.mean} max ${t
 console.log(`cycles-draw: mean ${drawC.mean} max ${drawC.max}`);
 console.log(`cycles-flush-pass: mean ${flushC.mean} max ${flushC.max} (${flushC.count} passes)`);
 console.log(`cycles-frame-work (sticks + tick + draw): mean ${workC.mean} max ${workC.max} (${workC.count} polls)`);
+if (worst) console.log(`worst-frame: tick ${worst.tick}: ticks ${worst.ticks} + draw ${worst.draw} cycles`);
 console.log(`asleep: ${(asleep * 100).toFixed(1)} %`);
 
 // Frames: pictures, and the comparison with the host's rendering.
