@@ -11,6 +11,8 @@
 #  3. `cargo run` without probe-rs prints the one-line hint (exit 127), not cargo's bare error.
 #  4. The probe-less path: scripts/flash-dfu.sh --bin-only writes the .bin dfu-util would flash;
 #     its size is the image's flash size and it starts with the ELF's vector table.
+#  5. The image on the level of solids (`--features board,solids`, not the budgeted image: it does
+#     not fit 64 KiB, docs/firmware.md "The level of solids") still compiles (`cargo check`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPO="$PWD"
@@ -74,4 +76,7 @@ bin="$elf.bin"
 read -r b_sp b_reset < <(python3 -c "import struct,sys; print(*struct.unpack_from('<II', open(sys.argv[1],'rb').read()))" "$bin")
 [ "$b_sp" = "$vt_sp" ] && [ "$b_reset" = "$vt_reset" ] || fail ".bin does not start with the vector table"
 printf 'DFU .bin: %s B, initial SP %#x, reset vector %#x (as in the ELF)\n' "$flash" "$b_sp" "$b_reset"
+(cd firmware && ../scripts/cross-cargo.sh check -q --release --features board,solids --bin blackpill \
+    --target thumbv7em-none-eabihf) || fail "the Black Pill image on the level of solids does not compile"
+echo "the Black Pill image on the level of solids (--features board,solids) compiles"
 echo "ci-board: ok"

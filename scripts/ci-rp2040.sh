@@ -11,12 +11,17 @@
 #      sent must equal the host's rendering of its tick, pixel for pixel;
 #   4. negative controls: one ADC count changed in the input changes the board's hash (to the host's
 #      hash of the changed input), and one flipped display bit is reported as a differing frame;
-#   5. docs/rp2040-oled.png (the OLED as the emulated board drew it) must show what this run drew.
+#   5. docs/rp2040-oled.png (the OLED as the emulated board drew it) must show what this run drew;
+#   6. the level of solids (FIRE held at power-on): the same image on its scripted run
+#      (firmware/src/solid_run.rs, 600 ticks of gamepad bytes, fed as the samples `gamepad_raw`
+#      makes of them: examples/gamepad-sticks.rs) must report the hash `hopkit-sim hash --gamepad
+#      FILE --level solid` prints, and that hash must not be the full level's of the same input.
 #
 #   scripts/ci-rp2040.sh                  all of the above
 #   scripts/ci-rp2040.sh --update-docs    the same, then rewrite docs/rp2040-oled.png
-#   scripts/ci-rp2040.sh --measure FILE   only build and run 3,600 ticks; append the budget values
-#                                         (`rp2040.<name> N` lines) to FILE (scripts/budgets.sh)
+#   scripts/ci-rp2040.sh --measure FILE   only build, run 3,600 ticks and the solid level's 600; append
+#                                         the budget values (`rp2040.<name> N` lines) to FILE
+#                                         (scripts/budgets.sh)
 #
 # With HOPKIT_BUDGET_MEASURED=FILE in the environment, the check run (1–5) also appends its budget
 # values to FILE: the cycles of the same image over the same 3,600 ticks, so scripts/budgets.sh
@@ -57,18 +62,23 @@ sim="${CARGO_TARGET_DIR:-$REPO/target}/release/hopkit-sim"
 (cd firmware/rp2040-emu && npm ci --silent --no-audit --no-fund >/dev/null) || fail "npm ci in firmware/rp2040-emu"
 emu() { node firmware/rp2040-emu/run.mjs "$uf2" --sticks "$@"; }
 
-# The budget values of an emulator run (its --json report) and the image's sizes, appended to $2.
-write_measure() { # run.json file
-    python3 - "$1" "$elf" >>"$2" <<'EOF'
+# The budget values of an emulator run (its --json report) and the image's sizes, appended to $2;
+# with a third argument, the level of solids' run: its values as `rp2040.solid.<name>`.
+write_measure() { # run.json file [solid]
+    python3 - "$1" "$elf" "${3:-}" >>"$2" <<'EOF'
 import json, struct, sys
 r = json.load(open(sys.argv[1]))
 c = r["cycles"]
-print(f"rp2040.frame-work-cycles-max {c['frameWork']['max']}")
-print(f"rp2040.frame-work-cycles-mean {c['frameWork']['mean']}")
-print(f"rp2040.tick-cycles-max {c['ticks']['max']}")
-print(f"rp2040.draw-cycles-max {c['draw']['max']}")
-print(f"rp2040.flush-pass-cycles-max {c['flush']['max']}")
-print(f"rp2040.awake-permille {round((1 - r['asleep']) * 1000)}")
+p = "rp2040.solid." if sys.argv[3] else "rp2040."
+print(f"{p}frame-work-cycles-max {c['frameWork']['max']}")
+print(f"{p}frame-work-cycles-mean {c['frameWork']['mean']}")
+print(f"{p}tick-cycles-max {c['ticks']['max']}")
+print(f"{p}draw-cycles-max {c['draw']['max']}")
+if sys.argv[3]:
+    print(f"{p}awake-permille {round((1 - r['asleep']) * 1000)}")
+    sys.exit(0)
+print(f"{p}flush-pass-cycles-max {c['flush']['max']}")
+print(f"{p}awake-permille {round((1 - r['asleep']) * 1000)}")
 d = open(sys.argv[2], "rb").read()
 shoff, = struct.unpack_from("<I", d, 0x20)
 shentsize, shnum = struct.unpack_from("<HH", d, 0x2E)
@@ -88,9 +98,18 @@ print(f"rp2040.static-ram {dat + bss}")
 EOF
 }
 
+# The level of solids' run: its gamepad bytes and the board's samples of them (6.).
+cargo run -q -p hopkit-firmware --example gamepad-sticks -- --solid-run "$work/solid.gamepad" \
+    "$work/solid-sticks.txt" || fail "gamepad-sticks"
+SOLID_TICKS="$(stat -c %s "$work/solid.gamepad")"
+# FIRE (button bit 2) held at power-on: the level of solids.
+solid_emu() { emu "$work/solid-sticks.txt" --ticks "$SOLID_TICKS" --boot-buttons 2 "$@"; }
+
 if [ "$mode" = measure ]; then
     emu "$work/sticks.txt" --ticks "$TICKS" --json "$work/run.json" >"$work/run.txt" || { cat "$work/run.txt"; fail "emulator run"; }
     write_measure "$work/run.json" "$measure"
+    solid_emu --json "$work/solid.json" >"$work/solid.txt" || { cat "$work/solid.txt"; fail "emulator run, level of solids"; }
+    write_measure "$work/solid.json" "$measure" solid
     exit 0
 fi
 
@@ -113,6 +132,7 @@ echo "host     tick $TICKS: state-hash: $h3600"
 [ -n "$e600" ] && [ "$e600" = "$h600" ] || fail "600-tick hash: emulator $e600, host $h600"
 [ -n "$e3600" ] && [ "$e3600" = "$h3600" ] || fail "$TICKS-tick hash: emulator $e3600, host $h3600"
 grep -q "^frames-compared: [1-9][0-9]*, differing: 0$" "$work/run.txt" || fail "frame check"
+grep -q "^board: level: full " "$work/run.txt" || fail "the board did not report the full level"
 
 # 4. Negative controls, on 600 ticks: right stick X one count lower at tick 400 (the view is
 #    turning then), and one display bit flipped in one captured frame.
@@ -143,4 +163,21 @@ else
         fail "docs/rp2040-oled.png is stale: run scripts/ci-rp2040.sh --update-docs"
     echo "docs/rp2040-oled.png shows what this run drew"
 fi
+# 6. The level of solids, FIRE held at power-on: the board's hash after its scripted run is the
+#    host's (`hopkit-sim hash --gamepad FILE --level solid`, what the report line names), and not
+#    the full level's of the same input.
+hs="$("$sim" hash --gamepad "$work/solid.gamepad" --level solid | sed -n 's/^state-hash: //p')"
+hf="$("$sim" hash --gamepad "$work/solid.gamepad" --level full | sed -n 's/^state-hash: //p')"
+[ -n "$hs" ] && [ "$hs" != "$hf" ] || fail "the solid level's host hash $hs is the full level's $hf"
+solid_emu --json "$work/solid.json" >"$work/solid.txt" || { cat "$work/solid.txt"; fail "emulator run, level of solids"; }
+if [ -n "${HOPKIT_BUDGET_MEASURED:-}" ]; then
+    write_measure "$work/solid.json" "$HOPKIT_BUDGET_MEASURED" solid
+fi
+grep -q "^board: level: solid (host: hopkit-sim hash --gamepad FILE --level solid)$" "$work/solid.txt" ||
+    { cat "$work/solid.txt"; fail "the board did not report the level of solids"; }
+es="$(sed -n "s/^emulator tick $SOLID_TICKS: state-hash: //p" "$work/solid.txt")"
+grep -E "^(cycles-frame-work|worst-frame|asleep)" "$work/solid.txt" | sed 's/^/level of solids: /'
+echo "level of solids, emulator tick $SOLID_TICKS: state-hash: $es"
+echo "level of solids, host (hash --gamepad --level solid): state-hash: $hs (full level: $hf)"
+[ -n "$es" ] && [ "$es" = "$hs" ] || fail "level of solids: emulator $es, host $hs"
 echo "ci-rp2040: ok"

@@ -2,7 +2,7 @@
 # Where the instructions go: per-function instruction counts of a QEMU run, from QEMU's own exec
 # trace (no instrumentation in the image).
 #
-#   scripts/qemu-profile.sh [thumbv6m|thumbv7em] [tick|frame|step] [TOP]
+#   scripts/qemu-profile.sh [thumbv6m|thumbv7em] [tick|frame|step|solid] [TOP]
 #
 # Builds src/bin/qemu-profile.rs (the workload named by the second argument, 600 runs; see that
 # file), runs it with `-d in_asm,exec,nochain`: every translated block's instructions are counted
@@ -22,11 +22,13 @@ top="${3:-40}"
 case "$arch" in
     thumbv7em) target=thumbv7em-none-eabihf; machine=(-machine mps2-an386 -cpu cortex-m4) ;;
     thumbv6m) target=thumbv6m-none-eabi; machine=(-machine microbit) ;;
-    *) echo "usage: $0 [thumbv6m|thumbv7em] [tick|frame|step] [TOP]" >&2; exit 2 ;;
+    *) echo "usage: $0 [thumbv6m|thumbv7em] [tick|frame|step|solid] [TOP]" >&2; exit 2 ;;
 esac
-case "$what" in tick | frame | step) ;; *) echo "usage: $0 [thumbv6m|thumbv7em] [tick|frame|step] [TOP]" >&2; exit 2 ;; esac
+case "$what" in tick | frame | step | solid) ;; *) echo "usage: $0 [thumbv6m|thumbv7em] [tick|frame|step|solid] [TOP]" >&2; exit 2 ;; esac
+features=qemu
+[ "$what" = solid ] && features=qemu,solids # the level of solids' code is linked only with it
 HOPKIT_PROFILE="$what" "$REPO/scripts/cross-cargo.sh" build -q --target "$target" -p hopkit-firmware \
-    --features qemu --bin qemu-profile --profile firmware
+    --features "$features" --bin qemu-profile --profile firmware
 elf="${HOPKIT_CROSS_TARGET_DIR:-${CARGO_TARGET_DIR:-$REPO/target}/cross}/$target/firmware/qemu-profile"
 bindir="$(rustc --print sysroot)/lib/rustlib/x86_64-unknown-linux-gnu/bin"
 tool() { command -v "llvm-$1" || command -v "$bindir/llvm-$1" || command -v "arm-none-eabi-$1" || echo "$1"; }

@@ -7,6 +7,8 @@
 //     tick by tick from a sticks file (`hopkit-sim sticks` format: `lx ly rx ry buttons` per
 //     line). A tick starts when the board starts a conversion on channel 0 (it converts channels
 //     0–3 once per tick, then reads the buttons), so tick t gets line t however its timing falls;
+//   - the buttons held at power-on (--boot-buttons BITS, same bits): pressed from reset until the
+//     first tick's line sets them (FIRE held chooses the level of solids, docs/firmware.md);
 //   - the display: an SSD1306 at 0x3C on I2C0, answering every byte after 9 bit times of the bus
 //     rate the board programmed; its commands and data are decoded into the panel's 128×64 memory,
 //     a frame is complete when page 7's last byte arrives, and each frame is tagged with the tick
@@ -15,8 +17,8 @@
 //   - the cost: the phase pins GP18 (ticks), GP19 (sticks), GP20 (draw), GP21 (flush) timed on the
 //     emulator's clock (125 MHz, 8 ns a cycle), and the time the core sleeps in `wfe`.
 //
-// usage: node run.mjs IMAGE.uf2 --sticks FILE [--ticks N] [--host-frames FILE] [--png-dir DIR]
-//                     [--png-ticks T,T,…] [--flip-byte N] [--timeout-s S] [--json FILE]
+// usage: node run.mjs IMAGE.uf2 --sticks FILE [--ticks N] [--boot-buttons BITS] [--host-frames FILE]
+//                     [--png-dir DIR] [--png-ticks T,T,…] [--flip-byte N] [--timeout-s S] [--json FILE]
 //
 // Exit status: 0 when the board reported every 600th tick up to N, nothing panicked and (with
 // --host-frames) every captured frame equals the host's rendering of its tick; 1 otherwise; 2 on
@@ -31,19 +33,20 @@ import { FAMILY_RP2040, FLASH_BASE, NS_PER_CYCLE, SSD1306, BUTTON_PINS, MARKERS,
 function usage(msg) {
   if (msg) console.error(`rp2040-emu: ${msg}`);
   console.error(
-    'usage: node run.mjs IMAGE.uf2 --sticks FILE [--ticks N] [--host-frames FILE] [--png-dir DIR] [--png-ticks T,…] [--flip-byte N] [--timeout-s S] [--json FILE]',
+    'usage: node run.mjs IMAGE.uf2 --sticks FILE [--ticks N] [--boot-buttons BITS] [--host-frames FILE] [--png-dir DIR] [--png-ticks T,…] [--flip-byte N] [--timeout-s S] [--json FILE]',
   );
   process.exit(2);
 }
 
 function parseArgs(argv) {
-  const o = { ticks: 3600, pngTicks: [], flipByte: -1, timeoutS: 600 };
+  const o = { ticks: 3600, bootButtons: 0, pngTicks: [], flipByte: -1, timeoutS: 600 };
   const rest = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const val = () => (i + 1 < argv.length ? argv[++i] : usage(`${a} needs a value`));
     if (a === '--sticks') o.sticks = val();
     else if (a === '--ticks') o.ticks = Number(val());
+    else if (a === '--boot-buttons') o.bootButtons = Number(val());
     else if (a === '--host-frames') o.hostFrames = val();
     else if (a === '--png-dir') o.pngDir = val();
     else if (a === '--png-ticks') o.pngTicks = val().split(',').map(Number);
@@ -56,6 +59,7 @@ function parseArgs(argv) {
   if (rest.length !== 1) usage('give one UF2 image');
   if (!o.sticks) usage('--sticks FILE is required');
   if (!Number.isInteger(o.ticks) || o.ticks < 1 || o.ticks > 36000) usage('--ticks must be 1..36000');
+  if (!Number.isInteger(o.bootButtons) || o.bootButtons < 0 || o.bootButtons > 15) usage('--boot-buttons must be 0..15');
   o.uf2 = rest[0];
   return o;
 }
@@ -146,7 +150,7 @@ mcu.adc.onADCRead = (channel) => {
   }
   adcRead(channel);
 };
-for (const [, pin] of BUTTON_PINS) mcu.gpio[pin].setInputValue(true);
+for (const [bit, pin] of BUTTON_PINS) mcu.gpio[pin].setInputValue(!(opts.bootButtons & bit));
 
 // The I2C bus: bytes take 9 bit times at the rate in the controller's fast-mode SCL counts.
 const i2c = mcu.i2c[0];
@@ -209,21 +213,26 @@ mcu.onBreak = (code) => {
 const durations = { sticks: [], ticks: [], draw: [], flush: [], frameWork: [] };
 const risen = {};
 let poll = null; // { ticked, ticks, draw } of the latest poll that ran a tick
+let worst = null; // { work, ticks, draw, tick } of the poll with the most frame work
 const closePoll = () => {
-  if (poll && poll.ticked) durations.frameWork.push(poll.ticks + poll.draw);
+  if (poll && poll.ticked) {
+    const work = poll.ticks + poll.draw;
+    durations.frameWork.push(work);
+    if (!worst || work > worst.work) worst = { work, ticks: poll.ticks, draw: poll.draw, tick: poll.tick };
+  }
   poll = null;
 };
 for (const [name, pin] of Object.entries(MARKERS)) {
   mcu.gpio[pin].addListener((state) => {
     if (state === 1) {
       risen[name] = nowNs();
-      if (name === 'ticks') closePoll(), (poll = { ticked: false, ticks: 0, draw: 0 });
+      if (name === 'ticks') closePoll(), (poll = { ticked: false, ticks: 0, draw: 0, tick: 0 });
       return;
     }
     if (state !== 0 || risen[name] === undefined) return;
     const dur = Math.round((nowNs() - risen[name]) / NS_PER_CYCLE);
     risen[name] = undefined;
-    if (name === 'sticks' && poll) poll.ticked = true;
+    if (name === 'sticks' && poll) (poll.ticked = true), (poll.tick = tick);
     if (name === 'ticks' && poll) poll.ticks = dur;
     if (name === 'draw' && poll) poll.draw = dur;
     if (name !== 'ticks' || (poll && poll.ticked)) durations[name].push(dur);
@@ -284,6 +293,7 @@ console.log(`cycles-ticks (sticks + buttons + tick): mean ${ticksC.mean} max ${t
 console.log(`cycles-draw: mean ${drawC.mean} max ${drawC.max}`);
 console.log(`cycles-flush-pass: mean ${flushC.mean} max ${flushC.max} (${flushC.count} passes)`);
 console.log(`cycles-frame-work (sticks + tick + draw): mean ${workC.mean} max ${workC.max} (${workC.count} polls)`);
+if (worst) console.log(`worst-frame: tick ${worst.tick}: ticks ${worst.ticks} + draw ${worst.draw} cycles`);
 console.log(`asleep: ${(asleep * 100).toFixed(1)} %`);
 
 // Frames: pictures, and the comparison with the host's rendering.

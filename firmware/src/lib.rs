@@ -5,6 +5,7 @@
 //! - [`oled`]: hopkit's own SSD1306 driver (page-wise and FIFO-streamed, never busy-waiting).
 //! - [`softfloat`]: bit-exact `f32` add / multiply / compare for the Cortex-M0 (exported under the
 //!   AEABI names on ARMv6-M only).
+//! - [`solid_run`]: the level of solids' scripted run (gamepad bytes), measured on the RP2040.
 //! - `board`: the board layers (STM32F411 "Black Pill" with feature `board`, RP2040 with
 //!   `rp2040`) implementing the demo's seams (`hopkit_demo::seams`); bare-metal builds only.
 //! - `rt::qemu`: what the QEMU images share (semihosting output and exit, the instruction
@@ -22,6 +23,7 @@
 
 pub mod oled;
 pub mod softfloat;
+pub mod solid_run;
 
 /// The board layers: the seams of `hopkit_demo` over each board's HAL (one board per build: the
 /// features `board` and `rp2040` select different memory maps).

@@ -6,6 +6,9 @@
 //! - the ladder: a small box on the tower's face;
 //! - the stairs: an outline with a line across every other step;
 //! - the surf ramp: an outline with lines along it every 3 px (towards its ridge);
+//!
+//! (The view is not rotated, so those lines are rows and columns of pixels: each is one
+//! `fill_solid`, byte-wise in the frame buffer, not a line drawn pixel by pixel.)
 //! - the corridor: its walls filled, its roof dotted;
 //! - the pool: an outline filled with dotted waves.
 //!
@@ -14,10 +17,10 @@
 
 use embedded_graphics::pixelcolor::BinaryColor;
 use embedded_graphics::prelude::*;
-use embedded_graphics::primitives::{Line, Rectangle};
+use embedded_graphics::primitives::Rectangle;
 use hopkit::math::Vec2;
 
-use super::shapes::{rect_between, stroke_rect, thin_line};
+use super::shapes::{rect_between, stroke_rect};
 use crate::level::{Zone, POOL};
 use crate::solid_level::{BlockKind, BLOCKS, STAIR_RUN, STAIR_STEPS};
 
@@ -94,7 +97,8 @@ pub(crate) fn draw_solids<D: DrawTarget<Color = BinaryColor>>(
                     ) else {
                         continue;
                     };
-                    thin_line(Line::new(p, q), target)?;
+                    // The same z on both ends: a row of pixels, one byte-wise fill.
+                    target.fill_solid(&rect_between(p, q), BinaryColor::On)?;
                 }
             }
             BlockKind::Surf => {
@@ -102,7 +106,8 @@ pub(crate) fn draw_solids<D: DrawTarget<Color = BinaryColor>>(
                 // Lines along the ramp (Z), every 3 px from its foot towards its ridge.
                 let mut x = tl.x + 2;
                 while x < br.x {
-                    thin_line(Line::new(Point::new(x, tl.y), Point::new(x, br.y)), target)?;
+                    let line = rect_between(Point::new(x, tl.y), Point::new(x, br.y));
+                    target.fill_solid(&line, BinaryColor::On)?;
                     x += 3;
                 }
             }

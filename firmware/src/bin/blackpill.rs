@@ -94,7 +94,21 @@ fn main() -> ! {
     cp.DWT.enable_cycle_counter();
     let clock = board::DwtClock::new(rcc.clocks.sysclk().raw());
 
-    let Some(app) = cortex_m::singleton!(: BoardApp = App::new(sticks, buttons, display, clock))
+    // With the feature `solids` (not the budgeted image: docs/firmware.md, "The level of solids"),
+    // the image's level is the level of solids, its world built once in place in a static.
+    #[cfg(feature = "solids")]
+    let rig = {
+        use hopkit_demo::solid_level::{build, SolidWorld};
+        let Some(world) = cortex_m::singleton!(: SolidWorld = SolidWorld::new()) else {
+            defmt::panic!("solid world already built");
+        };
+        build(world);
+        hopkit_demo::DemoRig::new().with_solids(world)
+    };
+    #[cfg(not(feature = "solids"))]
+    let rig = hopkit_demo::DemoRig::new();
+    let Some(app) =
+        cortex_m::singleton!(: BoardApp = App::with_rig(sticks, buttons, display, clock, rig))
     else {
         defmt::panic!("app already created");
     };

@@ -1,6 +1,8 @@
 //! The workload `scripts/qemu-profile.sh` profiles: the part of a handheld frame chosen at build
 //! time by `HOPKIT_PROFILE` (`tick`: [`DemoRig::tick`] on the scripted input, the default;
-//! `frame`: whole [`App::poll`]s, tick + view + draw; `step`: one character's `movement::step_wish`),
+//! `frame`: whole [`App::poll`]s, tick + view + draw; `step`: one character's `movement::step_wish`;
+//! `solid`: the level of solids' frames, [`DemoRig::tick`] + view + draw on the RP2040's scripted
+//! run, `hopkit_firmware::solid_run`, built with the feature `solids`),
 //! run [`RUNS`] times with nothing else in the image worth counting. QEMU's exec trace of it gives
 //! instructions per function (docs/firmware.md, "Where the instructions go").
 #![no_std]
@@ -30,6 +32,24 @@ const WHAT: &str = match option_env!("HOPKIT_PROFILE") {
 #[entry]
 fn main() -> ! {
     match WHAT.as_bytes() {
+        #[cfg(feature = "solids")]
+        b"solid" => {
+            use hopkit_demo::solid_level::{build, SolidWorld};
+            use hopkit_firmware::solid_run;
+            let Some(world) = cortex_m::singleton!(: SolidWorld = SolidWorld::new()) else {
+                exit(false)
+            };
+            build(world);
+            let mut rig = DemoRig::new().with_solids(world);
+            let mut fb = hopkit_demo::framebuffer::FrameBuffer::new();
+            for t in 0..solid_run::TICKS {
+                rig.tick(black_box(&hopkit_demo::gamepad::gamepad_raw(
+                    solid_run::pad(t),
+                )));
+                let Ok(()) = hopkit_demo::render::draw_frame(&rig.view(), &mut fb);
+            }
+            black_box(fb.buffer());
+        }
         b"frame" => {
             let mut app = App::new(
                 Scripted,

@@ -8,6 +8,12 @@
 //! a two-player arena match with rollback (`hopkit_demo::link`); the seats are agreed on the wire,
 //! so both boards run this same image. Alone, the board plays the single-player demo.
 //!
+//! **Two levels.** The board plays the demo level (floor, ramps, tower, ladder, pool, turntable); held
+//! down while the board powers on (or is reset), FIRE (GP3) chooses the level made of solids instead
+//! (`hopkit_demo::solid_level`: the body collides with walls, stairs, a surf ramp, a low corridor),
+//! until the next reset. The report's second line names the level, and the host command that
+//! reproduces the run (docs/firmware.md, "The level of solids").
+//!
 //! The main loop sleeps (`wfe`) between its passes: a timer alarm wakes it when the next 60 Hz tick
 //! is due or, while a frame is on the bus, when the I2C FIFO needs topping up
 //! ([`hopkit_firmware::oled::poll_streamed`]). Nothing busy-waits on the bus.
@@ -22,6 +28,7 @@ compile_error!(
 use hopkit_firmware::board::rp2040 as board;
 
 use core::fmt::Write as _;
+use embedded_hal::digital::InputPin as _;
 
 use board::{
     I2cFifo, LinkUart, Markers, Sticks, TimerClock, I2C_BYTE_US, I2C_FIFO_DEPTH, I2C_HZ, LINK_BAUD,
@@ -29,6 +36,7 @@ use board::{
 use hopkit_demo::app::App;
 use hopkit_demo::link::{Cable, CableState};
 use hopkit_demo::seams::ButtonPins;
+use hopkit_demo::solid_level::{self, SolidWorld};
 use hopkit_demo::DemoRig;
 use hopkit_demo::TICK_HZ;
 use hopkit_firmware::oled::{self, Oled};
@@ -56,6 +64,8 @@ const REPORT_BAUD: u32 = 115_200;
 /// A report line every this many ticks (10 s); the emulator harness compares the 600- and
 /// 3,600-tick lines with the host's hash of the same input.
 const REPORT_EVERY: u32 = 600;
+/// 10 µs at 125 MHz: the button pull-up settling before FIRE is read at power-on.
+const SETTLE_CYCLES: u32 = 1_250;
 /// While a frame is on the bus, wake when the FIFO has drained to this many bytes.
 const FIFO_LOW_WATER: usize = 4;
 
@@ -66,6 +76,21 @@ type LinkPins = (
 );
 type Link = Cable<LinkUart<UartPeripheral<hal::uart::Enabled, pac::UART0, LinkPins>>>;
 type BoardApp = App<Sticks, Buttons, Oled<I2cFifo>, TimerClock, Link>;
+
+/// The level of solids' world ([`solid_level::build`]), built once, in place, in a static: the
+/// world (≈ 5 KB) is never a value on the stack. Level data the rig keeps a reference to.
+// Not inlined: its stack frame (1,068 bytes measured, the brushes being made; not the world)
+// stays out of `main`'s.
+#[inline(never)]
+fn solid_world() -> &'static SolidWorld {
+    // `SolidWorld::new()` is a const-shaped value (an empty list, a zeroed grid): written straight
+    // into the static's `.bss` slot, not built on the stack and copied.
+    let Some(world) = cortex_m::singleton!(: SolidWorld = SolidWorld::new()) else {
+        panic!("solid world already built");
+    };
+    solid_level::build(world);
+    world
+}
 
 /// The UART1 data and flag registers, written directly: the panic report must not depend on the
 /// state of the HAL object in `main`.
@@ -197,10 +222,14 @@ fn main() -> ! {
         pins.gpio21.into_push_pull_output().into_dyn_pin(),
     );
 
-    // Buttons to ground, internal pull-ups: pressed reads low.
+    // Buttons to ground, internal pull-ups: pressed reads low. FIRE held at power-on chooses the
+    // level of solids (read once, after the pull-up has had 10 µs to settle).
+    let mut fire = pins.gpio3.into_pull_up_input();
+    cortex_m::asm::delay(SETTLE_CYCLES);
+    let solids = matches!(fire.is_low(), Ok(true));
     let buttons = ButtonPins::new(
         pins.gpio2.into_pull_up_input().into_dyn_pin(),
-        pins.gpio3.into_pull_up_input().into_dyn_pin(),
+        fire.into_dyn_pin(),
         pins.gpio6.into_pull_up_input().into_dyn_pin(),
         pins.gpio7.into_pull_up_input().into_dyn_pin(),
     );
@@ -249,11 +278,26 @@ fn main() -> ! {
 
     let clock = TimerClock(timer);
     let link = Cable::new(LinkUart::new(link_uart), seed);
+    let rig = if solids {
+        DemoRig::new().with_solids(solid_world())
+    } else {
+        DemoRig::new()
+    };
     let Some(app) = cortex_m::singleton!(: BoardApp =
-        App::with_link(sticks, buttons, display, clock, DemoRig::new(), link))
+        App::with_link(sticks, buttons, display, clock, rig, link))
     else {
         panic!("app already created");
     };
+    let _ = writeln!(
+        report,
+        "level: {} (host: {})",
+        if solids { "solid" } else { "full" },
+        if solids {
+            "hopkit-sim hash --gamepad FILE --level solid"
+        } else {
+            "hopkit-sim hash --sticks FILE"
+        }
+    );
     let _ = writeln!(
         report,
         "link: static RAM {} B (the cable {} B in the app's static, its UART rings {} B), UART0 {} baud on GP16/GP17",
