@@ -180,17 +180,13 @@ pub fn slide_move(
     let mut planes = [Vec3::ZERO; MAX_CLIP_PLANES];
     let mut n = 0;
     if let Some(g) = ground {
-        planes[0] = g;
-        n = 1;
-    }
-    // Never turn against the original velocity: its direction is the next plane. Past the first
-    // trace the move hit something or is stuck (a move that hits nothing returned above, needing
-    // no square root), and the first hit is the first use of the planes, so it is added here, where
-    // `n` ≤ 1 is plain to the optimiser (no bounds check: no panic path).
-    if let Some(d) = unit(primal) {
-        planes[n] = d;
+        planes[n] = g;
         n += 1;
     }
+    // Never turn against the original velocity: its direction is the next plane, added at the
+    // first hit (the planes are read only after one; a move that hits nothing needs no square
+    // root).
+    let mut primal_added = false;
     let mut time_left = dt;
     for bump in 0..MAX_BUMPS {
         if bump > 0 {
@@ -210,6 +206,15 @@ pub fn slide_move(
             break;
         }
         hits.hit = true;
+        if !primal_added {
+            primal_added = true;
+            // `n` ≤ 1 here (the ground plane at most), so `get_mut` always finds the slot; the
+            // optimiser cannot see that, and an index would keep a panic path.
+            if let (Some(d), Some(slot)) = (unit(primal), planes.get_mut(n)) {
+                *slot = d;
+                n += 1;
+            }
+        }
         let raw = t.plane.normal;
         if !params.is_walkable(raw) {
             hits.wall = true;
