@@ -9,7 +9,8 @@
 #      which also compares the drawn frame's fingerprint, `friction-forms-hash`: one character in
 #      both friction forms, `movement::FrictionMath`, the demo using only the default, and
 #      `collision-hash`: every collision scenario of `hopkit_demo::collision`, the body among solids);
-#   5. the panic-check image links (no reachable panic in the per-tick path) and prints the same hash;
+#   5. the panic-check image links (no reachable panic in the per-tick path, the collision code's
+#      included) and prints the same hash;
 #   6. budgets (scripts/budgets.sh against firmware/budgets.txt).
 # Prints one line per check and a closing `ci-cross: N passed, M failed`; exits 1 if any failed.
 set -uo pipefail
@@ -113,15 +114,25 @@ for arch in thumbv7em thumbv6m; do
 done
 
 # 5. no reachable panic ---------------------------------------------------------------------------
+# The image also steps a body among solids (its `ex_collide`): it exits with a failure if that body
+# did not climb the stairs and stop at the wall, and its `panic-check-collide` hash must be the
+# same on both CPUs (hardware and soft float).
 for arch in thumbv7em thumbv6m; do
     out="$log/panic-check-$arch.txt"
     if scripts/qemu.sh "$arch" panic-check >"$out" 2>&1 &&
         [ "$(grep '^state-hash:' "$out")" = "$(grep '^state-hash:' "$host_lines")" ]; then
-        ok "panic-check $arch: linked with an undefined panic handler, same state-hash"
+        ok "panic-check $arch: linked with an undefined panic handler, same state-hash; $(grep '^panic-check-collide:' "$out")"
     else
         bad "panic-check $arch (a panic path is reachable if the link failed)" "$out"
     fi
 done
+pc_m4="$(grep -o '^panic-check-collide: 0x[0-9a-f]*' "$log/panic-check-thumbv7em.txt" 2>/dev/null || true)"
+pc_m0="$(grep -o '^panic-check-collide: 0x[0-9a-f]*' "$log/panic-check-thumbv6m.txt" 2>/dev/null || true)"
+if [ -n "$pc_m4" ] && [ "$pc_m4" = "$pc_m0" ]; then
+    ok "panic-check collision run identical on thumbv7em and thumbv6m: $pc_m4"
+else
+    bad "panic-check collision run differs: thumbv7em '$pc_m4' thumbv6m '$pc_m0'"
+fi
 
 # 5b. the same with overflow checks in the core: an arithmetic overflow that can happen is a
 # panic path too. Hard check for hopkit itself; with the firmware crate's renderer included too it

@@ -35,6 +35,16 @@ const FIRST_COLUMN: u16 = 1 << 14;
 /// A cell entry's flag: the cell is in the solid's first (lowest) row of cells.
 const FIRST_ROW: u16 = 1 << 15;
 const _: () = assert!(super::world::MAX_SOLIDS <= INDEX as usize);
+const _: () = assert!(CELLS.is_power_of_two());
+
+/// The index of cell (`x`, `z`), both below [`GRID_DIM`] (every [`CellRect`] is: the clamp of
+/// [`Grid::cell`]). The mask changes nothing for those, but it shows the optimiser that the index
+/// is below [`CELLS`], wherever the rectangle came from: no bounds check, so no panic path, on
+/// the lists it indexes (the panic-check image links the collision code).
+#[inline(always)]
+fn cell_index(x: usize, z: usize) -> usize {
+    (z * GRID_DIM + x) & (CELLS - 1)
+}
 
 /// An inclusive range of cells, `x0..=x1` by `z0..=z1`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,8 +56,12 @@ pub(super) struct CellRect {
 }
 
 impl CellRect {
+    /// The number of cells. `x0 ≤ x1` and `z0 ≤ z1` ([`Grid::rect`] is monotonic), so the
+    /// wrapping differences are the plain ones; the optimiser cannot see that, and a checked `-`
+    /// would keep an overflow panic path (at most 256 × 256 either way).
     fn cells(self) -> usize {
-        (usize::from(self.x1 - self.x0) + 1) * (usize::from(self.z1 - self.z0) + 1)
+        (usize::from(self.x1.wrapping_sub(self.x0)) + 1)
+            * (usize::from(self.z1.wrapping_sub(self.z0)) + 1)
     }
 }
 
@@ -132,14 +146,18 @@ impl<const N: usize> Grid<N> {
             let later = brushes.len() - s - 1; // each needs at least one entry
                                                // A moving solid goes to the always-tested list: it moves without a rebuild.
             let still = !b.flags.contains(SolidFlags::MOVING);
-            if still && r.cells() <= MAX_CELLS_PER_SOLID && used + r.cells() + later <= capacity {
-                self.lo[s] = [r.x0, r.z0];
+            let in_cells =
+                still && r.cells() <= MAX_CELLS_PER_SOLID && used + r.cells() + later <= capacity;
+            if in_cells {
                 used += r.cells();
                 Self::for_cells(r, |c| self.first[c] += 1);
             } else {
-                self.lo[s] = NOT_IN_CELLS;
                 used += 1;
                 self.first[ALWAYS] += 1;
+            }
+            // `s` < `brushes.len()` ≤ `N`: the slot is always there (`get_mut`: no panic path).
+            if let Some(lo) = self.lo.get_mut(s) {
+                *lo = if in_cells { [r.x0, r.z0] } else { NOT_IN_CELLS };
             }
         }
         // Inclusive prefix sums: first[c] = end of list c.
@@ -150,13 +168,14 @@ impl<const N: usize> Grid<N> {
         // Fill from the last solid down, so each list ends up in increasing index order and
         // first[c] becomes the start of list c.
         for (s, b) in brushes.iter().enumerate().rev() {
+            // As the counting pass chose (`s` < `N`: `get` always finds it).
+            let in_cells = self.lo.get(s).is_some_and(|&lo| lo != NOT_IN_CELLS);
             let s16 = s as u16; // < MAX_SOLIDS: within INDEX
-            if self.lo[s] == NOT_IN_CELLS {
+            if !in_cells {
                 self.put(ALWAYS, s16);
             } else {
+                // Each cell of the solid's range, row by row, gets its entry.
                 let r = self.rect(b.mins, b.maxs);
-                let mut cells = [(0u16, 0u16); MAX_CELLS_PER_SOLID];
-                let mut k = 0;
                 Self::for_cells(r, |c| {
                     let (x, z) = (c % GRID_DIM, c / GRID_DIM);
                     let column = if x == usize::from(r.x0) {
@@ -165,21 +184,26 @@ impl<const N: usize> Grid<N> {
                         0
                     };
                     let row = if z == usize::from(r.z0) { FIRST_ROW } else { 0 };
-                    cells[k] = (c as u16, s16 | column | row);
-                    k += 1;
+                    self.put(c, s16 | column | row);
                 });
-                for &(c, entry) in &cells[..k] {
-                    self.put(usize::from(c), entry);
-                }
             }
         }
     }
 
-    /// Prepend `entry` (a solid index and its flags) to list `c` (during the fill).
+    /// Prepend `entry` (a solid index and its flags) to list `c` (a cell or [`ALWAYS`]) during
+    /// the fill. The counting pass made room: list `c`'s end is above its start, and every slot is
+    /// below `GRID_ENTRIES_PER_SOLID · N` (its budget). So the `get_mut`s always find their slot
+    /// and the decrement never wraps; they stand where an index or a `-=` would keep a panic path
+    /// the optimiser cannot remove.
+    #[inline]
     fn put(&mut self, c: usize, entry: u16) {
-        self.first[c] -= 1;
-        let e = usize::from(self.first[c]);
-        self.entries[e / GRID_ENTRIES_PER_SOLID][e % GRID_ENTRIES_PER_SOLID] = entry;
+        let Some(end) = self.first.get_mut(c) else {
+            return;
+        };
+        *end = end.wrapping_sub(1);
+        if let Some(slot) = self.entries.as_flattened_mut().get_mut(usize::from(*end)) {
+            *slot = entry;
+        }
     }
 
     /// Calls `f` with every cell index of `r`, row by row.
@@ -187,7 +211,7 @@ impl<const N: usize> Grid<N> {
     fn for_cells(r: CellRect, mut f: impl FnMut(usize)) {
         for z in r.z0..=r.z1 {
             for x in r.x0..=r.x1 {
-                f(usize::from(z) * GRID_DIM + usize::from(x));
+                f(cell_index(usize::from(x), usize::from(z)));
             }
         }
     }
@@ -207,7 +231,7 @@ impl<const N: usize> Grid<N> {
         let (z0, z1) = (usize::from(r.z0), usize::from(r.z1));
         if x0 == x1 && z0 == z1 {
             // One cell (most short moves): each of its solids is listed once.
-            for &s in list(z0 * GRID_DIM + x0) {
+            for &s in list(cell_index(x0, z0)) {
                 f(usize::from(s & INDEX));
             }
         } else {
@@ -237,8 +261,7 @@ impl<const N: usize> Grid<N> {
                 // (beyond the query's first) and its own first row (likewise). Its first cell
                 // visited is (max(sx, x0), max(sz, z0)) for its lowest cell (sx, sz) ≤ (x, z).
                 let need = row | if x == x0 { 0 } else { FIRST_COLUMN };
-                // `x`, `z` < GRID_DIM: the mask changes nothing but shows the index in range.
-                for &s in list((z * GRID_DIM + x) & (CELLS - 1)) {
+                for &s in list(cell_index(x, z)) {
                     if s & need == need {
                         f(usize::from(s & INDEX));
                     }

@@ -225,25 +225,39 @@ impl<const N: usize> World<N> {
                     .map_err(|_| MoveSolidError::TooManyMoving)?;
                 if !before.flags.contains(SolidFlags::MOVING) {
                     let flags = before.flags.union(SolidFlags::MOVING);
-                    self.brushes[i].flags = flags;
+                    if let Some(b) = self.brushes.get_mut(i) {
+                        b.flags = flags;
+                    }
                     self.flags = self.flags.union(flags);
                     self.grid.rebuild(&self.brushes);
                 }
                 k
             }
         };
-        let flags = self.brushes[i].flags;
-        self.brushes[i] = moved.with_flags(flags);
-        self.movers[slot] = Mover {
+        // `slot` < `movers.len()` (found there, or just inserted) and `i` < `brushes.len()`
+        // (checked above): the `get_mut`s always find theirs. They stand where an index would keep
+        // a panic path the optimiser cannot remove (the panic-check image moves a solid).
+        let (Some(slot_mover), Some(brush)) = (self.movers.get_mut(slot), self.brushes.get_mut(i))
+        else {
+            return Err(MoveSolidError::NoSuchSolid);
+        };
+        let mover = Mover {
             index,
             velocity,
             delta,
         };
+        *slot_mover = mover;
+        let flags = brush.flags;
+        *brush = moved.with_flags(flags);
         for (k, b) in bodies.iter().enumerate() {
-            if self.crushes(slot, b) {
-                self.brushes[i] = before.with_flags(flags);
-                self.movers[slot].velocity = Vec3::ZERO;
-                self.movers[slot].delta = Vec3::ZERO;
+            if self.crushes(&mover, b) {
+                if let Some(brush) = self.brushes.get_mut(i) {
+                    *brush = before.with_flags(flags);
+                }
+                if let Some(m) = self.movers.get_mut(slot) {
+                    m.velocity = Vec3::ZERO;
+                    m.delta = Vec3::ZERO;
+                }
                 return Err(MoveSolidError::Blocked(k.min(usize::from(u16::MAX)) as u16));
             }
         }
@@ -259,18 +273,20 @@ impl<const N: usize> World<N> {
             .map_or(Vec3::ZERO, |m| m.velocity)
     }
 
-    /// True when the move of mover `slot` (already made) carries or pushes `body` into another
+    /// True when the move of mover `m` (already made) carries or pushes `body` into another
     /// solid while leaving it inside the mover.
-    fn crushes(&self, slot: usize, body: &BodyBox) -> bool {
-        let m = self.movers[slot];
-        let Some(c) = self.carrier_of(&m, body.feet, body.mins, body.maxs) else {
+    fn crushes(&self, m: &Mover, body: &BodyBox) -> bool {
+        let Some(c) = self.carrier_of(m, body.feet, body.mins, body.maxs) else {
             return false;
         };
         if !(c.rider || c.inside) {
             return false;
         }
         let t = self.trace(body.feet, body.feet + m.delta, body.mins, body.maxs);
-        let b = &self.brushes[usize::from(m.index)];
+        // There (`carrier_of` found it): `get`, not an index, so no panic path.
+        let Some(b) = self.brushes.get(usize::from(m.index)) else {
+            return false;
+        };
         let end = trace_one(b, m.index, t.end, t.end, (body.mins, body.maxs), 0.0);
         end.start_solid
     }

@@ -208,8 +208,10 @@ pub fn slide_move(
         hits.hit = true;
         if !primal_added {
             primal_added = true;
-            if let Some(d) = unit(primal) {
-                planes[n] = d;
+            // `n` ≤ 1 here (the ground plane at most), so `get_mut` always finds the slot; the
+            // optimiser cannot see that, and an index would keep a panic path.
+            if let (Some(d), Some(slot)) = (unit(primal), planes.get_mut(n)) {
+                *slot = d;
                 n += 1;
             }
         }

@@ -18,6 +18,11 @@
 //!   `record_and_fly` + v2 `load` / `for_each_frame` / `encode_v2` +
 //!   `finish`, `encode`, `decode`, `Recording::parse`, `verify`); `FixedStep` and `SubSteps`;
 //!   the firmware `App::poll` with the shared renderer;
+//! - the body among solids ([`ex_collide`]): a `World` built (`Brush::aabb`, `stairs`, `ramp`;
+//!   `push`, `extend`: the grid's rebuild) from opaque corners, a scripted body's collide-and-slide
+//!   `movement::step`s through it, then an arbitrary body's, `World::trace` and `World::contents`
+//!   on arbitrary boxes and `move_solid` with arbitrary motion (`Brush::from_planes` is not
+//!   covered: its hull construction still holds bounds checks);
 //! - `format_hash_line` and the semihosting output of the result.
 //!
 //! `scripts/ci-cross.sh` links it once more with `overflow-checks = true`, so an integer
@@ -27,7 +32,9 @@
 //! build with `-C link-arg=--print-map` and look for the caller.
 //!
 //! It also runs: under QEMU it prints the scripted demo's `state-hash` line, so CI can check that
-//! the panic-free build computes the same thing as the others.
+//! the panic-free build computes the same thing as the others, and `panic-check-collide: 0x…`, the
+//! collision run's hash, which CI compares across the CPUs; it exits with a failure if that run's
+//! body did not climb the stairs and stop at the wall.
 #![no_std]
 #![no_main]
 
@@ -36,7 +43,9 @@ compile_error!(
     "this binary runs on bare metal only: build it with --target (see docs/firmware.md)"
 );
 
+use core::cell::RefCell;
 use core::hint::black_box;
+use cortex_m::interrupt::Mutex;
 use cortex_m_rt::entry;
 use cortex_m_semihosting::{debug, hio};
 use hopkit::hash::{format_hash_line, StateHash, StateHasher, HASH_LINE_LEN};
@@ -72,6 +81,12 @@ fn panic(_: &core::panic::PanicInfo) -> ! {
 /// Ticks of the scripted demo (the same as `qemu-demo`).
 const TICKS: u32 = 600;
 
+/// [`ex_collide`]'s world of solids.
+type Level = hopkit::collide::World<16>;
+
+/// [`ex_collide`]'s level, in a static: on the stack it would crowd the Cortex-M0's 16 KiB.
+static COLLISION_LEVEL: Mutex<RefCell<Level>> = Mutex::new(RefCell::new(Level::new()));
+
 #[entry]
 fn main() -> ! {
     let mut rig = DemoRig::new();
@@ -85,13 +100,29 @@ fn main() -> ! {
     }
     black_box(views);
     black_box(exercise_everything(black_box(7)));
+    let (collide, collide_ok) = ex_collide(black_box(5));
     let mut buf = [0u8; HASH_LINE_LEN + 1];
     let line = format_hash_line(rig.state_hash(), &mut buf);
     if let Ok(mut out) = hio::hstdout() {
         let _ = out.write_all(line.as_bytes());
+        // `panic-check-collide: 0x…` (the hash's 16 digits after the line's `state-hash: `),
+        // compared across the CPUs by ci-cross, and whether the body did what its level makes it.
+        let mut cbuf = [0u8; HASH_LINE_LEN + 1];
+        let cline = format_hash_line(collide, &mut cbuf);
+        let _ = out.write_all(b"\npanic-check-collide: ");
+        let _ = out.write_all(cline.get(12..).unwrap_or(cline).as_bytes());
+        let _ = out.write_all(if collide_ok {
+            b" (climbed the stairs, stopped at the wall)"
+        } else {
+            b" FAILED: the body did not climb the stairs and stop at the wall"
+        });
         let _ = out.write_all(b"\npanic-check: linked without reachable panics\n");
     }
-    debug::exit(debug::EXIT_SUCCESS);
+    debug::exit(if collide_ok {
+        debug::EXIT_SUCCESS
+    } else {
+        debug::EXIT_FAILURE
+    });
     loop {
         cortex_m::asm::bkpt();
     }
@@ -390,4 +421,102 @@ fn ex_app(h: &mut StateHasher) {
         h.write_u32(p.ticks);
     }
     h.write_u64(app.state_hash());
+}
+
+/// Ticks of [`ex_collide`]'s scripted run (1.5 s at 60 Hz: up the stairs and into the wall).
+const COLLIDE_TICKS: u32 = 90;
+
+/// The body among solids (see the module docs), in [`COLLISION_LEVEL`] (0 if it is already
+/// borrowed: it cannot be, only this function uses it). The level — a floor, four stairs up to a
+/// plateau at height 64, a wall across it at x = 256 and a ramp — is built from `black_box`ed
+/// corners, so as far as the optimiser knows it can hold any solids. A scripted Quake III body runs
+/// along +X for [`COLLIDE_TICKS`] ticks (each tick's state hashed); then an arbitrary body steps
+/// in it (`seed` picks the preset), the world is traced and queried with arbitrary boxes and its
+/// ramp moved with arbitrary motion. Returns the run's hash and whether the body did what the
+/// level makes it do: climbed to the plateau and stopped at the wall.
+#[inline(never)]
+fn ex_collide(seed: u32) -> (u64, bool) {
+    use hopkit::collide::{BodyBox, Brush, Solid, Toward, Tracer, SURFACE_CLIP_EPSILON};
+    use hopkit::movement::{self, MoveInput, MoveParams, MoverState};
+    let corner = |x: f32, y: f32, z: f32| any(Vec3::new(x, y, z));
+    cortex_m::interrupt::free(|cs| {
+        let Ok(mut level) = COLLISION_LEVEL.borrow(cs).try_borrow_mut() else {
+            return (0, false);
+        };
+        let level: &mut Level = any(&mut *level);
+        level.clear();
+        let boxes = [
+            ((-512.0, -16.0, -512.0), (512.0, 0.0, 512.0)), // floor
+            ((128.0, 0.0, -64.0), (320.0, 64.0, 64.0)),     // plateau
+            ((256.0, 64.0, -64.0), (272.0, 192.0, 64.0)),   // wall on it
+        ];
+        for (a, b) in boxes {
+            let Ok(brush) = Brush::aabb(corner(a.0, a.1, a.2), corner(b.0, b.1, b.2)) else {
+                return (0, false);
+            };
+            let _ = level.push(brush);
+        }
+        let Ok(stairs) = Brush::stairs(
+            corner(64.0, 0.0, -32.0),
+            Toward::PlusX,
+            any(4),
+            any(16.0),
+            any(16.0),
+            any(64.0),
+        ) else {
+            return (0, false);
+        };
+        let _ = level.extend(stairs);
+        if let Ok(ramp) = Brush::ramp(
+            corner(-256.0, 0.0, -256.0),
+            corner(-128.0, 48.0, -192.0),
+            Toward::PlusX,
+        ) {
+            let _ = level.push(ramp);
+        }
+
+        // The scripted run.
+        let params = MoveParams::quake3();
+        let mut h = StateHasher::new();
+        let mut s = MoverState::new(Vec3::new(0.0, SURFACE_CLIP_EPSILON, 0.0));
+        s.grounded = true;
+        s.velocity = Vec3::new(320.0, 0.0, 0.0);
+        let input = MoveInput::new(Vec2::new(1.0, 0.0), false, Vec2::new(1.0, 0.0));
+        for _ in 0..any(COLLIDE_TICKS) {
+            movement::step(&mut s, &params, &input, &Solid(&*level), 1.0 / 60.0);
+            s.hash_state(&mut h);
+        }
+        let on_plateau = s.grounded && s.position.y > 63.0 && s.position.y < 65.0;
+        let at_wall = s.position.x > 200.0 && s.position.x < 256.0 && s.velocity.x.abs() < 1.0;
+        let run = h.finish();
+
+        // Arbitrary bodies and queries.
+        let mut h = StateHasher::new();
+        let presets = [MoveParams::quake3(), MoveParams::quakeworld()];
+        let params: MoveParams = any(presets[any(seed as usize) % presets.len()]);
+        let mut m: MoverState = any(MoverState::new(v3(1.0)));
+        for _ in 0..any(4u32) {
+            let input = any(MoveInput::new(
+                any(Vec2::new(1.0, 0.5)),
+                any(true),
+                any(Vec2::new(0.0, -1.0)),
+            ));
+            let ev = movement::step(&mut m, &params, &input, &Solid(&*level), any(1.0 / 60.0));
+            h.write_u32(ev.substeps);
+        }
+        m.hash_state(&mut h);
+        let t = level.trace(v3(2.0), v3(-3.0), v3(-0.5), v3(0.5));
+        h.write_f32(t.fraction);
+        h.write_f32(t.end.x);
+        let c = level.contents(v3(1.5), v3(-0.5), v3(0.5));
+        h.write_u32(u32::from(c.solid.unwrap_or(u16::MAX)));
+        let body = any(BodyBox {
+            feet: v3(0.0),
+            mins: v3(-16.0),
+            maxs: v3(16.0),
+        });
+        let _ = level.move_solid(any(7), v3(40.0), any(1.0 / 60.0), &[body]);
+        black_box(h.finish());
+        (run, on_plateau && at_wall)
+    })
 }
