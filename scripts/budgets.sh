@@ -29,7 +29,7 @@ build() { "$REPO/scripts/cross-cargo.sh" build -q -p hopkit-firmware --profile f
 # QEMU runs below; its lines are added at the end.
 link_measured="$(mktemp)"
 link_log="$(mktemp)"
-trap 'kill $(jobs -p) 2>/dev/null; rm -f "$measured" "$link_measured" "$link_log"' EXIT
+trap 'kill $(jobs -p) 2>/dev/null || true; rm -f "$measured" "$link_measured" "$link_log"' EXIT
 "$REPO/scripts/ci-link.sh" --measure "$link_measured" >"$link_log" 2>&1 &
 link_pid=$!
 # The board image exactly as users build it: `cd firmware && cargo build --release --features board

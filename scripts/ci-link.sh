@@ -31,7 +31,7 @@ case "${1:-}" in
     *) fail "unknown option $1" ;;
 esac
 work="$(mktemp -d)"
-trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$work"' EXIT
+trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 t0=$(date +%s)
 
 # The image, by the documented command (as scripts/ci-rp2040.sh builds it), and the host tool.

@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.."
 cargo build -q --release -p hopkit-sim
 sim=target/release/hopkit-sim
 tmp=$(mktemp -d)
-trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$tmp"' EXIT
+trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$tmp"' EXIT
 fail() { echo "ci-netplay: $*" >&2; exit 1; }
 
 # The peers play in real time (60 s, mostly asleep): they start first, and the synctests (CPU
