@@ -29,9 +29,16 @@ build() { "$REPO/scripts/cross-cargo.sh" build -q -p hopkit-firmware --profile f
 # QEMU runs below; its lines are added at the end.
 link_measured="$(mktemp)"
 link_log="$(mktemp)"
-trap 'kill $(jobs -p) 2>/dev/null || true; rm -f "$measured" "$link_measured" "$link_log"' EXIT
+blackpill_solids=""
+trap 'kill $(jobs -p) 2>/dev/null || true; rm -f "$measured" "$link_measured" "$link_log" $blackpill_solids' EXIT
 "$REPO/scripts/ci-link.sh" --measure "$link_measured" >"$link_log" 2>&1 &
 link_pid=$!
+# The board image on the level of solids (`cargo board-solids`), first: both images are the same
+# path, so this one is copied aside and measured below.
+(cd "$REPO/firmware" && "$REPO/scripts/cross-cargo.sh" build -q --release --features board,solids \
+    --bin blackpill --target thumbv7em-none-eabihf)
+blackpill_solids="$(mktemp)"
+cp "$cross_dir/thumbv7em-none-eabihf/release/blackpill" "$blackpill_solids"
 # The board image exactly as users build it: `cd firmware && cargo build --release --features board
 # --bin blackpill` (firmware/.cargo/config.toml sets the size profile, flip-link and the runner).
 (cd "$REPO/firmware" && "$REPO/scripts/cross-cargo.sh" build -q --release --features board \
@@ -67,6 +74,7 @@ print(f"{name}.static-ram {dat + bss}")
 EOF
 }
 elf_sizes blackpill "$cross_dir/thumbv7em-none-eabihf/release/blackpill"
+elf_sizes blackpill-solids "$blackpill_solids"
 elf_sizes qemu-demo.thumbv7em "$cross_dir/thumbv7em-none-eabihf/firmware/qemu-demo"
 elf_sizes qemu-demo.thumbv6m "$cross_dir/thumbv6m-none-eabi/firmware/qemu-demo"
 

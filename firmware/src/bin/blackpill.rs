@@ -94,8 +94,9 @@ fn main() -> ! {
     cp.DWT.enable_cycle_counter();
     let clock = board::DwtClock::new(rcc.clocks.sysclk().raw());
 
-    // With the feature `solids` (not the budgeted image: docs/firmware.md, "The level of solids"),
-    // the image's level is the level of solids, its world built once in place in a static.
+    // With the feature `solids` (`cargo board-solids`: its own flash row, over the default
+    // image's 64 KiB; docs/firmware.md, "The level of solids"), the image's level is the level of
+    // solids, its world built once in place in a static.
     #[cfg(feature = "solids")]
     let rig = {
         use hopkit_demo::solid_level::{build, SolidWorld};
@@ -117,6 +118,11 @@ fn main() -> ! {
         TICK_HZ,
         rcc.clocks.sysclk().raw()
     );
+    // The level this image plays and the host command that reproduces it (as the RP2040's report).
+    #[cfg(feature = "solids")]
+    defmt::info!("level: solid (host: hopkit-sim hash --gamepad FILE --level solid)");
+    #[cfg(not(feature = "solids"))]
+    defmt::info!("level: plain (host: hopkit-sim hash --gamepad FILE --level plain)");
     let mut next_log = LOG_EVERY;
     let mut i2c_errors = 0u32;
     loop {
