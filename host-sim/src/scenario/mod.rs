@@ -388,6 +388,35 @@ mod tests {
         }
     }
 
+    /// The file format's error messages list the kinds and the top-level fields in the order
+    /// users have always seen (the `Kind` variants', then `ScenarioFile`'s fields'): pinned here
+    /// so that generating them from the one list of kinds keeps both orders.
+    #[test]
+    fn the_file_format_lists_kinds_and_fields_in_their_order() {
+        let p = Path::new("s.toml");
+        let e = parse(p, "kind = \"dance\"\n").unwrap_err();
+        assert_eq!(
+            e.message,
+            "unknown variant `dance`, expected one of `bhop`, `arrival`, `follower`, `slope`, \
+             `ghosts`, `cpma`, `platform`, `crouch`, `ladder`, `water`, `collide`, `mover`"
+        );
+        let e = parse(p, "kind = \"bhop\"\nbogus = 1\n").unwrap_err();
+        assert_eq!(
+            e.message,
+            "unknown field `bogus`, expected one of `kind`, `title`, `seconds`, `tick_hz`, \
+             `bhop`, `arrival`, `follower`, `slope`, `ghosts`, `cpma`, `platform`, `crouch`, \
+             `ladder`, `water`, `collide`"
+        );
+        // A built-in's name that is not found lists the built-ins in `scenario --help` order.
+        let e = load("bhopp").unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "no built-in scenario or file named `bhopp` (built-ins: bhop, arrival, follower, \
+             slope, ghosts, cpma, platform, crouch, ladder, water, mover, corner, hallway, \
+             stairs, ramp, surf, seam, ceiling, tunnel, startsolid, platform-wall)"
+        );
+    }
+
     #[test]
     fn the_help_lists_exactly_the_registry() {
         let help = help();
