@@ -274,6 +274,11 @@ pub fn parse(path: &Path, text: &str) -> Result<ScenarioFile, FileError> {
         ("follower", file.follower.is_some()),
         ("slope", file.slope.is_some()),
         ("ghosts", file.ghosts.is_some()),
+        ("cpma", file.cpma.is_some()),
+        ("platform", file.platform.is_some()),
+        ("crouch", file.crouch.is_some()),
+        ("ladder", file.ladder.is_some()),
+        ("water", file.water.is_some()),
         ("collide", file.collide.is_some()),
     ];
     for (section, there) in present {
@@ -442,6 +447,21 @@ mod tests {
         let p = Path::new("s.toml");
         let e = parse(p, "kind = \"bhop\"\n\n[arrival]\nmax_speed = 3.0\n").unwrap_err();
         assert_eq!((e.line, e.field.as_str()), (3, "arrival"));
+        // Every section, not only the first kinds' (`[cpma]` … `[water]` were once let through).
+        for section in [
+            "arrival", "follower", "slope", "ghosts", "cpma", "platform", "crouch", "ladder",
+            "water", "collide",
+        ] {
+            // (`[collide]` needs its one field to be a valid section.)
+            let body = if section == "collide" {
+                "scenario = \"corner\"\n"
+            } else {
+                ""
+            };
+            let e = parse(p, &format!("kind = \"bhop\"\n[{section}]\n{body}")).unwrap_err();
+            assert_eq!((e.line, e.field.as_str()), (2, section), "{e}");
+            assert!(e.message.contains("does not belong"), "{}", e.message);
+        }
         let e = parse(p, "kind = \"bhop\"\nseconds = -1\n").unwrap_err();
         assert_eq!((e.line, e.field.as_str()), (2, "seconds"));
         assert!(e.message.contains("seconds must be"), "{}", e.message);
