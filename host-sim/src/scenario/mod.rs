@@ -32,8 +32,9 @@
 //! `cli.rs` names the kinds whose plot is not the default top view, so a kind with its own
 //! [`Scenario::plot`] adds a few words there). `tests::the_registry_is_the_one_list`
 //! checks that the generated pieces agree and that every file here but the shared ones
-//! (`config`, `driver`, `error`) is a listed kind's. For users, the file format's sections are
-//! described in `docs/host-sim.md` ("Scenario files").
+//! (`config`, `driver`, `error`) is a listed kind's. For users, `docs/host-sim.md` describes
+//! each section ("Scenario files"), and its table of bad input quotes the list of built-ins
+//! (`UPDATE_DOCS=1 cargo test -p hopkit-sim --test integration cli::` rewrites it).
 
 use std::path::{Path, PathBuf};
 
