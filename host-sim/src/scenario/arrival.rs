@@ -5,12 +5,62 @@ use std::path::Path;
 use anyhow::Result;
 use hopkit::math::Vec3;
 use hopkit::steering::{arrival_step, ArrivalParams, ArrivalState, SteeringParams};
+use serde::de::{self, Deserializer};
+use serde::Deserialize;
 
-use super::config::{Kind, ScenarioFile};
+use super::config::{non_negative, point, positive, Point};
 use super::driver::Progress;
-use super::{Builtin, Scenario};
+use super::{Builtin, Kind, Scenario, ScenarioFile};
 use crate::readout::num;
 use crate::trace::{extras, flag, time_after, Path2, Sample, Trace};
+
+/// `[arrival]`: a steering agent visiting targets in turn.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct Arrival {
+    /// Start position `[x, z]`, each within ±[`COORD_LIMIT`](super::config::COORD_LIMIT).
+    /// Default `[0, 0]`.
+    #[serde(deserialize_with = "point")]
+    pub start: [f32; 2],
+    /// Targets `[[x, z], …]` (at least one, each coordinate within
+    /// ±[`COORD_LIMIT`](super::config::COORD_LIMIT)), visited in order; the next one is taken
+    /// when the agent has arrived. Default: three points around the arena.
+    #[serde(deserialize_with = "targets")]
+    pub targets: Vec<[f32; 2]>,
+    /// Seconds to wait on arrival before taking the next target. Default 0.5.
+    #[serde(deserialize_with = "non_negative")]
+    pub dwell: f32,
+    /// Top speed, units/s. Default 6.
+    #[serde(deserialize_with = "positive")]
+    pub max_speed: f32,
+    /// Top acceleration, units/s². Default 12.
+    #[serde(deserialize_with = "positive")]
+    pub max_accel: f32,
+}
+
+impl Default for Arrival {
+    fn default() -> Self {
+        Arrival {
+            start: [0.0, 0.0],
+            targets: vec![[20.0, -15.0], [-18.0, -6.0], [4.0, 18.0]],
+            dwell: 0.5,
+            max_speed: 6.0,
+            max_accel: 12.0,
+        }
+    }
+}
+
+/// A non-empty list of points `[[x, z], …]`.
+fn targets<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<[f32; 2]>, D::Error> {
+    let v = Vec::<Point>::deserialize(d)?;
+    if v.is_empty() {
+        return Err(de::Error::custom(
+            "targets must not be empty: give at least one [x, z] (or leave `targets` out for the \
+             default three)",
+        ));
+    }
+    Ok(v.into_iter().map(|p| p.0).collect())
+}
 
 /// The `arrival` kind.
 pub struct ArrivalScenario;

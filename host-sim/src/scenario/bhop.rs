@@ -10,13 +10,112 @@ use hopkit::movement::{
     air_cap_and_budget, facing_from_yaw, optimal_strafe_cos, step, MoveInput, MoveParams,
     MoverState,
 };
+use serde::Deserialize;
 
-use super::config::{self, Kind, Pilot, Preset, ScenarioFile};
+use super::config::{non_negative, opt_non_negative, opt_positive, positive};
 use super::driver::{end_time, mover_trace, Progress, MAIN};
-use super::{Builtin, Scenario};
+use super::{Builtin, Kind, Scenario, ScenarioFile};
 use crate::plot::{PlotSpec, Series};
 use crate::readout::num;
 use crate::trace::{extras, flag, Trace};
+
+/// `[bhop]`: strafe-jumping from a standing start, jump held (auto-hop), on flat ground.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct Bhop {
+    /// Movement preset: `seed`, `seed-figure`, `quakeworld`, `q3`, `source`, `cpma`. Default
+    /// `seed-figure`.
+    pub preset: Preset,
+    /// Pilot: `optimal` or `keys`. Default `optimal`.
+    pub pilot: Pilot,
+    /// Seconds of running forward on the ground before the first jump. Default 0.5.
+    #[serde(deserialize_with = "non_negative")]
+    pub run_up: f32,
+    /// `keys` pilot: view turn rate, degrees per second. Default 180.
+    #[serde(deserialize_with = "positive")]
+    pub turn_rate_deg: f32,
+    /// Override `MoveParams::auto_hop` (jump again on landing while jump is held). Default: forced
+    /// on (the pilot never releases the key).
+    pub auto_hop: Option<bool>,
+    /// Override `MoveParams::max_speed` (ground max speed), units/s.
+    #[serde(deserialize_with = "opt_positive")]
+    pub max_speed: Option<f32>,
+    /// Override `MoveParams::accel` (ground acceleration).
+    #[serde(deserialize_with = "opt_non_negative")]
+    pub accel: Option<f32>,
+    /// Override `MoveParams::air_max_speed` (air wish speed), units/s.
+    #[serde(deserialize_with = "opt_positive")]
+    pub air_max_speed: Option<f32>,
+    /// Override `MoveParams::air_accel` (air acceleration).
+    #[serde(deserialize_with = "opt_non_negative")]
+    pub air_accel: Option<f32>,
+    /// Override `MoveParams::air_wish_cap` (Quake's 30), units/s.
+    #[serde(deserialize_with = "opt_positive")]
+    pub air_wish_cap: Option<f32>,
+    /// Override `MoveParams::friction`.
+    #[serde(deserialize_with = "opt_non_negative")]
+    pub friction: Option<f32>,
+    /// Override `MoveParams::gravity`, units/s².
+    #[serde(deserialize_with = "opt_non_negative")]
+    pub gravity: Option<f32>,
+    /// Override `MoveParams::jump_speed`, units/s.
+    #[serde(deserialize_with = "opt_non_negative")]
+    pub jump_speed: Option<f32>,
+}
+
+impl Default for Bhop {
+    fn default() -> Self {
+        Bhop {
+            preset: Preset::SeedFigure,
+            pilot: Pilot::Optimal,
+            run_up: 0.5,
+            turn_rate_deg: 180.0,
+            auto_hop: None,
+            max_speed: None,
+            accel: None,
+            air_max_speed: None,
+            air_accel: None,
+            air_wish_cap: None,
+            friction: None,
+            gravity: None,
+            jump_speed: None,
+        }
+    }
+}
+
+/// Movement preset names (`hopkit::movement::MoveParams` constructors).
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum Preset {
+    /// `MoveParams::seed()`: the seed article's code constants (metres; ground max 10, air 0.5).
+    Seed,
+    /// `MoveParams::seed_figure()`: the seed with the ground max of its figure 1 (7.7).
+    #[default]
+    SeedFigure,
+    /// `MoveParams::quakeworld()` (Quake units; ground max 320, air wish cap 30).
+    Quakeworld,
+    /// `MoveParams::quake3()` (Quake units; air accelerate 1, no air cap).
+    Q3,
+    /// `MoveParams::source()` (Quake units; ground max 250, air wish cap 30).
+    Source,
+    /// `MoveParams::cpma()` (Quake units; Quake III with CPM's air step). The `optimal` pilot
+    /// aims for the plain air step, not CPM's strafe-only one.
+    Cpma,
+}
+
+/// How the bhop pilot steers.
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Pilot {
+    /// Hold a strafe key and turn the view so that the wish direction sits at the optimal strafe
+    /// angle to the velocity every tick (`hopkit::movement::optimal_strafe_cos`): the speed-gain
+    /// oracle.
+    #[default]
+    Optimal,
+    /// Hold one strafe key and turn at a constant `turn_rate_deg` towards it, switching sides on
+    /// every jump (what a player does with A/D and the mouse).
+    Keys,
+}
 
 /// The `bhop` kind.
 pub struct BhopScenario;
@@ -32,6 +131,10 @@ impl Scenario for BhopScenario {
             help: "strafe-jumping speed gain",
             file: include_str!("../../scenarios/bhop.toml"),
         }]
+    }
+
+    fn default_seconds(&self) -> f64 {
+        15.0
     }
 
     /// Extra columns: `grounded`, `jumped`, `yaw_deg`, `ground_max_speed`.
@@ -125,7 +228,7 @@ impl Scenario for BhopScenario {
 }
 
 /// The movement parameters of a `[bhop]` section: preset plus overrides.
-pub fn move_params(b: &config::Bhop) -> MoveParams {
+pub fn move_params(b: &Bhop) -> MoveParams {
     let mut p = match b.preset {
         Preset::Seed => MoveParams::seed(),
         Preset::SeedFigure => MoveParams::seed_figure(),

@@ -23,15 +23,43 @@ use hopkit::math::Vec3;
 use hopkit::movement::body_box;
 use hopkit::movement::MoveParams;
 use hopkit_demo::collision::{level_of, runs, Setup};
+use serde::de::{self, Deserializer};
+use serde::Deserialize;
 
-use super::config::{Kind, ScenarioFile};
 use super::driver::Progress;
 use super::error::{error_at, FileError};
-use super::{Builtin, Scenario};
+use super::{Builtin, Kind, Scenario, ScenarioFile};
 use crate::plot::{PlotSpec, Series};
 use crate::readout::{num, position};
 use crate::trace::{extras, flag, time_after, Sample, Trace};
 use crate::UserError;
+
+/// `[collide]`: one of the collision scenarios of issue 34, exactly as
+/// `hopkit_demo::collision` defines it (its levels of solids, starts, scripted inputs, presets and
+/// tick rates: see `scenario::collide`). A file's `seconds` applies to every run of the scenario
+/// (each runs that long at its own tick rate); `tick_hz` is refused, because the runs have their
+/// own rates (`stairs` three of them).
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Collide {
+    /// The scenario's name, one of `hopkit_demo::collision::SCENARIOS`.
+    #[serde(deserialize_with = "collision_scenario")]
+    pub scenario: String,
+}
+
+fn collision_scenario<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    let name = String::deserialize(d)?;
+    let known = hopkit_demo::collision::SCENARIOS;
+    if known.contains(&name.as_str()) {
+        Ok(name)
+    } else {
+        let list: Vec<String> = known.iter().map(|n| format!("`{n}`")).collect();
+        Err(de::Error::custom(format!(
+            "unknown collision scenario `{name}`, expected one of {}",
+            list.join(", ")
+        )))
+    }
+}
 
 /// The `collide` kind: one built-in per scenario of `hopkit_demo::collision`.
 pub struct CollideScenario;
@@ -84,6 +112,10 @@ impl Scenario for CollideScenario {
 
     fn builtins(&self) -> &'static [Builtin] {
         &BUILTINS
+    }
+
+    fn check(&self, path: &Path, text: &str, file: &ScenarioFile) -> Result<(), FileError> {
+        check_file(path, text, file)
     }
 
     fn about(&self) -> Option<&'static str> {

@@ -7,10 +7,11 @@ use anyhow::Result;
 use hopkit::ground::FlatGround;
 use hopkit::math::{Vec2, Vec3};
 use hopkit::movement::{facing_from_yaw, step, MoveInput, MoveParams, MoverState};
+use serde::Deserialize;
 
-use super::config::{Kind, ScenarioFile};
+use super::config::{non_negative, positive};
 use super::driver::{mover_trace, Progress};
-use super::{Builtin, Scenario};
+use super::{Builtin, Kind, Scenario, ScenarioFile};
 use crate::readout::num;
 use crate::trace::{extras, flag, Path2, Sample, Trace};
 
@@ -30,6 +31,32 @@ fn cpma_phase(time: f32, run_up: f32) -> u8 {
         2
     } else {
         3
+    }
+}
+
+/// `[cpma]`: a CPM player (`MoveParams::cpma()`) and a Quake III one (`MoveParams::quake3()`)
+/// given the same keys and view, jump held (auto-hop) on flat ground, at the scenario's tick rate:
+/// a run-up, then W only while the view turns (CPM's air control makes the velocity follow the
+/// view; Quake III barely turns) until 3 s, then strafe keys only with the view along the CPM
+/// player's velocity, switching sides on every jump (CPM's strafe acceleration turns sharply)
+/// until 5.5 s, then S only (CPM's air stop acceleration brakes 2.5× harder in the air).
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct Cpma {
+    /// Seconds of running forward on the ground before the first jump. Default 0.5.
+    #[serde(deserialize_with = "non_negative")]
+    pub run_up: f32,
+    /// View turn rate while W only is held, degrees per second (to the left). Default 90.
+    #[serde(deserialize_with = "positive")]
+    pub turn_rate_deg: f32,
+}
+
+impl Default for Cpma {
+    fn default() -> Self {
+        Cpma {
+            run_up: 0.5,
+            turn_rate_deg: 90.0,
+        }
     }
 }
 

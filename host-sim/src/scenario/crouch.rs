@@ -7,10 +7,11 @@ use anyhow::Result;
 use hopkit::ground::{GroundHit, GroundProbe};
 use hopkit::math::{Vec2, Vec3};
 use hopkit::movement::{step, MoveInput, MoveParams, MoverState};
+use serde::Deserialize;
 
-use super::config::{Kind, ScenarioFile};
+use super::config::size;
 use super::driver::{mover_trace, on_ledge_at_end, Progress};
-use super::{Builtin, Scenario};
+use super::{Builtin, Kind, Scenario, ScenarioFile};
 use crate::plot::{PlotSpec, Series};
 use crate::readout::num;
 use crate::trace::{extras, flag, Sample, Trace};
@@ -43,6 +44,29 @@ impl GroundProbe for Course {
             TUNNEL_CEILING - feet.y
         } else {
             f32::INFINITY
+        }
+    }
+}
+
+/// `[crouch]`: a Source character (`MoveParams::source()`, Quake units) runs along +X through a
+/// 50-unit tunnel from x = 150 to 350 (crouching before it, letting go of the key just inside:
+/// it stays crouched until it is out) and jumps at `jump_x` towards a 70-unit ledge at x = 640,
+/// crouching in the air (the crouch-jump) if `crouch_jump`.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct Crouch {
+    /// Where it jumps, world units along X. Default 560.
+    #[serde(deserialize_with = "size")]
+    pub jump_x: f32,
+    /// Crouch two ticks after the jump (reaching the ledge). Default true.
+    pub crouch_jump: bool,
+}
+
+impl Default for Crouch {
+    fn default() -> Self {
+        Crouch {
+            jump_x: 560.0,
+            crouch_jump: true,
         }
     }
 }

@@ -5,7 +5,7 @@
 use hopkit::movement::MoverState;
 use indicatif::ProgressBar;
 
-use super::config::ScenarioFile;
+use super::ScenarioFile;
 use crate::plot::{Label, PlotSpec, Series};
 use crate::progress::ticks_bar;
 use crate::trace::{Sample, Trace, MAX_EXTRA};

@@ -6,12 +6,57 @@ use anyhow::Result;
 use hopkit::follower::{FollowerParams, FollowerState};
 use hopkit::ground::FlatGround;
 use hopkit::math::{Vec2, Vec3};
+use serde::Deserialize;
 
-use super::config::{Kind, LeaderPath, ScenarioFile};
+use super::config::{point, positive, size};
 use super::driver::Progress;
-use super::{Builtin, Scenario};
+use super::{Builtin, Kind, Scenario, ScenarioFile};
 use crate::readout::num;
 use crate::trace::{extras, time_after, Path2, Sample, Trace};
+
+/// `[follower]`: a companion following a scripted leader.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct Follower {
+    /// The leader's path. Default `figure8`.
+    pub leader_path: LeaderPath,
+    /// Leader speed, units/s. Default 5.
+    #[serde(deserialize_with = "positive")]
+    pub leader_speed: f32,
+    /// Size of the path, units, up to [`COORD_LIMIT`](super::config::COORD_LIMIT). Default 16.
+    #[serde(deserialize_with = "size")]
+    pub path_size: f32,
+    /// Follower start offset from the leader `[x, z]`, each within
+    /// ±[`COORD_LIMIT`](super::config::COORD_LIMIT). Default `[0, 3]`.
+    #[serde(deserialize_with = "point")]
+    pub start_offset: [f32; 2],
+}
+
+impl Default for Follower {
+    fn default() -> Self {
+        Follower {
+            leader_path: LeaderPath::Figure8,
+            leader_speed: 5.0,
+            path_size: 16.0,
+            start_offset: [0.0, 3.0],
+        }
+    }
+}
+
+/// Leader paths for `[follower]`.
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum LeaderPath {
+    /// A figure eight.
+    #[default]
+    Figure8,
+    /// A circle.
+    Circle,
+    /// Zig-zag with sharp corners.
+    Zigzag,
+    /// A straight line with stops (walk 2 s, stand 1 s).
+    StopAndGo,
+}
 
 /// The `follower` kind.
 pub struct FollowerScenario;

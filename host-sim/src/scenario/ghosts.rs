@@ -6,10 +6,12 @@ use std::path::Path;
 use anyhow::Result;
 use hopkit::ghost::{GhostScene, Recording};
 use hopkit_demo::level::DemoGround;
+use serde::de::{self, Deserializer};
+use serde::Deserialize;
 
-use super::config::{GhostLayout, Kind, ScenarioFile};
+use super::config::shown;
 use super::driver::Progress;
-use super::{Builtin, Scenario};
+use super::{Builtin, Kind, Scenario, ScenarioFile};
 use crate::replay::decode_error_message;
 use crate::ticks::max_ticks;
 use crate::trace::{extras, flag, time_after, Path2, Sample, Trace};
@@ -17,6 +19,66 @@ use crate::UserError;
 
 /// Ghosts in the `ghosts` scenario (the demo's formation size).
 pub const GHOSTS: usize = 4;
+
+/// `[ghosts]`: fighters replaying a recording.
+#[derive(Clone, Debug, Deserialize, PartialEq, Default)]
+#[serde(deny_unknown_fields, default)]
+pub struct Ghosts {
+    /// Recording file (relative to the scenario file); default: the bundled demo recording.
+    pub recording: Option<String>,
+    /// `formation` (default): the demo's leader and wingmen (`hopkit_demo::pilot::formation`); `fleet`: ghosts
+    /// spread over the arena from random start frames (`hopkit_demo::pilot::fleet`).
+    pub layout: GhostLayout,
+    /// `fleet` only: seed of the random spawn, a whole number `0..=u64::MAX`. Default 2 (the
+    /// demo's).
+    #[serde(deserialize_with = "opt_seed")]
+    pub seed: Option<u64>,
+}
+
+/// Ghost layouts.
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum GhostLayout {
+    /// The demo formation.
+    #[default]
+    Formation,
+    /// A random fleet.
+    Fleet,
+}
+
+/// `[ghosts] seed`: any whole number `0..=u64::MAX` (the range says what is wrong, not the
+/// integer type).
+fn opt_seed<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+    struct V;
+    fn out_of_range<E: de::Error>(v: &dyn std::fmt::Display) -> E {
+        E::custom(format!(
+            "seed must be a whole number between 0 and {}, got {v}",
+            u64::MAX
+        ))
+    }
+    impl de::Visitor<'_> for V {
+        type Value = u64;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a whole number")
+        }
+        fn visit_i64<E: de::Error>(self, v: i64) -> Result<u64, E> {
+            u64::try_from(v).map_err(|_| out_of_range(&v))
+        }
+        fn visit_u64<E: de::Error>(self, v: u64) -> Result<u64, E> {
+            Ok(v)
+        }
+        fn visit_i128<E: de::Error>(self, v: i128) -> Result<u64, E> {
+            u64::try_from(v).map_err(|_| out_of_range(&v))
+        }
+        fn visit_u128<E: de::Error>(self, v: u128) -> Result<u64, E> {
+            u64::try_from(v).map_err(|_| out_of_range(&v))
+        }
+        fn visit_f64<E: de::Error>(self, v: f64) -> Result<u64, E> {
+            Err(out_of_range(&shown(v)))
+        }
+    }
+    d.deserialize_any(V).map(Some)
+}
 
 /// The `ghosts` kind.
 pub struct GhostsScenario;

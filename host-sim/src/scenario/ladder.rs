@@ -7,10 +7,11 @@ use anyhow::Result;
 use hopkit::ground::{GroundHit, GroundProbe};
 use hopkit::math::{Vec2, Vec3};
 use hopkit::movement::{step, MoveInput, MoveParams, MoverState};
+use serde::Deserialize;
 
-use super::config::{Kind, ScenarioFile};
+use super::config::non_negative;
 use super::driver::{mover_trace, on_ledge_at_end, Progress};
-use super::{Builtin, Scenario};
+use super::{Builtin, Kind, Scenario, ScenarioFile};
 use crate::plot::{Label, PlotSpec, Series};
 use crate::readout::num;
 use crate::trace::{extras, flag, Trace};
@@ -32,6 +33,23 @@ impl GroundProbe for LadderWall {
     }
     fn ladder(&self, feet: Vec3) -> Option<Vec3> {
         (feet.x < 0.0 && feet.x > -16.0 && feet.y < LADDER_TOP).then_some(Vec3::new(-1.0, 0.0, 0.0))
+    }
+}
+
+/// `[ladder]`: a QuakeWorld character walks to a ladder on a 160-unit wall, climbs it for
+/// `climb_first` seconds, jumps off (the push-off), walks back and climbs over the top onto the
+/// ledge.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct Ladder {
+    /// Seconds of climbing before the push-off jump. Default 0.4.
+    #[serde(deserialize_with = "non_negative")]
+    pub climb_first: f32,
+}
+
+impl Default for Ladder {
+    fn default() -> Self {
+        Ladder { climb_first: 0.4 }
     }
 }
 

@@ -28,9 +28,8 @@ use hopkit::math::{Vec2, Vec3};
 use hopkit::movement::body_box;
 use hopkit::movement::{step, MoveInput, MoveParams, MoverState};
 
-use super::config::{Kind, ScenarioFile};
 use super::driver::Progress;
-use super::{Builtin, Scenario};
+use super::{Builtin, Kind, Scenario, ScenarioFile};
 use crate::plot::{PlotSpec, Series};
 use crate::readout::num;
 use crate::trace::{flag, Path2, Trace};

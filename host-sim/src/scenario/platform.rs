@@ -7,10 +7,11 @@ use anyhow::Result;
 use hopkit::ground::{GroundHit, GroundProbe, SurfaceMotion};
 use hopkit::math::{Vec2, Vec3};
 use hopkit::movement::{facing_from_yaw, step, MoveInput, MoveParams, MoverState};
+use serde::Deserialize;
 
-use super::config::{Kind, ScenarioFile};
+use super::config::{degrees, non_negative};
 use super::driver::{mover_trace, Progress};
-use super::{Builtin, Scenario};
+use super::{Builtin, Kind, Scenario, ScenarioFile};
 use crate::readout::num;
 use crate::trace::{extras, flag, Path2, Trace};
 
@@ -43,6 +44,34 @@ impl GroundProbe for Turntable {
             SurfaceMotion::rotating(Vec3::ZERO, self.yaw_rate)
         } else {
             SurfaceMotion::STILL
+        }
+    }
+}
+
+/// `[platform]`: a character (`MoveParams::seed()`, metres) standing still on a turntable — a disc
+/// of radius 6 at height 0.5 turning about the origin — carried round with it, then jumping
+/// (straight up, no input) at `jump_at` seconds: it keeps the table's velocity at its feet and
+/// flies off on the tangent onto the floor.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct Platform {
+    /// Turning rate of the table, degrees per second (positive turns left). Default 60.
+    #[serde(deserialize_with = "degrees")]
+    pub yaw_rate_deg: f32,
+    /// Where the character stands, distance from the centre, world units (at most 6). Default 5.5.
+    #[serde(deserialize_with = "non_negative")]
+    pub radius: f32,
+    /// When it jumps, seconds. Default 4.
+    #[serde(deserialize_with = "non_negative")]
+    pub jump_at: f32,
+}
+
+impl Default for Platform {
+    fn default() -> Self {
+        Platform {
+            yaw_rate_deg: 60.0,
+            radius: 5.5,
+            jump_at: 4.0,
         }
     }
 }

@@ -8,13 +8,40 @@ use hopkit::math::{Quat, Vec2, Vec3};
 use hopkit::movement::{facing_from_yaw, step, MoveInput, MoveParams, MoverState};
 use hopkit::slope::{SlopeParams, SlopeState};
 use hopkit_demo::level::DemoGround;
+use serde::Deserialize;
 
-use super::config::{Kind, ScenarioFile};
+use super::config::{degrees, point, positive};
 use super::driver::{mover_trace, over_time, Progress, MAIN};
-use super::{Builtin, Scenario};
+use super::{Builtin, Kind, Scenario, ScenarioFile};
 use crate::plot::{PlotSpec, Series};
 use crate::readout::num;
 use crate::trace::{extras, flag, Trace};
+
+/// `[slope]`: a walker running a straight line across the demo level's ramps.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct Slope {
+    /// Start `[x, z]`, each within ±[`COORD_LIMIT`](super::config::COORD_LIMIT). Default
+    /// `[0, -24]` (runs over the 20° ramp along +X).
+    #[serde(deserialize_with = "point")]
+    pub start: [f32; 2],
+    /// Walking direction in degrees, yaw convention (0 = −Z, 90 = −X). Default −90 (towards +X).
+    #[serde(deserialize_with = "degrees")]
+    pub heading_deg: f32,
+    /// Walking speed, units/s. Default 5.
+    #[serde(deserialize_with = "positive")]
+    pub speed: f32,
+}
+
+impl Default for Slope {
+    fn default() -> Self {
+        Slope {
+            start: [0.0, -24.0],
+            heading_deg: -90.0,
+            speed: 5.0,
+        }
+    }
+}
 
 /// The `slope` kind.
 pub struct SlopeScenario;

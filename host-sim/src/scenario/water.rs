@@ -7,10 +7,11 @@ use anyhow::Result;
 use hopkit::ground::{GroundHit, GroundProbe};
 use hopkit::math::{Vec2, Vec3};
 use hopkit::movement::{facing_from_yaw, step, MoveInput, MoveParams, MoverState};
+use serde::Deserialize;
 
-use super::config::{Kind, ScenarioFile};
+use super::config::{coord, non_negative, pitch};
 use super::driver::{end_time, mover_trace, over_time, Progress};
-use super::{Builtin, Scenario};
+use super::{Builtin, Kind, Scenario, ScenarioFile};
 use crate::plot::{PlotSpec, Series};
 use crate::readout::num;
 use crate::trace::{extras, flag, Trace};
@@ -54,6 +55,36 @@ impl GroundProbe for Pool {
     }
     fn water(&self, feet: Vec3) -> Option<f32> {
         (feet.x > 0.0 && feet.x < POOL_EDGE).then_some(POOL_SURFACE)
+    }
+}
+
+/// `[water]`: a QuakeWorld character walks down a ramp into a pool, swims on, sinks to the
+/// floor, swims up with the jump key, then swims up and ahead to the edge and jumps out.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct Water {
+    /// Where the walk-in/swim phase stops (x, world units). Default 300.
+    #[serde(deserialize_with = "coord")]
+    pub stop_x: f32,
+    /// Seconds with no keys (sinking). Default 1.5.
+    #[serde(deserialize_with = "non_negative")]
+    pub sink_for: f32,
+    /// Seconds with the jump key held (swimming up at 100). Default 0.5.
+    #[serde(deserialize_with = "non_negative")]
+    pub swim_up_for: f32,
+    /// View pitch of the last phase (W towards the edge), degrees up. Default 20.
+    #[serde(deserialize_with = "pitch")]
+    pub pitch_deg: f32,
+}
+
+impl Default for Water {
+    fn default() -> Self {
+        Water {
+            stop_x: 300.0,
+            sink_for: 1.5,
+            swim_up_for: 0.5,
+            pitch_deg: 20.0,
+        }
     }
 }
 
