@@ -133,6 +133,9 @@ pub(super) fn tick<P: GroundProbe>(
 ) {
     // A push-off tick does not categorise, so nothing else overwrites a bad normal.
     repair_ground_normal(state);
+    // What moved before the step moves the climber first (Quake order: pushers first): the
+    // moving ladder it holds, the moving floor it stands on, a moving solid pushing it.
+    let carried = super::platform::carry_climber(state, params, probe, n, dt, ev);
     let w = wish.dir * wish.scale;
     let into = -(w.x * n.x + w.y * n.y);
     let side = Vec2::new(w.x + into * n.x, w.y + into * n.y);
@@ -174,7 +177,11 @@ pub(super) fn tick<P: GroundProbe>(
     }
     // Pushed off: the normal rules from the next tick on (moving away faster than the climbing
     // speed, it no longer [`touching`] the ladder).
-    if !pressed {
+    if pressed {
+        // Pushed off a moving ladder (or floor): its velocity kept from now on, as after a jump
+        // off a platform (`platform`'s leaving rule).
+        super::platform::push_off(state, params, carried);
+    } else {
         let was = state.grounded;
         let landed = if P::SOLID {
             let body = super::slide::body_box(state, params);

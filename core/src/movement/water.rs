@@ -198,17 +198,23 @@ fn categorize_in_water(
 /// tick's frame; the wasm32 cart's stack is 16 KiB).
 #[inline(never)]
 #[allow(clippy::too_many_arguments)]
-pub(super) fn tick(
+pub(super) fn tick<P: GroundProbe>(
     state: &mut MoverState,
     params: &MoveParams,
     input: &MoveInput,
     wish: &WishDir,
-    probe: &impl GroundProbe,
+    probe: &P,
     dt: f32,
     ev: &mut StepEvents,
 ) -> bool {
     let swim = SwimWish::new(input, *wish, params);
     let jump = input.jump;
+    // The pushers first (Quake III's `G_MoverPush` moves a swimmer as any entity): a swimmer
+    // grounded on a moving floor is carried, one a moving solid moved into is pushed out.
+    let (start, start_ev) = (*state, *ev);
+    let was_grounded = state.grounded;
+    let carried = super::platform::carry_swimmer(state, params, probe, dt, ev);
+    let moved = carried.is_some() || *state != start || *ev != start_ev;
     // PM_CatagorizePosition.
     categorize_in_water(state, params, probe, None, true, ev);
     let level = level(probe, state.position, params);
@@ -220,6 +226,10 @@ pub(super) fn tick(
     }
     if level < 2 && state.water_jump_timer == 0.0 {
         // Out of the water, no water jump: the walking tick (its categorisation finds the same).
+        // It carries the body itself: a carry made here is undone (the tick as if not run).
+        if moved {
+            (*state, *ev) = (start, start_ev);
+        }
         return false;
     }
     state.jump_rising = false;
@@ -271,6 +281,13 @@ pub(super) fn tick(
     let keep_vy =
         state.water_jump_timer != 0.0 || (level >= 2 && (!walled || state.velocity.y > 0.0));
     categorize_in_water(state, params, probe, Some(hit), keep_vy, ev);
+    // The platform rules after the tick: a carried swimmer that left the floor keeps its
+    // velocity, one that landed on a moving surface has it taken off (among solids, on a moving
+    // solid: the water tick's ground is the probe's, not the slide code's ground trace).
+    super::platform::settle(state, params, probe, carried, was_grounded);
+    if P::SOLID && !was_grounded && state.grounded {
+        super::platform::land_on_solid(state, params, probe);
+    }
     let _ = guard_state(state, params, before);
     super::jump::tick_jump_timers_flushed(state, dt);
     state.flush_subnormals();
