@@ -559,11 +559,11 @@ fn a_climber_on_a_moving_ladder_keeps_its_offset_to_it() {
 #[test]
 fn a_ladder_moving_along_its_normal_faster_than_the_reach_lets_its_climber_go() {
     // The ladder is found after its move (Quake's order), before the climber is carried: one
-    // that moved away more than the reach (`body_radius / 16`) less the climber's gap, or
-    // towards it more than that gap (a skin: it then overlaps the climber, and a trace that
-    // starts inside a solid does not find it), has left its climber, which falls — as in Quake
-    // III, where no ladder carries its climber — never inside, never NaN; one moving into it
-    // pushes it along (the offset kept).
+    // that moved away more than the reach (`body_radius / 16`: 56 units/s at 60 Hz), or towards
+    // the climber more than its gap (a skin, 7.5 units/s: it then overlaps the climber, and a
+    // trace that starts inside a solid does not find it), has left its climber, which falls —
+    // as in Quake III, where no ladder carries its climber — never inside, never NaN; one moving
+    // into it pushes it along (the offset kept).
     let params = MoveParams::quake3();
     for vz in [-300.0, 240.0] {
         let mut w = ladder_level();
@@ -693,7 +693,9 @@ fn a_swimmer_on_a_moving_floor_is_carried_and_keeps_its_velocity_on_leaving() {
             s.position.y = 116.125;
             // Settle on the floor first (the raft still).
             for _ in 0..5 {
-                call(&mut w, 1, Vec3::ZERO, &mut s, &params, &stand(), true);
+                call(&mut w, 1, Vec3::ZERO, &mut s, &params, &stand(), true)
+                    .0
+                    .unwrap();
             }
             assert!(s.grounded, "{s:?}");
             assert_eq!(movement::water_level(&pool(&w), s.position, &params), 3);
@@ -712,7 +714,7 @@ fn a_swimmer_on_a_moving_floor_is_carried_and_keeps_its_velocity_on_leaving() {
             // Swimming up off it (the jump key): the raft's velocity kept, in the world (then
             // slowed by the water's friction over the call's later sub-steps: a fifth at most).
             let up = MoveInput::new(Vec2::ZERO, true, Vec2::new(0.0, -1.0));
-            call(&mut w, 1, v, &mut s, &params, &up, true);
+            call(&mut w, 1, v, &mut s, &params, &up, true).0.unwrap();
             assert!(!s.grounded, "{s:?}");
             for (got, want) in [(s.velocity.x, v.x), (s.velocity.z, v.z)] {
                 assert!(

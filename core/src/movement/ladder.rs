@@ -21,6 +21,14 @@
 //! [`crate::collide::SolidFlags::LADDER`] in front of the body (Quake II's test), and the climb
 //! slides along what it meets ([`super::slide`]).
 //!
+//! Before the climb, what moved carries or pushes the climber ([`super::platform`]'s
+//! `carry_climber`): a climber off the ground is carried by the moving ladder it holds (its
+//! offset kept; the climbing velocity stays relative to the ladder, and a push-off adds the
+//! ladder's velocity), a climber standing at the foot by a moving floor, and a solid moving into
+//! it pushes it. A ladder that moved along its normal more than the reach (away) or the
+//! climber's gap (towards it) in one tick is not found: the climber lets go
+//! (docs/movement-features.md).
+//!
 //! [`super::step`] chooses this mode every tick, as Quake III's `PmoveSingle` chooses its move:
 //! a push-off on one sub-step of a call is followed by falling on the next.
 //! [`super::step_wish`] and [`super::tick`] (walking and in the air only) do not climb. With a

@@ -29,6 +29,13 @@
 //! world ([`SolidFlags::MOVING`] in [`GroundProbe::solid_flags`]): about 6 instructions a step on
 //! the Cortex-M4F in a world where nothing moves.
 //!
+//! **Every mode** (Quake III's `G_MoverPush` moves whatever a mover carries or touches, whatever
+//! its movement): the walking tick carries as above; the swimming tick the same way
+//! ([`carry_swimmer`]: a grounded swimmer carried, one a moving solid moved into pushed, the
+//! leaving and landing rules after its move); the climbing tick carries a climber off the ground
+//! by the moving ladder it holds, else as the others ([`carry_climber`]; its velocity stays
+//! relative to the ladder, a push-off adds the ladder's). Each mode carries before its own move.
+//!
 //! Walking from one surface to another while grounded keeps the relative velocity: stepping onto
 //! a conveyor starts carrying, stepping off it onto still ground stops (as Quake's movers).
 //!

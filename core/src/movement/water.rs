@@ -11,6 +11,10 @@
 //!
 //! One tick, in `PlayerMove`'s order, while the level is 2 or more or a water jump runs (else the
 //! normal tick runs, Quake's `PM_AirMove` path):
+//! 0. a moving surface or solid moves the swimmer first, as it does a walking body
+//!    ([`super::platform`]: carried when grounded on it, pushed out when it moved into the
+//!    swimmer; the leaving and landing rules after step 6); if the tick then finds the body out
+//!    of the water, that carry is undone and the walking tick carries it instead;
 //! 1. categorise the ground (landing ends a water jump), then the water level;
 //! 2. at level 2, `CheckWaterJump`: with no water jump running and not sinking faster than
 //!    `water_jump_max_sink`, if the spot `water_jump_reach` ahead (planar view direction) is solid
