@@ -37,6 +37,13 @@ impl Corners {
     }
 }
 
+/// `it`'s items with their indices, as `enumerate` gives them but counted by a bounded range
+/// (`enumerate`'s counter is a `+= 1` that an overflow-checked build checks).
+#[inline]
+fn indexed<I: Iterator>(it: I) -> impl Iterator<Item = (usize, I::Item)> {
+    (0..usize::MAX).zip(it)
+}
+
 /// Bit `i` of a corner's plane bits (0 for `i ≥ 32`, which no plane index reaches: at most
 /// [`MAX_ALL`] planes). A shift that cannot overflow, so no panic path.
 #[inline]
@@ -48,14 +55,15 @@ fn bit(i: usize) -> u32 {
 }
 
 /// The construction. Every array access is an iterator or a `get` (no bounds check, so no panic
-/// path: the panic-check image can build brushes from planes); every shift is [`bit`].
+/// path: the panic-check image can build brushes from planes), every shift is [`bit`], and
+/// every count is a saturating sum (its values are small: no overflow check either).
 pub(super) fn build(input: &[Plane]) -> Result<Brush, BrushError> {
     if input.len() > MAX_INPUT_PLANES {
         return Err(BrushError::TooManyPlanes);
     }
     let mut all = [Plane::NONE; MAX_ALL];
     let mut scale = 1.0f32;
-    for (i, (slot, p)) in all.iter_mut().zip(input).enumerate() {
+    for (i, (slot, p)) in indexed(all.iter_mut().zip(input)) {
         let q = Plane::new(p.normal, p.dist).ok_or(BrushError::DegeneratePlane(i as u8))?;
         scale = scale.max(q.dist.abs());
         *slot = q;
@@ -77,7 +85,7 @@ pub(super) fn build(input: &[Plane]) -> Result<Brush, BrushError> {
     for (slot, limit) in all.iter_mut().skip(n_in).zip(limits) {
         *slot = limit;
     }
-    let n_all = n_in + 6;
+    let n_all = n_in.saturating_add(6);
     // `n_all ≤ MAX_ALL` (checked above): `get` finds it.
     let Some(planes) = all.get(..n_all) else {
         return Err(BrushError::TooManyPlanes);
@@ -111,8 +119,11 @@ pub(super) fn build(input: &[Plane]) -> Result<Brush, BrushError> {
     // Facets: input planes touching at least three corners, duplicates dropped.
     let inputs = planes.get(..n_in).unwrap_or(&[]);
     let mut facet = [false; MAX_INPUT_PLANES];
-    for (i, p) in inputs.iter().enumerate() {
-        let touching = corners.iter().filter(|&(_, on)| on & bit(i) != 0).count();
+    for (i, p) in indexed(inputs.iter()) {
+        let touching = corners
+            .iter()
+            .filter(|&(_, on)| on & bit(i) != 0)
+            .fold(0u32, |n, _| n.saturating_add(1));
         let duplicate = facet
             .iter()
             .zip(inputs)
@@ -130,7 +141,7 @@ pub(super) fn build(input: &[Plane]) -> Result<Brush, BrushError> {
                 return Err(BrushError::TooManyPlanes);
             };
             *slot = *p;
-            brush.count += 1;
+            brush.count = brush.count.saturating_add(1);
         }
     }
     add_bevels(&mut brush, inputs, &facet, corners, tol);
@@ -141,10 +152,10 @@ pub(super) fn build(input: &[Plane]) -> Result<Brush, BrushError> {
 /// Every point where three planes meet that lies inside all of them, merged within `tol`, into
 /// `corners` (empty).
 fn find_corners(planes: &[Plane], tol: f32, corners: &mut Corners) -> Result<(), BrushError> {
-    for (i, &a) in planes.iter().enumerate() {
-        for (j, &b) in planes.iter().enumerate().skip(i + 1) {
+    for (i, &a) in indexed(planes.iter()) {
+        for (j, &b) in indexed(planes.iter()).skip(i.saturating_add(1)) {
             let ij = a.normal.cross(b.normal);
-            for &c in planes.iter().skip(j + 1) {
+            for &c in planes.iter().skip(j.saturating_add(1)) {
                 let det = a.normal.dot(b.normal.cross(c.normal));
                 if det.abs() < MIN_TRIPLE_DET {
                     continue;
@@ -157,9 +168,7 @@ fn find_corners(planes: &[Plane], tol: f32, corners: &mut Corners) -> Result<(),
                 if !v.is_finite() || planes.iter().any(|p| p.distance(v) > tol) {
                     continue;
                 }
-                let on = planes
-                    .iter()
-                    .enumerate()
+                let on = indexed(planes.iter())
                     .filter(|(_, p)| p.distance(v).abs() <= tol)
                     .fold(0u32, |m, (q, _)| m | bit(q));
                 let len = corners.len;
@@ -182,7 +191,7 @@ fn find_corners(planes: &[Plane], tol: f32, corners: &mut Corners) -> Result<(),
                 };
                 *at = v;
                 *m = on;
-                corners.len = len + 1;
+                corners.len = len.saturating_add(1);
             }
         }
     }
@@ -192,8 +201,8 @@ fn find_corners(planes: &[Plane], tol: f32, corners: &mut Corners) -> Result<(),
 /// q3map's edge bevels: for every edge (two facets sharing two corners) and every axis, the plane
 /// containing the edge and parallel to the axis, when the solid lies on one side of it.
 fn add_bevels(brush: &mut Brush, planes: &[Plane], facet: &[bool], corners: &Corners, tol: f32) {
-    for (i, (pi, &fi)) in planes.iter().zip(facet).enumerate() {
-        for (j, (pj, &fj)) in planes.iter().zip(facet).enumerate().skip(i + 1) {
+    for (i, (pi, &fi)) in indexed(planes.iter().zip(facet)) {
+        for (j, (pj, &fj)) in indexed(planes.iter().zip(facet)).skip(i.saturating_add(1)) {
             if !(fi && fj) {
                 continue;
             }
@@ -236,7 +245,7 @@ fn add_bevels(brush: &mut Brush, planes: &[Plane], facet: &[bool], corners: &Cor
                 }
                 if let Some(slot) = brush.planes.get_mut(usize::from(brush.count)) {
                     *slot = bevel;
-                    brush.count += 1;
+                    brush.count = brush.count.saturating_add(1);
                 } else {
                     brush.missing_bevels = brush.missing_bevels.saturating_add(1);
                 }
