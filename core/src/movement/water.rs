@@ -14,7 +14,7 @@
 //! 0. a moving surface or solid moves the swimmer first, as it does a walking body
 //!    ([`super::platform`]: carried when grounded on it, pushed out when it moved into the
 //!    swimmer; the leaving and landing rules after step 6); if the tick then finds the body out
-//!    of the water, that carry is undone and the walking tick carries it instead;
+//!    of the water, that carry is undone (position, velocity, turn) and the walking tick carries it instead;
 //! 1. categorise the ground (landing ends a water jump), then the water level;
 //! 2. at level 2, `CheckWaterJump`: with no water jump running and not sinking faster than
 //!    `water_jump_max_sink`, if the spot `water_jump_reach` ahead (planar view direction) is solid
@@ -215,10 +215,10 @@ pub(super) fn tick<P: GroundProbe>(
     let jump = input.jump;
     // The pushers first (Quake III's `G_MoverPush` moves a swimmer as any entity): a swimmer
     // grounded on a moving floor is carried, one a moving solid moved into is pushed out.
-    let (start, start_ev) = (*state, *ev);
+    let start = (state.position, state.velocity, ev.carried_yaw);
     let was_grounded = state.grounded;
     let carried = super::platform::carry_swimmer(state, params, probe, dt, ev);
-    let moved = carried.is_some() || *state != start || *ev != start_ev;
+    let moved = carried.is_some() || state.position != start.0 || ev.carried_yaw != start.2;
     // PM_CatagorizePosition.
     categorize_in_water(state, params, probe, None, true, ev);
     let level = level(probe, state.position, params);
@@ -230,9 +230,9 @@ pub(super) fn tick<P: GroundProbe>(
     }
     if level < 2 && state.water_jump_timer == 0.0 {
         // Out of the water, no water jump: the walking tick (its categorisation finds the same).
-        // It carries the body itself: a carry made here is undone (the tick as if not run).
+        // It carries the body itself: a carry made here is undone (position, velocity, turn).
         if moved {
-            (*state, *ev) = (start, start_ev);
+            (state.position, state.velocity, ev.carried_yaw) = start;
         }
         return false;
     }
