@@ -396,4 +396,117 @@ mod tests {
         }
         assert!(Brush::stairs(Vec3::ZERO, Toward::PlusX, 10, 1.0, MAX_COORD, 1.0).is_err());
     }
+
+    fn p(x: f32, y: f32, z: f32, d: f32) -> Plane {
+        Plane {
+            normal: Vec3::new(x, y, z),
+            dist: d,
+        }
+    }
+
+    /// The unit cube's six planes.
+    fn cube() -> [Plane; 6] {
+        [
+            p(1.0, 0.0, 0.0, 1.0),
+            p(-1.0, 0.0, 0.0, 1.0),
+            p(0.0, 1.0, 0.0, 1.0),
+            p(0.0, -1.0, 0.0, 1.0),
+            p(0.0, 0.0, 1.0, 1.0),
+            p(0.0, 0.0, -1.0, 1.0),
+        ]
+    }
+
+    #[test]
+    fn from_planes_answers_hostile_input_with_its_documented_errors() {
+        // More planes than it accepts, whatever they are.
+        for n in [MAX_INPUT_PLANES + 1, 64, 1000] {
+            let many = [p(f32::NAN, 0.0, 0.0, f32::INFINITY); 1000];
+            assert_eq!(
+                Brush::from_planes(&many[..n]),
+                Err(BrushError::TooManyPlanes)
+            );
+        }
+        // Exactly as many as it accepts: the cube and ten copies of its top (duplicates dropped).
+        let mut full = [p(0.0, 1.0, 0.0, 1.0); MAX_INPUT_PLANES];
+        full[..6].copy_from_slice(&cube());
+        let b = Brush::from_planes(&full).unwrap();
+        assert_eq!(b.mins(), Vec3::new(-1.0, -1.0, -1.0));
+        assert_eq!(b.maxs(), Vec3::new(1.0, 1.0, 1.0));
+        assert!(b.sloped_planes().is_empty() && b.is_exact());
+        // A degenerate plane anywhere (the last of sixteen too) is named by its index.
+        let bad = [
+            p(0.0, 0.0, 0.0, 1.0),
+            p(f32::NAN, 1.0, 0.0, 1.0),
+            p(0.0, f32::INFINITY, 0.0, 1.0),
+            p(1e-30, 0.0, 0.0, 1.0),
+            p(0.0, 1.0, 0.0, f32::NAN),
+            p(0.0, 1.0, 0.0, f32::NEG_INFINITY),
+            p(0.0, 1.0, 0.0, 1.0e30),
+        ];
+        for q in bad {
+            for at in [0, 5, MAX_INPUT_PLANES - 1] {
+                let mut planes = full;
+                planes[at] = q;
+                assert_eq!(
+                    Brush::from_planes(&planes),
+                    Err(BrushError::DegeneratePlane(at as u8)),
+                    "{q:?} at {at}"
+                );
+            }
+        }
+        // A twelve-sided prism: eight sloped sides, more than a brush keeps.
+        let mut prism = [Plane::NONE; 14];
+        for (k, slot) in prism.iter_mut().take(12).enumerate() {
+            let a = k as f32 * core::f32::consts::PI / 6.0;
+            let (sin, cos) = crate::math::scalar::sin_cos(a);
+            *slot = p(cos, 0.0, sin, 1.0);
+        }
+        prism[12] = p(0.0, 1.0, 0.0, 1.0);
+        prism[13] = p(0.0, -1.0, 0.0, 1.0);
+        assert_eq!(Brush::from_planes(&prism), Err(BrushError::TooManyPlanes));
+        // Nothing enclosed, nothing bounded.
+        assert_eq!(Brush::from_planes(&[]), Err(BrushError::Unbounded));
+        assert_eq!(
+            Brush::from_planes(&[p(0.0, 1.0, 0.0, 1.0); MAX_INPUT_PLANES]),
+            Err(BrushError::Unbounded)
+        );
+        let mut empty = cube();
+        empty[0] = p(1.0, 0.0, 0.0, -2.0);
+        assert_eq!(Brush::from_planes(&empty), Err(BrushError::Empty));
+    }
+
+    #[test]
+    fn from_planes_on_random_planes_never_panics_and_keeps_its_contract() {
+        // Random sets of 0 to 16 planes, some degenerate: an error, or a brush whose box is
+        // ordered and finite within ±MAX_COORD and whose planes are unit and finite.
+        let mut rng = crate::rng::Pcg32::new(34, 2);
+        let (mut built, mut refused) = (0, 0);
+        for _ in 0..3000 {
+            let n = (rng.next_u32() % (MAX_INPUT_PLANES as u32 + 1)) as usize;
+            let mut planes = [Plane::NONE; MAX_INPUT_PLANES];
+            for q in planes.iter_mut().take(n) {
+                let mut c = || rng.range_f32(-1.0, 1.0);
+                *q = p(c(), c(), c(), rng.range_f32(0.1, 10.0));
+                match rng.next_u32() % 32 {
+                    0 => q.normal.x = f32::NAN,
+                    1 => q.dist = f32::INFINITY,
+                    2 => q.normal = Vec3::ZERO,
+                    _ => {}
+                }
+            }
+            match Brush::from_planes(&planes[..n]) {
+                Ok(b) => {
+                    built += 1;
+                    assert!(b.mins().is_finite() && b.maxs().is_finite(), "{b:?}");
+                    let (lo, hi) = (b.mins(), b.maxs());
+                    assert!(lo.x <= hi.x && lo.y <= hi.y && lo.z <= hi.z, "{b:?}");
+                    for q in b.sides() {
+                        assert!((q.normal.length() - 1.0).abs() < 1e-4 && q.dist.is_finite());
+                    }
+                }
+                Err(_) => refused += 1,
+            }
+        }
+        assert!(built > 100 && refused > 100, "{built} {refused}");
+    }
 }

@@ -4,7 +4,7 @@
 //! against 22 planes, once per brush (at level load, never per trace). All `f32`, no FMA, the
 //! same bits on every machine.
 
-use super::brush::{Brush, BrushError, MAX_BRUSH_PLANES, MAX_INPUT_PLANES};
+use super::brush::{Brush, BrushError, MAX_INPUT_PLANES};
 use super::flags::SolidFlags;
 use super::plane::Plane;
 use super::MAX_COORD;
@@ -26,31 +26,70 @@ struct Corners {
     len: usize,
 }
 
+impl Corners {
+    /// The corners found, each with its plane bits, in the order found.
+    fn iter(&self) -> impl Iterator<Item = (Vec3, u32)> + '_ {
+        self.at
+            .iter()
+            .copied()
+            .zip(self.on.iter().copied())
+            .take(self.len)
+    }
+}
+
+/// `it`'s items with their indices, as `enumerate` gives them but counted by a bounded range
+/// (`enumerate`'s counter is a `+= 1` that an overflow-checked build checks).
+#[inline]
+fn indexed<I: Iterator>(it: I) -> impl Iterator<Item = (usize, I::Item)> {
+    (0..usize::MAX).zip(it)
+}
+
+/// Bit `i` of a corner's plane bits (0 for `i ≥ 32`, which no plane index reaches: at most
+/// [`MAX_ALL`] planes). A shift that cannot overflow, so no panic path.
+#[inline]
+fn bit(i: usize) -> u32 {
+    u32::try_from(i)
+        .ok()
+        .and_then(|i| 1u32.checked_shl(i))
+        .unwrap_or(0)
+}
+
+/// The construction. Every array access is an iterator or a `get` (no bounds check, so no panic
+/// path: the panic-check image can build brushes from planes), every shift is [`bit`], and
+/// every count is a saturating sum (its values are small: no overflow check either).
 pub(super) fn build(input: &[Plane]) -> Result<Brush, BrushError> {
     if input.len() > MAX_INPUT_PLANES {
         return Err(BrushError::TooManyPlanes);
     }
     let mut all = [Plane::NONE; MAX_ALL];
     let mut scale = 1.0f32;
-    for (i, p) in input.iter().enumerate() {
+    for (i, (slot, p)) in indexed(all.iter_mut().zip(input)) {
         let q = Plane::new(p.normal, p.dist).ok_or(BrushError::DegeneratePlane(i as u8))?;
         scale = scale.max(q.dist.abs());
-        all[i] = q;
+        *slot = q;
     }
     let n_in = input.len();
     // The limit box: a corner on one of these planes means the input is open (or too far).
-    for (k, axis) in [Vec3::X, Vec3::Y, Vec3::Z].into_iter().enumerate() {
-        all[n_in + 2 * k] = Plane {
-            normal: axis,
-            dist: MAX_COORD,
-        };
-        all[n_in + 2 * k + 1] = Plane {
-            normal: -axis,
-            dist: MAX_COORD,
-        };
+    let limits = [Vec3::X, Vec3::Y, Vec3::Z].into_iter().flat_map(|axis| {
+        [
+            Plane {
+                normal: axis,
+                dist: MAX_COORD,
+            },
+            Plane {
+                normal: -axis,
+                dist: MAX_COORD,
+            },
+        ]
+    });
+    for (slot, limit) in all.iter_mut().skip(n_in).zip(limits) {
+        *slot = limit;
     }
-    let n_all = n_in + 6;
-    let planes = &all[..n_all];
+    let n_all = n_in.saturating_add(6);
+    // `n_all ≤ MAX_ALL` (checked above): `get` finds it.
+    let Some(planes) = all.get(..n_all) else {
+        return Err(BrushError::TooManyPlanes);
+    };
     // Coordinates are up to `scale`; corners from three planes carry a few ulps of it.
     let tol = 1.0e-5 * (1.0 + scale);
 
@@ -63,43 +102,49 @@ pub(super) fn build(input: &[Plane]) -> Result<Brush, BrushError> {
     };
     find_corners(planes, tol, &mut corners)?;
     let corners = &corners;
-    if corners.len == 0 {
+    let Some((first, _)) = corners.iter().next() else {
         return Err(BrushError::Empty);
-    }
-    let limit_bits = !((1u32 << n_in) - 1);
-    let mut mins = corners.at[0];
-    let mut maxs = corners.at[0];
-    for c in 0..corners.len {
-        if corners.on[c] & limit_bits != 0 {
+    };
+    let limit_bits = !bit(n_in).wrapping_sub(1);
+    let mut mins = first;
+    let mut maxs = first;
+    for (v, on) in corners.iter() {
+        if on & limit_bits != 0 {
             return Err(BrushError::Unbounded);
         }
-        let v = corners.at[c];
         mins = Vec3::new(mins.x.min(v.x), mins.y.min(v.y), mins.z.min(v.z));
         maxs = Vec3::new(maxs.x.max(v.x), maxs.y.max(v.y), maxs.z.max(v.z));
     }
 
     // Facets: input planes touching at least three corners, duplicates dropped.
+    let inputs = planes.get(..n_in).unwrap_or(&[]);
     let mut facet = [false; MAX_INPUT_PLANES];
-    for i in 0..n_in {
-        let touching = (0..corners.len)
-            .filter(|&c| corners.on[c] & (1 << i) != 0)
-            .count();
-        let duplicate =
-            (0..i).any(|j| facet[j] && all[j].normal.dot(all[i].normal) > SAME_DIRECTION);
-        facet[i] = touching >= 3 && !duplicate;
+    for (i, p) in indexed(inputs.iter()) {
+        let touching = corners
+            .iter()
+            .filter(|&(_, on)| on & bit(i) != 0)
+            .fold(0u32, |n, _| n.saturating_add(1));
+        let duplicate = facet
+            .iter()
+            .zip(inputs)
+            .take(i)
+            .any(|(&f, q)| f && q.normal.dot(p.normal) > SAME_DIRECTION);
+        if let Some(f) = facet.get_mut(i) {
+            *f = touching >= 3 && !duplicate;
+        }
     }
 
     let mut brush = Brush::from_box(mins, maxs);
-    for i in 0..n_in {
-        if facet[i] && !all[i].is_axial() {
-            if usize::from(brush.count) == MAX_BRUSH_PLANES {
+    for (&f, p) in facet.iter().zip(inputs) {
+        if f && !p.is_axial() {
+            let Some(slot) = brush.planes.get_mut(usize::from(brush.count)) else {
                 return Err(BrushError::TooManyPlanes);
-            }
-            brush.planes[usize::from(brush.count)] = all[i];
-            brush.count += 1;
+            };
+            *slot = *p;
+            brush.count = brush.count.saturating_add(1);
         }
     }
-    add_bevels(&mut brush, &all[..n_in], &facet, corners, tol);
+    add_bevels(&mut brush, inputs, &facet, corners, tol);
     brush.flags = SolidFlags::NONE;
     Ok(brush)
 }
@@ -107,12 +152,10 @@ pub(super) fn build(input: &[Plane]) -> Result<Brush, BrushError> {
 /// Every point where three planes meet that lies inside all of them, merged within `tol`, into
 /// `corners` (empty).
 fn find_corners(planes: &[Plane], tol: f32, corners: &mut Corners) -> Result<(), BrushError> {
-    let n = planes.len();
-    for i in 0..n {
-        for j in i + 1..n {
-            let ij = planes[i].normal.cross(planes[j].normal);
-            for k in j + 1..n {
-                let (a, b, c) = (planes[i], planes[j], planes[k]);
+    for (i, &a) in indexed(planes.iter()) {
+        for (j, &b) in indexed(planes.iter()).skip(i.saturating_add(1)) {
+            let ij = a.normal.cross(b.normal);
+            for &c in planes.iter().skip(j.saturating_add(1)) {
                 let det = a.normal.dot(b.normal.cross(c.normal));
                 if det.abs() < MIN_TRIPLE_DET {
                     continue;
@@ -125,24 +168,30 @@ fn find_corners(planes: &[Plane], tol: f32, corners: &mut Corners) -> Result<(),
                 if !v.is_finite() || planes.iter().any(|p| p.distance(v) > tol) {
                     continue;
                 }
-                let on = planes
-                    .iter()
-                    .enumerate()
+                let on = indexed(planes.iter())
                     .filter(|(_, p)| p.distance(v).abs() <= tol)
-                    .fold(0u32, |m, (q, _)| m | 1 << q);
-                let same = (0..corners.len).find(|&m| {
-                    let d = corners.at[m] - v;
-                    d.x.abs() <= tol && d.y.abs() <= tol && d.z.abs() <= tol
-                });
-                match same {
-                    Some(m) => corners.on[m] |= on,
-                    None if corners.len < MAX_CORNERS => {
-                        corners.at[corners.len] = v;
-                        corners.on[corners.len] = on;
-                        corners.len += 1;
-                    }
-                    None => return Err(BrushError::TooManyPlanes),
+                    .fold(0u32, |m, (q, _)| m | bit(q));
+                let len = corners.len;
+                let same =
+                    corners
+                        .at
+                        .iter()
+                        .zip(corners.on.iter_mut())
+                        .take(len)
+                        .find(|(at, _)| {
+                            let d = **at - v;
+                            d.x.abs() <= tol && d.y.abs() <= tol && d.z.abs() <= tol
+                        });
+                if let Some((_, m)) = same {
+                    *m |= on;
+                    continue;
                 }
+                let (Some(at), Some(m)) = (corners.at.get_mut(len), corners.on.get_mut(len)) else {
+                    return Err(BrushError::TooManyPlanes);
+                };
+                *at = v;
+                *m = on;
+                corners.len = len.saturating_add(1);
             }
         }
     }
@@ -152,18 +201,17 @@ fn find_corners(planes: &[Plane], tol: f32, corners: &mut Corners) -> Result<(),
 /// q3map's edge bevels: for every edge (two facets sharing two corners) and every axis, the plane
 /// containing the edge and parallel to the axis, when the solid lies on one side of it.
 fn add_bevels(brush: &mut Brush, planes: &[Plane], facet: &[bool], corners: &Corners, tol: f32) {
-    let n = planes.len();
-    for i in 0..n {
-        for j in i + 1..n {
-            if !(facet[i] && facet[j]) {
+    for (i, (pi, &fi)) in indexed(planes.iter().zip(facet)) {
+        for (j, (pj, &fj)) in indexed(planes.iter().zip(facet)).skip(i.saturating_add(1)) {
+            if !(fi && fj) {
                 continue;
             }
-            let both = (1u32 << i) | (1u32 << j);
-            let mut shared = (0..corners.len).filter(|&c| corners.on[c] & both == both);
-            let (Some(a), Some(_)) = (shared.next(), shared.next()) else {
+            let both = bit(i) | bit(j);
+            let mut shared = corners.iter().filter(|&(_, on)| on & both == both);
+            let (Some((a, _)), Some(_)) = (shared.next(), shared.next()) else {
                 continue;
             };
-            let edge = planes[i].normal.cross(planes[j].normal);
+            let edge = pi.normal.cross(pj.normal);
             for axis in [Vec3::X, Vec3::Y, Vec3::Z] {
                 let Some(normal) = edge.cross(axis).try_normalize() else {
                     continue;
@@ -172,12 +220,12 @@ fn add_bevels(brush: &mut Brush, planes: &[Plane], facet: &[bool], corners: &Cor
                     continue;
                 }
                 let (mut lo, mut hi) = (f32::INFINITY, f32::NEG_INFINITY);
-                for c in 0..corners.len {
-                    let d = normal.dot(corners.at[c]);
+                for (c, _) in corners.iter() {
+                    let d = normal.dot(c);
                     lo = lo.min(d);
                     hi = hi.max(d);
                 }
-                let at_edge = normal.dot(corners.at[a]);
+                let at_edge = normal.dot(a);
                 let bevel = if at_edge >= hi - tol {
                     Plane { normal, dist: hi }
                 } else if at_edge <= lo + tol {
@@ -195,9 +243,9 @@ fn add_bevels(brush: &mut Brush, planes: &[Plane], facet: &[bool], corners: &Cor
                 if known {
                     continue;
                 }
-                if usize::from(brush.count) < MAX_BRUSH_PLANES {
-                    brush.planes[usize::from(brush.count)] = bevel;
-                    brush.count += 1;
+                if let Some(slot) = brush.planes.get_mut(usize::from(brush.count)) {
+                    *slot = bevel;
+                    brush.count = brush.count.saturating_add(1);
                 } else {
                     brush.missing_bevels = brush.missing_bevels.saturating_add(1);
                 }

@@ -468,3 +468,339 @@ fn landing_on_a_moving_platform_makes_the_velocity_relative_to_it() {
     let moved = (s.position.x - before.0, w.brushes()[1].mins().x - before.1);
     assert!((moved.0 - moved.1).abs() < 1e-3, "{moved:?}");
 }
+
+// Every movement mode among moving solids (issue 34 §3): climbing and swimming ticks are carried
+// and pushed as walking ones are (Quake III's `G_MoverPush` moves an entity whatever its mode).
+
+/// A ladder 64 wide, 256 high, 8 thick, its face at `z = 0` facing +Z (solid 1 over the floor,
+/// solid 0), and a body holding it a skin in front, `y` up, facing it (−Z).
+fn ladder_level() -> Level {
+    let mut w = Level::new();
+    w.push(aabb((-4096.0, -16.0, -4096.0), (4096.0, 0.0, 4096.0)))
+        .unwrap();
+    w.push(aabb((-32.0, 0.0, -8.0), (32.0, 256.0, 0.0)).with_flags(SolidFlags::LADDER))
+        .unwrap();
+    w
+}
+
+fn facing_ladder(jump: bool) -> MoveInput {
+    MoveInput::new(Vec2::ZERO, jump, Vec2::new(0.0, -1.0))
+}
+
+/// One call of [`DT`] in Quake's order: solid `solid` moved by `v·DT` (the body listed), then the
+/// body stepped in the [`pool`] (`in_pool`) or on [`Solid`] (in as many sub-steps as `params.max_tick_dt` makes of `DT`);
+/// checked finite and never inside a solid.
+fn call(
+    w: &mut Level,
+    solid: u16,
+    v: Vec3,
+    s: &mut MoverState,
+    params: &MoveParams,
+    input: &MoveInput,
+    in_pool: bool,
+) -> (Result<Vec3, MoveSolidError>, movement::StepEvents) {
+    let (mins, maxs) = body_box(s, params);
+    let body = [BodyBox {
+        feet: s.position,
+        mins,
+        maxs,
+    }];
+    let moved = w.move_solid(solid, v, DT, &body);
+    let ev = if in_pool {
+        movement::step(s, params, input, &pool(w), DT)
+    } else {
+        movement::step(s, params, input, &Solid(&*w), DT)
+    };
+    assert!(s.is_finite(), "{s:?}");
+    let (mins, maxs) = body_box(s, params);
+    assert!(!inside(w, s.position, mins, maxs), "inside a solid: {s:?}");
+    (moved, ev)
+}
+
+/// Quake III's body with its ticks split in four: every call of [`DT`] runs four sub-steps.
+fn quake3_in_four() -> MoveParams {
+    let mut p = MoveParams::quake3();
+    p.max_tick_dt = DT / 4.0 + 1e-6;
+    p
+}
+
+#[test]
+fn a_climber_on_a_moving_ladder_keeps_its_offset_to_it() {
+    // Up, down, along its face, slowly away from the climber and more slowly towards it (see the
+    // next test): the climber keeps its offset to the ladder to rounding, holding it (never
+    // grounded, never falling), in one sub-step a call or four.
+    for (params, subs) in [(MoveParams::quake3(), 1), (quake3_in_four(), 4)] {
+        for v in [
+            Vec3::new(0.0, 150.0, 0.0),
+            Vec3::new(0.0, -100.0, 0.0),
+            Vec3::new(200.0, 60.0, 0.0),
+            Vec3::new(-120.0, 0.0, 0.0),
+            Vec3::new(0.0, 40.0, -30.0),
+            Vec3::new(50.0, 0.0, 6.0),
+        ] {
+            let mut w = ladder_level();
+            let mut s = MoverState::new(Vec3::new(0.0, 100.0, STOP));
+            let offset = s.position - w.brushes()[1].mins();
+            for t in 0..40 {
+                let (moved, ev) = call(&mut w, 1, v, &mut s, &params, &facing_ladder(false), false);
+                moved.unwrap();
+                assert_eq!(ev.substeps, subs);
+                let now = s.position - w.brushes()[1].mins();
+                assert!(
+                    (now - offset).length() < 0.02,
+                    "{v:?} tick {t}: offset {now:?}, was {offset:?}"
+                );
+                assert!(!s.grounded, "{v:?} tick {t}: {s:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_ladder_moving_along_its_normal_faster_than_the_reach_lets_its_climber_go() {
+    // The ladder is found after its move (Quake's order), before the climber is carried: one
+    // that moved away more than the reach (`body_radius / 16`: 56 units/s at 60 Hz), or towards
+    // the climber more than its gap (a skin, 7.5 units/s: it then overlaps the climber, and a
+    // trace that starts inside a solid does not find it), has left its climber, which falls —
+    // as in Quake III, where no ladder carries its climber — never inside, never NaN; one moving
+    // into it pushes it along (the offset kept).
+    let params = MoveParams::quake3();
+    for vz in [-300.0, 240.0] {
+        let mut w = ladder_level();
+        let mut s = MoverState::new(Vec3::new(0.0, 100.0, STOP));
+        for _ in 0..20 {
+            let input = facing_ladder(false);
+            call(
+                &mut w,
+                1,
+                Vec3::new(0.0, 0.0, vz),
+                &mut s,
+                &params,
+                &input,
+                false,
+            )
+            .0
+            .unwrap();
+        }
+        assert!(
+            s.position.y < 100.0 - 10.0 && s.velocity.y < 0.0,
+            "{vz}: {s:?}"
+        );
+        let z = if vz < 0.0 {
+            STOP
+        } else {
+            STOP + vz * 20.0 * DT
+        };
+        assert!((s.position.z - z).abs() < 1e-2, "{vz}: {s:?}");
+    }
+}
+
+#[test]
+fn a_push_off_from_a_moving_ladder_keeps_its_velocity() {
+    let params = MoveParams::quake3();
+    let v = Vec3::new(100.0, 80.0, 0.0);
+    let mut w = ladder_level();
+    let mut s = MoverState::new(Vec3::new(0.0, 100.0, STOP));
+    for _ in 0..10 {
+        call(&mut w, 1, v, &mut s, &params, &facing_ladder(false), false)
+            .0
+            .unwrap();
+    }
+    let (_, ev) = call(&mut w, 1, v, &mut s, &params, &facing_ladder(true), false);
+    assert!(ev.jumped, "{ev:?}");
+    // The push-off (270 along the normal, +Z) plus the ladder's velocity.
+    let want = Vec3::new(100.0, 80.0, params.ladder_jump_speed);
+    assert!((s.velocity - want).length() < 1e-3, "{s:?}");
+}
+
+/// [`Solid`] with water: a pool's surface at `surface` over `x, z ∈ (−512, 512)`. Its ground is
+/// the demo's solid level's (`SolidGround::probe`): the body's footprint traced down, the trace's
+/// end (a skin above the surface); where the footprint is in a solid, that solid's top.
+struct Pool<'a> {
+    world: &'a Level,
+    surface: f32,
+}
+
+impl crate::ground::GroundProbe for Pool<'_> {
+    const SOLID: bool = true;
+    const TRACE_GUARD: TraceGuard = <Solid<&Level> as crate::ground::GroundProbe>::TRACE_GUARD;
+
+    fn probe(&self, p: Vec3) -> Option<crate::ground::GroundHit> {
+        let (mins, maxs) = (Vec3::new(-R, 0.0, -R), Vec3::new(R, 0.0, R));
+        let t = self
+            .world
+            .trace(p, p - Vec3::new(0.0, 4096.0, 0.0), mins, maxs);
+        if t.start_solid {
+            let s = self.world.contents(p, mins, maxs).solid?;
+            let top = self.world.brushes()[usize::from(s)].maxs().y + self.world.skin();
+            return Some(crate::ground::GroundHit {
+                height: top,
+                normal: Vec3::Y,
+            });
+        }
+        (t.fraction < 1.0 && t.plane.normal.y > 0.0).then_some(crate::ground::GroundHit {
+            height: t.end.y,
+            normal: t.plane.normal,
+        })
+    }
+    fn clearance(&self, feet: Vec3) -> f32 {
+        Solid(self.world).clearance(feet)
+    }
+    fn trace(&self, start: Vec3, end: Vec3, mins: Vec3, maxs: Vec3) -> TraceResult {
+        self.world.trace(start, end, mins, maxs)
+    }
+    fn carrier(&self, feet: Vec3, mins: Vec3, maxs: Vec3) -> Option<Carrier> {
+        self.world.carrier(feet, mins, maxs)
+    }
+    fn solid_flags(&self) -> SolidFlags {
+        self.world.flags_present()
+    }
+    fn water(&self, feet: Vec3) -> Option<f32> {
+        let inside = feet.x.abs() < 512.0 && feet.z.abs() < 512.0;
+        inside.then_some(self.surface)
+    }
+}
+
+/// The pool's floor (solid 0, its top at 0) and a raft in it (solid 1), 128 wide, its top at 116.
+fn raft_level() -> Level {
+    let mut w = Level::new();
+    w.push(aabb((-4096.0, -16.0, -4096.0), (4096.0, 0.0, 4096.0)))
+        .unwrap();
+    w.push(aabb((-64.0, 100.0, -64.0), (64.0, 116.0, 64.0)))
+        .unwrap();
+    w
+}
+
+fn pool(w: &Level) -> Pool<'_> {
+    Pool {
+        world: w,
+        surface: 400.0,
+    }
+}
+
+#[test]
+fn a_swimmer_on_a_moving_floor_is_carried_and_keeps_its_velocity_on_leaving() {
+    // A raft (solid 1) moving under a swimmer standing on it (the water far over its eyes):
+    // carried with it, sideways, up and down.
+    for (params, subs) in [(MoveParams::quake3(), 1), (quake3_in_four(), 4)] {
+        for v in [
+            Vec3::new(150.0, 0.0, 60.0),
+            Vec3::new(0.0, 120.0, 0.0),
+            Vec3::new(-80.0, -90.0, 0.0),
+        ] {
+            let mut w = raft_level();
+            let mut s = rider(0.0, 0.0);
+            s.position.y = 116.125;
+            // Settle on the floor first (the raft still).
+            for _ in 0..5 {
+                call(&mut w, 1, Vec3::ZERO, &mut s, &params, &stand(), true)
+                    .0
+                    .unwrap();
+            }
+            assert!(s.grounded, "{s:?}");
+            assert_eq!(movement::water_level(&pool(&w), s.position, &params), 3);
+            let offset = s.position - w.brushes()[1].mins();
+            for t in 0..40 {
+                let (moved, ev) = call(&mut w, 1, v, &mut s, &params, &stand(), true);
+                moved.unwrap();
+                assert_eq!(ev.substeps, subs);
+                let now = s.position - w.brushes()[1].mins();
+                assert!(
+                    (now - offset).length() < 0.05,
+                    "{v:?} tick {t}: offset {now:?}, was {offset:?} {s:?}"
+                );
+                assert!(s.grounded, "{v:?} tick {t}: {s:?}");
+            }
+            // Swimming up off it (the jump key): the raft's velocity kept, in the world (then
+            // slowed by the water's friction over the call's later sub-steps: a fifth at most).
+            let up = MoveInput::new(Vec2::ZERO, true, Vec2::new(0.0, -1.0));
+            call(&mut w, 1, v, &mut s, &params, &up, true).0.unwrap();
+            assert!(!s.grounded, "{s:?}");
+            for (got, want) in [(s.velocity.x, v.x), (s.velocity.z, v.z)] {
+                assert!(
+                    (got - want).abs() <= 0.2 * want.abs() + 1e-3,
+                    "{v:?}: {s:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_swimmer_above_a_moving_floor_is_not_carried_until_the_floor_reaches_it() {
+    // Floating 40 over the raft (water jump out of reach, no wish: it sinks at 60/s): the raft
+    // sliding under it leaves it where it was, not standing on it is not carried (Quake III:
+    // only a mover's riders and what it moves into move with it); rising into it, it pushes it.
+    let params = MoveParams::quake3();
+    let mut w = floor_and_platform();
+    let mut s = MoverState::new(Vec3::new(0.0, 56.0, 0.0));
+    for t in 0..5 {
+        call(
+            &mut w,
+            1,
+            Vec3::new(300.0, 0.0, 0.0),
+            &mut s,
+            &params,
+            &stand(),
+            true,
+        )
+        .0
+        .unwrap();
+        assert!(!s.grounded && s.position.x == 0.0, "tick {t}: {s:?}");
+    }
+    let mut w = floor_and_platform();
+    let mut s = MoverState::new(Vec3::new(0.0, 56.0, 0.0));
+    let mut lifted = 0;
+    for _ in 0..60 {
+        call(
+            &mut w,
+            1,
+            Vec3::new(0.0, 240.0, 0.0),
+            &mut s,
+            &params,
+            &stand(),
+            true,
+        )
+        .0
+        .unwrap();
+        let top = w.brushes()[1].maxs().y;
+        assert!(s.position.y >= top - 1e-3, "{s:?} top {top}");
+        if s.position.y > 56.0 + 1.0 {
+            lifted += 1;
+        }
+    }
+    assert!(lifted > 40, "{lifted}");
+}
+
+#[test]
+fn a_swimmer_is_pushed_by_a_moving_wall_and_a_crushed_one_blocks_it() {
+    // The pusher of `a_body_in_the_way_is_pushed…` in a pool, the swimmer floating in front of
+    // it (no floor within reach): pushed ahead, never inside, never through the far wall; pinned
+    // against it, it blocks the pusher.
+    let mut w = Level::new();
+    w.push(aabb((-4096.0, -16.0, -4096.0), (4096.0, 0.0, 4096.0)))
+        .unwrap();
+    let pusher = w
+        .push(aabb((-64.0, 0.0, -64.0), (0.0, 256.0, 64.0)))
+        .unwrap();
+    w.push(aabb((200.0, 0.0, -512.0), (216.0, 256.0, 512.0)))
+        .unwrap();
+    for params in [MoveParams::quake3(), quake3_in_four()] {
+        let mut w = w.clone();
+        let mut s = MoverState::new(Vec3::new(24.0, 100.0, 0.0));
+        let (mut pushed, mut blocked) = (0, 0);
+        for _ in 0..120 {
+            let x = s.position.x;
+            let v = Vec3::new(300.0, 0.0, 0.0);
+            match call(&mut w, pusher, v, &mut s, &params, &stand(), true).0 {
+                Ok(_) if s.position.x > x + 1.0 => pushed += 1,
+                Ok(_) => {}
+                Err(MoveSolidError::Blocked(0)) => blocked += 1,
+                Err(e) => panic!("{e:?}"),
+            }
+            assert!(s.position.x <= 200.0 - STOP + 1e-3, "{s:?}");
+            assert!(w.brushes()[1].maxs().x <= s.position.x - R + 1e-3, "{s:?}");
+        }
+        assert!(pushed > 20 && blocked > 20, "{pushed} {blocked}");
+    }
+}

@@ -29,6 +29,13 @@
 //! world ([`SolidFlags::MOVING`] in [`GroundProbe::solid_flags`]): about 6 instructions a step on
 //! the Cortex-M4F in a world where nothing moves.
 //!
+//! **Every mode** (Quake III's `G_MoverPush` moves whatever a mover carries or touches, whatever
+//! its movement): the walking tick carries as above; the swimming tick the same way
+//! ([`carry_swimmer`]: a grounded swimmer carried, one a moving solid moved into pushed, the
+//! leaving and landing rules after its move); the climbing tick carries a climber off the ground
+//! by the moving ladder it holds, else as the others ([`carry_climber`]; its velocity stays
+//! relative to the ladder, a push-off adds the ladder's). Each mode carries before its own move.
+//!
 //! Walking from one surface to another while grounded keeps the relative velocity: stepping onto
 //! a conveyor starts carrying, stepping off it onto still ground stops (as Quake's movers).
 //!
@@ -120,7 +127,7 @@ fn carry_solid<P: GroundProbe>(
 ) -> Carried {
     let body = super::slide::body_box(state, params);
     let c = probe.carrier(state.position, body.0, body.1)?;
-    carry_by_solid(state, c, body, probe, dt)
+    carry_by_solid(state, params, c, body, probe, dt)
 }
 
 /// [`carry_solid`] once a carrier is known: the solid's move as a translating surface, carried
@@ -128,6 +135,7 @@ fn carry_solid<P: GroundProbe>(
 #[inline]
 fn carry_by_solid<P: GroundProbe>(
     state: &mut MoverState,
+    params: &MoveParams,
     c: crate::collide::Carrier,
     (mins, maxs): (Vec3, Vec3),
     probe: &P,
@@ -139,8 +147,45 @@ fn carry_by_solid<P: GroundProbe>(
     }
     let before = state.position;
     carry_by(state, SurfaceMotion::translating(c.velocity), dt)?;
-    state.position = super::slide::trace(probe, before, state.position, mins, maxs).end;
+    let t = super::slide::trace(probe, before, state.position, mins, maxs);
+    state.position = t.end;
+    if t.all_solid && !rides {
+        let longest = crate::math::finite_or(dt * params.max_substeps as f32, 0.0);
+        push_out(state, c, (mins, maxs), probe, c.velocity * longest);
+    }
     rides.then_some(c.velocity)
+}
+
+/// A pushed body the push left inside the solid that pushed it: the push (`velocity·dt`) was
+/// shorter than the overlap, and a trace that stays inside a solid the whole way does not move
+/// (`all_solid`). That happens when a call of `move_solid` is stepped in several sub-steps: the
+/// solid made the whole call's move before the first, each sub-step pushes by `velocity·dt`. The
+/// body is then moved out along the solid's motion in one go, to where it would leave the solid:
+/// a trace back from `velocity·dt·max_substeps` ahead finds the solid's face (that is, the move
+/// of the longest call; a solid that point is in does not stop it), and a trace from the body to
+/// there moves it (a wall on the way stops it). So no tick's movement starts inside the solid (a swimmer's probe would read the solid as
+/// ground under it). With one sub-step a call (the documented use) the push was the solid's
+/// whole move and this never runs. Something else in the way of the trace back (a wall just
+/// ahead): the body stays for this sub-step.
+#[cold]
+#[inline(never)]
+fn push_out<P: GroundProbe>(
+    state: &mut MoverState,
+    c: crate::collide::Carrier,
+    (mins, maxs): (Vec3, Vec3),
+    probe: &P,
+    reach: Vec3,
+) {
+    let p = state.position;
+    let far = p + reach;
+    if !far.is_finite() {
+        return;
+    }
+    let back = super::slide::trace(probe, far, p, mins, maxs);
+    if back.all_solid || !(back.fraction < 1.0) || back.solid != Some(c.solid) {
+        return;
+    }
+    state.position = super::slide::trace(probe, p, back.end, mins, maxs).end;
 }
 
 /// The landing rule on a moving solid, among solids: a body that lands on one has its planar
@@ -164,6 +209,144 @@ pub(super) fn land_on_solid<P: GroundProbe>(
             let v = c.velocity;
             add_velocity(state, Vec3::new(-v.x, 0.0, -v.z), params.max_velocity);
         }
+    }
+}
+
+/// Step 1 for a swimming tick (`water::tick`), which Quake III's pushers move as every entity
+/// (`G_MoverPush` pushes whatever a mover carries or touches, whatever its movement mode): the
+/// walking tick's [`carry`] — a swimmer grounded on a moving surface or solid (the pool's floor,
+/// a raft's top) is carried and keeps the velocity on leaving it, one a moving solid moved into
+/// is pushed out — with the turn added to `ev.carried_yaw` as the walking tick does. A swimmer
+/// above a moving floor without standing on it is not carried: like a body in the air, only
+/// the floor's move into it pushes it. Out of line: only swimming ticks reach it.
+#[inline(never)]
+pub(super) fn carry_swimmer<P: GroundProbe>(
+    state: &mut MoverState,
+    params: &MoveParams,
+    probe: &P,
+    dt: f32,
+    ev: &mut super::StepEvents,
+) -> Carried {
+    let turned = carried_yaw(state, probe, dt);
+    if turned != 0.0 {
+        ev.carried_yaw = add_yaw(ev.carried_yaw, turned);
+    }
+    let before = state.position;
+    let carried = carry(state, params, probe, dt);
+    if let Some(v) = carried {
+        if P::SOLID && v.y < 0.0 {
+            stay_on(state, params, probe, before, v, dt);
+        }
+    }
+    carried
+}
+
+/// A swimmer carried down by a moving solid (`v`, from `before`), carried again in two traces:
+/// across by `v·dt`, then down onto the solid — the box traced down as far as the solid moves in
+/// the longest call (`|v.y|·dt·max_substeps`) stops on it. With one sub-step a call the carry's
+/// one trace had left it there; with several, the solid made the whole call's move before the
+/// first sub-step: a carry of `v·dt` leaves the body above it (where the next sub-step no longer
+/// finds it under the body: a walking body is pulled down by the walking tick's `step_down`, the
+/// water tick has no such pull), and on the next sub-steps the carry's one trace would stop on
+/// the solid's top at once, its part across lost. Only a surface that does not turn (a moving
+/// solid's carry: translation).
+#[cold]
+#[inline(never)]
+fn stay_on<P: GroundProbe>(
+    state: &mut MoverState,
+    params: &MoveParams,
+    probe: &P,
+    before: Vec3,
+    v: Vec3,
+    dt: f32,
+) {
+    if moving_under(state, probe).is_some() {
+        return;
+    }
+    let depth = crate::math::finite_or(-v.y * dt * params.max_substeps as f32, 0.0);
+    let across = Vec3::new(before.x + v.x * dt, before.y, before.z + v.z * dt);
+    if !(depth > 0.0) || !across.is_finite() || !(before.y - depth).is_finite() {
+        return;
+    }
+    let (mins, maxs) = super::slide::body_box(state, params);
+    let p = super::slide::trace(probe, before, across, mins, maxs).end;
+    let below = Vec3::new(p.x, p.y - depth, p.z);
+    let t = super::slide::trace(probe, p, below, mins, maxs);
+    if t.fraction < 1.0 && !t.start_solid && t.flags.contains(SolidFlags::MOVING) {
+        state.position = t.end;
+    }
+}
+
+/// Step 1 for a climbing tick (`ladder::tick`) on the ladder with planar normal `n`: among
+/// solids, a climber off the ground holding a moving ladder (the solid with
+/// [`SolidFlags::LADDER`] its box meets when swept `body_radius / 16` towards the ladder,
+/// [`held_ladder`]) is carried by that ladder's move, through a trace, and keeps its offset to
+/// it; otherwise [`carry_swimmer`]'s rules: a climber standing on a moving floor at the foot of
+/// the ladder is carried by the floor, one a moving solid moved into is pushed out. The result
+/// is the carrier's velocity (the ladder's or the floor's), which the climbing tick adds to a
+/// push-off only (a climbing velocity is relative to what carries it). Out of line: only
+/// climbing ticks reach it.
+#[inline(never)]
+pub(super) fn carry_climber<P: GroundProbe>(
+    state: &mut MoverState,
+    params: &MoveParams,
+    probe: &P,
+    n: crate::math::Vec2,
+    dt: f32,
+    ev: &mut super::StepEvents,
+) -> Carried {
+    if P::SOLID && !state.grounded && moving_solids(probe) {
+        if let Some(c) = held_ladder(state, params, probe, n) {
+            let (mins, maxs) = super::slide::body_box(state, params);
+            let before = state.position;
+            carry_by(state, SurfaceMotion::translating(c.velocity), dt)?;
+            state.position = super::slide::trace(probe, before, state.position, mins, maxs).end;
+            return Some(c.velocity);
+        }
+    }
+    carry_swimmer(state, params, probe, dt, ev)
+}
+
+/// The moving ladder a climber holds, among solids: the box swept `body_radius / 16` (one Quake
+/// unit for a Quake body, the reach that finds the ladder) towards the ladder (`−n`) hits a solid
+/// with [`SolidFlags::LADDER`] and [`SolidFlags::MOVING`], and the box pushed `body_radius` into
+/// it overlaps that solid ([`GroundProbe::carrier`] names it: moving, its velocity not zero).
+/// `None` otherwise — also when the box there stands on another moving solid, which
+/// [`GroundProbe::carrier`] names first (the climber is then carried by what it holds only if
+/// nothing else carries it).
+fn held_ladder<P: GroundProbe>(
+    state: &MoverState,
+    params: &MoveParams,
+    probe: &P,
+    n: crate::math::Vec2,
+) -> Option<crate::collide::Carrier> {
+    let r = params.body_radius;
+    let reach = crate::math::finite_or(r * (1.0 / 16.0), 0.0);
+    if !(reach > 0.0) {
+        return None;
+    }
+    let (mins, maxs) = super::slide::body_box(state, params);
+    let p = state.position;
+    let toward = Vec3::new(-n.x, 0.0, -n.y);
+    let t = super::slide::trace(probe, p, p + toward * reach, mins, maxs);
+    let held = SolidFlags::LADDER.union(SolidFlags::MOVING);
+    if !(t.fraction < 1.0) || !t.flags.contains(held) {
+        return None;
+    }
+    let into = p + toward * r;
+    if !into.is_finite() {
+        return None;
+    }
+    let c = probe.carrier(into, mins, maxs)?;
+    (Some(c.solid) == t.solid && c.inside).then_some(c)
+}
+
+/// A climber's push-off from what carried it this tick (`carried`, [`carry_climber`]'s result):
+/// the carrier's velocity added to the push-off's, as a jump off a platform keeps it.
+#[inline(never)]
+pub(super) fn push_off(state: &mut MoverState, params: &MoveParams, carried: Carried) {
+    if let Some(v) = carried {
+        add_velocity(state, v, params.max_velocity);
     }
 }
 

@@ -11,6 +11,10 @@
 //!
 //! One tick, in `PlayerMove`'s order, while the level is 2 or more or a water jump runs (else the
 //! normal tick runs, Quake's `PM_AirMove` path):
+//! 0. a moving surface or solid moves the swimmer first, as it does a walking body
+//!    ([`super::platform`]: carried when grounded on it, pushed out when it moved into the
+//!    swimmer; the leaving and landing rules after step 6); if the tick then finds the body out
+//!    of the water, that carry is undone (position, velocity, turn) and the walking tick carries it instead;
 //! 1. categorise the ground (landing ends a water jump), then the water level;
 //! 2. at level 2, `CheckWaterJump`: with no water jump running and not sinking faster than
 //!    `water_jump_max_sink`, if the spot `water_jump_reach` ahead (planar view direction) is solid
@@ -198,17 +202,23 @@ fn categorize_in_water(
 /// tick's frame; the wasm32 cart's stack is 16 KiB).
 #[inline(never)]
 #[allow(clippy::too_many_arguments)]
-pub(super) fn tick(
+pub(super) fn tick<P: GroundProbe>(
     state: &mut MoverState,
     params: &MoveParams,
     input: &MoveInput,
     wish: &WishDir,
-    probe: &impl GroundProbe,
+    probe: &P,
     dt: f32,
     ev: &mut StepEvents,
 ) -> bool {
     let swim = SwimWish::new(input, *wish, params);
     let jump = input.jump;
+    // The pushers first (Quake III's `G_MoverPush` moves a swimmer as any entity): a swimmer
+    // grounded on a moving floor is carried, one a moving solid moved into is pushed out.
+    let start = (state.position, state.velocity, ev.carried_yaw);
+    let was_grounded = state.grounded;
+    let carried = super::platform::carry_swimmer(state, params, probe, dt, ev);
+    let moved = carried.is_some() || state.position != start.0 || ev.carried_yaw != start.2;
     // PM_CatagorizePosition.
     categorize_in_water(state, params, probe, None, true, ev);
     let level = level(probe, state.position, params);
@@ -220,6 +230,10 @@ pub(super) fn tick(
     }
     if level < 2 && state.water_jump_timer == 0.0 {
         // Out of the water, no water jump: the walking tick (its categorisation finds the same).
+        // It carries the body itself: a carry made here is undone (position, velocity, turn).
+        if moved {
+            (state.position, state.velocity, ev.carried_yaw) = start;
+        }
         return false;
     }
     state.jump_rising = false;
@@ -271,6 +285,13 @@ pub(super) fn tick(
     let keep_vy =
         state.water_jump_timer != 0.0 || (level >= 2 && (!walled || state.velocity.y > 0.0));
     categorize_in_water(state, params, probe, Some(hit), keep_vy, ev);
+    // The platform rules after the tick: a carried swimmer that left the floor keeps its
+    // velocity, one that landed on a moving surface has it taken off (among solids, on a moving
+    // solid: the water tick's ground is the probe's, not the slide code's ground trace).
+    super::platform::settle(state, params, probe, carried, was_grounded);
+    if P::SOLID && !was_grounded && state.grounded {
+        super::platform::land_on_solid(state, params, probe);
+    }
     let _ = guard_state(state, params, before);
     super::jump::tick_jump_timers_flushed(state, dt);
     state.flush_subnormals();

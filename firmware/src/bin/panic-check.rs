@@ -21,8 +21,8 @@
 //! - the body among solids ([`ex_collide`]): a `World` built (`Brush::aabb`, `stairs`, `ramp`;
 //!   `push`, `extend`: the grid's rebuild) from opaque corners, a scripted body's collide-and-slide
 //!   `movement::step`s through it, then an arbitrary body's, `World::trace` and `World::contents`
-//!   on arbitrary boxes and `move_solid` with arbitrary motion (`Brush::from_planes` is not
-//!   covered: its hull construction still holds bounds checks);
+//!   on arbitrary boxes, `move_solid` with arbitrary motion and `Brush::from_planes` on an
+//!   arbitrary number of arbitrary planes (its result not hashed);
 //! - `format_hash_line` and the semihosting output of the result.
 //!
 //! `scripts/ci-cross.sh` links it once more with `overflow-checks = true`, so an integer
@@ -516,6 +516,12 @@ fn ex_collide(seed: u32) -> (u64, bool) {
             maxs: v3(16.0),
         });
         let _ = level.move_solid(any(7), v3(40.0), any(1.0 / 60.0), &[body]);
+        let planes = any([hopkit::collide::Plane {
+            normal: v3(1.0),
+            dist: any(1.0f32),
+        }; 20]);
+        let k: usize = any(7);
+        let _ = black_box(Brush::from_planes(planes.get(..k).unwrap_or(&planes)));
         black_box(h.finish());
         (run, on_plateau && at_wall)
     })
