@@ -718,7 +718,6 @@ impl<'a> Recording<'a> {
     }
 
     /// Frame `i mod frame_count` (looping); [`Frame::NEUTRAL`] for an empty recording.
-    #[inline]
     pub fn frame_looped(&self, i: u32) -> Frame {
         match self.header.frame_count {
             0 => Frame::NEUTRAL,
