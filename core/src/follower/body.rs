@@ -382,11 +382,16 @@ impl StateHash for FollowerBody {
 pub(crate) struct Rates<const KEPT: bool> {
     /// `(stop decay, direction lerp, neck blend)` when `KEPT`, unused otherwise.
     factors: [f32; 3],
+    /// The reference ticks per step they are for, `n = dt · reference_hz`, when `KEPT`.
+    n: f32,
 }
 
 impl Rates<false> {
     /// Nothing kept: each factor is computed when asked for.
-    pub(crate) const ASKED: Rates<false> = Rates { factors: [0.0; 3] };
+    pub(crate) const ASKED: Rates<false> = Rates {
+        factors: [0.0; 3],
+        n: 0.0,
+    };
 }
 
 impl Rates<true> {
@@ -399,15 +404,29 @@ impl Rates<true> {
                 per_tick_fraction(p.direction_lerp_per_tick, n),
                 neck_blend(p.neck_rate, dt),
             ],
+            n,
         }
     }
 
     /// Factors for a `dt` that every step rejects (NaN, ±inf, ≤ 0): never asked for, as such a
     /// step returns before it moves anything; zeros.
-    pub(crate) const REJECTED: Rates<true> = Rates { factors: [0.0; 3] };
+    pub(crate) const REJECTED: Rates<true> = Rates {
+        factors: [0.0; 3],
+        n: 0.0,
+    };
 }
 
 impl<const KEPT: bool> Rates<KEPT> {
+    /// `n = dt · reference_hz`, the reference ticks per step (`dt` sanitized).
+    #[inline]
+    pub(crate) fn ticks(&self, reference_hz: f32, dt: f32) -> f32 {
+        if KEPT {
+            self.n
+        } else {
+            dt * reference_hz
+        }
+    }
+
     /// `per_tick_pow(stop_decay_per_tick, n)`.
     #[inline]
     pub(crate) fn stop_decay(&self, per_tick: f32, n: f32) -> f32 {

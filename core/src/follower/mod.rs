@@ -282,7 +282,7 @@ fn step_unchecked<const N: usize, const KEPT: bool>(
     };
     state.sanitize();
     let leader = sanitize_leader(leader_pos, state.leader);
-    let n = dt * p.reference_hz;
+    let n = rates.ticks(p.reference_hz, dt);
 
     let mut prev = state.leader;
     if Gap::between(leader, prev).beyond(p.teleport_distance) {
@@ -326,7 +326,9 @@ pub fn regroup<const N: usize>(
 }
 
 /// [`regroup`] `distance` behind the leader (`regroup_distance` of sane parameters: the step's,
-/// which sanitizes them once, calls this rather than sanitizing them again).
+/// which sanitizes them once, calls this rather than sanitizing them again). Not inlined: the
+/// step calls it only when the leader teleports.
+#[inline(never)]
 fn regroup_at<const N: usize>(
     state: &mut FollowerState<N>,
     distance: f32,
