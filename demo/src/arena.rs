@@ -62,8 +62,7 @@ use hopkit::hash::{StateHash, StateHasher};
 use hopkit::math::{Vec2, Vec3};
 use hopkit::movement::{MoveInput, MoverState};
 use hopkit::slope::SlopeState;
-use hopkit::steering::arrival_step;
-use hopkit::steering::ArrivalState;
+use hopkit::steering::{self, arrival_step_with, ArrivalState};
 
 use super::level::DemoGround;
 use super::scene::{
@@ -227,10 +226,14 @@ impl ArenaWorld {
         }
         let leader = self.player[0].mover.position;
         follower::step(&mut self.companion, &params.follower, leader, &ground, dt);
-        for (i, (c, o)) in self.critters.iter_mut().zip(RING.iter()).enumerate() {
-            let p = self.player[i % n].mover.position;
-            let target = Vec3::new(p.x + o.x * CRITTER_RING, 0.0, p.z + o.y * CRITTER_RING);
-            arrival_step(c, &params.critter, &params.arrival, target, dt);
+        // The critters share their parameters and `dt`: `arrival_step`'s constants once a tick,
+        // as the demo scene steps them (the same bits as `arrival_step` for each).
+        if let Some(k) = steering::TickConsts::new(&params.critter, &params.arrival, dt) {
+            for (i, (c, o)) in self.critters.iter_mut().zip(RING.iter()).enumerate() {
+                let p = self.player[i % n].mover.position;
+                let target = Vec3::new(p.x + o.x * CRITTER_RING, 0.0, p.z + o.y * CRITTER_RING);
+                arrival_step_with(c, &k, target);
+            }
         }
         self.tick = self.tick.wrapping_add(1);
     }

@@ -199,7 +199,12 @@ impl FollowerBody {
     }
 
     /// The seed's `ReduceSpeed`: decay horizontal velocity, cap the factor, ease it to 0.
-    pub(crate) fn reduce_speed(&mut self, p: &FollowerParams, n: f32, rates: &Rates) {
+    pub(crate) fn reduce_speed<const KEPT: bool>(
+        &mut self,
+        p: &FollowerParams,
+        n: f32,
+        rates: &Rates<KEPT>,
+    ) {
         let k = rates.stop_decay(p.stop_decay_per_tick, n);
         self.velocity.x *= k;
         self.velocity.z *= k;
@@ -213,14 +218,14 @@ impl FollowerBody {
     /// direction towards `toward` (in the ground plane), set horizontal velocity
     /// `move_dir · min(move_speed · factor, speed_cap)`, and aim the body along `move_dir`.
     #[allow(clippy::too_many_arguments)]
-    pub(crate) fn chase(
+    pub(crate) fn chase<const KEPT: bool>(
         &mut self,
         p: &FollowerParams,
         toward: Vec3,
         factor_target: f32,
         speed_cap: f32,
         n: f32,
-        rates: &Rates,
+        rates: &Rates<KEPT>,
     ) {
         self.chase_known(p, toward, factor_target, speed_cap, n, rates, None);
     }
@@ -229,14 +234,14 @@ impl FollowerBody {
     /// `toward` when the caller already has them (`l2 = |offset|²`, `l = scalar::sqrt(l2)`, either
     /// sign of the offset), so the direction takes no second square root (same bits).
     #[allow(clippy::too_many_arguments)]
-    pub(crate) fn chase_known(
+    pub(crate) fn chase_known<const KEPT: bool>(
         &mut self,
         p: &FollowerParams,
         toward: Vec3,
         factor_target: f32,
         speed_cap: f32,
         n: f32,
-        rates: &Rates,
+        rates: &Rates<KEPT>,
         planar: Option<(f32, f32)>,
     ) {
         self.ease_factor(p, factor_target, n);
@@ -324,7 +329,13 @@ impl FollowerBody {
 
     /// The seed's `TurnNeck`: while slow (`speed_factor ≤ idle_factor`) look at `look_at`
     /// (clamped to `±neck_limit_deg`), else return to straight ahead; exponential smoothing.
-    pub(crate) fn turn_neck(&mut self, p: &FollowerParams, look_at: Vec3, dt: f32, rates: &Rates) {
+    pub(crate) fn turn_neck<const KEPT: bool>(
+        &mut self,
+        p: &FollowerParams,
+        look_at: Vec3,
+        dt: f32,
+        rates: &Rates<KEPT>,
+    ) {
         let target = if self.speed_factor > p.idle_factor {
             0.0
         } else {
@@ -362,42 +373,64 @@ impl StateHash for FollowerBody {
 /// The follower's per-step factors that cost an `exp`/`ln` — the stopping decay
 /// `stop_decay_per_tick ^ n`, the direction lerp `1 − (1 − direction_lerp_per_tick) ^ n` and the
 /// head blend `1 − e^(−neck_rate·dt)` — either computed once for one set of sane parameters and
-/// one tick ([`Rates::new`], what [`super::TickConsts`] holds: the step that passes them asks for
-/// exactly those) or computed when asked for ([`Rates::EMPTY`]). The same values either way.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub(crate) struct Rates {
-    /// `(stop decay, direction lerp, neck blend)` when `kept`.
+/// one tick (`Rates<true>`, [`Rates::new`], what [`super::TickConsts`] holds: the step that passes
+/// them asks for exactly those) or computed when asked for (`Rates<false>`, [`Rates::ASKED`]).
+/// The same values either way. Which one is a type, not a flag: a step is compiled for one of
+/// them, without the other's code (the WASM-4 cart, which steps only with kept factors, has no
+/// `exp`/`ln` calls in its step).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Rates<const KEPT: bool> {
+    /// `(stop decay, direction lerp, neck blend)` when `KEPT`, unused otherwise.
     factors: [f32; 3],
-    /// False: compute each factor when asked. (A flag, not an `Option`: an `Option`'s tag is a
-    /// large niche, which moved the field to the front of the demo scene and every field the
-    /// view reads to other offsets, +29 M4F instructions a view.)
-    kept: bool,
+    /// The reference ticks per step they are for, `n = dt · reference_hz`, when `KEPT`.
+    n: f32,
 }
 
-impl Rates {
+impl Rates<false> {
     /// Nothing kept: each factor is computed when asked for.
-    pub(crate) const EMPTY: Rates = Rates {
+    pub(crate) const ASKED: Rates<false> = Rates {
         factors: [0.0; 3],
-        kept: false,
+        n: 0.0,
     };
+}
 
+impl Rates<true> {
     /// The factors of steps of `dt` seconds (a sanitized `dt`) with the sane parameters `p`,
     /// `n = dt · p.reference_hz`: what the step with `p` and `dt` asks for.
-    pub(crate) fn new(p: &FollowerParams, n: f32, dt: f32) -> Rates {
+    pub(crate) fn new(p: &FollowerParams, n: f32, dt: f32) -> Rates<true> {
         Rates {
             factors: [
                 per_tick_pow(p.stop_decay_per_tick, n),
                 per_tick_fraction(p.direction_lerp_per_tick, n),
                 neck_blend(p.neck_rate, dt),
             ],
-            kept: true,
+            n,
+        }
+    }
+
+    /// Factors for a `dt` that every step rejects (NaN, ±inf, ≤ 0): never asked for, as such a
+    /// step returns before it moves anything; zeros.
+    pub(crate) const REJECTED: Rates<true> = Rates {
+        factors: [0.0; 3],
+        n: 0.0,
+    };
+}
+
+impl<const KEPT: bool> Rates<KEPT> {
+    /// `n = dt · reference_hz`, the reference ticks per step (`dt` sanitized).
+    #[inline]
+    pub(crate) fn ticks(&self, reference_hz: f32, dt: f32) -> f32 {
+        if KEPT {
+            self.n
+        } else {
+            dt * reference_hz
         }
     }
 
     /// `per_tick_pow(stop_decay_per_tick, n)`.
     #[inline]
     pub(crate) fn stop_decay(&self, per_tick: f32, n: f32) -> f32 {
-        if self.kept {
+        if KEPT {
             self.factors[0]
         } else {
             per_tick_pow(per_tick, n)
@@ -407,7 +440,7 @@ impl Rates {
     /// `per_tick_fraction(direction_lerp_per_tick, n)`.
     #[inline]
     pub(crate) fn direction_lerp(&self, per_tick: f32, n: f32) -> f32 {
-        if self.kept {
+        if KEPT {
             self.factors[1]
         } else {
             per_tick_fraction(per_tick, n)
@@ -417,7 +450,7 @@ impl Rates {
     /// `1 − e^(−neck_rate·dt)`.
     #[inline]
     pub(crate) fn neck_blend(&self, neck_rate: f32, dt: f32) -> f32 {
-        if self.kept {
+        if KEPT {
             self.factors[2]
         } else {
             neck_blend(neck_rate, dt)
@@ -633,12 +666,23 @@ mod tests {
                 neck_rate: a,
                 ..FollowerParams::seed()
             };
-            for r in [Rates::new(&p, n, dt), Rates::EMPTY] {
-                assert_eq!(r.stop_decay(f, n).to_bits(), per_tick_pow(f, n).to_bits());
-                let lerp = r.direction_lerp(f, n);
+            let (kept, asked) = (Rates::new(&p, n, dt), Rates::ASKED);
+            for (stop, lerp, neck) in [
+                (
+                    kept.stop_decay(f, n),
+                    kept.direction_lerp(f, n),
+                    kept.neck_blend(a, dt),
+                ),
+                (
+                    asked.stop_decay(f, n),
+                    asked.direction_lerp(f, n),
+                    asked.neck_blend(a, dt),
+                ),
+            ] {
+                assert_eq!(stop.to_bits(), per_tick_pow(f, n).to_bits());
                 assert_eq!(lerp.to_bits(), per_tick_fraction(f, n).to_bits());
                 let want = 1.0 - scalar::exp(-a * dt);
-                assert_eq!(bits(r.neck_blend(a, dt)), bits(want), "{a} {dt}");
+                assert_eq!(bits(neck), bits(want), "{a} {dt}");
             }
         }
     }

@@ -206,7 +206,7 @@ pub fn step<const N: usize>(
         sane = params.sanitized();
         &sane
     };
-    step_unchecked(state, p, &Rates::EMPTY, leader_pos, ground, dt)
+    step_unchecked(state, p, &Rates::ASKED, leader_pos, ground, dt)
 }
 
 /// [`step`], the same bits, with the constants of `k` ([`TickConsts::new`] from the parameters
@@ -232,7 +232,7 @@ pub fn step_with<const N: usize>(
 pub struct TickConsts {
     params: FollowerParams,
     dt: f32,
-    rates: Rates,
+    rates: Rates<true>,
 }
 
 impl TickConsts {
@@ -243,7 +243,7 @@ impl TickConsts {
         let params = params.sanitized();
         let rates = match sanitize_dt(dt) {
             Some(dt) => Rates::new(&params, dt * params.reference_hz, dt),
-            None => Rates::EMPTY,
+            None => Rates::REJECTED,
         };
         TickConsts { params, dt, rates }
     }
@@ -267,10 +267,10 @@ impl Default for TickConsts {
 }
 
 /// The step with parameters known to be sane (`p.is_sane()`).
-fn step_unchecked<const N: usize>(
+fn step_unchecked<const N: usize, const KEPT: bool>(
     state: &mut FollowerState<N>,
     p: &FollowerParams,
-    rates: &Rates,
+    rates: &Rates<KEPT>,
     leader_pos: Vec3,
     ground: &impl GroundProbe,
     dt: f32,
@@ -282,12 +282,12 @@ fn step_unchecked<const N: usize>(
     };
     state.sanitize();
     let leader = sanitize_leader(leader_pos, state.leader);
-    let n = dt * p.reference_hz;
+    let n = rates.ticks(p.reference_hz, dt);
 
     let mut prev = state.leader;
     if Gap::between(leader, prev).beyond(p.teleport_distance) {
         let back = state.body.position.planar() - prev.planar();
-        regroup(state, p, leader, back);
+        regroup_at(state, p.regroup_distance, leader, back);
         ev.regrouped = true;
         prev = leader;
     }
@@ -322,10 +322,22 @@ pub fn regroup<const N: usize>(
     leader_pos: Vec3,
     back: Vec2,
 ) {
-    let p = &params.sanitized();
+    regroup_at(state, params.sanitized().regroup_distance, leader_pos, back);
+}
+
+/// [`regroup`] `distance` behind the leader (`regroup_distance` of sane parameters: the step's,
+/// which sanitizes them once, calls this rather than sanitizing them again). Not inlined: the
+/// step calls it only when the leader teleports.
+#[inline(never)]
+fn regroup_at<const N: usize>(
+    state: &mut FollowerState<N>,
+    distance: f32,
+    leader_pos: Vec3,
+    back: Vec2,
+) {
     let leader = sanitize_leader(leader_pos, state.leader);
     let back = back.try_normalize().unwrap_or(Vec2::Y);
-    let pos = leader + Vec3::from_planar(back * p.regroup_distance, 0.0);
+    let pos = leader + Vec3::from_planar(back * distance, 0.0);
     state.body.place(pos, yaw_of(-back));
     state.trail.clear();
     let _ = state.trail.push_newest(leader);
@@ -425,12 +437,12 @@ fn take_shortcut<const N: usize>(
 
 /// The seed's `Move`: stop near the leader or at the end of the trail, else walk to the target.
 /// `to_leader` = the body's distance to the leader.
-fn drive<const N: usize>(
+fn drive<const N: usize, const KEPT: bool>(
     state: &mut FollowerState<N>,
     p: &FollowerParams,
     to_leader: Gap,
     n: f32,
-    rates: &Rates,
+    rates: &Rates<KEPT>,
     ev: &mut FollowerEvents,
 ) {
     let body = &mut state.body;

@@ -255,6 +255,7 @@ impl FollowerParams {
     }
 
     /// A copy with every NaN or out-of-range field replaced by its default (see field docs).
+    #[inline(never)]
     pub fn sanitized(&self) -> Self {
         let mut s = *self;
         // A table walk rather than a compare-and-select per field: a third of the code, and off

@@ -7,8 +7,10 @@
 //! 256-entry table but a sixteenth of its size, which suits microcontrollers; a recording is checked
 //! once when it is loaded, not every tick.
 
-/// `crc · x^4 mod P` for each nibble value, reflected (`0xEDB88320`).
-const NIBBLE_TABLE: [u32; 16] = make_table();
+/// `crc · x^4 mod P` for each nibble value, reflected (`0xEDB88320`). A `static`, not a `const`:
+/// one table in an image (a `const` is copied into each crate that inlines `update`; the WASM-4
+/// cart had two tables and two `update`s differing only in the table's address).
+static NIBBLE_TABLE: [u32; 16] = make_table();
 
 const fn make_table() -> [u32; 16] {
     let mut table = [0u32; 16];

@@ -454,8 +454,8 @@ fn read_u32(b: &[u8], at: usize) -> u32 {
 }
 
 /// Copy `src` into `dst` at `at` (as much as fits): a copy that cannot panic, so the link-time
-/// panic check (firmware/src/bin/panic-check.rs) holds for the writers that use it.
-#[inline]
+/// panic check (firmware/src/bin/panic-check.rs) holds for the writers that use it. Not
+/// `#[inline]`: one copy under LTO, inlined where LLVM sees fit (the WASM-4 cart had two, 282 B).
 pub(crate) fn put_bytes(dst: &mut [u8], at: usize, src: &[u8]) {
     if let Some(d) = dst.get_mut(at..) {
         for (d, s) in d.iter_mut().zip(src) {

@@ -115,7 +115,9 @@ impl Frame {
     }
 
     /// Unpack the 3-byte stored form. Every 24-bit value is a valid frame, so this cannot fail.
-    #[inline]
+    /// (Always inlined: the copies of an inlined caller, e.g. `Recording::frame_looped`'s one per
+    /// crate, then compile alike and the WASM-4 cart's `wasm-opt` merges them, 222 B.)
+    #[inline(always)]
     pub fn unpack(b: [u8; 3]) -> Frame {
         let w = b[0] as u32 | (b[1] as u32) << 8 | (b[2] as u32) << 16;
         Frame {
