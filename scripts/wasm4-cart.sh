@@ -17,7 +17,7 @@
 #    firmware's plain `f32` renderer (feature `f32-render`: the same pixels as the fixed-point one,
 #    in less code; wasm has hardware float).
 # 2. `wasm-opt -Oz` from the npm `binaryen` package (WASM-4 refuses carts over 64 KiB; this step
-#    takes the cart from ≈ 107 KB to ≈ 65.4 KB). Cargo keeps the function names (strip only the
+#    takes the cart from ≈ 107 KB to ≈ 64.7 KB). Cargo keeps the function names (strip only the
 #    debug info) for wasm-opt's `--no-inline` pattern; wasm-opt strips them.
 # 3. The size check: at most 65,536 bytes (HOPKIT_WASM4_MAX_BYTES).
 # 4. The memory layout check: stack, data and statics above the console's 6,560 B, inside 64 KiB.
