@@ -5,6 +5,8 @@ use super::brush::Brush;
 use super::flags::SolidFlags;
 use super::plane::Plane;
 use super::MAX_COORD;
+use crate::math::bits::{abs_bits, order_key};
+use crate::math::target::SOFT_FLOAT;
 use crate::math::{clamp, finite_or, Vec3};
 
 /// What a trace found: how far the box got, where it stopped and what stopped it.
@@ -120,6 +122,24 @@ pub trait Tracer {
         SolidFlags(u32::MAX)
     }
 
+    /// False only when [`Tracer::trace`] of the same sweep cannot report a solid whose flags
+    /// contain `flags` (as hit, start-solid or all-solid), so the movement can skip a trace that
+    /// only looks for one (the ladder's, every tick): a broadphase, exact — it never says false
+    /// where the trace would report such a solid. [`World`](super::World) tests the swept box's
+    /// bounds against those solids' only. The default, true, proves nothing.
+    #[inline]
+    fn could_report(
+        &self,
+        flags: SolidFlags,
+        start: Vec3,
+        end: Vec3,
+        mins: Vec3,
+        maxs: Vec3,
+    ) -> bool {
+        let _ = (flags, start, end, mins, maxs);
+        true
+    }
+
     /// The moving solid that carries (the body stands on it) or pushes (it moved into the body)
     /// a body with the box `mins..maxs` at `feet`, if any ([`Carrier`]); the movement moves the
     /// body with it (`movement::platform`). The default, `None`, is a world where nothing moves.
@@ -144,6 +164,29 @@ pub trait Tracer {
     }
 }
 
+/// `−MAX_COORD ≤ x ≤ MAX_COORD` (false for a NaN). Where floats are software ([`SOFT_FLOAT`]) one
+/// integer compare of the magnitude pattern (NaNs' lie above every finite one's), the same answer
+/// without two library calls.
+#[inline(always)]
+fn in_coord_range(x: f32) -> bool {
+    if SOFT_FLOAT {
+        abs_bits(x) <= MAX_COORD.to_bits()
+    } else {
+        (-MAX_COORD..=MAX_COORD).contains(&x)
+    }
+}
+
+/// `a < b` for values that are not NaNs; on soft-float targets on the bits ([`order_key`]), the
+/// same answer without a library call.
+#[inline(always)]
+fn less(a: f32, b: f32) -> bool {
+    if SOFT_FLOAT {
+        order_key(a) < order_key(b)
+    } else {
+        a < b
+    }
+}
+
 /// A point usable by the trace: NaN/±inf components read as 0, the rest clamped into
 /// ±[`MAX_COORD`]. (`clamp(finite_or(x, 0), −MAX_COORD, MAX_COORD)`, with the common case — in
 /// range — first: two compares, no call.)
@@ -151,7 +194,7 @@ pub trait Tracer {
 fn clean(v: Vec3) -> Vec3 {
     #[inline(always)]
     fn c(x: f32) -> f32 {
-        if (-MAX_COORD..=MAX_COORD).contains(&x) {
+        if in_coord_range(x) {
             x
         } else {
             clamp(finite_or(x, 0.0), -MAX_COORD, MAX_COORD)
@@ -166,8 +209,8 @@ fn clean(v: Vec3) -> Vec3 {
 /// offsets, so the trace's answer does not depend on it.
 #[inline(always)]
 fn ordered_finite(a: Vec3, b: Vec3) -> (Vec3, Vec3) {
-    let lo = |a: f32, b: f32| if b < a { b } else { a };
-    let hi = |a: f32, b: f32| if b > a { b } else { a };
+    let lo = |a: f32, b: f32| if less(b, a) { b } else { a };
+    let hi = |a: f32, b: f32| if less(a, b) { b } else { a };
     (
         Vec3::new(lo(a.x, b.x), lo(a.y, b.y), lo(a.z, b.z)),
         Vec3::new(hi(a.x, b.x), hi(a.y, b.y), hi(a.z, b.z)),
@@ -212,7 +255,7 @@ impl Sweep {
         skin: f32,
     ) -> (Sweep, Bounds) {
         let start = clean(start);
-        let in_range = |x: f32| (-MAX_COORD..=MAX_COORD).contains(&x);
+        let in_range = in_coord_range;
         // In range is finite: the common case needs no separate finiteness test.
         let end = if in_range(end.x) && in_range(end.y) && in_range(end.z) {
             end
@@ -224,7 +267,15 @@ impl Sweep {
         // The common box (ordered, in range: `mins < maxs` per axis, each end within
         // ±MAX_COORD) as it is: three compares an axis. Anything else (NaN, inverted, flat,
         // out of range) is cleaned and ordered.
-        let fits = |lo: f32, hi: f32| lo < hi && lo >= -MAX_COORD && hi <= MAX_COORD;
+        // On soft-float targets: both in range and `lo < hi`, on the bits — the same test, as
+        // `lo < hi ≤ MAX_COORD` puts `lo` in range too and `−MAX_COORD ≤ lo < hi` puts `hi` there.
+        let fits = |lo: f32, hi: f32| {
+            if SOFT_FLOAT {
+                in_range(lo) && in_range(hi) && less(lo, hi)
+            } else {
+                lo < hi && lo >= -MAX_COORD && hi <= MAX_COORD
+            }
+        };
         let (mins, maxs) = if fits(mins.x, maxs.x) && fits(mins.y, maxs.y) && fits(mins.z, maxs.z) {
             (mins, maxs)
         } else {
@@ -286,26 +337,28 @@ impl Clip {
     /// `false`: the move stays in front of this plane, so it misses the whole brush.
     #[inline(always)]
     fn side(&mut self, d1: f32, d2: f32, plane: u8, skin: f32) -> bool {
-        if d1 <= 0.0 && d2 <= 0.0 {
+        // Every value here is finite (a quotient at worst −inf), never NaN: [`less`] applies.
+        let (out1, out2) = (less(0.0, d1), less(0.0, d2));
+        if !out1 && !out2 {
             return true; // behind the whole way: not this plane (the common case, tested first)
         }
-        if d2 > 0.0 {
+        if out2 {
             self.get_out = true;
         }
-        if d1 > 0.0 {
+        if out1 {
             self.start_out = true;
-            if d2 >= skin || d2 >= d1 {
+            if !less(d2, skin) || !less(d2, d1) {
                 return false;
             }
-        } else if d2 <= 0.0 {
+        } else if !out2 {
             return true; // behind the whole way: not this plane
         }
-        if d1 > d2 {
+        if less(d2, d1) {
             // Entering; the divisor is > 0 (never 0: d1 > d2). The quotient may be −inf for a
             // subnormal divisor, never NaN (finite numerator), and is clamped at 0.
             let f = (d1 - skin) / (d1 - d2);
-            let f = if f > 0.0 { f } else { 0.0 };
-            if f > self.enter {
+            let f = if less(0.0, f) { f } else { 0.0 };
+            if less(self.enter, f) {
                 self.enter = f;
                 self.plane = plane;
             }
@@ -315,8 +368,8 @@ impl Clip {
             // the window and lets a move clip a corner it overlaps only briefly; this keeps the
             // window of the skin-expanded brush, so no part of a solid is ever crossed.
             let f = (d1 - skin) / (d1 - d2);
-            let f = if f < 1.0 { f } else { 1.0 };
-            if f < self.leave {
+            let f = if less(f, 1.0) { f } else { 1.0 };
+            if less(f, self.leave) {
                 self.leave = f;
             }
         }
@@ -343,22 +396,23 @@ impl Bounds {
     fn above(&self, b: &Brush) -> bool {
         let d1 = self.bottom.0 - b.maxs.y;
         let d2 = self.bottom.1 - b.maxs.y;
-        d1 > 0.0 && (d2 >= self.skin || d2 >= d1)
+        less(0.0, d1) && (!less(d2, self.skin) || !less(d2, d1))
     }
 
     /// The brush's bounds meet the swept box's (widened by the skin): Quake's
     /// `CM_BoundsIntersect`, the test most candidates fail. Inline in the candidate loop; the
     /// clip itself ([`clip_touching`]) is out of line.
     #[inline(always)]
-    fn touches(&self, b: &Brush) -> bool {
+    pub(super) fn touches(&self, b: &Brush) -> bool {
         // X and Z first: the grid's candidates share the query's cells but mostly miss its box
         // there, while most solids stand on the floor, as the body does (Y rarely decides).
-        !(b.maxs.x < self.lo.x
-            || b.mins.x > self.hi.x
-            || b.maxs.z < self.lo.z
-            || b.mins.z > self.hi.z
-            || b.maxs.y < self.lo.y
-            || b.mins.y > self.hi.y)
+        // (Finite bounds, never NaN: [`less`] applies.)
+        !(less(b.maxs.x, self.lo.x)
+            || less(self.hi.x, b.mins.x)
+            || less(b.maxs.z, self.lo.z)
+            || less(self.hi.z, b.mins.z)
+            || less(b.maxs.y, self.lo.y)
+            || less(self.hi.y, b.mins.y))
     }
 }
 
@@ -390,7 +444,7 @@ fn clip_touching(sw: &Sweep, b: &Brush, index: u16, best: &mut Best) {
     // monotonic and the bounds lie outside the box's corners), so they decide nothing. Most
     // often the floor. (Not tried along Y: the solids a body touches are mostly below it.)
     let (s, e, lo, hi) = (sw.start, sw.end, sw.mins, sw.maxs);
-    let spans = |bmin: f32, bmax: f32, lo: f32, hi: f32| bmin <= lo && hi <= bmax;
+    let spans = |bmin: f32, bmax: f32, lo: f32, hi: f32| !less(lo, bmin) && !less(bmax, hi);
     let [lo_x, hi_x, lo_z, hi_z] = sw.span_xz;
     if !spans(b.mins.x, b.maxs.x, lo_x, hi_x) {
         axial!(0, b.mins.x - (s.x + hi.x), b.mins.x - (e.x + hi.x));
@@ -424,10 +478,10 @@ fn clip_touching(sw: &Sweep, b: &Brush, index: u16, best: &mut Best) {
         }
         return;
     }
-    if c.enter < c.leave
-        && c.enter > -1.0
-        && (c.enter < best.fraction
-            || (c.enter == best.fraction && best.solid.is_some_and(|s| index < s)))
+    if less(c.enter, c.leave)
+        && less(-1.0, c.enter)
+        && (less(c.enter, best.fraction)
+            || (!less(best.fraction, c.enter) && best.solid.is_some_and(|s| index < s)))
     {
         best.fraction = c.enter;
         best.solid = Some(index);

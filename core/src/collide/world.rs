@@ -395,6 +395,26 @@ impl<const N: usize> Tracer for World<N> {
         self.flags
     }
 
+    /// No solid with `flags` meets the swept box's bounds (widened by the skin: the test the
+    /// trace itself puts every candidate to before clipping it, on the same bounds), so the trace
+    /// cannot report one. Work: the sweep's bounds and one flags test a solid.
+    fn could_report(
+        &self,
+        flags: SolidFlags,
+        start: Vec3,
+        end: Vec3,
+        mins: Vec3,
+        maxs: Vec3,
+    ) -> bool {
+        if !self.flags.contains(flags) {
+            return false;
+        }
+        let (_, bounds) = Sweep::new(start, end, mins, maxs, self.skin);
+        self.brushes
+            .iter()
+            .any(|b| b.flags.contains(flags) && bounds.touches(b))
+    }
+
     /// Every solid the box overlaps or touches (inputs cleaned as [`World::trace`]'s `start`).
     fn contents(&self, position: Vec3, mins: Vec3, maxs: Vec3) -> Contents {
         let (sw, bounds) = Sweep::new(position, position, mins, maxs, 0.0);
