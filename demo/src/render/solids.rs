@@ -24,7 +24,9 @@ use super::shapes::{rect_between, stroke_rect};
 use crate::level::{Zone, POOL};
 use crate::solid_level::{BlockKind, BLOCKS, STAIR_RUN, STAIR_STEPS};
 
-/// Draw the solid level's blocks (see the module docs).
+/// Draw the solid level's blocks (see the module docs). `to_point` must map each axis on its
+/// own (`to_point((x, z))` is `Some((px(x), py(z)))` when both are `Some`), as both renderers'
+/// do: a stair line's far end is taken from a corner already mapped.
 pub(crate) fn draw_solids<D: DrawTarget<Color = BinaryColor>>(
     seen: &Zone,
     to_point: impl Fn(Vec2) -> Option<Point>,
@@ -63,6 +65,11 @@ pub(crate) fn draw_solids<D: DrawTarget<Color = BinaryColor>>(
         }
     }
     for block in BLOCKS.iter() {
+        // Floors and ramps draw nothing here: skipped before their corners are mapped (two
+        // `to_point`s each, seven of the twenty blocks).
+        if matches!(block.kind, BlockKind::Floor | BlockKind::Ramp(_)) {
+            continue;
+        }
         let zone = block.zone();
         if apart(&zone) {
             continue;
@@ -94,12 +101,12 @@ pub(crate) fn draw_solids<D: DrawTarget<Color = BinaryColor>>(
                 // A line across every other step (the steps run along +Z).
                 for i in (2..STAIR_STEPS).step_by(2) {
                     let z = block.min.z + STAIR_RUN * f32::from(i);
-                    let (Some(p), Some(q)) = (
-                        to_point(Vec2::new(block.min.x, z)),
-                        to_point(Vec2::new(block.max.x, z)),
-                    ) else {
+                    let Some(p) = to_point(Vec2::new(block.min.x, z)) else {
                         continue;
                     };
+                    // The far end, `to_point((max.x, z))`: the corner `b`'s column (the same
+                    // `max.x`) on `p`'s row (the same z), as `to_point` maps each axis alone.
+                    let q = Point::new(b.x, p.y);
                     // The same z on both ends: a row of pixels, one byte-wise fill.
                     target.fill_solid(&rect_between(p, q), BinaryColor::On)?;
                 }
