@@ -45,7 +45,7 @@ pub(crate) fn draw_solids<D: DrawTarget<Color = BinaryColor>>(
     // The pool's outline and waves, as field.rs draws the demo level's pool. Written twice on
     // purpose: one shared function (tried) stops the frame draw being inlined in the RP2040 image,
     // whose worst frame on the plain level then measured 353,757 cycles, over its 350,000 limit.
-    if let Some((a, b)) = corners(&POOL).filter(|_| !apart(&POOL)) {
+    if let Some((a, b)) = (!apart(&POOL)).then(|| corners(&POOL)).flatten() {
         let r = rect_between(a, b);
         stroke_rect(r, target)?;
         let (tl, br) = (r.top_left, a.component_max(b));
