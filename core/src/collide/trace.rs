@@ -281,14 +281,7 @@ impl Sweep {
         } else {
             ordered_finite(clean(mins), clean(maxs))
         };
-        let (a, b) = ordered_finite(start, end);
-        let s = Vec3::new(skin, skin, skin);
-        let bounds = Bounds {
-            lo: a + mins - s,
-            hi: b + maxs + s,
-            bottom: (start.y + mins.y, end.y + mins.y),
-            skin,
-        };
+        let bounds = Bounds::of(start, end, (mins, maxs), skin, SOFT_FLOAT);
         let sweep = Sweep {
             start,
             end,
@@ -298,6 +291,41 @@ impl Sweep {
             span_xz: [bounds.lo.x, bounds.hi.x, bounds.lo.z, bounds.hi.z],
         };
         (sweep, bounds)
+    }
+}
+
+impl Bounds {
+    /// The swept box's bounds for cleaned inputs (`Sweep::new`'s); `soft`: the form with two
+    /// sums fewer (chosen where floats are software, [`SOFT_FLOAT`]), the same values (tested).
+    #[inline(always)]
+    fn of(start: Vec3, end: Vec3, (mins, maxs): (Vec3, Vec3), skin: f32, soft: bool) -> Bounds {
+        let (a, b) = ordered_finite(start, end);
+        let s = Vec3::new(skin, skin, skin);
+        if soft {
+            // Two of the sums fewer, where each is a library call: the low bound's `a.y + mins.y`
+            // is one of the bottoms (`a.y` is `end.y` exactly when `end.y < start.y`), and the
+            // bottoms are one sum for a level move (the same `y` bits).
+            let b0 = start.y + mins.y;
+            let b1 = if end.y.to_bits() == start.y.to_bits() {
+                b0
+            } else {
+                end.y + mins.y
+            };
+            let low_y = if less(end.y, start.y) { b1 } else { b0 };
+            Bounds {
+                lo: Vec3::new(a.x + mins.x - skin, low_y - skin, a.z + mins.z - skin),
+                hi: b + maxs + s,
+                bottom: (b0, b1),
+                skin,
+            }
+        } else {
+            Bounds {
+                lo: a + mins - s,
+                hi: b + maxs + s,
+                bottom: (start.y + mins.y, end.y + mins.y),
+                skin,
+            }
+        }
     }
 }
 
@@ -563,4 +591,48 @@ pub(super) fn trace_one(
         t.solid = Some(index);
     }
     t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// [`Bounds::of`]'s two forms give the same bits, for level moves, moves up and down, equal
+    /// heights of either zero sign, and skins of zero and not.
+    #[test]
+    fn bounds_forms_agree() {
+        let mut seed = 0x1234_5678u32;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            (seed % 4001) as f32 * 0.37 - 740.0
+        };
+        let bits = |v: Vec3| [v.x.to_bits(), v.y.to_bits(), v.z.to_bits()];
+        for i in 0..4000 {
+            let start = Vec3::new(next(), next(), next());
+            let end = match i % 4 {
+                0 => Vec3::new(next(), start.y, next()),
+                1 => Vec3::new(start.x, next(), start.z),
+                2 => Vec3::new(next(), -start.y, next()),
+                _ => Vec3::new(next(), next(), next()),
+            };
+            let (start, end) = if i % 50 == 0 {
+                (Vec3::new(1.0, 0.0, 2.0), Vec3::new(3.0, -0.0, 4.0))
+            } else {
+                (start, end)
+            };
+            let mins = Vec3::new(-16.0, if i % 3 == 0 { -0.0 } else { 0.0 }, -16.0);
+            let maxs = Vec3::new(16.0, 56.0, 16.0);
+            let skin = if i % 5 == 0 { 0.0 } else { 0.125 };
+            let f = Bounds::of(start, end, (mins, maxs), skin, false);
+            let s = Bounds::of(start, end, (mins, maxs), skin, true);
+            assert_eq!(bits(f.lo), bits(s.lo), "{start:?} {end:?}");
+            assert_eq!(bits(f.hi), bits(s.hi));
+            assert_eq!(
+                (f.bottom.0.to_bits(), f.bottom.1.to_bits()),
+                (s.bottom.0.to_bits(), s.bottom.1.to_bits())
+            );
+        }
+    }
 }

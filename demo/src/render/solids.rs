@@ -178,8 +178,20 @@ mod tests {
     /// [`key`] orders like the floats (the in-view test's compares), `−0.0` and `+0.0` alike.
     #[test]
     fn keys_order_like_the_floats() {
-        let mut v = std::vec![0.0f32, -0.0, 1.0, -1.0, f32::MAX, f32::MIN, f32::MIN_POSITIVE];
-        v.extend(BLOCKS.iter().flat_map(|b| [b.min.x, b.max.x, b.min.z, b.max.z]));
+        let mut v = std::vec![
+            0.0f32,
+            -0.0,
+            1.0,
+            -1.0,
+            f32::MAX,
+            f32::MIN,
+            f32::MIN_POSITIVE
+        ];
+        v.extend(
+            BLOCKS
+                .iter()
+                .flat_map(|b| [b.min.x, b.max.x, b.min.z, b.max.z]),
+        );
         v.extend((-400..=400).map(|i| i as f32 * 0.173));
         for &a in &v {
             for &b in &v {
