@@ -187,6 +187,27 @@ fn less(a: f32, b: f32) -> bool {
     }
 }
 
+/// `a <= b` for values that are not NaNs; on soft-float targets on the bits ([`order_key`]).
+/// (Each compare keeps its own float form elsewhere: the same code as before there.)
+#[inline(always)]
+fn le(a: f32, b: f32) -> bool {
+    if SOFT_FLOAT {
+        order_key(a) <= order_key(b)
+    } else {
+        a <= b
+    }
+}
+
+/// `a == b` for values that are not NaNs; on soft-float targets on the bits ([`order_key`]).
+#[inline(always)]
+fn eq(a: f32, b: f32) -> bool {
+    if SOFT_FLOAT {
+        order_key(a) == order_key(b)
+    } else {
+        a == b
+    }
+}
+
 /// A point usable by the trace: NaN/±inf components read as 0, the rest clamped into
 /// ±[`MAX_COORD`]. (`clamp(finite_or(x, 0), −MAX_COORD, MAX_COORD)`, with the common case — in
 /// range — first: two compares, no call.)
@@ -365,20 +386,20 @@ impl Clip {
     /// `false`: the move stays in front of this plane, so it misses the whole brush.
     #[inline(always)]
     fn side(&mut self, d1: f32, d2: f32, plane: u8, skin: f32) -> bool {
-        // Every value here is finite (a quotient at worst −inf), never NaN: [`less`] applies.
-        let (out1, out2) = (less(0.0, d1), less(0.0, d2));
-        if !out1 && !out2 {
+        // Every value here is finite (a quotient at worst −inf), never NaN: [`less`] and [`le`]
+        // apply.
+        if le(d1, 0.0) && le(d2, 0.0) {
             return true; // behind the whole way: not this plane (the common case, tested first)
         }
-        if out2 {
+        if less(0.0, d2) {
             self.get_out = true;
         }
-        if out1 {
+        if less(0.0, d1) {
             self.start_out = true;
-            if !less(d2, skin) || !less(d2, d1) {
+            if le(skin, d2) || le(d1, d2) {
                 return false;
             }
-        } else if !out2 {
+        } else if le(d2, 0.0) {
             return true; // behind the whole way: not this plane
         }
         if less(d2, d1) {
@@ -424,7 +445,7 @@ impl Bounds {
     fn above(&self, b: &Brush) -> bool {
         let d1 = self.bottom.0 - b.maxs.y;
         let d2 = self.bottom.1 - b.maxs.y;
-        less(0.0, d1) && (!less(d2, self.skin) || !less(d2, d1))
+        less(0.0, d1) && (le(self.skin, d2) || le(d1, d2))
     }
 
     /// The brush's bounds meet the swept box's (widened by the skin): Quake's
@@ -472,7 +493,7 @@ fn clip_touching(sw: &Sweep, b: &Brush, index: u16, best: &mut Best) {
     // monotonic and the bounds lie outside the box's corners), so they decide nothing. Most
     // often the floor. (Not tried along Y: the solids a body touches are mostly below it.)
     let (s, e, lo, hi) = (sw.start, sw.end, sw.mins, sw.maxs);
-    let spans = |bmin: f32, bmax: f32, lo: f32, hi: f32| !less(lo, bmin) && !less(bmax, hi);
+    let spans = |bmin: f32, bmax: f32, lo: f32, hi: f32| le(bmin, lo) && le(hi, bmax);
     let [lo_x, hi_x, lo_z, hi_z] = sw.span_xz;
     if !spans(b.mins.x, b.maxs.x, lo_x, hi_x) {
         axial!(0, b.mins.x - (s.x + hi.x), b.mins.x - (e.x + hi.x));
@@ -509,7 +530,7 @@ fn clip_touching(sw: &Sweep, b: &Brush, index: u16, best: &mut Best) {
     if less(c.enter, c.leave)
         && less(-1.0, c.enter)
         && (less(c.enter, best.fraction)
-            || (!less(best.fraction, c.enter) && best.solid.is_some_and(|s| index < s)))
+            || (eq(c.enter, best.fraction) && best.solid.is_some_and(|s| index < s)))
     {
         best.fraction = c.enter;
         best.solid = Some(index);
