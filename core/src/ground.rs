@@ -131,6 +131,23 @@ pub trait GroundProbe {
         SolidFlags(u32::MAX)
     }
 
+    /// Among solids ([`GroundProbe::SOLID`]): false only when [`GroundProbe::trace`] of the same
+    /// sweep cannot report a solid whose flags contain `flags`
+    /// ([`crate::collide::Tracer::could_report`]), so the movement skips the ladder's trace away
+    /// from every ladder. The default, true, skips nothing.
+    #[inline]
+    fn could_report(
+        &self,
+        flags: SolidFlags,
+        start: Vec3,
+        end: Vec3,
+        mins: Vec3,
+        maxs: Vec3,
+    ) -> bool {
+        let _ = (flags, start, end, mins, maxs);
+        true
+    }
+
     /// The height (world Y) of the water surface in the column of `feet`, if there is water
     /// there: points of the column below it are in water (`movement::water`). The default is
     /// `None`: no water, and nothing of the water code runs. A non-finite height (NaN, ±inf)

@@ -37,7 +37,7 @@
 //! plain ground ([`crate::level::DemoGround`]), as on the other levels (the ghosts' recordings
 //! were taken over it).
 
-use hopkit::collide::{Brush, Solid, SolidFlags, Toward, TraceResult, Tracer, World};
+use hopkit::collide::{Brush, Solid, SolidFlags, Toward, TraceGuard, TraceResult, Tracer, World};
 use hopkit::ground::{GroundHit, GroundProbe, SurfaceMotion};
 use hopkit::math::{Vec2, Vec3};
 use hopkit::movement::{self, MoveInput, MoveParams, MoverState, StepEvents};
@@ -334,6 +334,8 @@ impl<'a> SolidGround<'a> {
 
 impl GroundProbe for SolidGround<'_> {
     const SOLID: bool = true;
+    /// The world's (off): its traces are passed on unchanged.
+    const TRACE_GUARD: TraceGuard = <SolidWorld as Tracer>::GUARD;
 
     #[inline]
     fn trace(&self, start: Vec3, end: Vec3, mins: Vec3, maxs: Vec3) -> TraceResult {
@@ -343,6 +345,18 @@ impl GroundProbe for SolidGround<'_> {
     #[inline]
     fn solid_flags(&self) -> SolidFlags {
         self.world.flags_present()
+    }
+
+    #[inline]
+    fn could_report(
+        &self,
+        flags: SolidFlags,
+        start: Vec3,
+        end: Vec3,
+        mins: Vec3,
+        maxs: Vec3,
+    ) -> bool {
+        self.world.could_report(flags, start, end, mins, maxs)
     }
 
     /// The ground under the body's footprint at `point` (`None` for a non-finite point or none

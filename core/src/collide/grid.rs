@@ -14,6 +14,8 @@
 
 use super::brush::Brush;
 use super::flags::SolidFlags;
+use crate::math::bits::{abs_bits, IMPLICIT, INF, MANTISSA};
+use crate::math::target::SOFT_FLOAT;
 use crate::math::Vec3;
 
 /// Cells per axis (X and Z): the grid has `GRID_DIM²` = 256 cells.
@@ -99,6 +101,9 @@ impl<const N: usize> Grid<N> {
     #[inline]
     fn cell(&self, v: f32, a: usize) -> u8 {
         let t = (v - self.origin[a]) * self.inv_cell[a];
+        if SOFT_FLOAT {
+            return cell_of(t);
+        }
         // The cast truncates towards zero and saturates (NaN → 0), one instruction on Arm; the
         // clamp (one `usat`) takes t ≤ 0 to cell 0 and t ≥ 15 to the last, so truncation is the
         // floor wherever it is kept. The range is visible to the callers: no bounds checks there.
@@ -271,8 +276,65 @@ impl<const N: usize> Grid<N> {
     }
 }
 
+/// `(t as i32).clamp(0, GRID_DIM − 1)` on the bits, where the cast and its NaN test are library
+/// calls (soft-float targets): 0 below 1 (negatives, ±0, NaNs too), the last cell from
+/// `GRID_DIM − 1` up (+∞ too), else the integer part of `t` in `1..GRID_DIM − 1`: its significand
+/// shifted by its exponent. The same cell for every `t` (tested).
+#[inline(always)]
+fn cell_of(t: f32) -> u8 {
+    let b = t.to_bits();
+    if (b as i32) < 1.0f32.to_bits() as i32 || abs_bits(t) > INF {
+        return 0;
+    }
+    if b >= ((GRID_DIM - 1) as f32).to_bits() {
+        return (GRID_DIM - 1) as u8;
+    }
+    // 1 ≤ t < GRID_DIM − 1 (16): exponent 0..=3, the significand's top 1 + exponent bits.
+    let e = (b >> 23) - 127;
+    (((b & MANTISSA) | IMPLICIT) >> (23 - e)) as u8
+}
+
 #[cfg(test)]
 mod tests {
+    /// [`super::cell_of`] is the cast-and-clamp's cell for every kind of value.
+    #[test]
+    fn cell_of_is_the_clamped_cast() {
+        let mut v = std::vec![
+            0.0f32,
+            -0.0,
+            0.5,
+            -0.5,
+            1.0,
+            0.999_999_94,
+            14.999_999,
+            15.0,
+            15.5,
+            16.0,
+            17.0,
+            1.0e30,
+            -1.0e30,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+            -f32::NAN,
+            f32::from_bits(1),
+        ];
+        for i in 0..=2000 {
+            v.push(i as f32 * 0.0095 - 1.0);
+        }
+        let mut seed = 0x9e37_79b9u32;
+        for _ in 0..5000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            v.push(f32::from_bits(seed));
+        }
+        for t in v {
+            let want = (t as i32).clamp(0, (super::GRID_DIM - 1) as i32) as u8;
+            assert_eq!(super::cell_of(t), want, "{t:e}");
+        }
+    }
+
     use super::*;
 
     fn boxed(x: f32, z: f32, size: f32) -> Brush {

@@ -59,6 +59,18 @@ impl<T: Tracer> GroundProbe for Solid<T> {
     }
 
     #[inline]
+    fn could_report(
+        &self,
+        flags: SolidFlags,
+        start: Vec3,
+        end: Vec3,
+        mins: Vec3,
+        maxs: Vec3,
+    ) -> bool {
+        self.0.could_report(flags, start, end, mins, maxs)
+    }
+
+    #[inline]
     fn carrier(&self, feet: Vec3, mins: Vec3, maxs: Vec3) -> Option<super::trace::Carrier> {
         self.0.carrier(feet, mins, maxs)
     }
@@ -110,6 +122,18 @@ impl<T: Tracer + ?Sized> Tracer for &T {
     #[inline]
     fn flags_present(&self) -> SolidFlags {
         (**self).flags_present()
+    }
+
+    #[inline]
+    fn could_report(
+        &self,
+        flags: SolidFlags,
+        start: Vec3,
+        end: Vec3,
+        mins: Vec3,
+        maxs: Vec3,
+    ) -> bool {
+        (**self).could_report(flags, start, end, mins, maxs)
     }
 
     #[inline]

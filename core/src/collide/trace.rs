@@ -5,6 +5,8 @@ use super::brush::Brush;
 use super::flags::SolidFlags;
 use super::plane::Plane;
 use super::MAX_COORD;
+use crate::math::bits::{abs_bits, order_key};
+use crate::math::target::SOFT_FLOAT;
 use crate::math::{clamp, finite_or, Vec3};
 
 /// What a trace found: how far the box got, where it stopped and what stopped it.
@@ -120,6 +122,24 @@ pub trait Tracer {
         SolidFlags(u32::MAX)
     }
 
+    /// False only when [`Tracer::trace`] of the same sweep cannot report a solid whose flags
+    /// contain `flags` (as hit, start-solid or all-solid), so the movement can skip a trace that
+    /// only looks for one (the ladder's, every tick): a broadphase, exact — it never says false
+    /// where the trace would report such a solid. [`World`](super::World) tests the swept box's
+    /// bounds against those solids' only. The default, true, proves nothing.
+    #[inline]
+    fn could_report(
+        &self,
+        flags: SolidFlags,
+        start: Vec3,
+        end: Vec3,
+        mins: Vec3,
+        maxs: Vec3,
+    ) -> bool {
+        let _ = (flags, start, end, mins, maxs);
+        true
+    }
+
     /// The moving solid that carries (the body stands on it) or pushes (it moved into the body)
     /// a body with the box `mins..maxs` at `feet`, if any ([`Carrier`]); the movement moves the
     /// body with it (`movement::platform`). The default, `None`, is a world where nothing moves.
@@ -144,6 +164,50 @@ pub trait Tracer {
     }
 }
 
+/// `−MAX_COORD ≤ x ≤ MAX_COORD` (false for a NaN). Where floats are software ([`SOFT_FLOAT`]) one
+/// integer compare of the magnitude pattern (NaNs' lie above every finite one's), the same answer
+/// without two library calls.
+#[inline(always)]
+fn in_coord_range(x: f32) -> bool {
+    if SOFT_FLOAT {
+        abs_bits(x) <= MAX_COORD.to_bits()
+    } else {
+        (-MAX_COORD..=MAX_COORD).contains(&x)
+    }
+}
+
+/// `a < b` for values that are not NaNs; on soft-float targets on the bits ([`order_key`]), the
+/// same answer without a library call.
+#[inline(always)]
+fn less(a: f32, b: f32) -> bool {
+    if SOFT_FLOAT {
+        order_key(a) < order_key(b)
+    } else {
+        a < b
+    }
+}
+
+/// `a <= b` for values that are not NaNs; on soft-float targets on the bits ([`order_key`]).
+/// (Each compare keeps its own float form elsewhere: the same code as before there.)
+#[inline(always)]
+fn le(a: f32, b: f32) -> bool {
+    if SOFT_FLOAT {
+        order_key(a) <= order_key(b)
+    } else {
+        a <= b
+    }
+}
+
+/// `a == b` for values that are not NaNs; on soft-float targets on the bits ([`order_key`]).
+#[inline(always)]
+fn eq(a: f32, b: f32) -> bool {
+    if SOFT_FLOAT {
+        order_key(a) == order_key(b)
+    } else {
+        a == b
+    }
+}
+
 /// A point usable by the trace: NaN/±inf components read as 0, the rest clamped into
 /// ±[`MAX_COORD`]. (`clamp(finite_or(x, 0), −MAX_COORD, MAX_COORD)`, with the common case — in
 /// range — first: two compares, no call.)
@@ -151,7 +215,7 @@ pub trait Tracer {
 fn clean(v: Vec3) -> Vec3 {
     #[inline(always)]
     fn c(x: f32) -> f32 {
-        if (-MAX_COORD..=MAX_COORD).contains(&x) {
+        if in_coord_range(x) {
             x
         } else {
             clamp(finite_or(x, 0.0), -MAX_COORD, MAX_COORD)
@@ -166,8 +230,8 @@ fn clean(v: Vec3) -> Vec3 {
 /// offsets, so the trace's answer does not depend on it.
 #[inline(always)]
 fn ordered_finite(a: Vec3, b: Vec3) -> (Vec3, Vec3) {
-    let lo = |a: f32, b: f32| if b < a { b } else { a };
-    let hi = |a: f32, b: f32| if b > a { b } else { a };
+    let lo = |a: f32, b: f32| if less(b, a) { b } else { a };
+    let hi = |a: f32, b: f32| if less(a, b) { b } else { a };
     (
         Vec3::new(lo(a.x, b.x), lo(a.y, b.y), lo(a.z, b.z)),
         Vec3::new(hi(a.x, b.x), hi(a.y, b.y), hi(a.z, b.z)),
@@ -212,7 +276,7 @@ impl Sweep {
         skin: f32,
     ) -> (Sweep, Bounds) {
         let start = clean(start);
-        let in_range = |x: f32| (-MAX_COORD..=MAX_COORD).contains(&x);
+        let in_range = in_coord_range;
         // In range is finite: the common case needs no separate finiteness test.
         let end = if in_range(end.x) && in_range(end.y) && in_range(end.z) {
             end
@@ -224,20 +288,21 @@ impl Sweep {
         // The common box (ordered, in range: `mins < maxs` per axis, each end within
         // ±MAX_COORD) as it is: three compares an axis. Anything else (NaN, inverted, flat,
         // out of range) is cleaned and ordered.
-        let fits = |lo: f32, hi: f32| lo < hi && lo >= -MAX_COORD && hi <= MAX_COORD;
+        // On soft-float targets: both in range and `lo < hi`, on the bits — the same test, as
+        // `lo < hi ≤ MAX_COORD` puts `lo` in range too and `−MAX_COORD ≤ lo < hi` puts `hi` there.
+        let fits = |lo: f32, hi: f32| {
+            if SOFT_FLOAT {
+                in_range(lo) && in_range(hi) && less(lo, hi)
+            } else {
+                lo < hi && lo >= -MAX_COORD && hi <= MAX_COORD
+            }
+        };
         let (mins, maxs) = if fits(mins.x, maxs.x) && fits(mins.y, maxs.y) && fits(mins.z, maxs.z) {
             (mins, maxs)
         } else {
             ordered_finite(clean(mins), clean(maxs))
         };
-        let (a, b) = ordered_finite(start, end);
-        let s = Vec3::new(skin, skin, skin);
-        let bounds = Bounds {
-            lo: a + mins - s,
-            hi: b + maxs + s,
-            bottom: (start.y + mins.y, end.y + mins.y),
-            skin,
-        };
+        let bounds = Bounds::of(start, end, (mins, maxs), skin, SOFT_FLOAT);
         let sweep = Sweep {
             start,
             end,
@@ -247,6 +312,41 @@ impl Sweep {
             span_xz: [bounds.lo.x, bounds.hi.x, bounds.lo.z, bounds.hi.z],
         };
         (sweep, bounds)
+    }
+}
+
+impl Bounds {
+    /// The swept box's bounds for cleaned inputs (`Sweep::new`'s); `soft`: the form with two
+    /// sums fewer (chosen where floats are software, [`SOFT_FLOAT`]), the same values (tested).
+    #[inline(always)]
+    fn of(start: Vec3, end: Vec3, (mins, maxs): (Vec3, Vec3), skin: f32, soft: bool) -> Bounds {
+        let (a, b) = ordered_finite(start, end);
+        let s = Vec3::new(skin, skin, skin);
+        if soft {
+            // Two of the sums fewer, where each is a library call: the low bound's `a.y + mins.y`
+            // is one of the bottoms (`a.y` is `end.y` exactly when `end.y < start.y`), and the
+            // bottoms are one sum for a level move (the same `y` bits).
+            let b0 = start.y + mins.y;
+            let b1 = if end.y.to_bits() == start.y.to_bits() {
+                b0
+            } else {
+                end.y + mins.y
+            };
+            let low_y = if less(end.y, start.y) { b1 } else { b0 };
+            Bounds {
+                lo: Vec3::new(a.x + mins.x - skin, low_y - skin, a.z + mins.z - skin),
+                hi: b + maxs + s,
+                bottom: (b0, b1),
+                skin,
+            }
+        } else {
+            Bounds {
+                lo: a + mins - s,
+                hi: b + maxs + s,
+                bottom: (start.y + mins.y, end.y + mins.y),
+                skin,
+            }
+        }
     }
 }
 
@@ -286,26 +386,28 @@ impl Clip {
     /// `false`: the move stays in front of this plane, so it misses the whole brush.
     #[inline(always)]
     fn side(&mut self, d1: f32, d2: f32, plane: u8, skin: f32) -> bool {
-        if d1 <= 0.0 && d2 <= 0.0 {
+        // Every value here is finite (a quotient at worst −inf), never NaN: [`less`] and [`le`]
+        // apply.
+        if le(d1, 0.0) && le(d2, 0.0) {
             return true; // behind the whole way: not this plane (the common case, tested first)
         }
-        if d2 > 0.0 {
+        if less(0.0, d2) {
             self.get_out = true;
         }
-        if d1 > 0.0 {
+        if less(0.0, d1) {
             self.start_out = true;
-            if d2 >= skin || d2 >= d1 {
+            if le(skin, d2) || le(d1, d2) {
                 return false;
             }
-        } else if d2 <= 0.0 {
+        } else if le(d2, 0.0) {
             return true; // behind the whole way: not this plane
         }
-        if d1 > d2 {
+        if less(d2, d1) {
             // Entering; the divisor is > 0 (never 0: d1 > d2). The quotient may be −inf for a
             // subnormal divisor, never NaN (finite numerator), and is clamped at 0.
             let f = (d1 - skin) / (d1 - d2);
-            let f = if f > 0.0 { f } else { 0.0 };
-            if f > self.enter {
+            let f = if less(0.0, f) { f } else { 0.0 };
+            if less(self.enter, f) {
                 self.enter = f;
                 self.plane = plane;
             }
@@ -315,8 +417,8 @@ impl Clip {
             // the window and lets a move clip a corner it overlaps only briefly; this keeps the
             // window of the skin-expanded brush, so no part of a solid is ever crossed.
             let f = (d1 - skin) / (d1 - d2);
-            let f = if f < 1.0 { f } else { 1.0 };
-            if f < self.leave {
+            let f = if less(f, 1.0) { f } else { 1.0 };
+            if less(f, self.leave) {
                 self.leave = f;
             }
         }
@@ -343,22 +445,23 @@ impl Bounds {
     fn above(&self, b: &Brush) -> bool {
         let d1 = self.bottom.0 - b.maxs.y;
         let d2 = self.bottom.1 - b.maxs.y;
-        d1 > 0.0 && (d2 >= self.skin || d2 >= d1)
+        less(0.0, d1) && (le(self.skin, d2) || le(d1, d2))
     }
 
     /// The brush's bounds meet the swept box's (widened by the skin): Quake's
     /// `CM_BoundsIntersect`, the test most candidates fail. Inline in the candidate loop; the
     /// clip itself ([`clip_touching`]) is out of line.
     #[inline(always)]
-    fn touches(&self, b: &Brush) -> bool {
+    pub(super) fn touches(&self, b: &Brush) -> bool {
         // X and Z first: the grid's candidates share the query's cells but mostly miss its box
         // there, while most solids stand on the floor, as the body does (Y rarely decides).
-        !(b.maxs.x < self.lo.x
-            || b.mins.x > self.hi.x
-            || b.maxs.z < self.lo.z
-            || b.mins.z > self.hi.z
-            || b.maxs.y < self.lo.y
-            || b.mins.y > self.hi.y)
+        // (Finite bounds, never NaN: [`less`] applies.)
+        !(less(b.maxs.x, self.lo.x)
+            || less(self.hi.x, b.mins.x)
+            || less(b.maxs.z, self.lo.z)
+            || less(self.hi.z, b.mins.z)
+            || less(b.maxs.y, self.lo.y)
+            || less(self.hi.y, b.mins.y))
     }
 }
 
@@ -390,7 +493,7 @@ fn clip_touching(sw: &Sweep, b: &Brush, index: u16, best: &mut Best) {
     // monotonic and the bounds lie outside the box's corners), so they decide nothing. Most
     // often the floor. (Not tried along Y: the solids a body touches are mostly below it.)
     let (s, e, lo, hi) = (sw.start, sw.end, sw.mins, sw.maxs);
-    let spans = |bmin: f32, bmax: f32, lo: f32, hi: f32| bmin <= lo && hi <= bmax;
+    let spans = |bmin: f32, bmax: f32, lo: f32, hi: f32| le(bmin, lo) && le(hi, bmax);
     let [lo_x, hi_x, lo_z, hi_z] = sw.span_xz;
     if !spans(b.mins.x, b.maxs.x, lo_x, hi_x) {
         axial!(0, b.mins.x - (s.x + hi.x), b.mins.x - (e.x + hi.x));
@@ -424,10 +527,10 @@ fn clip_touching(sw: &Sweep, b: &Brush, index: u16, best: &mut Best) {
         }
         return;
     }
-    if c.enter < c.leave
-        && c.enter > -1.0
-        && (c.enter < best.fraction
-            || (c.enter == best.fraction && best.solid.is_some_and(|s| index < s)))
+    if less(c.enter, c.leave)
+        && less(-1.0, c.enter)
+        && (less(c.enter, best.fraction)
+            || (eq(c.enter, best.fraction) && best.solid.is_some_and(|s| index < s)))
     {
         best.fraction = c.enter;
         best.solid = Some(index);
@@ -509,4 +612,48 @@ pub(super) fn trace_one(
         t.solid = Some(index);
     }
     t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// [`Bounds::of`]'s two forms give the same bits, for level moves, moves up and down, equal
+    /// heights of either zero sign, and skins of zero and not.
+    #[test]
+    fn bounds_forms_agree() {
+        let mut seed = 0x1234_5678u32;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            (seed % 4001) as f32 * 0.37 - 740.0
+        };
+        let bits = |v: Vec3| [v.x.to_bits(), v.y.to_bits(), v.z.to_bits()];
+        for i in 0..4000 {
+            let start = Vec3::new(next(), next(), next());
+            let end = match i % 4 {
+                0 => Vec3::new(next(), start.y, next()),
+                1 => Vec3::new(start.x, next(), start.z),
+                2 => Vec3::new(next(), -start.y, next()),
+                _ => Vec3::new(next(), next(), next()),
+            };
+            let (start, end) = if i % 50 == 0 {
+                (Vec3::new(1.0, 0.0, 2.0), Vec3::new(3.0, -0.0, 4.0))
+            } else {
+                (start, end)
+            };
+            let mins = Vec3::new(-16.0, if i % 3 == 0 { -0.0 } else { 0.0 }, -16.0);
+            let maxs = Vec3::new(16.0, 56.0, 16.0);
+            let skin = if i % 5 == 0 { 0.0 } else { 0.125 };
+            let f = Bounds::of(start, end, (mins, maxs), skin, false);
+            let s = Bounds::of(start, end, (mins, maxs), skin, true);
+            assert_eq!(bits(f.lo), bits(s.lo), "{start:?} {end:?}");
+            assert_eq!(bits(f.hi), bits(s.hi));
+            assert_eq!(
+                (f.bottom.0.to_bits(), f.bottom.1.to_bits()),
+                (s.bottom.0.to_bits(), s.bottom.1.to_bits())
+            );
+        }
+    }
 }

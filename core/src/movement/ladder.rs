@@ -95,6 +95,11 @@ fn solid_ladder(
     let (mins, maxs) = super::slide::body_box(state, params);
     let p = state.position;
     let ahead = Vec3::new(p.x + f.x * reach, p.y, p.z + f.y * reach);
+    // Away from every ladder (no ladder's bounds meet the sweep's) the trace could not report
+    // one: skipped, the same answer.
+    if !probe.could_report(SolidFlags::LADDER, p, ahead, mins, maxs) {
+        return None;
+    }
     let t = super::slide::trace(probe, p, ahead, mins, maxs);
     if !(t.fraction < 1.0) || !t.flags.contains(SolidFlags::LADDER) {
         return None;

@@ -24,17 +24,49 @@ use super::shapes::{rect_between, stroke_rect};
 use crate::level::{Zone, POOL};
 use crate::solid_level::{BlockKind, BLOCKS, STAIR_RUN, STAIR_STEPS};
 
-/// Draw the solid level's blocks (see the module docs).
+/// An integer that orders like `x` among floats that are not NaN (`a < b` ⇔ `key(a) < key(b)`,
+/// `−0.0` and `+0.0` both 0): the magnitude's bits, negated for a negative `x`. The in-view test
+/// compares these, not the floats, whose compares are library calls on the Cortex-M0+.
+const fn key(x: f32) -> i32 {
+    let m = (x.to_bits() & !(1 << 31)) as i32;
+    if x.to_bits() >> 31 != 0 {
+        -m
+    } else {
+        m
+    }
+}
+
+/// A zone's `[min.x, max.x, min.y, max.y]` as [`key`]s.
+const fn zone_keys(z: &Zone) -> [i32; 4] {
+    [key(z.min.x), key(z.max.x), key(z.min.y), key(z.max.y)]
+}
+
+/// [`zone_keys`] of every block of [`BLOCKS`], then of the pool, at compile time.
+static KEYS: [[i32; 4]; BLOCKS.len() + 1] = {
+    let mut k = [[0; 4]; BLOCKS.len() + 1];
+    let mut i = 0;
+    while i < BLOCKS.len() {
+        k[i] = zone_keys(&BLOCKS[i].zone());
+        i += 1;
+    }
+    k[BLOCKS.len()] = zone_keys(&POOL);
+    k
+};
+
+/// Draw the solid level's blocks (see the module docs). `to_point` must map each axis on its
+/// own (`to_point((x, z))` is `Some((px(x), py(z)))` when both are `Some`), as both renderers'
+/// do: a stair line's far end is taken from a corner already mapped.
 pub(crate) fn draw_solids<D: DrawTarget<Color = BinaryColor>>(
     seen: &Zone,
     to_point: impl Fn(Vec2) -> Option<Point>,
     target: &mut D,
 ) -> Result<(), D::Error> {
-    let apart = |z: &Zone| {
-        !(z.max.x >= seen.min.x
-            && z.min.x <= seen.max.x
-            && z.max.y >= seen.min.y
-            && z.min.y <= seen.max.y)
+    // Wholly outside `seen`, on the [`key`]s: the same answers as the float compares, as
+    // neither side is a NaN (the blocks are constants, `Viewport::seen` is finite).
+    let [sx0, sx1, sz0, sz1] = zone_keys(seen);
+    let apart = |i: usize| {
+        let [x0, x1, z0, z1] = KEYS[i];
+        !(x1 >= sx0 && x0 <= sx1 && z1 >= sz0 && z0 <= sz1)
     };
     let corners = |z: &Zone| Some((to_point(z.min)?, to_point(z.max)?));
     let dot = |p: Point, target: &mut D| {
@@ -43,7 +75,7 @@ pub(crate) fn draw_solids<D: DrawTarget<Color = BinaryColor>>(
     // The pool's outline and waves, as field.rs draws the demo level's pool. Written twice on
     // purpose: one shared function (tried) stops the frame draw being inlined in the RP2040 image,
     // whose worst frame on the plain level then measured 353,757 cycles, over its 350,000 limit.
-    if let Some((a, b)) = corners(&POOL).filter(|_| !apart(&POOL)) {
+    if let Some((a, b)) = (!apart(BLOCKS.len())).then(|| corners(&POOL)).flatten() {
         let r = rect_between(a, b);
         stroke_rect(r, target)?;
         let (tl, br) = (r.top_left, a.component_max(b));
@@ -62,12 +94,16 @@ pub(crate) fn draw_solids<D: DrawTarget<Color = BinaryColor>>(
             shift = 2 - shift;
         }
     }
-    for block in BLOCKS.iter() {
-        let zone = block.zone();
-        if apart(&zone) {
+    for (i, block) in BLOCKS.iter().enumerate() {
+        // Floors and ramps draw nothing here: skipped before their corners are mapped (two
+        // `to_point`s each, seven of the twenty blocks).
+        if matches!(block.kind, BlockKind::Floor | BlockKind::Ramp(_)) {
             continue;
         }
-        let Some((a, b)) = corners(&zone) else {
+        if apart(i) {
+            continue;
+        }
+        let Some((a, b)) = corners(&block.zone()) else {
             continue;
         };
         let r = rect_between(a, b);
@@ -94,12 +130,12 @@ pub(crate) fn draw_solids<D: DrawTarget<Color = BinaryColor>>(
                 // A line across every other step (the steps run along +Z).
                 for i in (2..STAIR_STEPS).step_by(2) {
                     let z = block.min.z + STAIR_RUN * f32::from(i);
-                    let (Some(p), Some(q)) = (
-                        to_point(Vec2::new(block.min.x, z)),
-                        to_point(Vec2::new(block.max.x, z)),
-                    ) else {
+                    let Some(p) = to_point(Vec2::new(block.min.x, z)) else {
                         continue;
                     };
+                    // The far end, `to_point((max.x, z))`: the corner `b`'s column (the same
+                    // `max.x`) on `p`'s row (the same z), as `to_point` maps each axis alone.
+                    let q = Point::new(b.x, p.y);
                     // The same z on both ends: a row of pixels, one byte-wise fill.
                     target.fill_solid(&rect_between(p, q), BinaryColor::On)?;
                 }
@@ -138,6 +174,32 @@ mod tests {
     use crate::DemoScene;
     use hopkit::math::Vec3;
     use hopkit::movement::MoverState;
+
+    /// [`key`] orders like the floats (the in-view test's compares), `−0.0` and `+0.0` alike.
+    #[test]
+    fn keys_order_like_the_floats() {
+        let mut v = std::vec![
+            0.0f32,
+            -0.0,
+            1.0,
+            -1.0,
+            f32::MAX,
+            f32::MIN,
+            f32::MIN_POSITIVE
+        ];
+        v.extend(
+            BLOCKS
+                .iter()
+                .flat_map(|b| [b.min.x, b.max.x, b.min.z, b.max.z]),
+        );
+        v.extend((-400..=400).map(|i| i as f32 * 0.173));
+        for &a in &v {
+            for &b in &v {
+                assert_eq!(key(a) <= key(b), a <= b, "{a} <= {b}");
+                assert_eq!(key(a) >= key(b), a >= b, "{a} >= {b}");
+            }
+        }
+    }
 
     /// The frame both renderers draw with the camera on each block of the solid level: the same
     /// pixels, and some of them are the solids'.
