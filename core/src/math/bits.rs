@@ -59,16 +59,18 @@ pub(crate) fn in_range_to_max(x: f32, min_bits: u32) -> bool {
 /// The magnitude pattern of `x` (`|x|`'s bits). Non-NaN magnitudes order like these integers, and
 /// NaNs lie above `+∞`.
 #[inline(always)]
-pub(crate) fn abs_bits(x: f32) -> u32 {
+pub(crate) const fn abs_bits(x: f32) -> u32 {
     x.to_bits() & ABS
 }
 
 /// An integer that orders like `x` among non-NaN floats: `a < b` ⇔ `order_key(a) < order_key(b)`
 /// and `a == b` ⇔ equal keys (`−0.0` and `+0.0` both 0), for every `a`, `b` that is not a NaN
 /// (the caller rules NaNs out first). The magnitude pattern, negated for a set sign bit: integer
-/// compares where float compares are library calls (the box trace's bounds on soft-float targets).
+/// compares where float compares are library calls (the box trace's bounds on soft-float targets,
+/// the demo's in-view test of its blocks). Public as [`crate::math::order_key`]; `const`, so a
+/// table of constant bounds can hold the keys.
 #[inline(always)]
-pub(crate) fn order_key(x: f32) -> i32 {
+pub const fn order_key(x: f32) -> i32 {
     let m = abs_bits(x) as i32;
     if x.to_bits() & SIGN != 0 {
         -m

@@ -33,6 +33,7 @@ mod trig;
 mod vec2;
 mod vec3;
 
+pub use bits::order_key;
 pub use quat::Quat;
 pub use vec2::Vec2;
 pub use vec3::Vec3;

@@ -18,27 +18,22 @@
 use embedded_graphics::pixelcolor::BinaryColor;
 use embedded_graphics::prelude::*;
 use embedded_graphics::primitives::Rectangle;
-use hopkit::math::Vec2;
+use hopkit::math::{order_key, Vec2};
 
 use super::shapes::{rect_between, stroke_rect};
 use crate::level::{Zone, POOL};
 use crate::solid_level::{BlockKind, BLOCKS, STAIR_RUN, STAIR_STEPS};
 
-/// An integer that orders like `x` among floats that are not NaN (`a < b` ⇔ `key(a) < key(b)`,
-/// `−0.0` and `+0.0` both 0): the magnitude's bits, negated for a negative `x`. The in-view test
-/// compares these, not the floats, whose compares are library calls on the Cortex-M0+.
-const fn key(x: f32) -> i32 {
-    let m = (x.to_bits() & !(1 << 31)) as i32;
-    if x.to_bits() >> 31 != 0 {
-        -m
-    } else {
-        m
-    }
-}
-
-/// A zone's `[min.x, max.x, min.y, max.y]` as [`key`]s.
+/// A zone's `[min.x, max.x, min.y, max.y]` as [`order_key`]s: the in-view test compares these,
+/// not the floats, whose compares are library calls on the Cortex-M0+ (the same answers: bounds
+/// are never NaN).
 const fn zone_keys(z: &Zone) -> [i32; 4] {
-    [key(z.min.x), key(z.max.x), key(z.min.y), key(z.max.y)]
+    [
+        order_key(z.min.x),
+        order_key(z.max.x),
+        order_key(z.min.y),
+        order_key(z.max.y),
+    ]
 }
 
 /// [`zone_keys`] of every block of [`BLOCKS`], then of the pool, at compile time.
@@ -61,7 +56,7 @@ pub(crate) fn draw_solids<D: DrawTarget<Color = BinaryColor>>(
     to_point: impl Fn(Vec2) -> Option<Point>,
     target: &mut D,
 ) -> Result<(), D::Error> {
-    // Wholly outside `seen`, on the [`key`]s: the same answers as the float compares, as
+    // Wholly outside `seen`, on the [`order_key`]s: the same answers as the float compares, as
     // neither side is a NaN (the blocks are constants, `Viewport::seen` is finite).
     let [sx0, sx1, sz0, sz1] = zone_keys(seen);
     let apart = |i: usize| {
@@ -175,7 +170,7 @@ mod tests {
     use hopkit::math::Vec3;
     use hopkit::movement::MoverState;
 
-    /// [`key`] orders like the floats (the in-view test's compares), `−0.0` and `+0.0` alike.
+    /// [`order_key`] orders like the floats (the in-view test's compares), `−0.0` and `+0.0` alike.
     #[test]
     fn keys_order_like_the_floats() {
         let mut v = std::vec![
@@ -195,8 +190,8 @@ mod tests {
         v.extend((-400..=400).map(|i| i as f32 * 0.173));
         for &a in &v {
             for &b in &v {
-                assert_eq!(key(a) <= key(b), a <= b, "{a} <= {b}");
-                assert_eq!(key(a) >= key(b), a >= b, "{a} >= {b}");
+                assert_eq!(order_key(a) <= order_key(b), a <= b, "{a} <= {b}");
+                assert_eq!(order_key(a) >= order_key(b), a >= b, "{a} >= {b}");
             }
         }
     }
