@@ -397,24 +397,7 @@ mod tests {
         assert!(Brush::stairs(Vec3::ZERO, Toward::PlusX, 10, 1.0, MAX_COORD, 1.0).is_err());
     }
 
-    fn p(x: f32, y: f32, z: f32, d: f32) -> Plane {
-        Plane {
-            normal: Vec3::new(x, y, z),
-            dist: d,
-        }
-    }
-
-    /// The unit cube's six planes.
-    fn cube() -> [Plane; 6] {
-        [
-            p(1.0, 0.0, 0.0, 1.0),
-            p(-1.0, 0.0, 0.0, 1.0),
-            p(0.0, 1.0, 0.0, 1.0),
-            p(0.0, -1.0, 0.0, 1.0),
-            p(0.0, 0.0, 1.0, 1.0),
-            p(0.0, 0.0, -1.0, 1.0),
-        ]
-    }
+    use super::super::hull::tests::{p, unit_cube as cube};
 
     #[test]
     fn from_planes_answers_hostile_input_with_its_documented_errors() {

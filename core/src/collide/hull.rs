@@ -262,17 +262,19 @@ fn near_axial(n: Vec3) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
-    fn p(x: f32, y: f32, z: f32, d: f32) -> Plane {
+    /// A plane `n·x = d` (the normal as given).
+    pub(in crate::collide) fn p(x: f32, y: f32, z: f32, d: f32) -> Plane {
         Plane {
             normal: Vec3::new(x, y, z),
             dist: d,
         }
     }
 
-    fn unit_cube() -> [Plane; 6] {
+    /// The six planes of the cube from −1 to 1.
+    pub(in crate::collide) fn unit_cube() -> [Plane; 6] {
         [
             p(1.0, 0.0, 0.0, 1.0),
             p(-1.0, 0.0, 0.0, 1.0),
