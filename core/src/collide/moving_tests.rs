@@ -526,8 +526,8 @@ fn quake3_in_four() -> MoveParams {
 
 #[test]
 fn a_climber_on_a_moving_ladder_keeps_its_offset_to_it() {
-    // Up, down, along its face, slowly away from the climber and more slowly towards it (see the
-    // next test): the climber keeps its offset to the ladder to rounding, holding it (never
+    // Up, down, along its face, slowly away from the climber and towards it (faster: the next
+    // test): the climber keeps its offset to the ladder to rounding, holding it (never
     // grounded, never falling), in one sub-step a call or four.
     for (params, subs) in [(MoveParams::quake3(), 1), (quake3_in_four(), 4)] {
         for v in [
@@ -557,42 +557,125 @@ fn a_climber_on_a_moving_ladder_keeps_its_offset_to_it() {
 }
 
 #[test]
-fn a_ladder_moving_along_its_normal_faster_than_the_reach_lets_its_climber_go() {
-    // The ladder is found after its move (Quake's order), before the climber is carried: one
-    // that moved away more than the reach (`body_radius / 16`: 56 units/s at 60 Hz), or towards
-    // the climber more than its gap (a skin, 7.5 units/s: it then overlaps the climber, and a
-    // trace that starts inside a solid does not find it), has left its climber, which falls —
-    // as in Quake III, where no ladder carries its climber — never inside, never NaN; one moving
-    // into it pushes it along (the offset kept).
+fn a_ladder_moving_fast_along_its_normal_keeps_its_climber() {
+    // Pushers first: a body that held the ladder before its move is carried by it before the
+    // ladder search (`platform::carry_held_ladder`), so the climber holds a ladder moving along
+    // its normal far past the reach (`body_radius / 16`: 56 units/s at 60 Hz, the old limit
+    // away from it) and the skin (7.5 units/s, the old limit towards it), up to `max_velocity`
+    // (2,000 units/s) away and towards it, alone or with a move up or sideways: its offset kept,
+    // never grounded, never falling, never inside, never NaN; with 1 and 4 sub-steps a call.
+    for (params, subs) in [(MoveParams::quake3(), 1), (quake3_in_four(), 4)] {
+        for v in [
+            Vec3::new(0.0, 0.0, -60.0),
+            Vec3::new(0.0, 0.0, 10.0),
+            Vec3::new(0.0, 0.0, -300.0),
+            Vec3::new(0.0, 0.0, 300.0),
+            Vec3::new(0.0, 0.0, -2000.0),
+            Vec3::new(0.0, 0.0, 2000.0),
+            Vec3::new(0.0, 120.0, -900.0),
+            Vec3::new(150.0, -80.0, 700.0),
+        ] {
+            let mut w = ladder_level();
+            let mut s = MoverState::new(Vec3::new(0.0, 100.0, STOP));
+            let offset = s.position - w.brushes()[1].mins();
+            for t in 0..30 {
+                let (moved, ev) = call(&mut w, 1, v, &mut s, &params, &facing_ladder(false), false);
+                moved.unwrap();
+                assert_eq!(ev.substeps, subs);
+                let now = s.position - w.brushes()[1].mins();
+                assert!(
+                    (now - offset).length() < 0.05,
+                    "{v:?} {subs} tick {t}: offset {now:?}, was {offset:?} {s:?}"
+                );
+                assert!(!s.grounded && !ev.landed, "{v:?} {subs} tick {t}: {s:?}");
+            }
+            // Still climbing: the key into it climbs at `ladder_climb_speed` relative to it.
+            let y = s.position.y - w.brushes()[1].mins().y;
+            let up = MoveInput::new(Vec2::new(1.0, 0.0), false, Vec2::new(0.0, -1.0));
+            call(&mut w, 1, v, &mut s, &params, &up, false).0.unwrap();
+            let climbed = s.position.y - w.brushes()[1].mins().y - y;
+            let want = params.ladder_climb_speed * DT;
+            assert!((climbed - want).abs() < 0.05, "{v:?} {subs}: {climbed}");
+        }
+    }
+}
+
+#[test]
+fn a_climber_pushing_off_a_fast_ladder_leaves_it() {
+    // The push-off (270 units/s along the normal, relative to the ladder) still leaves a ladder
+    // moving along its normal, away or towards the climber, as fast as the push-off or faster
+    // (up to `max_velocity`): the body is not caught back (from where it was before the ladder's
+    // move the ladder is out of reach), it never comes closer to it and falls, never inside,
+    // never NaN. (At 2,000 towards it the push-off plus the ladder's velocity is clamped to
+    // `max_velocity`, the ladder's speed: the gap then stays, to rounding.)
+    for (params, subs) in [(MoveParams::quake3(), 1), (quake3_in_four(), 4)] {
+        for vz in [-2000.0, -600.0, -270.0, -100.0, 100.0, 600.0, 2000.0] {
+            let v = Vec3::new(0.0, 0.0, vz);
+            let mut w = ladder_level();
+            let mut s = MoverState::new(Vec3::new(0.0, 100.0, STOP));
+            for _ in 0..5 {
+                call(&mut w, 1, v, &mut s, &params, &facing_ladder(false), false)
+                    .0
+                    .unwrap();
+            }
+            let y = s.position.y;
+            let (_, ev) = call(&mut w, 1, v, &mut s, &params, &facing_ladder(true), false);
+            assert!(ev.jumped, "{vz} {subs}: {ev:?}");
+            for t in 0..20 {
+                let face = w.brushes()[1].maxs().z;
+                let before = s.position.z - face;
+                call(&mut w, 1, v, &mut s, &params, &MoveInput::default(), false)
+                    .0
+                    .unwrap();
+                let gap = s.position.z - w.brushes()[1].maxs().z;
+                assert!(
+                    gap >= before - 1e-3 && gap > STOP + 2.0,
+                    "{vz} {subs} tick {t}: {before} → {gap} {s:?}"
+                );
+            }
+            assert!(
+                s.position.y < y - 10.0 && s.velocity.y < 0.0,
+                "{vz} {subs}: {s:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_body_that_did_not_hold_a_moving_ladder_is_not_carried_by_it() {
+    // Falling in front of the ladder, facing it, 4 units out of its reach before its move: a
+    // ladder moving away does not pull it along (from where it was before the move the ladder
+    // was out of reach), one moving towards it at 300 units/s reaches it on the second call (the
+    // gap, 5 units, is that call's move) and pushes it, and the body then holds it (the ladder
+    // is within reach where it was before the next move): carried at the ladder's speed.
     let params = MoveParams::quake3();
-    for vz in [-300.0, 240.0] {
+    for vz in [-300.0, -60.0] {
         let mut w = ladder_level();
-        let mut s = MoverState::new(Vec3::new(0.0, 100.0, STOP));
-        for _ in 0..20 {
-            let input = facing_ladder(false);
-            call(
-                &mut w,
-                1,
-                Vec3::new(0.0, 0.0, vz),
-                &mut s,
-                &params,
-                &input,
-                false,
-            )
+        let mut s = MoverState::new(Vec3::new(0.0, 100.0, STOP + 4.0));
+        for t in 0..10 {
+            let v = Vec3::new(0.0, 0.0, vz);
+            call(&mut w, 1, v, &mut s, &params, &facing_ladder(false), false)
+                .0
+                .unwrap();
+            assert_eq!(s.position.z, STOP + 4.0, "{vz} tick {t}: {s:?}");
+        }
+        assert!(s.velocity.y < 0.0, "{s:?}");
+    }
+    let mut w = ladder_level();
+    let mut s = MoverState::new(Vec3::new(0.0, 100.0, STOP + 5.0));
+    let v = Vec3::new(0.0, 0.0, 300.0);
+    call(&mut w, 1, v, &mut s, &params, &facing_ladder(false), false)
+        .0
+        .unwrap();
+    assert_eq!(s.position.z, STOP + 5.0, "{s:?}");
+    for t in 0..10 {
+        call(&mut w, 1, v, &mut s, &params, &facing_ladder(false), false)
             .0
             .unwrap();
-        }
-        assert!(
-            s.position.y < 100.0 - 10.0 && s.velocity.y < 0.0,
-            "{vz}: {s:?}"
-        );
-        let z = if vz < 0.0 {
-            STOP
-        } else {
-            STOP + vz * 20.0 * DT
-        };
-        assert!((s.position.z - z).abs() < 1e-2, "{vz}: {s:?}");
+        let gap = s.position.z - w.brushes()[1].maxs().z;
+        assert!((gap - STOP).abs() < 0.05, "tick {t}: {gap} {s:?}");
     }
+    assert!(s.velocity.y.abs() < 1e-3, "holding it, not falling: {s:?}");
 }
 
 #[test]

@@ -21,13 +21,14 @@
 //! [`crate::collide::SolidFlags::LADDER`] in front of the body (Quake II's test), and the climb
 //! slides along what it meets ([`super::slide`]).
 //!
-//! Before the climb, what moved carries or pushes the climber ([`super::platform`]'s
-//! `carry_climber`): a climber off the ground is carried by the moving ladder it holds (its
-//! offset kept; the climbing velocity stays relative to the ladder, and a push-off adds the
-//! ladder's velocity), a climber standing at the foot by a moving floor, and a solid moving into
-//! it pushes it. A ladder that moved along its normal more than the reach (away) or the
-//! climber's gap (towards it) in one tick is not found: the climber lets go
-//! (docs/movement-features.md).
+//! What moved carries or pushes the climber first (Quake III's order, pushers first): a body off
+//! the ground that held a moving ladder before the ladder's move is carried by that move once a
+//! call, before the ticks look for a ladder ([`super::platform`]'s `carry_held_ladder`, run by
+//! [`super::step`]), so [`find`] finds the ladder where the body held it, whichever way and at
+//! any speed up to `max_velocity` it moved (its offset kept; the climbing velocity stays relative
+//! to the ladder, and a push-off adds the ladder's velocity); before the climb a climber standing
+//! at the foot is carried by a moving floor, and a solid moving into it pushes it
+//! (`carry_climber`; docs/movement-features.md).
 //!
 //! [`super::step`] chooses this mode every tick, as Quake III's `PmoveSingle` chooses its move:
 //! a push-off on one sub-step of a call is followed by falling on the next.
@@ -73,6 +74,10 @@ pub(super) fn find<P: GroundProbe>(
     facing: Vec2,
 ) -> Option<Vec2> {
     if P::SOLID {
+        // In a world without a ladder (the test inline: no call).
+        if !probe.solid_flags().contains(SolidFlags::LADDER) {
+            return None;
+        }
         return solid_ladder(probe, state, params, wish, facing);
     }
     touching(probe, state, params, wish)
@@ -87,14 +92,36 @@ fn solid_ladder(
     wish: WishDir,
     facing: Vec2,
 ) -> Option<Vec2> {
-    let reach = crate::math::finite_or(params.body_radius * (1.0 / 16.0), 0.0);
-    if !(reach > 0.0) || !probe.solid_flags().contains(SolidFlags::LADDER) {
+    let reach = reach(params);
+    if !(reach > 0.0) {
         return None;
     }
     let f = super::kernels::unit_facing(facing);
-    let (mins, maxs) = super::slide::body_box(state, params);
-    let p = state.position;
-    let ahead = Vec3::new(p.x + f.x * reach, p.y, p.z + f.y * reach);
+    let body = super::slide::body_box(state, params);
+    let t = sweep(probe, state.position, f, reach, body)?;
+    grab(t.plane.normal, state, params, wish)
+}
+
+/// How far in front of the body [`find`] looks for a ladder among solids: `body_radius / 16`
+/// (one Quake unit for a Quake body), 0 when that is not finite.
+#[inline(always)]
+pub(super) fn reach(params: &MoveParams) -> f32 {
+    crate::math::finite_or(params.body_radius * (1.0 / 16.0), 0.0)
+}
+
+/// The box `mins..maxs` at `from` swept `len` along the planar unit direction `f` hits a solid
+/// with [`SolidFlags::LADDER`]: that trace (its plane is the ladder's face). [`find`]'s sweep
+/// among solids, and the moving ladder's (`platform::carry_held_ladder`).
+#[inline(always)]
+pub(super) fn sweep(
+    probe: &impl GroundProbe,
+    from: Vec3,
+    f: Vec2,
+    len: f32,
+    (mins, maxs): (Vec3, Vec3),
+) -> Option<crate::collide::TraceResult> {
+    let p = from;
+    let ahead = Vec3::new(p.x + f.x * len, p.y, p.z + f.y * len);
     // Away from every ladder (no ladder's bounds meet the sweep's) the trace could not report
     // one: skipped, the same answer.
     if !probe.could_report(SolidFlags::LADDER, p, ahead, mins, maxs) {
@@ -104,12 +131,17 @@ fn solid_ladder(
     if !(t.fraction < 1.0) || !t.flags.contains(SolidFlags::LADDER) {
         return None;
     }
-    grab(t.plane.normal, state, params, wish)
+    Some(t)
 }
 
 /// [`touching`]'s tests on a reported normal. Out of line: only ladders reach it.
 #[inline(never)]
-fn grab(n: Vec3, state: &MoverState, params: &MoveParams, wish: WishDir) -> Option<Vec2> {
+pub(super) fn grab(
+    n: Vec3,
+    state: &MoverState,
+    params: &MoveParams,
+    wish: WishDir,
+) -> Option<Vec2> {
     if !n.is_finite() {
         return None;
     }
@@ -132,7 +164,9 @@ fn grab(n: Vec3, state: &MoverState, params: &MoveParams, wish: WishDir) -> Opti
 }
 
 /// One climbing tick of `dt` seconds on the ladder with planar normal `n` ([`touching`]), the
-/// state repaired and `wish` (the world wish) sanitised by the driver; `jump` the jump key.
+/// state repaired and `wish` (the world wish) sanitised by the driver; `jump` the jump key;
+/// `ticks_left` the call's ticks after this one (for a push-off from a moving ladder, which
+/// carried the climber by its whole move of the call: `platform::carry_climber`).
 /// Among solids out of line ([`tick_solid`]), else inlined.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
@@ -144,12 +178,13 @@ pub(super) fn tick<P: GroundProbe>(
     jump: bool,
     probe: &P,
     dt: f32,
+    ticks_left: u32,
     ev: &mut StepEvents,
 ) {
     if P::SOLID {
-        tick_solid(state, params, n, wish, jump, probe, dt, ev);
+        tick_solid(state, params, n, wish, jump, probe, dt, ticks_left, ev);
     } else {
-        tick_body(state, params, n, wish, jump, probe, dt, ev);
+        tick_body(state, params, n, wish, jump, probe, dt, ticks_left, ev);
     }
 }
 
@@ -168,9 +203,10 @@ fn tick_solid<P: GroundProbe>(
     jump: bool,
     probe: &P,
     dt: f32,
+    ticks_left: u32,
     ev: &mut StepEvents,
 ) {
-    tick_body(state, params, n, wish, jump, probe, dt, ev);
+    tick_body(state, params, n, wish, jump, probe, dt, ticks_left, ev);
 }
 
 /// [`tick`]'s body.
@@ -184,18 +220,24 @@ fn tick_body<P: GroundProbe>(
     jump: bool,
     probe: &P,
     dt: f32,
+    ticks_left: u32,
     ev: &mut StepEvents,
 ) {
     // A push-off tick does not categorise, so nothing else overwrites a bad normal.
     repair_ground_normal(state);
     // What moved before the step moves the climber first (Quake order: pushers first): the
     // moving ladder it holds, the moving floor it stands on, a moving solid pushing it.
-    let carried = super::platform::carry_climber(state, params, probe, n, dt, ev);
+    let pressed = key_pressed(state, jump);
+    let leaving = if P::SOLID && pressed {
+        dt * ticks_left as f32
+    } else {
+        0.0
+    };
+    let carried = super::platform::carry_climber(state, params, probe, n, dt, leaving, ev);
     let w = wish.dir * wish.scale;
     let into = -(w.x * n.x + w.y * n.y);
     let side = Vec2::new(w.x + into * n.x, w.y + into * n.y);
     let speed = params.ladder_climb_speed;
-    let pressed = key_pressed(state, jump);
     let v = if pressed {
         state.jump_latched = true;
         ev.jumped = true;

@@ -4,7 +4,8 @@
 //! One call ([`step`]):
 //! 1. `dt` checked and split into fixed ticks ([`SubSteps`]: at most `max_tick_dt` each, at most
 //!    `max_substeps`); the state handed in repaired (`repair_state`); the input's world wish
-//!    computed once.
+//!    computed once; among solids, a body that held a moving ladder before the ladder's move is
+//!    carried by that move (pushers first: `platform::carry_held_ladder`).
 //! 2. Every tick: crouch or stand up ([`super::crouch`]) and scale the wish; then
 //!    the mode — on a ladder, climb ([`super::ladder`]); swimming or in a water jump, swim
 //!    ([`super::water`]); else walk or fly ([`super::walk`]); then remember the jump key for the
@@ -21,6 +22,7 @@ use super::kernels::WishDir;
 use super::params::MoveParams;
 use super::state::{repair_ground_normal, repair_state};
 use super::state::{MoveInput, MoverState, StepEvents};
+use crate::collide::SolidFlags;
 use crate::ground::GroundProbe;
 use crate::timestep::SubSteps;
 
@@ -37,27 +39,38 @@ use crate::timestep::SubSteps;
 ///   `crouch.rs`) is applied first; on a ladder the tick climbs (`ladder.rs`); swimming
 ///   (water at the waist, [`water_level`](super::water_level) ≥ 2) or during a water jump it swims
 ///   (`water.rs`); else it walks or flies (`walk.rs`). Each mode's rules: docs/movement-features.md.
-pub fn step(
+pub fn step<P: GroundProbe>(
     state: &mut MoverState,
     params: &MoveParams,
     input: &MoveInput,
-    probe: &impl GroundProbe,
+    probe: &P,
     dt: f32,
 ) -> StepEvents {
     let Some((split, mut ev)) = begin_step(state, params, dt) else {
         return StepEvents::REJECTED;
     };
+    if P::SOLID && probe.solid_flags().contains(MOVING_LADDER) {
+        // Pushers first: a body that held a ladder before the ladder's move (made before the
+        // call, over the call's time) is carried by it before any tick looks for a ladder.
+        super::platform::carry_held_ladder(state, params, probe, input.facing, &split);
+    }
     let wish = input.world_wish().sanitized();
-    for _ in 0..split.count {
-        step_tick(state, params, input, &wish, probe, split.step, &mut ev);
+    for left in (0..split.count).rev() {
+        step_tick(
+            state, params, input, &wish, probe, split.step, left, &mut ev,
+        );
     }
     ev
 }
 
+/// A world with a moving ladder: both flags among [`GroundProbe::solid_flags`].
+const MOVING_LADDER: SolidFlags = SolidFlags::LADDER.union(SolidFlags::MOVING);
+
 /// One tick of [`step`] (`0 < dt ≤ max_tick_dt`, the state repaired, `wish` the input's sanitised
-/// world wish): crouch, then the mode of this tick, then the jump key remembered. Events are added
-/// to `ev`.
+/// world wish, `left` the call's ticks after this one): crouch, then the mode of this tick, then
+/// the jump key remembered. Events are added to `ev`.
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 fn step_tick(
     state: &mut MoverState,
     params: &MoveParams,
@@ -65,6 +78,7 @@ fn step_tick(
     wish: &WishDir,
     probe: &impl GroundProbe,
     dt: f32,
+    left: u32,
     ev: &mut StepEvents,
 ) {
     let wish = if input.crouch || state.crouched {
@@ -74,7 +88,7 @@ fn step_tick(
         *wish
     };
     if let Some(n) = super::ladder::find(probe, state, params, wish, input.facing) {
-        super::ladder::tick(state, params, n, &wish, input.jump, probe, dt, ev);
+        super::ladder::tick(state, params, n, &wish, input.jump, probe, dt, left, ev);
     } else if !(super::water::swimming(probe, state, params)
         && super::water::tick(state, params, input, &wish, probe, dt, ev))
     {

@@ -32,9 +32,12 @@
 //! **Every mode** (Quake III's `G_MoverPush` moves whatever a mover carries or touches, whatever
 //! its movement): the walking tick carries as above; the swimming tick the same way
 //! ([`carry_swimmer`]: a grounded swimmer carried, one a moving solid moved into pushed, the
-//! leaving and landing rules after its move); the climbing tick carries a climber off the ground
-//! by the moving ladder it holds, else as the others ([`carry_climber`]; its velocity stays
-//! relative to the ladder, a push-off adds the ladder's). Each mode carries before its own move.
+//! leaving and landing rules after its move); a body off the ground that held a moving ladder
+//! before the ladder's move is carried by it once a call, before the ticks look for a ladder
+//! ([`carry_held_ladder`], run by [`super::step`]: then the ladder is found where the body held
+//! it, at any speed), else the climbing tick carries as the others ([`carry_climber`]; a
+//! climbing velocity stays relative to the ladder, a push-off adds the ladder's). Each mode
+//! carries before its own move.
 //!
 //! Walking from one surface to another while grounded keeps the relative velocity: stepping onto
 //! a conveyor starts carrying, stepping off it onto still ground stops (as Quake's movers).
@@ -50,6 +53,7 @@
 //! the position or velocity non-finite is not applied; a velocity that would overflow on leaving
 //! or landing is left as it was.
 
+use super::kernels::WishDir;
 use super::params::MoveParams;
 use super::state::MoverState;
 use crate::collide::SolidFlags;
@@ -280,12 +284,14 @@ fn stay_on<P: GroundProbe>(
 /// Step 1 for a climbing tick (`ladder::tick`) on the ladder with planar normal `n`: among
 /// solids, a climber off the ground holding a moving ladder (the solid with
 /// [`SolidFlags::LADDER`] its box meets when swept `body_radius / 16` towards the ladder,
-/// [`held_ladder`]) is carried by that ladder's move, through a trace, and keeps its offset to
-/// it; otherwise [`carry_swimmer`]'s rules: a climber standing on a moving floor at the foot of
-/// the ladder is carried by the floor, one a moving solid moved into is pushed out. The result
-/// is the carrier's velocity (the ladder's or the floor's), which the climbing tick adds to a
-/// push-off only (a climbing velocity is relative to what carries it). Out of line: only
-/// climbing ticks reach it.
+/// [`held_ladder`]) was carried by that ladder's move before the call's ticks
+/// ([`carry_held_ladder`]), and is not moved here (unless it pushes off before the call's last
+/// tick: `leaving`, the call's seconds after this tick when it does, else 0; [`give_back`]);
+/// otherwise [`carry_swimmer`]'s rules: a
+/// climber standing on a moving floor at the foot of the ladder is carried by the floor, one a
+/// moving solid moved into is pushed out. The result is the carrier's velocity (the ladder's or
+/// the floor's), which the climbing tick adds to a push-off only (a climbing velocity is relative
+/// to what carries it). Out of line: only climbing ticks reach it.
 #[inline(never)]
 pub(super) fn carry_climber<P: GroundProbe>(
     state: &mut MoverState,
@@ -293,18 +299,113 @@ pub(super) fn carry_climber<P: GroundProbe>(
     probe: &P,
     n: crate::math::Vec2,
     dt: f32,
+    leaving: f32,
     ev: &mut super::StepEvents,
 ) -> Carried {
     if P::SOLID && !state.grounded && moving_solids(probe) {
         if let Some(c) = held_ladder(state, params, probe, n) {
-            let (mins, maxs) = super::slide::body_box(state, params);
-            let before = state.position;
-            carry_by(state, SurfaceMotion::translating(c.velocity), dt)?;
-            state.position = super::slide::trace(probe, before, state.position, mins, maxs).end;
+            if leaving > 0.0 {
+                give_back(state, params, probe, c.velocity * leaving);
+            }
             return Some(c.velocity);
         }
     }
     carry_swimmer(state, params, probe, dt, ev)
+}
+
+/// A climber pushing off a moving ladder on a tick with `leaving` seconds of the call after it:
+/// [`carry_held_ladder`] carried it by the ladder's whole move of the call, and from the push-off
+/// on it moves by its own velocity, the ladder's added ([`push_off`]), over those seconds too:
+/// the part of the carry for them (`back`, the ladder's velocity times `leaving`) is taken back,
+/// through a trace, so the call moves it as far as a carry of `velocity·dt` a tick would
+/// have. With one sub-step a call (the documented use) `leaving` is 0 and this never runs.
+#[cold]
+#[inline(never)]
+fn give_back<P: GroundProbe>(state: &mut MoverState, params: &MoveParams, probe: &P, back: Vec3) {
+    let p = state.position;
+    let to = p - back;
+    if !to.is_finite() {
+        return;
+    }
+    let (mins, maxs) = super::slide::body_box(state, params);
+    state.position = super::slide::trace(probe, p, to, mins, maxs)
+        .end
+        .flush_subnormal();
+}
+
+/// Among solids, once a call before its ticks (Quake III's `G_MoverPush`: the pushers move what
+/// they carry before the player's `Pmove`), in a world with a moving ladder
+/// ([`SolidFlags::LADDER`] and [`SolidFlags::MOVING`] in [`GroundProbe::solid_flags`]): a body
+/// off the ground that held a ladder before the ladder's move is carried by that move, so the
+/// ticks' ladder search (`ladder::find`) finds it where it held it, whichever way and however
+/// fast it moved.
+///
+/// `time` is the call's stepped time (its sub-steps' sum), over which the solid made its move
+/// (`World::move_solid` with the call's `dt`, before the call). The moving ladder is the one the
+/// body's box is inside of ([`GroundProbe::carrier`]: it moved into the body), else the first
+/// solid the box hits swept along the view's planar forward `facing` by the reach
+/// (`body_radius / 16`) plus the farthest a ladder can have moved away
+/// (`max_velocity · time`), if it is a moving ladder (its carrier, the box pushed `body_radius`
+/// into it). Its move this call is `velocity · time`; the body moved by as much is where it was
+/// to the ladder before the move: if from there the ladder search finds that same ladder (the
+/// box swept by the reach along `facing` hits it, and `ladder::grab`'s rules take it: a body
+/// moving away from it faster than `ladder_climb_speed` — a push-off — is not held), the body is
+/// moved there through a trace (a wall stops it; the ladder does not, the trace starts in it or
+/// ends in front of it). Nothing else changes (the climbing velocity is relative to the ladder).
+///
+/// Limit: a ladder moving away faster than `max_velocity` along the view is not looked for that
+/// far: its climber lets go. Out of line and cold: only worlds with a moving ladder reach it.
+#[inline(never)]
+pub(super) fn carry_held_ladder<P: GroundProbe>(
+    state: &mut MoverState,
+    params: &MoveParams,
+    probe: &P,
+    facing: crate::math::Vec2,
+    split: &crate::timestep::SubSteps,
+) {
+    let reach = super::ladder::reach(params);
+    let time = split.step * split.count as f32;
+    if state.grounded || !(reach > 0.0) || !(time > 0.0) {
+        return;
+    }
+    let f = super::kernels::unit_facing(facing);
+    let body = super::slide::body_box(state, params);
+    let p = state.position;
+    let c = match probe.carrier(p, body.0, body.1) {
+        Some(c) if c.inside => c,
+        _ => {
+            let far = reach + crate::math::finite_or(params.max_velocity * time, 0.0);
+            let held = SolidFlags::LADDER.union(SolidFlags::MOVING);
+            let Some(t) = super::ladder::sweep(probe, p, f, far, body) else {
+                return;
+            };
+            let r = params.body_radius;
+            let into = Vec3::new(t.end.x + f.x * r, t.end.y, t.end.z + f.y * r);
+            if !t.flags.contains(held) || !into.is_finite() {
+                return;
+            }
+            match probe.carrier(into, body.0, body.1) {
+                Some(c) if c.inside && Some(c.solid) == t.solid => c,
+                _ => return,
+            }
+        }
+    };
+    let was = p + c.velocity * time;
+    if !was.is_finite() {
+        return;
+    }
+    let Some(t) = super::ladder::sweep(probe, was, f, reach, body) else {
+        return;
+    };
+    if t.solid != Some(c.solid)
+        || super::ladder::grab(t.plane.normal, state, params, WishDir::NONE).is_none()
+    {
+        return;
+    }
+    let end = super::slide::trace(probe, p, was, body.0, body.1).end;
+    if end.is_finite() {
+        state.position = end.flush_subnormal();
+    }
 }
 
 /// The moving ladder a climber holds, among solids: the box swept `body_radius / 16` (one Quake
@@ -312,8 +413,8 @@ pub(super) fn carry_climber<P: GroundProbe>(
 /// with [`SolidFlags::LADDER`] and [`SolidFlags::MOVING`], and the box pushed `body_radius` into
 /// it overlaps that solid ([`GroundProbe::carrier`] names it: moving, its velocity not zero).
 /// `None` otherwise — also when the box there stands on another moving solid, which
-/// [`GroundProbe::carrier`] names first (the climber is then carried by what it holds only if
-/// nothing else carries it).
+/// [`GroundProbe::carrier`] names first (the climber then keeps the velocity of what it holds
+/// on a push-off only if nothing else carries it).
 fn held_ladder<P: GroundProbe>(
     state: &MoverState,
     params: &MoveParams,
@@ -321,7 +422,7 @@ fn held_ladder<P: GroundProbe>(
     n: crate::math::Vec2,
 ) -> Option<crate::collide::Carrier> {
     let r = params.body_radius;
-    let reach = crate::math::finite_or(r * (1.0 / 16.0), 0.0);
+    let reach = super::ladder::reach(params);
     if !(reach > 0.0) {
         return None;
     }
