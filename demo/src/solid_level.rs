@@ -625,6 +625,7 @@ mod tests {
         let mut crouched_inside = false;
         let mut swam = false;
         let mut climbed = false;
+        let mut water_jumped = false;
         let mut surfed = 0;
         let hash = run_tour(w, |leg, _, s| {
             let m = &s.player.mover;
@@ -647,6 +648,7 @@ mod tests {
             crouched_inside |= m.crouched && CORRIDOR.contains(m.position.planar());
             swam |=
                 hopkit::movement::water_level(&SolidGround::new(w, 0.4), m.position, &params) >= 2;
+            water_jumped |= m.water_jump_timer > 0.0 && TOUR[leg].what == "water jump out";
             climbed |= !m.grounded
                 && m.position.x < TOWER.min.x
                 && m.position.y > 1.0
@@ -689,7 +691,8 @@ mod tests {
         let m = last[by("sinking")];
         assert!(POOL.contains(m.position.planar()) && m.grounded, "{m:?}");
         assert!((m.position.y - (POOL_FLOOR + skin)).abs() < 1e-3, "{m:?}");
-        // Out with a water jump onto the floor east of it.
+        // Out with a water jump (its timer ran) onto the floor east of it.
+        assert!(water_jumped);
         let m = last[by("water jump out")];
         assert!(
             m.position.x > POOL.max.x + params.body_radius && m.position.y >= 0.0,
