@@ -523,3 +523,7 @@ fn solid_at<P: GroundProbe>(probe: &P, spot: Vec3) -> bool {
 fn solid_point(probe: &impl GroundProbe, spot: Vec3) -> bool {
     super::slide::trace(probe, spot, spot, Vec3::ZERO, Vec3::ZERO).start_solid
 }
+
+#[cfg(test)]
+#[path = "water_solid_tests.rs"]
+mod solid_tests;
