@@ -37,14 +37,38 @@
 //! 6. walls block the move as in the normal tick (during a water jump the velocity is kept, as
 //!    `PM_FlyMove` restores it), then the ground is categorised again; standing on the pool
 //!    floor keeps the vertical velocity (Quake's water move steps onto the floor without
-//!    clipping it).
+//!    clipping it) unless the move clipped it (a wall moving down into the floor; among solids,
+//!    the slide move's own clip).
 //!
-//! Differences from `pmove.c`, all from hopkit's height-probe world: the body is a point column
+//! **Among solids** ([`GroundProbe::SOLID`], `super::slide`) the same tick, with Quake III's moves
+//! (`bg_pmove.c`) in place of the height probe's, out of line (`move_solid`,
+//! `categorize_solid`): both ground categorisations are `PM_GroundTrace` (the slide code's
+//! ground trace, not sticking; a landing on a moving solid takes its velocity off once, at the
+//! tick's end, as before); the swim is `PM_WaterMove`'s — on the ground and moving into it, the
+//! velocity clipped along the ground plane keeping its length, then `PM_SlideMove` (no gravity;
+//! the ground plane never turned against) — and a water jump is `PM_WaterJumpMove`'s
+//! `PM_StepSlideMove`, so it climbs the pool's edge as a step. The box is swept: a swimmer never
+//! crosses a solid or ends in one, at any speed. `CheckWaterJump`'s two tests are Quake III's
+//! `pointcontents`: a point trace (no size, no length) that starts in a solid, not
+//! [`GroundProbe::height`]: a probe's ground for a point inside a solid is not defined
+//! ([`crate::collide::Solid`]'s answers none there, so the edge would never be found), and a
+//! world of solids answers the question itself with one trace. The water level stays the
+//! probe's [`GroundProbe::water`].
+//!
+//! Differences from `pmove.c`, from hopkit's height-probe world: the body is a point column
 //! (no hull: walls are ground more than `step_up` above the feet, "solid" at a point is ground
 //! above it), the water type is always water (no slime or lava speeds), the up move is the jump
 //! key's `JumpButton` only (no `+moveup` key) and the down move the crouch key at `max_speed`
 //! (QuakeWorld's `+movedown` gives `cl_upspeed`), and the water jump's flight has no air
-//! acceleration until it ends.
+//! acceleration until it ends. Among solids, from Quake III's `bg_pmove.c`: the rules above are
+//! kept (the levels, the jump key, the friction, no gravity in a water jump while level ≥ 2 and
+//! all of a tick's gravity before the move out of the water, the water jump's velocity restored
+//! after each move as QuakeWorld's `PM_FlyMove` does — Quake III keeps the clipped one), the
+//! ground trace snaps the feet (`ground_snap`) and keeps the vertical velocity the slide move
+//! left (Quake III's does not touch it), and the keep-the-length clip is skipped for a velocity
+//! whose part along the plane is no more than `OVERCLIP`'s 0.1 % (straight into the floor,
+//! where Quake III turns the overshoot into the whole speed straight up: a sinking swimmer would
+//! bounce off the pool's floor).
 //!
 //! [`super::step`] chooses this mode every tick ([`swimming`]), as Quake III's `PmoveSingle`
 //! does; [`super::step_wish`] and [`super::tick`] (walking and in the air only, with no view
