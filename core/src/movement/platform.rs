@@ -248,8 +248,9 @@ pub(super) fn carry_swimmer<P: GroundProbe>(
 /// carry's `v·dt` leaves the body in it; the water tick's ground trace would then nudge it out
 /// sideways (`PM_CorrectAllSolid`), off the solid. A trace down from `|v.y|·dt·max_substeps`
 /// above (the rise of the longest call) finds the moving solid's top, and a trace up to there
-/// moves the body (a ceiling stops it). Never runs with one sub-step a call (the carry was the
-/// solid's whole move). The mirror of [`stay_on`].
+/// moves the body (a ceiling stops it). With one sub-step a call it changes nothing (the carry
+/// was the solid's whole move: the box is out of it), for one more trace a tick of a swimmer on
+/// a rising solid. The mirror of [`stay_on`].
 #[cold]
 #[inline(never)]
 fn rise_out<P: GroundProbe>(
