@@ -196,20 +196,15 @@ fn add_contact(ev: &mut StepEvents, c: Contact) {
 /// velocity (with `keep_vy`) when the character ends grounded (Quake's water move steps onto the
 /// floor without clipping it; only a move that hit a wall, Quake's `PM_FlyMove`, clips it), and
 /// ending a water jump on the ground (`PM_CatagorizePosition`).
-/// Among solids ([`GroundProbe::SOLID`]) the ground is the slide code's ground trace
-/// ([`categorize_solid`]) and `hit` is not used.
-fn categorize_in_water<P: GroundProbe>(
+/// The height-probe world's; among solids [`categorize_solid`].
+fn categorize_in_water(
     state: &mut MoverState,
     params: &MoveParams,
-    probe: &P,
+    probe: &impl GroundProbe,
     hit: Option<Option<crate::ground::GroundHit>>,
     keep_vy: bool,
     ev: &mut StepEvents,
 ) {
-    if P::SOLID {
-        categorize_solid(state, params, probe, keep_vy, ev);
-        return;
-    }
     let vy = state.velocity.y;
     let c = match hit {
         Some(hit) => categorize_hit(state, params, hit, false),
@@ -250,7 +245,11 @@ pub(super) fn tick<P: GroundProbe>(
     let carried = super::platform::carry_swimmer(state, params, probe, dt, ev);
     let moved = carried.is_some() || state.position != start.0 || ev.carried_yaw != start.2;
     // PM_CatagorizePosition.
-    categorize_in_water(state, params, probe, None, true, ev);
+    if P::SOLID {
+        categorize_solid(state, params, probe, true, ev);
+    } else {
+        categorize_in_water(state, params, probe, None, true, ev);
+    }
     let level = level(probe, state.position, params);
     if level == 2 && check_water_jump(state, params, swim.flat, probe) {
         ev.jumped = true;
