@@ -27,11 +27,16 @@
 //!
 //! **Water among solids.** The world's solids carry no water: [`SolidGround`] answers
 //! [`GroundProbe::water`] from a water volume (the pool's columns below [`POOL_WATER`]) next to
-//! the world. While the body swims, hopkit's water tick moves it as in the height-probe world
-//! (`movement::water`: not swept), asking [`GroundProbe::probe`] for the ground; here that is a
-//! trace of the body's footprint (its box, flat, at the feet) straight down, and where the
-//! footprint is already in a solid (a pool wall), that solid's top — so a swimmer's box stays out
-//! of the pool's walls, and the water jump finds the edge (tested).
+//! the world. While the body swims, hopkit's water tick sweeps it through the solids as the
+//! walking tick does (`movement::water` among solids: Quake III's `PM_WaterMove` and
+//! `PM_WaterJumpMove` by the slide move, the ground by the ground trace, the water jump's edge by
+//! a point trace), so a swimmer's box stays out of the pool's walls and the water jump climbs
+//! the edge (tested: the tour's "water jump out" leg runs the water jump's timer and ends on the
+//! floor east of the pool). The water tick no longer asks [`GroundProbe::probe`]; its footprint
+//! trace (and, where the footprint is already in a solid, that solid's top) stays: it is still
+//! what the crouch's stand-up test in the air asks (`GroundProbe::height`), and a documented
+//! answer for any other caller; its in-a-solid branch was for the water tick's walls and is no
+//! longer needed by it.
 //!
 //! Only the player moves on the solids; the companion, the critters and the ghosts keep the
 //! plain ground ([`crate::level::DemoGround`]), as on the other levels (the ghosts' recordings
@@ -363,8 +368,8 @@ impl GroundProbe for SolidGround<'_> {
     /// within [`PROBE_DEPTH`]): the footprint (flat, `body_radius` each way) traced straight down,
     /// its end (a skin above the surface) and the plane hit; where the footprint already overlaps
     /// a solid at `point`, that solid's top (its bounding box's, a skin above; normal +Y) — a
-    /// wall for a body below it. Asked by hopkit's water tick and water jump only (walking and
-    /// flying among solids trace the body's box).
+    /// wall for a body below it. Asked by hopkit's crouch (standing up in the air) only:
+    /// walking, flying, climbing and swimming among solids trace the body's box.
     fn probe(&self, point: Vec3) -> Option<GroundHit> {
         if !point.is_finite() {
             return None;
@@ -625,6 +630,7 @@ mod tests {
         let mut crouched_inside = false;
         let mut swam = false;
         let mut climbed = false;
+        let mut water_jumped = false;
         let mut surfed = 0;
         let hash = run_tour(w, |leg, _, s| {
             let m = &s.player.mover;
@@ -647,6 +653,7 @@ mod tests {
             crouched_inside |= m.crouched && CORRIDOR.contains(m.position.planar());
             swam |=
                 hopkit::movement::water_level(&SolidGround::new(w, 0.4), m.position, &params) >= 2;
+            water_jumped |= m.water_jump_timer > 0.0 && TOUR[leg].what == "water jump out";
             climbed |= !m.grounded
                 && m.position.x < TOWER.min.x
                 && m.position.y > 1.0
@@ -689,7 +696,8 @@ mod tests {
         let m = last[by("sinking")];
         assert!(POOL.contains(m.position.planar()) && m.grounded, "{m:?}");
         assert!((m.position.y - (POOL_FLOOR + skin)).abs() < 1e-3, "{m:?}");
-        // Out with a water jump onto the floor east of it.
+        // Out with a water jump (its timer ran) onto the floor east of it.
+        assert!(water_jumped);
         let m = last[by("water jump out")];
         assert!(
             m.position.x > POOL.max.x + params.body_radius && m.position.y >= 0.0,

@@ -240,9 +240,45 @@ pub(super) fn carry_swimmer<P: GroundProbe>(
     if let Some(v) = carried {
         if P::SOLID && v.y < 0.0 {
             stay_on(state, params, probe, before, v, dt);
+        } else if P::SOLID && v.y > 0.0 {
+            rise_out(state, params, probe, v, dt);
         }
     }
     carried
+}
+
+/// A swimmer carried up by a moving solid (`v`) and left inside it: lifted onto its top. With
+/// several sub-steps a call the solid made the whole call's rise before the first, and the
+/// carry's `v·dt` leaves the body in it; the water tick's ground trace would then nudge it out
+/// sideways (`PM_CorrectAllSolid`), off the solid. A trace down from `|v.y|·dt·max_substeps`
+/// above (the rise of the longest call) finds the moving solid's top, and a trace up to there
+/// moves the body (a ceiling stops it). With one sub-step a call it changes nothing (the carry
+/// was the solid's whole move: the box is out of it), for one more trace a tick of a swimmer on
+/// a rising solid. The mirror of [`stay_on`].
+#[cold]
+#[inline(never)]
+fn rise_out<P: GroundProbe>(
+    state: &mut MoverState,
+    params: &MoveParams,
+    probe: &P,
+    v: Vec3,
+    dt: f32,
+) {
+    let (mins, maxs) = super::slide::body_box(state, params);
+    let p = state.position;
+    if !super::slide::trace(probe, p, p, mins, maxs).start_solid {
+        return;
+    }
+    let rise = crate::math::finite_or(v.y * dt * params.max_substeps as f32, 0.0);
+    let far = Vec3::new(p.x, p.y + rise, p.z);
+    if !(rise > 0.0) || !far.is_finite() {
+        return;
+    }
+    let back = super::slide::trace(probe, far, p, mins, maxs);
+    if back.all_solid || !(back.fraction < 1.0) || !back.flags.contains(SolidFlags::MOVING) {
+        return;
+    }
+    state.position = super::slide::trace(probe, p, back.end, mins, maxs).end;
 }
 
 /// A swimmer carried down by a moving solid (`v`, from `before`), carried again in two traces:

@@ -37,14 +37,38 @@
 //! 6. walls block the move as in the normal tick (during a water jump the velocity is kept, as
 //!    `PM_FlyMove` restores it), then the ground is categorised again; standing on the pool
 //!    floor keeps the vertical velocity (Quake's water move steps onto the floor without
-//!    clipping it).
+//!    clipping it) unless the move clipped it (a wall moving down into the floor; among solids,
+//!    the slide move's own clip).
 //!
-//! Differences from `pmove.c`, all from hopkit's height-probe world: the body is a point column
+//! **Among solids** ([`GroundProbe::SOLID`], `super::slide`) the same tick, with Quake III's moves
+//! (`bg_pmove.c`) in place of the height probe's, out of line (`move_solid`,
+//! `categorize_solid`): both ground categorisations are `PM_GroundTrace` (the slide code's
+//! ground trace, not sticking; a landing on a moving solid takes its velocity off once, at the
+//! tick's end, as before); the swim is `PM_WaterMove`'s — on the ground and moving into it, the
+//! velocity clipped along the ground plane keeping its length, then `PM_SlideMove` (no gravity;
+//! the ground plane never turned against) — and a water jump is `PM_WaterJumpMove`'s
+//! `PM_StepSlideMove`, so it climbs the pool's edge as a step. The box is swept: a swimmer never
+//! crosses a solid or ends in one, at any speed. `CheckWaterJump`'s two tests are Quake III's
+//! `pointcontents`: a point trace (no size, no length) that starts in a solid, not
+//! [`GroundProbe::height`]: a probe's ground for a point inside a solid is not defined
+//! ([`crate::collide::Solid`]'s answers none there, so the edge would never be found), and a
+//! world of solids answers the question itself with one trace. The water level stays the
+//! probe's [`GroundProbe::water`].
+//!
+//! Differences from `pmove.c`, from hopkit's height-probe world: the body is a point column
 //! (no hull: walls are ground more than `step_up` above the feet, "solid" at a point is ground
 //! above it), the water type is always water (no slime or lava speeds), the up move is the jump
 //! key's `JumpButton` only (no `+moveup` key) and the down move the crouch key at `max_speed`
 //! (QuakeWorld's `+movedown` gives `cl_upspeed`), and the water jump's flight has no air
-//! acceleration until it ends.
+//! acceleration until it ends. Among solids, from Quake III's `bg_pmove.c`: the rules above are
+//! kept (the levels, the jump key, the friction, no gravity in a water jump while level ≥ 2 and
+//! all of a tick's gravity before the move out of the water, the water jump's velocity restored
+//! after each move as QuakeWorld's `PM_FlyMove` does — Quake III keeps the clipped one), the
+//! ground trace snaps the feet (`ground_snap`) and keeps the vertical velocity the slide move
+//! left (Quake III's does not touch it), and the keep-the-length clip is skipped for a velocity
+//! whose part along the plane is no more than `OVERCLIP`'s 0.1 % (straight into the floor,
+//! where Quake III turns the overshoot into the whole speed straight up: a sinking swimmer would
+//! bounce off the pool's floor).
 //!
 //! [`super::step`] chooses this mode every tick ([`swimming`]), as Quake III's `PmoveSingle`
 //! does; [`super::step_wish`] and [`super::tick`] (walking and in the air only, with no view
@@ -172,6 +196,7 @@ fn add_contact(ev: &mut StepEvents, c: Contact) {
 /// velocity (with `keep_vy`) when the character ends grounded (Quake's water move steps onto the
 /// floor without clipping it; only a move that hit a wall, Quake's `PM_FlyMove`, clips it), and
 /// ending a water jump on the ground (`PM_CatagorizePosition`).
+/// The height-probe world's; among solids [`categorize_solid`].
 fn categorize_in_water(
     state: &mut MoverState,
     params: &MoveParams,
@@ -220,7 +245,11 @@ pub(super) fn tick<P: GroundProbe>(
     let carried = super::platform::carry_swimmer(state, params, probe, dt, ev);
     let moved = carried.is_some() || state.position != start.0 || ev.carried_yaw != start.2;
     // PM_CatagorizePosition.
-    categorize_in_water(state, params, probe, None, true, ev);
+    if P::SOLID {
+        categorize_solid(state, params, probe, true, ev);
+    } else {
+        categorize_in_water(state, params, probe, None, true, ev);
+    }
     let level = level(probe, state.position, params);
     if level == 2 && check_water_jump(state, params, swim.flat, probe) {
         ev.jumped = true;
@@ -268,26 +297,34 @@ pub(super) fn tick<P: GroundProbe>(
         // PM_AirMove during a water jump: PM_AirAccelerate returns, then gravity.
         state.velocity.y -= params.gravity * dt;
     }
-    let primal = state.velocity;
-    state.position += state.velocity * dt;
-    if !state.position.is_finite() || !state.velocity.is_finite() {
-        state.position = before;
-        state.velocity = Vec3::ZERO;
+    if P::SOLID {
+        // Among solids: swept through the solids ([`move_solid`]), then the ground trace.
+        move_solid(state, params, probe, dt, ev);
+        categorize_solid(state, params, probe, true, ev);
+    } else {
+        let primal = state.velocity;
+        state.position += state.velocity * dt;
+        if !state.position.is_finite() || !state.velocity.is_finite() {
+            state.position = before;
+            state.velocity = Vec3::ZERO;
+        }
+        let (hit, walled) = resolve_walls(state, params, probe, before);
+        ev.hit_wall |= walled;
+        if state.water_jump_timer != 0.0 {
+            // PM_FlyMove: `if (pmove.waterjumptime) VectorCopy (primal_velocity, pmove.velocity)`.
+            state.velocity = primal;
+        }
+        // Quake's water move stands on the floor without clipping `vy`; `PM_FlyMove` (a move
+        // that hit a wall) clips it only moving down into the floor; a water jump restores it.
+        let keep_vy =
+            state.water_jump_timer != 0.0 || (level >= 2 && (!walled || state.velocity.y > 0.0));
+        categorize_in_water(state, params, probe, Some(hit), keep_vy, ev);
     }
-    let (hit, walled) = resolve_walls(state, params, probe, before);
-    ev.hit_wall |= walled;
-    if state.water_jump_timer != 0.0 {
-        // PM_FlyMove: `if (pmove.waterjumptime) VectorCopy (primal_velocity, pmove.velocity)`.
-        state.velocity = primal;
-    }
-    // Quake's water move stands on the floor without clipping `vy`; `PM_FlyMove` (a move that
-    // hit a wall) clips it only moving down into the floor; a water jump restores it.
-    let keep_vy =
-        state.water_jump_timer != 0.0 || (level >= 2 && (!walled || state.velocity.y > 0.0));
-    categorize_in_water(state, params, probe, Some(hit), keep_vy, ev);
     // The platform rules after the tick: a carried swimmer that left the floor keeps its
-    // velocity, one that landed on a moving surface has it taken off (among solids, on a moving
-    // solid: the water tick's ground is the probe's, not the slide code's ground trace).
+    // velocity, one that landed on a moving surface (among solids, a moving solid) has it taken
+    // off — once a tick, on the tick's landing (grounded now, not at its start), as before the
+    // ground traces (a swimmer put on the floor by the first one and leaving it again in the
+    // same tick has not landed).
     super::platform::settle(state, params, probe, carried, was_grounded);
     if P::SOLID && !was_grounded && state.grounded {
         super::platform::land_on_solid(state, params, probe);
@@ -296,6 +333,115 @@ pub(super) fn tick<P: GroundProbe>(
     super::jump::tick_jump_timers_flushed(state, dt);
     state.flush_subnormals();
     true
+}
+
+/// [`categorize_in_water`] among solids (module docs, "Among solids"): Quake III's
+/// `PM_GroundTrace` ([`super::slide::ground_trace`], not sticking: the water tick has no
+/// `step_down` pull), the vertical velocity kept on the ground with `keep_vy` (Quake III's ground
+/// trace leaves the velocity alone; the slide move has already clipped what went into the
+/// floor), and a water jump ended on the ground. The landing rule on a moving solid
+/// ([`super::platform::land_on_solid`]) is the tick's, after it (as before the traces), not the
+/// trace's. Out of line, as the ladder's solid tick: only swimming ticks among solids reach it.
+#[inline(never)]
+fn categorize_solid<P: GroundProbe>(
+    state: &mut MoverState,
+    params: &MoveParams,
+    probe: &P,
+    keep_vy: bool,
+    ev: &mut StepEvents,
+) {
+    let vy = state.velocity.y;
+    let was = state.grounded;
+    let body = super::slide::body_box(state, params);
+    // Traced as grounded, so the trace's own landing rule (the moving solid's velocity taken
+    // off) does not run: the tick applies it once, at its end. The events are the same.
+    state.grounded = true;
+    let f = super::slide::ground_trace(probe, params, state, body, false);
+    let landed = !was && state.grounded;
+    ev.landed |= landed;
+    ev.left_ground |= was && !state.grounded;
+    ev.sliding |= f.sliding;
+    if landed && vy < 0.0 {
+        let impact = crate::math::finite_or(-vy, f32::MAX);
+        if impact > ev.impact_speed {
+            ev.impact_speed = impact;
+        }
+    }
+    if state.grounded {
+        if keep_vy {
+            state.velocity.y = vy;
+        }
+        state.water_jump_timer = 0.0;
+    }
+}
+
+/// The move of a water tick among solids (module docs, "Among solids"), its velocity already
+/// accelerated (and, out of the water during a water jump, pulled down by the tick's gravity):
+/// during a water jump Quake III's `PM_WaterJumpMove` (`PM_StepSlideMove`, so the jump climbs
+/// the pool's edge as a step), its velocity then restored (hopkit's water-jump rule, QuakeWorld's
+/// `PM_FlyMove`); else `PM_WaterMove`: on the ground and moving into it, the velocity slid along
+/// the ground plane keeping its length ([`along_ground_keeping_length`]), then `PM_SlideMove`
+/// (the ground plane never turned against). The box is swept: it never ends in a solid or
+/// crosses one, at any speed. Out of line, as the ladder's solid tick.
+#[inline(never)]
+fn move_solid<P: GroundProbe>(
+    state: &mut MoverState,
+    params: &MoveParams,
+    probe: &P,
+    dt: f32,
+    ev: &mut StepEvents,
+) {
+    use super::slide;
+    let body = slide::body_box(state, params);
+    let hits = if state.water_jump_timer != 0.0 {
+        let primal = state.velocity;
+        let hits = slide::step_slide_move(probe, params, state, body, dt, None);
+        state.velocity = primal;
+        hits
+    } else {
+        let ground = if state.grounded {
+            let n = state.ground_normal;
+            state.velocity = along_ground_keeping_length(state.velocity, n);
+            Some(n)
+        } else {
+            None
+        };
+        let (mut pos, mut vel) = (state.position, state.velocity);
+        let hits = slide::slide_move(
+            probe, params, &mut pos, &mut vel, body.0, body.1, dt, ground,
+        );
+        (state.position, state.velocity) = (pos, vel);
+        hits
+    };
+    ev.hit_wall |= hits.wall;
+}
+
+/// Quake III `PM_WaterMove`'s "make sure we can go up slopes easily under water": a velocity `v`
+/// going into the ground plane `n` is clipped along it ([`super::slide::clip_velocity`],
+/// `OVERCLIP`) and given back its length. Unchanged when it does not go into the plane, or
+/// when its part along the plane is no more than the clip's 0.1 % overshoot (straight into the
+/// floor: Quake III would turn that overshoot into the whole speed, straight up, and a swimmer
+/// sinking onto the pool's floor would bounce; hopkit keeps the clipped velocity, about 0).
+fn along_ground_keeping_length(v: Vec3, n: Vec3) -> Vec3 {
+    let into = v.dot(n);
+    if !(into < 0.0) {
+        return v;
+    }
+    let clipped = super::slide::clip_velocity(v, n, super::slide::OVERCLIP);
+    let l2 = v.length_squared();
+    let c2 = clipped.length_squared();
+    // The part along the plane, squared: |v|² − (v·n)² (n unit).
+    let along2 = l2 - into * into;
+    let overshoot = (super::slide::OVERCLIP - 1.0) * into;
+    if !(along2 > overshoot * overshoot) || !(c2 > 0.0) || !(l2 <= f32::MAX) {
+        return clipped;
+    }
+    let out = clipped * scalar::sqrt(l2 / c2);
+    if out.is_finite() {
+        out
+    } else {
+        clipped
+    }
 }
 
 /// QuakeWorld `PM_Friction`'s water branch: `speed = |v|`; below `stop_threshold` (Quake 1) the
@@ -338,11 +484,11 @@ fn accelerate(v: &mut Vec3, dir: Vec3, wishspeed: f32, accel: f32, dt: f32) {
 }
 
 /// QuakeWorld `CheckWaterJump` (module docs, step 2). Returns whether it jumped.
-fn check_water_jump(
+fn check_water_jump<P: GroundProbe>(
     state: &mut MoverState,
     params: &MoveParams,
     flat: Vec2,
-    probe: &impl GroundProbe,
+    probe: &P,
 ) -> bool {
     if state.water_jump_timer != 0.0 {
         return false;
@@ -360,13 +506,13 @@ fn check_water_jump(
     if !spot.is_finite() {
         return false;
     }
-    // Solid: ground above the spot.
-    if !matches!(probe.height(spot), Some(h) if h > spot.y) {
+    // Solid: ground above the spot (among solids: the spot in a solid).
+    if !solid_at(probe, spot) {
         return false;
     }
     spot.y = p.y + params.water_jump_clear_height;
     // Empty: no ground and no water above it.
-    let ground_above = matches!(probe.height(spot), Some(h) if h > spot.y);
+    let ground_above = solid_at(probe, spot);
     let water_above = matches!(probe.water(spot), Some(s) if s > spot.y);
     if ground_above || water_above || spot.y.is_nan() {
         return false;
@@ -382,3 +528,25 @@ fn check_water_jump(
     state.grounded = false;
     true
 }
+
+/// `CheckWaterJump`'s "solid" at `spot` (finite): in the height-probe world ground above it in
+/// its column; among solids Quake III's `pointcontents`, a point trace that starts in a solid
+/// ([`solid_point`]).
+#[inline(always)]
+fn solid_at<P: GroundProbe>(probe: &P, spot: Vec3) -> bool {
+    if P::SOLID {
+        return solid_point(probe, spot);
+    }
+    matches!(probe.height(spot), Some(h) if h > spot.y)
+}
+
+/// Whether the point `spot` is inside a solid: a trace of no size and no length
+/// ([`super::slide::trace`]) that starts solid. Out of line: among solids only.
+#[inline(never)]
+fn solid_point(probe: &impl GroundProbe, spot: Vec3) -> bool {
+    super::slide::trace(probe, spot, spot, Vec3::ZERO, Vec3::ZERO).start_solid
+}
+
+#[cfg(test)]
+#[path = "water_solid_tests.rs"]
+mod solid_tests;
