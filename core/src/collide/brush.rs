@@ -64,7 +64,7 @@ pub struct Brush {
 }
 
 /// `Ok(())` when every component is finite and within ±[`MAX_COORD`].
-fn check_coords(v: Vec3) -> Result<(), BrushError> {
+pub(super) fn check_coords(v: Vec3) -> Result<(), BrushError> {
     if !v.is_finite() {
         return Err(BrushError::NonFinite);
     }

@@ -76,12 +76,19 @@
 //! lists it nowhere, so a move needs no rebuild); at most [`MAX_MOVING_SOLIDS`] solids move. A
 //! world where nothing moved answers and costs exactly as before.
 //!
+//! # Water
+//! [`World::add_water`] adds a [`WaterVolume`], an axis-aligned box of water (Quake's
+//! `CONTENTS_WATER` brush; a pool, a flooded room): it blocks no trace, and [`Tracer::water`]
+//! (so [`Solid`]'s `GroundProbe::water`, which `movement::step` asks every tick) answers the
+//! surface — the top — of the highest volume containing the point (faces included; beside, below
+//! or above every volume, or NaN/inf: none). A world with no water answers after one compare.
+//!
 //! # Capacities, sizes, bounds
-//! - `World<N>`: `N` solids ≤ [`MAX_SOLIDS`], of which up to [`MAX_MOVING_SOLIDS`] move;
-//!   `N · 138 + 764` bytes plus two `usize`s, padded:
-//!   `World<256>` = 36,112 bytes on 64-bit targets (a test checks it), small enough for a
+//! - `World<N>`: `N` solids ≤ [`MAX_SOLIDS`], of which up to [`MAX_MOVING_SOLIDS`] move, and up
+//!   to [`MAX_WATER_VOLUMES`] water volumes; `N · 138 + 956` bytes plus three `usize`s, padded:
+//!   `World<256>` = 36,312 bytes on 64-bit targets (a test checks it), small enough for a
 //!   Cortex-M4 with 128 KiB of RAM. No allocation. [`World::push`] on a full world returns
-//!   [`WorldFull`] and changes nothing.
+//!   [`WorldFull`] and changes nothing; so does [`World::add_water`] with the water list full.
 //! - The grid: 16 × 16 cells in X/Z over the solids' extent, `4 · N` index entries; solids
 //!   covering more than 16 cells (a floor) are tested by every query.
 //! - A trace visits the cells its swept box covers (≤ 256) and tests each candidate solid once
@@ -101,12 +108,15 @@ mod hull;
 mod plane;
 mod solid;
 mod trace;
+mod water;
 mod world;
 
 #[cfg(test)]
 mod moving_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod water_tests;
 
 pub use brush::{Brush, BrushError, Stairs, Toward, MAX_BRUSH_PLANES, MAX_INPUT_PLANES};
 pub use flags::SolidFlags;
@@ -114,6 +124,7 @@ pub use grid::{GRID_DIM, GRID_ENTRIES_PER_SOLID, MAX_CELLS_PER_SOLID};
 pub use plane::Plane;
 pub use solid::{Solid, PROBE_REACH};
 pub use trace::{Carrier, Contents, TraceGuard, TraceResult, Tracer};
+pub use water::{WaterVolume, MAX_WATER_VOLUMES};
 pub use world::{BodyBox, MoveSolidError, World, WorldFull, MAX_MOVING_SOLIDS, MAX_SOLIDS};
 
 /// Quake III's `SURFACE_CLIP_EPSILON`: a trace stops this far (world units) in front of the

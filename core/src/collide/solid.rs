@@ -38,11 +38,25 @@ pub const PROBE_REACH: f32 = 65_536.0;
 /// below the point, `clearance` the free height above it. Ladders are the solids with
 /// [`SolidFlags::LADDER`] (the movement finds them with a trace). Moving solids
 /// ([`World::move_solid`](super::World::move_solid)) carry and push bodies through
-/// [`GroundProbe::carrier`]. Water and other moving surfaces (conveyors, turntables) are not
-/// solids: it reports none (wrap the world in a probe of your own that adds them, with
-/// `SOLID` set and `trace` and `solid_flags` passed on).
+/// [`GroundProbe::carrier`]. Water is the tracer's ([`Tracer::water`]): a
+/// [`World`](super::World)'s water volumes ([`World::add_water`](super::World::add_water)).
+/// Other moving surfaces (conveyors, turntables) are not solids: it reports none (wrap the world
+/// in a probe of your own that adds them, with `SOLID` set and `trace` and `solid_flags` passed
+/// on).
 #[derive(Clone, Copy, Debug)]
 pub struct Solid<T>(pub T);
+
+impl<T: Tracer> Solid<T> {
+    /// The point trace from [`PROBE_REACH`] above `point` down to it, when it hits something
+    /// (`point` inside a solid: it enters that solid's top at the latest). Out of line: only a
+    /// point inside a solid asks.
+    #[inline(never)]
+    fn from_above(&self, point: Vec3) -> Option<TraceResult> {
+        let above = Vec3::new(point.x, point.y + PROBE_REACH, point.z);
+        let t = self.0.trace(above, point, Vec3::ZERO, Vec3::ZERO);
+        (t.fraction < 1.0 && !t.all_solid).then_some(t)
+    }
+}
 
 impl<T: Tracer> GroundProbe for Solid<T> {
     const SOLID: bool = true;
@@ -75,10 +89,24 @@ impl<T: Tracer> GroundProbe for Solid<T> {
         self.0.carrier(feet, mins, maxs)
     }
 
+    /// The tracer's water ([`Tracer::water`]): for a [`World`](super::World), the surface of its
+    /// highest water volume that contains `feet`.
+    #[inline]
+    fn water(&self, feet: Vec3) -> Option<f32> {
+        self.0.water(feet)
+    }
+
+    /// The first surface below `point` (a point trace down [`PROBE_REACH`]), or, for a point
+    /// inside a solid, the surface above it: the first one a point trace coming down from
+    /// [`PROBE_REACH`] above meets (the top of that solid, or of a solid on it or over it),
+    /// as the height-probe world's "solid at a point is ground above it" — the water tick's
+    /// walls and the water jump's "solid at the spot" ask that. `None` where there is neither.
     fn probe(&self, point: Vec3) -> Option<GroundHit> {
         let below = Vec3::new(point.x, point.y - PROBE_REACH, point.z);
-        let t = self.0.trace(point, below, Vec3::ZERO, Vec3::ZERO);
-        if t.fraction >= 1.0 || t.start_solid {
+        let mut t = self.0.trace(point, below, Vec3::ZERO, Vec3::ZERO);
+        if t.start_solid {
+            t = self.from_above(point)?;
+        } else if t.fraction >= 1.0 {
             return None;
         }
         // The surface itself, not the trace's end (a skin above it): the plane's height in the
@@ -139,5 +167,10 @@ impl<T: Tracer + ?Sized> Tracer for &T {
     #[inline]
     fn carrier(&self, feet: Vec3, mins: Vec3, maxs: Vec3) -> Option<super::trace::Carrier> {
         (**self).carrier(feet, mins, maxs)
+    }
+
+    #[inline]
+    fn water(&self, point: Vec3) -> Option<f32> {
+        (**self).water(point)
     }
 }

@@ -364,11 +364,16 @@ fn world_sizes() {
     assert_eq!(brush, 128);
     let world = core::mem::size_of::<World<256>>();
     if cfg!(target_pointer_width = "64") {
-        assert_eq!(world, 36_112, "update the docs of `collide` and `World`");
+        assert_eq!(world, 36_312, "update the docs of `collide` and `World`");
     }
-    // 540 bytes of grid, skin and flags, 28 per moving solid (`MAX_MOVING_SOLIDS` of them) and
-    // two `usize` lengths, padded to the `usize` alignment.
-    let unpadded = 256 * 138 + 540 + 28 * MAX_MOVING_SOLIDS + 2 * core::mem::size_of::<usize>();
+    // 540 bytes of grid, skin and flags, 28 per moving solid (`MAX_MOVING_SOLIDS` of them), 24
+    // per water volume (`MAX_WATER_VOLUMES`) and three `usize` lengths, padded to the `usize`
+    // alignment.
+    let unpadded = 256 * 138
+        + 540
+        + 28 * MAX_MOVING_SOLIDS
+        + 24 * MAX_WATER_VOLUMES
+        + 3 * core::mem::size_of::<usize>();
     let align = core::mem::align_of::<World<256>>();
     assert_eq!(world, unpadded.div_ceil(align) * align);
     assert!(world < 36 * 1024);

@@ -149,6 +149,17 @@ pub trait Tracer {
         None
     }
 
+    /// The height (world Y) of the water surface at `point`, if `point` is in water
+    /// ([`GroundProbe::water`](crate::ground::GroundProbe::water)'s answer through
+    /// [`Solid`](super::Solid)): water never blocks a trace. The default, `None`, is a world with
+    /// no water; [`World`](super::World) answers its water volumes
+    /// ([`World::add_water`](super::World::add_water)).
+    #[inline]
+    fn water(&self, point: Vec3) -> Option<f32> {
+        let _ = point;
+        None
+    }
+
     /// The solids the box `mins..maxs` at `position` overlaps or touches. The default asks
     /// [`Tracer::trace`] for a move of length zero (the lowest-index solid only in `flags`).
     fn contents(&self, position: Vec3, mins: Vec3, maxs: Vec3) -> Contents {

@@ -7,6 +7,7 @@ use super::trace::{
     clip_brush, finish, overlaps, trace_one, Best, Carrier, Contents, Sweep, TraceGuard,
     TraceResult, Tracer,
 };
+use super::water::{surface, WaterVolume, MAX_WATER_VOLUMES};
 use super::{MAX_SKIN, RIDER_SLACK, SURFACE_CLIP_EPSILON};
 use crate::math::target::SOFT_FLOAT;
 use crate::math::Vec3;
@@ -15,7 +16,8 @@ use crate::math::Vec3;
 pub const MAX_SOLIDS: usize = u16::MAX as usize / super::grid::GRID_ENTRIES_PER_SOLID;
 
 /// [`World::push`] or [`World::extend`] on a full world: the brush did not fit (the caller
-/// still has it: brushes are `Copy`).
+/// still has it: brushes are `Copy`); or [`World::add_water`] with
+/// [`MAX_WATER_VOLUMES`](super::MAX_WATER_VOLUMES) volumes already in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct WorldFull;
@@ -69,10 +71,14 @@ struct Mover {
 /// no allocation. Solid `i` is the `i`-th pushed; a trace reports the nearest hit, ties going to
 /// the lowest index, identically on every machine.
 ///
-/// Size: `N · 138 + 764` bytes plus two `usize`s (128 per brush, 10 per solid of grid, 532 of
+/// Size: `N · 138 + 956` bytes plus three `usize`s (128 per brush, 10 per solid of grid, 532 of
 /// grid, 4 of skin, 4 of the flags present, 28 for each of the [`MAX_MOVING_SOLIDS`] moving
-/// solids), padded to the `usize`'s alignment: on 64-bit targets `World<256>` is 36,112 bytes
-/// (tested).
+/// solids, 24 for each of the [`MAX_WATER_VOLUMES`] water volumes), padded to the `usize`'s
+/// alignment: on 64-bit targets `World<256>` is 36,312 bytes (tested).
+///
+/// Water: up to [`MAX_WATER_VOLUMES`] boxes of water ([`World::add_water`]) that block no trace;
+/// [`Tracer::water`] (so [`Solid`](super::Solid)'s `GroundProbe::water`) answers the surface of
+/// the highest one containing the point. A world with none answers `None` after one compare.
 #[derive(Clone, Debug)]
 pub struct World<const N: usize> {
     brushes: heapless::Vec<Brush, N>,
@@ -82,6 +88,8 @@ pub struct World<const N: usize> {
     flags: SolidFlags,
     /// The solids that moved ([`World::move_solid`]), in increasing index.
     movers: heapless::Vec<Mover, MAX_MOVING_SOLIDS>,
+    /// The water volumes ([`World::add_water`]), in the order added.
+    waters: heapless::Vec<WaterVolume, MAX_WATER_VOLUMES>,
 }
 
 impl<const N: usize> Default for World<N> {
@@ -103,6 +111,7 @@ impl<const N: usize> World<N> {
             skin: SURFACE_CLIP_EPSILON,
             flags: SolidFlags::NONE,
             movers: heapless::Vec::new(),
+            waters: heapless::Vec::new(),
         }
     }
 
@@ -156,12 +165,30 @@ impl<const N: usize> World<N> {
         result
     }
 
-    /// Remove every solid.
+    /// Remove every solid and every water volume.
     pub fn clear(&mut self) {
         self.brushes.clear();
         self.movers.clear();
+        self.waters.clear();
         self.flags = SolidFlags::NONE;
         self.grid.rebuild(&[]);
+    }
+
+    /// Add a water volume (Quake's `CONTENTS_WATER` brush, a box): it blocks no trace, and
+    /// [`Tracer::water`] reports its top for the points inside it. Its index (0, 1, 2 … in the
+    /// order added, counted apart from the solids'). With [`MAX_WATER_VOLUMES`] already in:
+    /// [`WorldFull`], nothing changed. Make a pool's volume reach down to (or into) the pool's
+    /// floor: the surface is asked at the body's feet, and feet below the volume are dry.
+    pub fn add_water(&mut self, volume: WaterVolume) -> Result<u16, WorldFull> {
+        let index = self.waters.len() as u16;
+        self.waters.push(volume).map_err(|_| WorldFull)?;
+        Ok(index)
+    }
+
+    /// The water volumes, in the order added ([`World::add_water`]).
+    #[inline]
+    pub fn waters(&self) -> &[WaterVolume] {
+        &self.waters
     }
 
     /// Move solid `index` by `velocity·dt` (world units/s, seconds): a moving platform, door or
@@ -410,6 +437,18 @@ impl<const N: usize> Tracer for World<N> {
             return None;
         }
         self.find_carrier(feet, mins, maxs)
+    }
+
+    /// The highest top among the water volumes ([`World::add_water`]) that contain `point` (a
+    /// closed box: a point on a face is inside), else `None`: a point beside a volume, below its
+    /// bottom or above its top, or with a NaN or infinite component, is dry. Work: with no
+    /// water, one compare; else one box test a volume ([`MAX_WATER_VOLUMES`] at most).
+    #[inline]
+    fn water(&self, point: Vec3) -> Option<f32> {
+        if self.waters.is_empty() {
+            return None;
+        }
+        surface(&self.waters, point)
     }
 
     /// The union of every solid's flags, kept as solids are added.
