@@ -27,6 +27,6 @@ cargo +nightly miri test -q -p hopkit-ffi --features miri --test integration -- 
 echo "-- Tree Borrows: pointer, storage and re-entrancy tests"
 MIRIFLAGS="${MIRIFLAGS:-} -Zmiri-tree-borrows" cargo +nightly miri test -q -p hopkit-ffi --features miri --test integration -- \
     reentering initialised_storage misaligned null_pointers callback_ground \
-    world_storage_and_step broken_trace_answers trace_callback_step 2>&1 |
+    world_storage_and_step broken_trace_answers trace_callback_step world_water_input 2>&1 |
     grep -E '^test result|error|Undefined' || { echo "ci-miri: FAIL" >&2; exit 1; }
 echo "ci-miri: ok"

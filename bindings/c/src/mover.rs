@@ -715,8 +715,9 @@ pub unsafe extern "C" fn hk_mover_step(
 /// (`body_radius` wide, the standing or crouched height) collides and slides through them, steps
 /// up stairs up to `step_up`, stays on the ground down stairs and slopes, surfs ramps too steep
 /// to stand on (`surf` 1) and stops under ceilings — the core's `movement::step` over
-/// `collide::Solid(&world)`, bit for bit. No ladders, water or moving platforms (the world has
-/// none; a `HK_SOLID_LADDER` solid is a plain solid here). Errors as `hk_mover_step`; the world
+/// `collide::Solid(&world)`, bit for bit. It swims in the world's water volumes
+/// (`hk_world_add_water`). No ladders or moving platforms (the world has none; a
+/// `HK_SOLID_LADDER` solid is a plain solid here). Errors as `hk_mover_step`; the world
 /// is only read.
 ///
 /// # Safety

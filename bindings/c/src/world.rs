@@ -9,14 +9,14 @@ use crate::ptr::{self, assert_fits, assert_zero_valid, finite, out, put};
 use crate::status::{status, HkStatus, HK_ERR_BAD_LENGTH, HK_ERR_FULL, HK_ERR_INVALID_ARG};
 use crate::types::HkVec3;
 use hopkit::collide::{
-    Brush, BrushError, Plane, SolidFlags, Toward, TraceResult, Tracer, World, MAX_COORD,
-    MAX_INPUT_PLANES, MAX_SKIN, SURFACE_CLIP_EPSILON,
+    Brush, BrushError, Plane, SolidFlags, Toward, TraceResult, Tracer, WaterVolume, World,
+    MAX_COORD, MAX_INPUT_PLANES, MAX_SKIN, MAX_WATER_VOLUMES, SURFACE_CLIP_EPSILON,
 };
 use hopkit::math::Vec3;
 
 /// Most solids an [`HkWorld`] holds.
 pub const HK_WORLD_CAPACITY: usize = 256;
-/// Size in bytes of [`HkWorld`] storage (36 KiB; the core's `World<256>` is 36,112 bytes on
+/// Size in bytes of [`HkWorld`] storage (36 KiB; the core's `World<256>` is 36,312 bytes on
 /// 64-bit targets, less on 32-bit ones).
 pub const HK_WORLD_SIZE: usize = 36_864;
 const WORLD_TAG: u64 = u64::from_le_bytes(*b"hkWorld1");
@@ -38,6 +38,9 @@ const _: () = assert!(HK_WORLD_MAX_SKIN == MAX_SKIN);
 /// Solids lie within ±`HK_WORLD_MAX_COORD` (2²⁰) on every axis; trace inputs are clamped into it.
 pub const HK_WORLD_MAX_COORD: f32 = 1_048_576.0;
 const _: () = assert!(HK_WORLD_MAX_COORD == MAX_COORD);
+/// Most water volumes an [`HkWorld`] holds ([`hk_world_add_water`]).
+pub const HK_WORLD_MAX_WATER: usize = 8;
+const _: () = assert!(HK_WORLD_MAX_WATER == MAX_WATER_VOLUMES);
 /// Most planes [`hk_world_add_planes`] accepts.
 pub const HK_WORLD_MAX_INPUT_PLANES: usize = 16;
 const _: () = assert!(HK_WORLD_MAX_INPUT_PLANES == MAX_INPUT_PLANES);
@@ -291,7 +294,7 @@ pub unsafe extern "C" fn hk_world_init(world: *mut HkWorld, skin: f32) -> HkStat
     })())
 }
 
-/// Remove every solid (the skin stays).
+/// Remove every solid and every water volume (the skin stays).
 ///
 /// # Safety
 /// `world` NULL or an `HkWorld`.
@@ -447,6 +450,62 @@ pub unsafe extern "C" fn hk_world_add_planes(
         let used = core.get(..count).ok_or(HK_ERR_BAD_LENGTH)?;
         let brush = Brush::from_planes(used).map_err(brush_status)?;
         unsafe { add(world, 1, [brush.with_flags(f)], out_index) }
+    })())
+}
+
+/// Add a box of water between the corners `a` and `b` (any order; flat allowed): a pool, a
+/// flooded room (Quake's `CONTENTS_WATER` brush). It blocks no trace; `hk_mover_step_world`
+/// swims in it: the water surface at the feet is the top of the highest volume containing
+/// them (faces included; beside, below or above every volume: dry). Make a pool's volume reach
+/// down to (or into) its floor. Its index (0, 1, … counted apart from the solids') goes to
+/// `*out_index` (may be NULL). Errors: a coordinate not finite or beyond
+/// ±`HK_WORLD_MAX_COORD`: `HK_ERR_INVALID_ARG`; `HK_WORLD_MAX_WATER` volumes already in:
+/// `HK_ERR_FULL` (nothing added).
+///
+/// # Safety
+/// `world` NULL or an `HkWorld`; `out_index` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn hk_world_add_water(
+    world: *mut HkWorld,
+    a: HkVec3,
+    b: HkVec3,
+    out_index: *mut u32,
+) -> HkStatus {
+    status((|| {
+        let volume = WaterVolume::new(a.finite()?, b.finite()?).map_err(brush_status)?;
+        let o = index_out(out_index)?;
+        let w: &mut CWorld = unsafe { ptr::get_mut(world, WORLD_TAG)? };
+        let index = w.add_water(volume).map_err(|_| HK_ERR_FULL)?;
+        if let Some(o) = o {
+            unsafe { put(o, u32::from(index)) };
+        }
+        Ok(())
+    })())
+}
+
+/// The water at `point`: `*out_in_water` 1 and `*out_surface` the surface's height (world Y)
+/// when `point` is inside a water volume (the highest top among those containing it), else
+/// `*out_in_water` 0 and `*out_surface` 0. `point` must be finite (`HK_ERR_INVALID_ARG`).
+///
+/// # Safety
+/// `world` NULL or an `HkWorld`; `out_in_water`, `out_surface` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn hk_world_water(
+    world: *const HkWorld,
+    point: HkVec3,
+    out_in_water: *mut u8,
+    out_surface: *mut f32,
+) -> HkStatus {
+    status((|| {
+        let p = point.finite()?;
+        let (oi, os) = (out(out_in_water)?, out(out_surface)?);
+        let w = unsafe { world_ref(world)? };
+        let surface = w.water(p);
+        unsafe {
+            put(oi, u8::from(surface.is_some()));
+            put(os, surface.unwrap_or(0.0));
+        }
+        Ok(())
     })())
 }
 

@@ -4,7 +4,7 @@
 //! misaligned and uninitialised storage, broken callback answers — reported or survived.
 
 use super::abi::{flat, mover_hash, run_length, WHOLE_RUNS};
-use hopkit::collide::{Brush, Plane, Solid, SolidFlags, Toward, Tracer, World};
+use hopkit::collide::{Brush, Plane, Solid, SolidFlags, Toward, Tracer, WaterVolume, World};
 use hopkit::ground::GroundProbe;
 use hopkit::hash::StateHash;
 use hopkit::math::{Vec2, Vec3};
@@ -1152,4 +1152,207 @@ fn world_init_builds_in_place_on_a_small_stack() {
     assert_eq!(t.fraction.to_bits(), r.fraction.to_bits());
     assert_eq!(t.end.y.to_bits(), r.end.y.to_bits());
     assert!((t.end.y - (1.0 + 1.0 / 256.0)).abs() < 1e-5, "{t:?}");
+}
+
+/// The water test level (Quake units), through the C ABI and in the core: a floor (top 0) for
+/// `x < 0`, a pool 256 long (floor −96, water up to −8) and a ledge beyond it (top 0).
+fn pool_level() -> (Box<HkWorld>, World<HK_WORLD_CAPACITY>) {
+    let mut w = new_world(HK_WORLD_DEFAULT_SKIN);
+    let mut core = World::new();
+    let boxes = [
+        (v(-512.0, -112.0, -512.0), v(0.0, 0.0, 512.0)),
+        (v(0.0, -112.0, -512.0), v(256.0, -96.0, 512.0)),
+        (v(256.0, -112.0, -512.0), v(4096.0, 0.0, 512.0)),
+    ];
+    for (i, (a, b)) in boxes.into_iter().enumerate() {
+        let mut index = u32::MAX;
+        assert_eq!(
+            unsafe { hk_world_add_box(&mut *w, a, b, 0, &mut index) },
+            HK_OK
+        );
+        assert_eq!(index as usize, i);
+        core.push(Brush::aabb(a.into(), b.into()).unwrap()).unwrap();
+    }
+    // Corners in any order, as the core's `WaterVolume::new`.
+    let (a, b) = (v(256.0, -8.0, 512.0), v(0.0, -100.0, -512.0));
+    let mut index = u32::MAX;
+    assert_eq!(
+        unsafe { hk_world_add_water(&mut *w, a, b, &mut index) },
+        HK_OK
+    );
+    assert_eq!(index, 0);
+    core.add_water(WaterVolume::new(a.into(), b.into()).unwrap())
+        .unwrap();
+    (w, core)
+}
+
+fn water_at(w: &HkWorld, p: Vec3) -> Option<f32> {
+    let (mut inside, mut surface) = (7u8, f32::NAN);
+    assert_eq!(
+        unsafe { hk_world_water(w, p.into(), &mut inside, &mut surface) },
+        HK_OK
+    );
+    assert!(inside <= 1 && surface.is_finite());
+    (inside == 1).then_some(surface)
+}
+
+/// `hk_world_add_water` and `hk_world_water` answer as the core's `World`, and
+/// `hk_mover_step_world` swims in the water bit for bit as `movement::step` over
+/// `collide::Solid`: a body walks into the pool, swims, and leaves it by a water jump onto the
+/// ledge.
+#[test]
+fn world_water_steps_as_the_core() {
+    let (w, core) = pool_level();
+    for p in [
+        Vec3::new(100.0, -50.0, 0.0),
+        Vec3::new(100.0, -8.0, 0.0),
+        Vec3::new(100.0, -7.5, 0.0),
+        Vec3::new(0.0, -100.0, 512.0),
+        Vec3::new(-0.5, -50.0, 0.0),
+        Vec3::new(100.0, -101.0, 0.0),
+    ] {
+        assert_eq!(water_at(&w, p), core.water(p), "{p:?}");
+    }
+    assert_eq!(water_at(&w, Vec3::new(100.0, -50.0, 0.0)), Some(-8.0));
+    assert_eq!(water_at(&w, Vec3::new(100.0, -7.5, 0.0)), None);
+
+    let mut p = MaybeUninit::<HkMoveParams>::uninit();
+    assert_eq!(unsafe { hk_move_params_quakeworld(p.as_mut_ptr()) }, HK_OK);
+    let p = unsafe { p.assume_init() };
+    let cp = MoveParams::quakeworld();
+    let start = Vec3::new(-60.0, 0.125, 0.0);
+    let mut m = HkMover {
+        _opaque: [MaybeUninit::new(0); HK_MOVER_SIZE],
+    };
+    assert_eq!(unsafe { hk_mover_init(&mut m, start.into()) }, HK_OK);
+    let mut s = MoverState::new(start);
+    let solid = Solid(&core);
+    let (mut swam, mut water_jumped) = (false, false);
+    let facing = Vec2::new(1.0, 0.0);
+    for t in 0..run_length(420, 8) {
+        // Walk in, drift down for a second, then swim forward holding jump.
+        let (wish, jump) = match t {
+            0..60 => (Vec2::new(1.0, 0.0), false),
+            60..120 => (Vec2::ZERO, false),
+            _ => (Vec2::new(1.0, 0.0), true),
+        };
+        let input = hk_input(wish, facing, jump);
+        let mut e = HkStepEvents::default();
+        let dt = 1.0 / 60.0;
+        assert_eq!(
+            unsafe { hk_mover_step_world(&mut m, &p, &input, &*w, dt, &mut e) },
+            HK_OK
+        );
+        let ev = movement::step(&mut s, &cp, &MoveInput::new(wish, jump, facing), &solid, dt);
+        assert_eq!(mover_hash(&m), s.state_hash(), "tick {t}");
+        assert_eq!(e, HkStepEvents::from(ev), "tick {t}");
+        swam |= movement::water_level(&solid, s.position, &cp) >= 2;
+        water_jumped |= s.water_jump_timer != 0.0;
+    }
+    if WHOLE_RUNS {
+        let end = state(&m);
+        assert!(
+            swam && water_jumped,
+            "swam {swam}, water jump {water_jumped}"
+        );
+        assert!(
+            end.grounded == 1 && end.position.x > 256.0 && (end.position.y - 0.125).abs() < 1e-3,
+            "not on the ledge: {end:?}"
+        );
+    }
+}
+
+/// Water volumes: bad corners and a full list are reported and change nothing, the pointers are
+/// checked, `hk_world_clear` empties the water too.
+#[test]
+fn world_water_input_is_checked() {
+    let mut w = new_world(HK_WORLD_DEFAULT_SKIN);
+    let wp: *mut HkWorld = &mut *w;
+    let (a, b) = (v(0.0, -10.0, 0.0), v(10.0, 0.0, 10.0));
+    let big = HK_WORLD_MAX_COORD * 2.0;
+    unsafe {
+        let mut index = 9u32;
+        for (x, y) in [
+            (v(f32::NAN, 0.0, 0.0), b),
+            (a, v(0.0, f32::INFINITY, 0.0)),
+            (v(0.0, 0.0, big), b),
+            (a, v(-big, 0.0, 0.0)),
+        ] {
+            assert_eq!(hk_world_add_water(wp, x, y, &mut index), HK_ERR_INVALID_ARG);
+        }
+        assert_eq!(index, 9);
+        assert_eq!(
+            hk_world_add_water(null_mut(), a, b, &mut index),
+            HK_ERR_NULL
+        );
+        let mut odd = [0u64; 2];
+        let odd_index = odd.as_mut_ptr().cast::<u8>().add(1).cast::<u32>();
+        assert_eq!(hk_world_add_water(wp, a, b, odd_index), HK_ERR_MISALIGNED);
+        assert_eq!(water_at(&w, Vec3::new(5.0, -5.0, 5.0)), None);
+        // Fill it; one more is full and changes nothing.
+        for i in 0..HK_WORLD_MAX_WATER {
+            let top = i as f32;
+            assert_eq!(
+                hk_world_add_water(wp, a, v(10.0, top, 10.0), &mut index),
+                HK_OK
+            );
+            assert_eq!(index as usize, i);
+        }
+        assert_eq!(
+            hk_world_add_water(wp, a, v(10.0, 100.0, 10.0), &mut index),
+            HK_ERR_FULL
+        );
+        assert_eq!(index as usize, HK_WORLD_MAX_WATER - 1);
+        // The highest surface containing the point: the last added (top 7), not the refused 100.
+        let top = (HK_WORLD_MAX_WATER - 1) as f32;
+        assert_eq!(water_at(&w, Vec3::new(5.0, -5.0, 5.0)), Some(top));
+        assert_eq!(water_at(&w, Vec3::new(5.0, 50.0, 5.0)), None);
+        // The query's checks.
+        let (mut inside, mut surface) = (0u8, 0.0f32);
+        let p = v(5.0, -5.0, 5.0);
+        assert_eq!(hk_world_water(wp, p, null_mut(), &mut surface), HK_ERR_NULL);
+        assert_eq!(hk_world_water(wp, p, &mut inside, null_mut()), HK_ERR_NULL);
+        assert_eq!(
+            hk_world_water(null(), p, &mut inside, &mut surface),
+            HK_ERR_NULL
+        );
+        for bad in [f32::NAN, f32::INFINITY] {
+            assert_eq!(
+                hk_world_water(wp, v(5.0, bad, 5.0), &mut inside, &mut surface),
+                HK_ERR_INVALID_ARG
+            );
+        }
+        // Water is no solid: no solid was added, traces through it hit nothing.
+        assert_eq!(world_len(&w), 0);
+        let mut t = HkTrace::default();
+        assert_eq!(
+            hk_world_trace(
+                wp,
+                v(-5.0, -5.0, 5.0),
+                v(20.0, -5.0, 5.0),
+                v(-1.0, 0.0, -1.0),
+                v(1.0, 2.0, 1.0),
+                &mut t
+            ),
+            HK_OK
+        );
+        assert_eq!((t.fraction, t.solid), (1.0, HK_SOLID_NONE));
+        assert_eq!(hk_world_clear(wp), HK_OK);
+        assert_eq!(water_at(&w, Vec3::new(5.0, -5.0, 5.0)), None);
+        assert_eq!(hk_world_add_water(wp, a, b, &mut index), HK_OK);
+        assert_eq!(index, 0);
+        // Uninitialised storage is refused.
+        #[repr(C, align(8))]
+        struct Buf([u8; HK_WORLD_SIZE]);
+        let mut buf = Box::new(Buf([0; HK_WORLD_SIZE]));
+        let raw = buf.0.as_mut_ptr().cast::<HkWorld>();
+        assert_eq!(
+            hk_world_add_water(raw, a, b, null_mut()),
+            HK_ERR_UNINITIALIZED
+        );
+        assert_eq!(
+            hk_world_water(raw, p, &mut inside, &mut surface),
+            HK_ERR_UNINITIALIZED
+        );
+    }
 }
