@@ -51,7 +51,7 @@ impl<T: Tracer> Solid<T> {
     /// (`point` inside a solid: it enters that solid's top at the latest). Out of line: only a
     /// point inside a solid asks.
     #[inline(never)]
-    fn from_above(&self, point: Vec3) -> Option<TraceResult> {
+    fn trace_from_above(&self, point: Vec3) -> Option<TraceResult> {
         let above = Vec3::new(point.x, point.y + PROBE_REACH, point.z);
         let t = self.0.trace(above, point, Vec3::ZERO, Vec3::ZERO);
         (t.fraction < 1.0 && !t.all_solid).then_some(t)
@@ -105,7 +105,7 @@ impl<T: Tracer> GroundProbe for Solid<T> {
         let below = Vec3::new(point.x, point.y - PROBE_REACH, point.z);
         let mut t = self.0.trace(point, below, Vec3::ZERO, Vec3::ZERO);
         if t.start_solid {
-            t = self.from_above(point)?;
+            t = self.trace_from_above(point)?;
         } else if t.fraction >= 1.0 {
             return None;
         }

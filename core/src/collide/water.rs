@@ -60,7 +60,7 @@ impl WaterVolume {
 /// included), or `None`. The highest, not the first: the answer does not depend on the order the
 /// volumes were added, and two overlapping boxes of one pool (a shallow and a deep end) answer
 /// their common top. Bounded: one [`WaterVolume::contains`] a volume.
-#[inline(never)]
+#[inline]
 pub(super) fn surface(volumes: &[WaterVolume], point: Vec3) -> Option<f32> {
     let mut best: Option<f32> = None;
     for v in volumes {

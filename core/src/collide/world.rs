@@ -185,6 +185,13 @@ impl<const N: usize> World<N> {
         Ok(index)
     }
 
+    /// [`Tracer::water`] with some water: out of line, and given the world (one pointer), so
+    /// the check before it is all a dry world's step pays.
+    #[inline(never)]
+    fn water_surface(&self, point: Vec3) -> Option<f32> {
+        surface(&self.waters, point)
+    }
+
     /// The water volumes, in the order added ([`World::add_water`]).
     #[inline]
     pub fn waters(&self) -> &[WaterVolume] {
@@ -448,7 +455,7 @@ impl<const N: usize> Tracer for World<N> {
         if self.waters.is_empty() {
             return None;
         }
-        surface(&self.waters, point)
+        self.water_surface(point)
     }
 
     /// The union of every solid's flags, kept as solids are added.
