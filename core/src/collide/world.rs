@@ -179,6 +179,25 @@ impl<const N: usize> World<N> {
     /// order added, counted apart from the solids'). With [`MAX_WATER_VOLUMES`] already in:
     /// [`WorldFull`], nothing changed. Make a pool's volume reach down to (or into) the pool's
     /// floor: the surface is asked at the body's feet, and feet below the volume are dry.
+    ///
+    /// ```
+    /// use hopkit::collide::{Brush, Solid, Tracer, WaterVolume, World};
+    /// use hopkit::ground::GroundProbe;
+    /// use hopkit::math::Vec3;
+    ///
+    /// let mut level = World::<8>::new();
+    /// // A pool 96 deep: its floor, and water from (into) the floor up to −8.
+    /// level.push(Brush::aabb(Vec3::new(0.0, -112.0, 0.0), Vec3::new(256.0, -96.0, 256.0)).unwrap()).unwrap();
+    /// let pool = WaterVolume::new(Vec3::new(0.0, -100.0, 0.0), Vec3::new(256.0, -8.0, 256.0)).unwrap();
+    /// assert_eq!(level.add_water(pool), Ok(0));
+    /// let probe = Solid(&level);
+    /// assert_eq!(probe.water(Vec3::new(128.0, -50.0, 128.0)), Some(-8.0)); // in it
+    /// assert_eq!(probe.water(Vec3::new(128.0, 0.0, 128.0)), None); // above the surface
+    /// assert_eq!(probe.water(Vec3::new(300.0, -50.0, 128.0)), None); // beside the pool
+    /// // Water blocks nothing: a point dropped into the pool lands on its floor.
+    /// let t = level.trace(Vec3::new(128.0, 50.0, 128.0), Vec3::new(128.0, -200.0, 128.0), Vec3::ZERO, Vec3::ZERO);
+    /// assert_eq!(t.solid, Some(0));
+    /// ```
     pub fn add_water(&mut self, volume: WaterVolume) -> Result<u16, WorldFull> {
         let index = self.waters.len() as u16;
         self.waters.push(volume).map_err(|_| WorldFull)?;
