@@ -1267,6 +1267,7 @@ fn world_water_steps_as_the_core() {
 #[test]
 fn world_water_input_is_checked() {
     let mut w = new_world(HK_WORLD_DEFAULT_SKIN);
+    // Every access through `wp` (Tree Borrows: no read through `w` while `wp` writes).
     let wp: *mut HkWorld = &mut *w;
     let (a, b) = (v(0.0, -10.0, 0.0), v(10.0, 0.0, 10.0));
     let big = HK_WORLD_MAX_COORD * 2.0;
@@ -1288,7 +1289,7 @@ fn world_water_input_is_checked() {
         let mut odd = [0u64; 2];
         let odd_index = odd.as_mut_ptr().cast::<u8>().add(1).cast::<u32>();
         assert_eq!(hk_world_add_water(wp, a, b, odd_index), HK_ERR_MISALIGNED);
-        assert_eq!(water_at(&w, Vec3::new(5.0, -5.0, 5.0)), None);
+        assert_eq!(water_at(&*wp, Vec3::new(5.0, -5.0, 5.0)), None);
         // Fill it; one more is full and changes nothing.
         for i in 0..HK_WORLD_MAX_WATER {
             let top = i as f32;
@@ -1305,8 +1306,8 @@ fn world_water_input_is_checked() {
         assert_eq!(index as usize, HK_WORLD_MAX_WATER - 1);
         // The highest surface containing the point: the last added (top 7), not the refused 100.
         let top = (HK_WORLD_MAX_WATER - 1) as f32;
-        assert_eq!(water_at(&w, Vec3::new(5.0, -5.0, 5.0)), Some(top));
-        assert_eq!(water_at(&w, Vec3::new(5.0, 50.0, 5.0)), None);
+        assert_eq!(water_at(&*wp, Vec3::new(5.0, -5.0, 5.0)), Some(top));
+        assert_eq!(water_at(&*wp, Vec3::new(5.0, 50.0, 5.0)), None);
         // The query's checks.
         let (mut inside, mut surface) = (0u8, 0.0f32);
         let p = v(5.0, -5.0, 5.0);
@@ -1323,7 +1324,7 @@ fn world_water_input_is_checked() {
             );
         }
         // Water is no solid: no solid was added, traces through it hit nothing.
-        assert_eq!(world_len(&w), 0);
+        assert_eq!(world_len(&*wp), 0);
         let mut t = HkTrace::default();
         assert_eq!(
             hk_world_trace(
@@ -1338,7 +1339,7 @@ fn world_water_input_is_checked() {
         );
         assert_eq!((t.fraction, t.solid), (1.0, HK_SOLID_NONE));
         assert_eq!(hk_world_clear(wp), HK_OK);
-        assert_eq!(water_at(&w, Vec3::new(5.0, -5.0, 5.0)), None);
+        assert_eq!(water_at(&*wp, Vec3::new(5.0, -5.0, 5.0)), None);
         assert_eq!(hk_world_add_water(wp, a, b, &mut index), HK_OK);
         assert_eq!(index, 0);
         // Uninitialised storage is refused.
