@@ -46,18 +46,6 @@ pub const PROBE_REACH: f32 = 65_536.0;
 #[derive(Clone, Copy, Debug)]
 pub struct Solid<T>(pub T);
 
-impl<T: Tracer> Solid<T> {
-    /// The point trace from [`PROBE_REACH`] above `point` down to it, when it hits something
-    /// (`point` inside a solid: it enters that solid's top at the latest). Out of line: only a
-    /// point inside a solid asks.
-    #[inline(never)]
-    fn trace_from_above(&self, point: Vec3) -> Option<TraceResult> {
-        let above = Vec3::new(point.x, point.y + PROBE_REACH, point.z);
-        let t = self.0.trace(above, point, Vec3::ZERO, Vec3::ZERO);
-        (t.fraction < 1.0 && !t.all_solid).then_some(t)
-    }
-}
-
 impl<T: Tracer> GroundProbe for Solid<T> {
     const SOLID: bool = true;
     const TRACE_GUARD: TraceGuard = T::GUARD;
@@ -96,17 +84,10 @@ impl<T: Tracer> GroundProbe for Solid<T> {
         self.0.water(feet)
     }
 
-    /// The first surface below `point` (a point trace down [`PROBE_REACH`]), or, for a point
-    /// inside a solid, the surface above it: the first one a point trace coming down from
-    /// [`PROBE_REACH`] above meets (the top of that solid, or of a solid on it or over it),
-    /// as the height-probe world's "solid at a point is ground above it" — the water tick's
-    /// walls and the water jump's "solid at the spot" ask that. `None` where there is neither.
     fn probe(&self, point: Vec3) -> Option<GroundHit> {
         let below = Vec3::new(point.x, point.y - PROBE_REACH, point.z);
-        let mut t = self.0.trace(point, below, Vec3::ZERO, Vec3::ZERO);
-        if t.start_solid {
-            t = self.trace_from_above(point)?;
-        } else if t.fraction >= 1.0 {
+        let t = self.0.trace(point, below, Vec3::ZERO, Vec3::ZERO);
+        if t.fraction >= 1.0 || t.start_solid {
             return None;
         }
         // The surface itself, not the trace's end (a skin above it): the plane's height in the

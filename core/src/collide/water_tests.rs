@@ -247,8 +247,8 @@ fn inside(w: &Level, s: &MoverState, params: &MoveParams) -> bool {
 /// A body walks off the floor into the world's pool and swims (level ≥ 2), left alone sinks to
 /// the pool's floor and stands on it, submerged; then, swimming up and forward at the far wall,
 /// it leaves with a water jump and lands on the solid ledge. Nothing here asserts how the water
-/// move meets walls (that move is being made swept elsewhere): only the levels, the floor, the
-/// jump and the landing.
+/// move meets walls (the swept water move's own tests do: `movement/water_solid_tests.rs`): only
+/// the levels, the floor, the jump and the landing.
 #[test]
 fn a_body_walks_into_a_world_pool_swims_sinks_and_water_jumps_out() {
     let w = pool_level();
@@ -311,29 +311,4 @@ fn a_body_walks_into_a_world_pool_swims_sinks_and_water_jumps_out() {
     );
     assert_eq!(level(&s), 0);
     assert!(!inside(&w, &s, &params));
-}
-
-/// [`Solid`]'s probe at a point inside a solid answers the surface above it (the water jump's
-/// "solid at the spot", the water tick's walls): the solid's top, or the top of what is stacked
-/// on it; outside every solid, the first surface below, as before.
-#[test]
-fn the_probe_inside_a_solid_answers_the_surface_above() {
-    let w = pool_level();
-    let probe = Solid(&w);
-    // Inside the ledge (top 0), in its column.
-    let hit = probe.probe(v(300.0, -40.0, 0.0)).unwrap();
-    assert_eq!((hit.height, hit.normal), (0.0, Vec3::UP));
-    assert_eq!(probe.height(v(300.0, -111.0, 0.0)), Some(0.0));
-    // Above it: the ledge's top below; in the pool: its floor.
-    assert_eq!(probe.height(v(300.0, 40.0, 0.0)), Some(0.0));
-    assert_eq!(probe.height(v(100.0, -50.0, 0.0)), Some(POOL_FLOOR));
-    // Under everything: nothing below.
-    assert_eq!(probe.height(v(300.0, -200.0, 0.0)), None);
-    // A block stacked on the ledge: inside the ledge under it, the block's top.
-    let mut stacked = pool_level();
-    stacked
-        .push(aabb((280.0, 0.0, -16.0), (320.0, 24.0, 16.0)))
-        .unwrap();
-    assert_eq!(Solid(&stacked).height(v(300.0, -40.0, 0.0)), Some(24.0));
-    assert_eq!(Solid(&stacked).height(v(300.0, 10.0, 0.0)), Some(24.0));
 }
