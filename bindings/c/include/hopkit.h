@@ -343,8 +343,8 @@
 
 /**
  * Solid flag bit: a climbable solid (a ladder). Carried into traces (`HkTrace::flags`); every
- * solid blocks whatever its flags. (`hk_mover_step_world` climbs no ladders: the core's solid
- * world reports none yet.)
+ * solid blocks whatever its flags; `hk_mover_step_world` climbs it (the core's ladder among
+ * solids).
  */
 #define HK_SOLID_LADDER 1
 
@@ -2476,9 +2476,9 @@ HkStatus hk_mover_step(struct HkMover *mover,
  * up stairs up to `step_up`, stays on the ground down stairs and slopes, surfs ramps too steep
  * to stand on (`surf` 1) and stops under ceilings — the core's `movement::step` over
  * `collide::Solid(&world)`, bit for bit. It swims in the world's water volumes
- * (`hk_world_add_water`). No ladders or moving platforms (the world has none; a
- * `HK_SOLID_LADDER` solid is a plain solid here). Errors as `hk_mover_step`; the world
- * is only read.
+ * (`hk_world_add_water`) and climbs `HK_SOLID_LADDER` solids as the core does (facing one
+ * within reach). No moving platforms: the C world has no call that moves a solid. Errors as
+ * `hk_mover_step`; the world is only read.
  *
  * # Safety
  * `mover` an `HkMover` or NULL; `params`, `input` readable or NULL; `world` an `HkWorld` or

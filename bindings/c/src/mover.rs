@@ -716,9 +716,9 @@ pub unsafe extern "C" fn hk_mover_step(
 /// up stairs up to `step_up`, stays on the ground down stairs and slopes, surfs ramps too steep
 /// to stand on (`surf` 1) and stops under ceilings — the core's `movement::step` over
 /// `collide::Solid(&world)`, bit for bit. It swims in the world's water volumes
-/// (`hk_world_add_water`). No ladders or moving platforms (the world has none; a
-/// `HK_SOLID_LADDER` solid is a plain solid here). Errors as `hk_mover_step`; the world
-/// is only read.
+/// (`hk_world_add_water`) and climbs `HK_SOLID_LADDER` solids as the core does (facing one
+/// within reach). No moving platforms: the C world has no call that moves a solid. Errors as
+/// `hk_mover_step`; the world is only read.
 ///
 /// # Safety
 /// `mover` an `HkMover` or NULL; `params`, `input` readable or NULL; `world` an `HkWorld` or

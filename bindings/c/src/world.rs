@@ -46,8 +46,8 @@ pub const HK_WORLD_MAX_INPUT_PLANES: usize = 16;
 const _: () = assert!(HK_WORLD_MAX_INPUT_PLANES == MAX_INPUT_PLANES);
 
 /// Solid flag bit: a climbable solid (a ladder). Carried into traces (`HkTrace::flags`); every
-/// solid blocks whatever its flags. (`hk_mover_step_world` climbs no ladders: the core's solid
-/// world reports none yet.)
+/// solid blocks whatever its flags; `hk_mover_step_world` climbs it (the core's ladder among
+/// solids).
 pub const HK_SOLID_LADDER: u32 = 1;
 /// Solid flag bits reserved for hopkit's future kinds (1–15): flags with any of them set are
 /// `HK_ERR_INVALID_ARG`. Bits 16–31 are free for the game (materials, sounds, …).

@@ -1357,3 +1357,54 @@ fn world_water_input_is_checked() {
         );
     }
 }
+
+/// `hk_mover_step_world` climbs an `HK_SOLID_LADDER` solid (its docs say so): a body walking
+/// into the level's ladder goes up it, bit for bit as the core's `movement::step` over
+/// `collide::Solid`, and never inside it.
+#[test]
+fn world_step_climbs_a_ladder_as_the_core() {
+    let (w, core) = level();
+    let p = q3_params();
+    let cp = MoveParams::quake3();
+    // The ladder is the box x −40..−32, z 100..132, 96 high; the body faces it from −X.
+    let start = Vec3::new(-60.0, 0.0, 116.0);
+    let mut m = HkMover {
+        _opaque: [MaybeUninit::new(0); HK_MOVER_SIZE],
+    };
+    assert_eq!(unsafe { hk_mover_init(&mut m, start.into()) }, HK_OK);
+    let mut s = MoverState::new(start);
+    let solid = Solid(&core);
+    let facing = Vec2::new(1.0, 0.0);
+    let input = hk_input(Vec2::new(1.0, 0.0), facing, false);
+    let mut top = start.y;
+    for t in 0..run_length(120, 8) {
+        let mut e = HkStepEvents::default();
+        let dt = 1.0 / 60.0;
+        assert_eq!(
+            unsafe { hk_mover_step_world(&mut m, &p, &input, &*w, dt, &mut e) },
+            HK_OK
+        );
+        let ev = movement::step(
+            &mut s,
+            &cp,
+            &MoveInput::new(Vec2::new(1.0, 0.0), false, facing),
+            &solid,
+            dt,
+        );
+        assert_eq!(mover_hash(&m), s.state_hash(), "tick {t}");
+        assert_eq!(e, HkStepEvents::from(ev), "tick {t}");
+        let (lo, hi) = (
+            s.position + Vec3::new(-15.0, 0.0, -15.0),
+            s.position + Vec3::new(15.0, 56.0, 15.0),
+        );
+        assert!(
+            !(hi.x > -40.0 && lo.x < -32.0 && hi.z > 100.0 && lo.z < 132.0 && lo.y < 96.0),
+            "tick {t}: inside the ladder at {:?}",
+            s.position
+        );
+        top = top.max(s.position.y);
+    }
+    if WHOLE_RUNS {
+        assert!(top > 48.0, "did not climb: highest feet {top}");
+    }
+}
