@@ -113,6 +113,8 @@ mod slide;
 mod state;
 mod walk;
 mod water;
+#[cfg(test)]
+mod water_solid_tests;
 
 pub use batch::{planar_velocity_tick_batch, WishBatch};
 pub use contact::Contact;

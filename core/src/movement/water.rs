@@ -422,7 +422,7 @@ fn move_solid<P: GroundProbe>(
 /// when its part along the plane is no more than the clip's 0.1 % overshoot (straight into the
 /// floor: Quake III would turn that overshoot into the whole speed, straight up, and a swimmer
 /// sinking onto the pool's floor would bounce; hopkit keeps the clipped velocity, about 0).
-fn along_ground_keeping_length(v: Vec3, n: Vec3) -> Vec3 {
+pub(super) fn along_ground_keeping_length(v: Vec3, n: Vec3) -> Vec3 {
     let into = v.dot(n);
     if !(into < 0.0) {
         return v;
@@ -546,7 +546,3 @@ fn solid_at<P: GroundProbe>(probe: &P, spot: Vec3) -> bool {
 fn solid_point(probe: &impl GroundProbe, spot: Vec3) -> bool {
     super::slide::trace(probe, spot, spot, Vec3::ZERO, Vec3::ZERO).start_solid
 }
-
-#[cfg(test)]
-#[path = "water_solid_tests.rs"]
-mod solid_tests;

@@ -323,7 +323,7 @@ fn into_a_slope_the_swim_is_slid_along_it_keeping_its_length() {
     let (s, c) = (0.5f32, 0.866_025_4f32);
     let n = Vec3::new(-s, c, 0.0);
     let v = Vec3::new(300.0, 0.0, 0.0);
-    let out = super::along_ground_keeping_length(v, n);
+    let out = super::water::along_ground_keeping_length(v, n);
     assert!((out.length() - 300.0).abs() < 1e-3, "{out:?}");
     // The overshoot 0.001·150 off the plane, scaled with the length given back (300 / 259.8).
     let into = v.dot(n);
@@ -331,7 +331,7 @@ fn into_a_slope_the_swim_is_slid_along_it_keeping_its_length() {
     assert!((out.dot(n) - off).abs() < 1e-3, "{out:?} {off}");
     assert!(out.x > 0.0 && out.y > 0.0, "up the slope: {out:?}");
     // Away from the plane, or straight into it: unchanged, or clipped with no length given back.
-    assert_eq!(super::along_ground_keeping_length(-v, n), -v);
-    let down = super::along_ground_keeping_length(Vec3::new(0.0, -60.0, 0.0), Vec3::UP);
+    assert_eq!(super::water::along_ground_keeping_length(-v, n), -v);
+    let down = super::water::along_ground_keeping_length(Vec3::new(0.0, -60.0, 0.0), Vec3::UP);
     assert!(down.length() < 0.1, "{down:?}");
 }
