@@ -266,7 +266,8 @@ fn draw_solids_fixed<D: DrawTarget<Color = BinaryColor>>(
     target: &mut D,
 ) -> Result<(), D::Error> {
     let vp = Screen::new(Viewport::for_view(view));
-    solids::draw_solids(&vp.vp.seen(), |p| vp.to_point(p), &mut Field { target })
+    let near = vp.near();
+    solids::draw_solids(&vp.vp.seen(), |k| near.to_point(k), &mut Field { target })
 }
 
 /// Everything but the solids, into the cleared `target`.

@@ -20,6 +20,7 @@ use embedded_graphics::prelude::*;
 use embedded_graphics::primitives::Rectangle;
 use hopkit::math::{order_key, Vec2};
 
+use super::fixed::Known;
 use super::shapes::{rect_between, stroke_rect};
 use crate::level::{Zone, POOL};
 use crate::solid_level::{BlockKind, BLOCKS, STAIR_RUN, STAIR_STEPS};
@@ -48,12 +49,60 @@ static KEYS: [[i32; 4]; BLOCKS.len() + 1] = {
     k
 };
 
-/// Draw the solid level's blocks (see the module docs). `to_point` must map each axis on its
-/// own (`to_point((x, z))` is `Some((px(x), py(z)))` when both are `Some`), as both renderers'
-/// do: a stair line's far end is taken from a corner already mapped.
+/// The corners `[min, max]` of every block of [`BLOCKS`], then of the pool, with their
+/// fixed-point coordinates, at compile time ([`Known`]: the fixed-point renderer maps them without
+/// converting them from `f32` every frame).
+static CORNERS: [[Known; 2]; BLOCKS.len() + 1] = {
+    let mut c = [[Known::new(Vec2::ZERO); 2]; BLOCKS.len() + 1];
+    let mut i = 0;
+    while i < BLOCKS.len() {
+        let z = BLOCKS[i].zone();
+        c[i] = [Known::new(z.min), Known::new(z.max)];
+        i += 1;
+    }
+    c[BLOCKS.len()] = [Known::new(POOL.min), Known::new(POOL.max)];
+    c
+};
+
+/// The index in [`BLOCKS`] of the stairs (there is one: checked at compile time).
+const STAIRS_BLOCK: usize = {
+    let mut found = None;
+    let mut i = 0;
+    while i < BLOCKS.len() {
+        if matches!(BLOCKS[i].kind, BlockKind::Stairs) {
+            assert!(found.is_none(), "one staircase");
+            found = Some(i);
+        }
+        i += 1;
+    }
+    match found {
+        Some(i) => i,
+        None => panic!("one staircase"),
+    }
+};
+
+/// The lines across the stairs, one every other step: step `i`'s near end `(min.x, min.z +
+/// STAIR_RUN·i)` for `i` in `2, 4, …` below [`STAIR_STEPS`] (compile-time `f32`, the same
+/// arithmetic as at run time: no FMA).
+static STAIR_LINES: [Known; (STAIR_STEPS as usize - 1) / 2] = {
+    let b = &BLOCKS[STAIRS_BLOCK];
+    let mut l = [Known::new(Vec2::ZERO); (STAIR_STEPS as usize - 1) / 2];
+    let mut k = 0;
+    while k < l.len() {
+        let step = 2 * (k as u16 + 1);
+        l[k] = Known::new(Vec2::new(b.min.x, b.min.z + STAIR_RUN * step as f32));
+        k += 1;
+    }
+    l
+};
+
+/// Draw the solid level's blocks (see the module docs). `to_point` maps a point of
+/// [`CORNERS`] or [`STAIR_LINES`] to the display (`Known::p`, its world `(x, z)`); it must map
+/// each axis on its own (`to_point((x, z))` is `Some((px(x), py(z)))` when both are `Some`), as
+/// both renderers' do: a stair line's far end is taken from a corner already mapped.
 pub(crate) fn draw_solids<D: DrawTarget<Color = BinaryColor>>(
     seen: &Zone,
-    to_point: impl Fn(Vec2) -> Option<Point>,
+    to_point: impl Fn(&Known) -> Option<Point>,
     target: &mut D,
 ) -> Result<(), D::Error> {
     // Wholly outside `seen`, on the [`order_key`]s: the same answers as the float compares, as
@@ -63,14 +112,20 @@ pub(crate) fn draw_solids<D: DrawTarget<Color = BinaryColor>>(
         let [x0, x1, z0, z1] = KEYS[i];
         !(x1 >= sx0 && x0 <= sx1 && z1 >= sz0 && z0 <= sz1)
     };
-    let corners = |z: &Zone| Some((to_point(z.min)?, to_point(z.max)?));
+    let corners = |i: usize| {
+        let [a, b] = &CORNERS[i];
+        Some((to_point(a)?, to_point(b)?))
+    };
     let dot = |p: Point, target: &mut D| {
         target.fill_solid(&Rectangle::new(p, Size::new(1, 1)), BinaryColor::On)
     };
     // The pool's outline and waves, as field.rs draws the demo level's pool. Written twice on
     // purpose: one shared function (tried) stops the frame draw being inlined in the RP2040 image,
     // whose worst frame on the plain level then measured 353,757 cycles, over its 350,000 limit.
-    if let Some((a, b)) = (!apart(BLOCKS.len())).then(|| corners(&POOL)).flatten() {
+    if let Some((a, b)) = (!apart(BLOCKS.len()))
+        .then(|| corners(BLOCKS.len()))
+        .flatten()
+    {
         let r = rect_between(a, b);
         stroke_rect(r, target)?;
         let (tl, br) = (r.top_left, a.component_max(b));
@@ -98,7 +153,7 @@ pub(crate) fn draw_solids<D: DrawTarget<Color = BinaryColor>>(
         if apart(i) {
             continue;
         }
-        let Some((a, b)) = corners(&block.zone()) else {
+        let Some((a, b)) = corners(i) else {
             continue;
         };
         let r = rect_between(a, b);
@@ -122,10 +177,10 @@ pub(crate) fn draw_solids<D: DrawTarget<Color = BinaryColor>>(
             }
             BlockKind::Stairs => {
                 stroke_rect(r, target)?;
-                // A line across every other step (the steps run along +Z).
-                for i in (2..STAIR_STEPS).step_by(2) {
-                    let z = block.min.z + STAIR_RUN * f32::from(i);
-                    let Some(p) = to_point(Vec2::new(block.min.x, z)) else {
+                // A line across every other step (the steps run along +Z): this is
+                // `BLOCKS[STAIRS_BLOCK]`, the one staircase.
+                for line in STAIR_LINES.iter() {
+                    let Some(p) = to_point(line) else {
                         continue;
                     };
                     // The far end, `to_point((max.x, z))`: the corner `b`'s column (the same
