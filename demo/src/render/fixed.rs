@@ -517,7 +517,7 @@ mod tests {
             seed
         };
         let mut unit = move || (next() >> 8) as f32 / (1 << 24) as f32;
-        let (mut integer, mut total) = (0u32, 0u32);
+        let (mut integer, mut ties, mut total) = (0u32, 0u32, 0u32);
         for view in 0..400 {
             let ppu = match view % 4 {
                 0 => 56.0 / 38.4,
@@ -546,12 +546,19 @@ mod tests {
                 let got = near.to_point(&k);
                 assert_eq!(got, vp.to_point(p), "{p:?} ppu {ppu} camera {camera:?}");
                 total += 1;
-                integer += u32::from(k.is_near() && near.scale.is_some());
+                if let (Some(s), Some((qx, _))) = (near.scale, k.q) {
+                    integer += 1;
+                    ties += u32::from(round_q16_small(s.axis(qx, s.origin.0)).is_none());
+                }
             }
         }
         assert!(
             integer > total / 2,
             "{integer} of {total} on the integer path"
+        );
+        assert!(
+            ties > total / 20,
+            "{ties} of {total} left to the f32 formula"
         );
     }
 

@@ -251,6 +251,27 @@ mod tests {
         }
     }
 
+    /// Every corner and stair line is mapped in integers by the fixed-point renderer, and the
+    /// stair lines are the points the stairs' steps give at run time.
+    #[test]
+    fn the_tables_are_the_level() {
+        for (i, [a, b]) in CORNERS.iter().enumerate() {
+            let z = BLOCKS.get(i).map_or(POOL, |b| b.zone());
+            assert!(a.p == z.min && b.p == z.max, "{i}");
+            assert!(a.is_near() && b.is_near(), "{i}");
+        }
+        let stairs = &BLOCKS[STAIRS_BLOCK];
+        assert_eq!(stairs.kind, BlockKind::Stairs);
+        let lines: std::vec::Vec<Vec2> = (2..STAIR_STEPS)
+            .step_by(2)
+            .map(|i| Vec2::new(stairs.min.x, stairs.min.z + STAIR_RUN * f32::from(i)))
+            .collect();
+        assert_eq!(lines.len(), STAIR_LINES.len());
+        for (l, p) in STAIR_LINES.iter().zip(lines) {
+            assert!(l.p == p && l.is_near(), "{p:?}");
+        }
+    }
+
     /// The frame both renderers draw with the camera on each block of the solid level: the same
     /// pixels, and some of them are the solids'.
     #[test]
