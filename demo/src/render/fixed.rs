@@ -50,17 +50,6 @@ pub(super) fn round_q16(s: i64) -> Option<i32> {
     i32::try_from(t >> 16).ok()
 }
 
-/// [`round_q16`] for `|s| < 2³⁰` in 32-bit arithmetic (the 64-bit adds and compares are
-/// several instructions each on a Cortex-M0): the same answers in that range (tested).
-fn round_q16_small(s: i32) -> Option<i32> {
-    let t = s + (1 << 15);
-    let frac = t & 0xffff;
-    if !(TIE_MARGIN as i32..=0x1_0000 - TIE_MARGIN as i32).contains(&frac) {
-        return None;
-    }
-    Some(t >> 16)
-}
-
 /// `(a · b) >> 24` (floor) for `|a| < 2²⁴`, `b < 2²⁸`, from four 16-bit partial products: the
 /// same value as the `i64` product, without the 64-bit multiply routine (≈ 100 instructions a call
 /// on a Cortex-M0, which has a 32-bit multiplier only).
@@ -218,130 +207,235 @@ impl Screen {
     }
 }
 
-/// World coordinates [`Near`] maps: below 64 units in magnitude, i.e. Q16.16 values below 2²².
-const NEAR_Q16: i32 = 1 << 22;
+/// The level of solids' corners ([`Known`]) and their map ([`Near`]): only the builds with that
+/// level have them.
+#[cfg(feature = "level-solids")]
+mod near {
+    use super::*;
 
-/// A constant world point `(x, z)` with its Q16.16 coordinates worked out at compile time
-/// ([`Known::new`]), for [`Near::to_point`]: the level of solids' corners.
-#[derive(Clone, Copy)]
-pub(super) struct Known {
-    /// The point.
-    pub(super) p: Vec2,
-    /// `to_fixed(_, 16)` of both coordinates, when both are below [`NEAR_Q16`] in magnitude.
-    q: Option<(i32, i32)>,
-}
-
-impl Known {
-    pub(super) const fn new(p: Vec2) -> Self {
-        let q = match (to_fixed(p.x, 16), to_fixed(p.y, 16)) {
-            (Some(x), Some(y))
-                if x.unsigned_abs() < NEAR_Q16 as u32 && y.unsigned_abs() < NEAR_Q16 as u32 =>
-            {
-                Some((x, y))
-            }
-            _ => None,
-        };
-        Known { p, q }
+    /// [`round_q16`] for `|s| < 2³⁰` in 32-bit arithmetic (the 64-bit adds and compares are
+    /// several instructions each on a Cortex-M0): the same answers in that range (tested).
+    fn round_q16_small(s: i32) -> Option<i32> {
+        let t = s + (1 << 15);
+        let frac = t & 0xffff;
+        if !(TIE_MARGIN as i32..=0x1_0000 - TIE_MARGIN as i32).contains(&frac) {
+            return None;
+        }
+        Some(t >> 16)
     }
 
-    /// Whether [`Near`] maps it in integers (the level's corners all are: tested).
+    /// World coordinates [`Near`] maps: below 64 units in magnitude, i.e. Q16.16 values below 2²².
+    const NEAR_Q16: i32 = 1 << 22;
+
+    /// A constant world point `(x, z)` with its Q16.16 coordinates worked out at compile time
+    /// ([`Known::new`]), for [`Near::to_point`]: the level of solids' corners.
+    #[derive(Clone, Copy)]
+    pub(in crate::render) struct Known {
+        /// The point.
+        pub(in crate::render) p: Vec2,
+        /// `to_fixed(_, 16)` of both coordinates, when both are below [`NEAR_Q16`] in magnitude.
+        q: Option<(i32, i32)>,
+    }
+
+    impl Known {
+        pub(in crate::render) const fn new(p: Vec2) -> Self {
+            let q = match (to_fixed(p.x, 16), to_fixed(p.y, 16)) {
+                (Some(x), Some(y))
+                    if x.unsigned_abs() < NEAR_Q16 as u32 && y.unsigned_abs() < NEAR_Q16 as u32 =>
+                {
+                    Some((x, y))
+                }
+                _ => None,
+            };
+            Known { p, q }
+        }
+
+        /// Whether [`Near`] maps it in integers (the level's corners all are: tested).
+        #[cfg(test)]
+        pub(in crate::render) fn is_near(&self) -> bool {
+            self.q.is_some()
+        }
+    }
+
+    /// [`Screen::to_point`] for [`Known`] points at scales below 4 px a unit, in 32-bit integers:
+    /// no 64-bit product (four partial products and their sums, ≈ 150 instructions an axis on a
+    /// Cortex-M0, with the conversion from `f32`), but the display coordinate of the world origin
+    /// once a frame and two 32-bit products a coordinate. The same pixels as [`Screen::to_point`]:
+    ///
+    /// a coordinate's Q16 value `q` (|q| < 2²²) is `n·2¹³ + lo` (`n` eighths of a unit, |n| < 2⁹;
+    /// `lo` < 2¹³), and its display coordinate in Q16 is `origin + (n·p20 >> 7) + (lo·p12 >> 12)`,
+    /// with the scale as Q12.20 (`p20` < 2²², so |n·p20| < 2³¹) and as Q20.12 (`p12` < 2¹⁴). Its
+    /// error against `centre + (v − cam)·ppu` in px: `v` and the camera truncated to Q16, < 2·2⁻¹⁶·4
+    /// = 2⁻¹³; the scale truncated to Q24 (< 2⁻²⁴·(64 + 256) < 2⁻¹⁵), to Q20 for `n` (< 2⁻²⁰·64 =
+    /// 2⁻¹⁴) and to Q12 for `lo` (< 2⁻¹²·2⁻³ = 2⁻¹⁵); three floors, < 3·2⁻¹⁶. In all < 2⁻¹¹; with
+    /// the `f32` formula's own roundings (< 2⁻¹⁰, see [`Screen::axis_q16`]) < 2⁻⁹ px, so the rounding
+    /// to a whole pixel is decided as in [`Screen::pixel`]: within [`TIE_MARGIN`] of a half pixel,
+    /// the `f32` formula decides.
+    pub(in crate::render) struct Near<'a> {
+        screen: &'a Screen,
+        /// `None`: no integer path this frame (camera beyond 256 units, scale ≥ 4 px a unit or not
+        /// usable): every point takes [`Screen::to_point`].
+        scale: Option<NearScale>,
+    }
+
+    /// The per-frame constants of [`Near`].
+    #[derive(Clone, Copy)]
+    struct NearScale {
+        /// The display coordinates of the world origin, Q16.16 (X, Y).
+        origin: (i32, i32),
+        /// Pixels per unit, Q12.20.
+        p20: i32,
+        /// Pixels per unit, Q20.12.
+        p12: i32,
+    }
+
+    impl NearScale {
+        /// The unrounded display coordinate of Q16 world coordinate `q` (|q| < 2²²), Q16.16.
+        fn axis(&self, q: i32, origin: i32) -> i32 {
+            let (n, lo) = (q >> 13, q & 0x1fff);
+            origin + ((n * self.p20) >> 7) + ((lo * self.p12) >> 12)
+        }
+    }
+
+    impl Screen {
+        /// The [`Near`] map of this frame.
+        pub(in crate::render) fn near(&self) -> Near<'_> {
+            let p = self.ppu_q24;
+            let scale = match self.cam {
+                Some((cx, cy))
+                    if p > 0
+                        && p < 1 << 26
+                        && cx.unsigned_abs() < 1 << 24
+                        && cy.unsigned_abs() < 1 << 24 =>
+                {
+                    // `centre − cam·ppu`: |cam·ppu| < 2²⁴·2²⁶ / 2²⁴, so it fits.
+                    let origin =
+                        |cam: i32, centre: i32| (centre << 16) + mul_shr24(-cam, p as u32) as i32;
+                    Some(NearScale {
+                        origin: (
+                            origin(cx, WIDTH / 2),
+                            origin(cy, HUD_HEIGHT + FIELD_HEIGHT / 2),
+                        ),
+                        p20: p >> 4,
+                        p12: p >> 12,
+                    })
+                }
+                _ => None,
+            };
+            Near {
+                screen: self,
+                scale,
+            }
+        }
+    }
+
+    impl Near<'_> {
+        /// [`Screen::to_point`] of `k.p` (same pixels).
+        pub(in crate::render) fn to_point(&self, k: &Known) -> Option<Point> {
+            let (Some(s), Some((qx, qy))) = (self.scale, k.q) else {
+                return self.screen.to_point(k.p);
+            };
+            let px = |q: i32, origin: i32, v: f32, axis: Axis, hi: i32| match round_q16_small(
+                s.axis(q, origin),
+            ) {
+                Some(r) => Some(r.clamp(-CLIP_MARGIN, hi + CLIP_MARGIN)),
+                None => self
+                    .screen
+                    .pixel_q(None, v, axis, -CLIP_MARGIN, hi + CLIP_MARGIN),
+            };
+            let x = px(qx, s.origin.0, k.p.x, Axis::X, WIDTH)?;
+            let y = px(qy, s.origin.1, k.p.y, Axis::Y, HEIGHT)?;
+            Some(Point::new(x, y))
+        }
+    }
+
     #[cfg(test)]
-    pub(super) fn is_near(&self) -> bool {
-        self.q.is_some()
-    }
-}
+    mod tests {
+        use super::*;
 
-/// [`Screen::to_point`] for [`Known`] points at scales below 4 px a unit, in 32-bit integers:
-/// no 64-bit product (four partial products and their sums, ≈ 150 instructions an axis on a
-/// Cortex-M0, with the conversion from `f32`), but the display coordinate of the world origin
-/// once a frame and two 32-bit products a coordinate. The same pixels as [`Screen::to_point`]:
-///
-/// a coordinate's Q16 value `q` (|q| < 2²²) is `n·2¹³ + lo` (`n` eighths of a unit, |n| < 2⁹;
-/// `lo` < 2¹³), and its display coordinate in Q16 is `origin + (n·p20 >> 7) + (lo·p12 >> 12)`,
-/// with the scale as Q12.20 (`p20` < 2²², so |n·p20| < 2³¹) and as Q20.12 (`p12` < 2¹⁴). Its
-/// error against `centre + (v − cam)·ppu` in px: `v` and the camera truncated to Q16, < 2·2⁻¹⁶·4
-/// = 2⁻¹³; the scale truncated to Q24 (< 2⁻²⁴·(64 + 256) < 2⁻¹⁵), to Q20 for `n` (< 2⁻²⁰·64 =
-/// 2⁻¹⁴) and to Q12 for `lo` (< 2⁻¹²·2⁻³ = 2⁻¹⁵); three floors, < 3·2⁻¹⁶. In all < 2⁻¹¹; with
-/// the `f32` formula's own roundings (< 2⁻¹⁰, see [`Screen::axis_q16`]) < 2⁻⁹ px, so the rounding
-/// to a whole pixel is decided as in [`Screen::pixel`]: within [`TIE_MARGIN`] of a half pixel,
-/// the `f32` formula decides.
-pub(super) struct Near<'a> {
-    screen: &'a Screen,
-    /// `None`: no integer path this frame (camera beyond 256 units, scale ≥ 4 px a unit or not
-    /// usable): every point takes [`Screen::to_point`].
-    scale: Option<NearScale>,
-}
-
-/// The per-frame constants of [`Near`].
-#[derive(Clone, Copy)]
-struct NearScale {
-    /// The display coordinates of the world origin, Q16.16 (X, Y).
-    origin: (i32, i32),
-    /// Pixels per unit, Q12.20.
-    p20: i32,
-    /// Pixels per unit, Q20.12.
-    p12: i32,
-}
-
-impl NearScale {
-    /// The unrounded display coordinate of Q16 world coordinate `q` (|q| < 2²²), Q16.16.
-    fn axis(&self, q: i32, origin: i32) -> i32 {
-        let (n, lo) = (q >> 13, q & 0x1fff);
-        origin + ((n * self.p20) >> 7) + ((lo * self.p12) >> 12)
-    }
-}
-
-impl Screen {
-    /// The [`Near`] map of this frame.
-    pub(super) fn near(&self) -> Near<'_> {
-        let p = self.ppu_q24;
-        let scale = match self.cam {
-            Some((cx, cy))
-                if p > 0
-                    && p < 1 << 26
-                    && cx.unsigned_abs() < 1 << 24
-                    && cy.unsigned_abs() < 1 << 24 =>
-            {
-                // `centre − cam·ppu`: |cam·ppu| < 2²⁴·2²⁶ / 2²⁴, so it fits.
-                let origin =
-                    |cam: i32, centre: i32| (centre << 16) + mul_shr24(-cam, p as u32) as i32;
-                Some(NearScale {
-                    origin: (
-                        origin(cx, WIDTH / 2),
-                        origin(cy, HUD_HEIGHT + FIELD_HEIGHT / 2),
-                    ),
-                    p20: p >> 4,
-                    p12: p >> 12,
-                })
+        /// [`round_q16_small`] is [`round_q16`] below 2³⁰, ties and near-ties included.
+        #[test]
+        fn small_rounding_is_the_wide_one() {
+            let mut seed = 11u32;
+            let mut next = || {
+                seed ^= seed << 13;
+                seed ^= seed >> 17;
+                seed ^= seed << 5;
+                seed
+            };
+            let check = |s: i32| assert_eq!(round_q16_small(s), round_q16(i64::from(s)), "{s}");
+            for _ in 0..200_000 {
+                check((next() % (1 << 31)) as i32 - (1 << 30));
             }
-            _ => None,
-        };
-        Near {
-            screen: self,
-            scale,
+            for k in -300..300 {
+                for d in -(TIE_MARGIN as i32) - 2..=TIE_MARGIN as i32 + 2 {
+                    check((k << 16) + (1 << 15) + d);
+                }
+            }
+        }
+
+        /// [`Near::to_point`] gives [`Viewport::to_point`]'s pixels (the `f32` formula): random views
+        /// (the handheld's scale and others below 4 px a unit, some beyond) and points, many of them
+        /// within a hair of a half pixel, where the `f32` formula decides.
+        #[test]
+        fn near_map_gives_the_f32_pixels() {
+            let mut seed = 5u32;
+            let mut next = || {
+                seed ^= seed << 13;
+                seed ^= seed >> 17;
+                seed ^= seed << 5;
+                seed
+            };
+            let mut unit = move || (next() >> 8) as f32 / (1 << 24) as f32;
+            let (mut integer, mut ties, mut total) = (0u32, 0u32, 0u32);
+            for view in 0..400 {
+                let ppu = match view % 4 {
+                    0 => 56.0 / 38.4,
+                    1 => 0.05 + 3.9 * unit(),
+                    2 => 4.0 + 12.0 * unit(),
+                    _ => 0.5 + 2.0 * unit(),
+                };
+                let camera = Vec2::new(120.0 * unit() - 60.0, 120.0 * unit() - 60.0);
+                let vp = Viewport {
+                    camera,
+                    pixels_per_unit: ppu,
+                };
+                let screen = Screen::new(vp);
+                let near = screen.near();
+                for i in 0..200 {
+                    let mut p = Vec2::new(127.0 * unit() - 63.5, 127.0 * unit() - 63.5);
+                    if i % 2 == 0 {
+                        // Move `p.x` to where the `f32` formula gives a half pixel, then a few ulps
+                        // off it.
+                        let target =
+                            (round(WIDTH as f32 * unit()) + 0.5 - WIDTH as f32 * 0.5) / ppu;
+                        let x = camera.x + target;
+                        let ulps = i / 2 % 9 - 4;
+                        p.x = f32::from_bits((x.to_bits() as i32 + ulps) as u32);
+                    }
+                    let k = Known::new(p);
+                    let got = near.to_point(&k);
+                    assert_eq!(got, vp.to_point(p), "{p:?} ppu {ppu} camera {camera:?}");
+                    total += 1;
+                    if let (Some(s), Some((qx, _))) = (near.scale, k.q) {
+                        integer += 1;
+                        ties += u32::from(round_q16_small(s.axis(qx, s.origin.0)).is_none());
+                    }
+                }
+            }
+            assert!(
+                integer > total / 2,
+                "{integer} of {total} on the integer path"
+            );
+            assert!(
+                ties > total / 20,
+                "{ties} of {total} left to the f32 formula"
+            );
         }
     }
 }
-
-impl Near<'_> {
-    /// [`Screen::to_point`] of `k.p` (same pixels).
-    pub(super) fn to_point(&self, k: &Known) -> Option<Point> {
-        let (Some(s), Some((qx, qy))) = (self.scale, k.q) else {
-            return self.screen.to_point(k.p);
-        };
-        let px = |q: i32, origin: i32, v: f32, axis: Axis, hi: i32| match round_q16_small(
-            s.axis(q, origin),
-        ) {
-            Some(r) => Some(r.clamp(-CLIP_MARGIN, hi + CLIP_MARGIN)),
-            None => self
-                .screen
-                .pixel_q(None, v, axis, -CLIP_MARGIN, hi + CLIP_MARGIN),
-        };
-        let x = px(qx, s.origin.0, k.p.x, Axis::X, WIDTH)?;
-        let y = px(qy, s.origin.1, k.p.y, Axis::Y, HEIGHT)?;
-        Some(Point::new(x, y))
-    }
-}
+#[cfg(feature = "level-solids")]
+pub(super) use near::Known;
 
 /// A planar direction for pixel offsets: the `f32` vector, and its Q16.16 components when it is
 /// unit length within 2⁻¹⁴ (measured on the Q16 values), which is what the scene's headings are.
@@ -481,85 +575,6 @@ mod tests {
         for (a, b) in [(0, 0), (amax, bmax), (-amax, bmax), (-1, 1), (-1, 1 << 24)] {
             check(a, b);
         }
-    }
-
-    /// [`round_q16_small`] is [`round_q16`] below 2³⁰, ties and near-ties included.
-    #[test]
-    fn small_rounding_is_the_wide_one() {
-        let mut seed = 11u32;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 17;
-            seed ^= seed << 5;
-            seed
-        };
-        let mut check = |s: i32| assert_eq!(round_q16_small(s), round_q16(i64::from(s)), "{s}");
-        for _ in 0..200_000 {
-            check((next() % (1 << 31)) as i32 - (1 << 30));
-        }
-        for k in -300..300 {
-            for d in -(TIE_MARGIN as i32) - 2..=TIE_MARGIN as i32 + 2 {
-                check((k << 16) + (1 << 15) + d);
-            }
-        }
-    }
-
-    /// [`Near::to_point`] gives [`Viewport::to_point`]'s pixels (the `f32` formula): random views
-    /// (the handheld's scale and others below 4 px a unit, some beyond) and points, many of them
-    /// within a hair of a half pixel, where the `f32` formula decides.
-    #[test]
-    fn near_map_gives_the_f32_pixels() {
-        let mut seed = 5u32;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 17;
-            seed ^= seed << 5;
-            seed
-        };
-        let mut unit = move || (next() >> 8) as f32 / (1 << 24) as f32;
-        let (mut integer, mut ties, mut total) = (0u32, 0u32, 0u32);
-        for view in 0..400 {
-            let ppu = match view % 4 {
-                0 => 56.0 / 38.4,
-                1 => 0.05 + 3.9 * unit(),
-                2 => 4.0 + 12.0 * unit(),
-                _ => 0.5 + 2.0 * unit(),
-            };
-            let camera = Vec2::new(120.0 * unit() - 60.0, 120.0 * unit() - 60.0);
-            let vp = Viewport {
-                camera,
-                pixels_per_unit: ppu,
-            };
-            let screen = Screen::new(vp);
-            let near = screen.near();
-            for i in 0..200 {
-                let mut p = Vec2::new(127.0 * unit() - 63.5, 127.0 * unit() - 63.5);
-                if i % 2 == 0 {
-                    // Move `p.x` to where the `f32` formula gives a half pixel, then a few ulps
-                    // off it.
-                    let target = (round(WIDTH as f32 * unit()) + 0.5 - WIDTH as f32 * 0.5) / ppu;
-                    let x = camera.x + target;
-                    let ulps = (i / 2 % 9) as i32 - 4;
-                    p.x = f32::from_bits((x.to_bits() as i32 + ulps) as u32);
-                }
-                let k = Known::new(p);
-                let got = near.to_point(&k);
-                assert_eq!(got, vp.to_point(p), "{p:?} ppu {ppu} camera {camera:?}");
-                total += 1;
-                if let (Some(s), Some((qx, _))) = (near.scale, k.q) {
-                    integer += 1;
-                    ties += u32::from(round_q16_small(s.axis(qx, s.origin.0)).is_none());
-                }
-            }
-        }
-        assert!(
-            integer > total / 2,
-            "{integer} of {total} on the integer path"
-        );
-        assert!(
-            ties > total / 20,
-            "{ties} of {total} left to the f32 formula"
-        );
     }
 
     #[test]
