@@ -250,6 +250,11 @@ mod near {
             Known { p, q }
         }
 
+        /// Its Q16.16 coordinates, if near the origin.
+        pub(in crate::render) fn q(&self) -> Option<(i32, i32)> {
+            self.q
+        }
+
         /// Whether [`Near`] maps it in integers (the level's corners all are: tested).
         #[cfg(test)]
         pub(in crate::render) fn is_near(&self) -> bool {
@@ -330,6 +335,31 @@ mod near {
     }
 
     impl Near<'_> {
+        /// [`Viewport::seen`] as Q16.16 world coordinates `[min.x, max.x, min.z, max.z]`, or a
+        /// little more (never less): the camera ± (half the playfield + 2 px) ⁄ ppu, with no `f32`
+        /// division. `None` without the integer path, or below 1⁄16 px a unit.
+        ///
+        /// `2³² ⁄ ppu_q16` is a unit in Q16 px⁻¹, rounded down by < 2⁻¹² of it (`ppu_q16` ≥ 2¹²,
+        /// truncated); half extents of at most 66 px add 1⁄1024 of themselves and 2 LSB, more
+        /// than that and the `f32` roundings of `Viewport::seen` (≈ 2⁻²³ of it).
+        pub(in crate::render) fn seen_q16(&self) -> Option<[i32; 4]> {
+            self.scale?;
+            let (cx, cy) = self.screen.cam?;
+            let ppu_q16 = (self.screen.ppu_q24 >> 8) as u32;
+            if ppu_q16 < 1 << 12 {
+                return None;
+            }
+            // < 2³² ⁄ 2¹² = 2²⁰.
+            let unit = (u32::MAX / ppu_q16) as i32;
+            let half = |px: i32| {
+                let h = px * unit; // < 66·2²⁰
+                h + (h >> 10) + 2
+            };
+            let (hx, hz) = (half(WIDTH / 2 + 2), half(FIELD_HEIGHT / 2 + 2));
+            // |cam| < 2²⁴ (the integer path), so no overflow.
+            Some([cx - hx, cx + hx, cy - hz, cy + hz])
+        }
+
         /// [`Screen::to_point`] of `k.p` (same pixels).
         pub(in crate::render) fn to_point(&self, k: &Known) -> Option<Point> {
             let (Some(s), Some((qx, qy))) = (self.scale, k.q) else {
@@ -422,6 +452,30 @@ mod near {
                         ties += u32::from(round_q16_small(s.axis(qx, s.origin.0)).is_none());
                     }
                 }
+            }
+            // The integer in-view zone holds `Viewport::seen`, and by little more.
+            for view in 0..2000 {
+                let ppu = if view % 2 == 0 {
+                    56.0 / 38.4
+                } else {
+                    0.07 + 3.9 * unit()
+                };
+                let vp = Viewport {
+                    camera: Vec2::new(500.0 * unit() - 250.0, 500.0 * unit() - 250.0),
+                    pixels_per_unit: ppu,
+                };
+                let screen = Screen::new(vp);
+                let Some([x0, x1, z0, z1]) = screen.near().seen_q16() else {
+                    assert!(vp.camera.x.abs().max(vp.camera.y.abs()) >= 256.0 || ppu < 0.0625);
+                    continue;
+                };
+                let z = vp.seen();
+                let q = |v: i32| f64::from(v) / 65536.0;
+                let slack = 0.002 * f64::from(z.max.x - z.min.x);
+                assert!(q(x0) <= f64::from(z.min.x) && q(x0) > f64::from(z.min.x) - slack);
+                assert!(q(x1) >= f64::from(z.max.x) && q(x1) < f64::from(z.max.x) + slack);
+                assert!(q(z0) <= f64::from(z.min.y) && q(z0) > f64::from(z.min.y) - slack);
+                assert!(q(z1) >= f64::from(z.max.y) && q(z1) < f64::from(z.max.y) + slack);
             }
             assert!(
                 integer > total / 2,

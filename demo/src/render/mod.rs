@@ -267,7 +267,11 @@ fn draw_solids_fixed<D: DrawTarget<Color = BinaryColor>>(
 ) -> Result<(), D::Error> {
     let vp = Screen::new(Viewport::for_view(view));
     let near = vp.near();
-    solids::draw_solids(&vp.vp.seen(), |k| near.to_point(k), &mut Field { target })
+    let seen = match near.seen_q16() {
+        Some(q) => solids::Seen::Q16(q),
+        None => solids::Seen::Zone(vp.vp.seen()),
+    };
+    solids::draw_solids(&seen, |k| near.to_point(k), &mut Field { target })
 }
 
 /// Everything but the solids, into the cleared `target`.

@@ -13,7 +13,7 @@
 //! - the pool: an outline filled with dotted waves.
 //!
 //! The floor slabs are the background; the walkable ramps are [`crate::DemoView::ramps`], drawn
-//! by their own routine. A block wholly outside `seen` is skipped.
+//! by their own routine. A block wholly outside `seen` ([`Seen`]) is skipped.
 
 use embedded_graphics::pixelcolor::BinaryColor;
 use embedded_graphics::prelude::*;
@@ -96,20 +96,43 @@ static STAIR_LINES: [Known; (STAIR_STEPS as usize - 1) / 2] = {
     l
 };
 
+/// What the playfield shows, for the in-view test of the blocks: a superset is fine (a block
+/// outside what the display shows draws no pixel of it; clipped), a subset is not.
+pub(crate) enum Seen {
+    /// [`crate::render::Viewport::seen`]: tested on the [`order_key`]s of the bounds.
+    Zone(Zone),
+    /// `[min.x, max.x, min.z, max.z]` as Q16.16 world coordinates (a superset of the `Zone`
+    /// form's, [`super::fixed::Known`]'s coordinates compared: integer compares, and no `f32`
+    /// division to find it).
+    Q16([i32; 4]),
+}
+
 /// Draw the solid level's blocks (see the module docs). `to_point` maps a point of
 /// [`CORNERS`] or [`STAIR_LINES`] to the display (`Known::p`, its world `(x, z)`); it must map
 /// each axis on its own (`to_point((x, z))` is `Some((px(x), py(z)))` when both are `Some`), as
 /// both renderers' do: a stair line's far end is taken from a corner already mapped.
 pub(crate) fn draw_solids<D: DrawTarget<Color = BinaryColor>>(
-    seen: &Zone,
+    seen: &Seen,
     to_point: impl Fn(&Known) -> Option<Point>,
     target: &mut D,
 ) -> Result<(), D::Error> {
-    // Wholly outside `seen`, on the [`order_key`]s: the same answers as the float compares, as
-    // neither side is a NaN (the blocks are constants, `Viewport::seen` is finite).
-    let [sx0, sx1, sz0, sz1] = zone_keys(seen);
+    // Wholly outside `seen`: on the [`order_key`]s, the same answers as the float compares, as
+    // neither side is a NaN (the blocks are constants, `Viewport::seen` is finite); or on the
+    // corners' Q16 values (a corner without them is never apart).
+    let (keys, [sx0, sx1, sz0, sz1]) = match seen {
+        Seen::Zone(z) => (true, zone_keys(z)),
+        Seen::Q16(q) => (false, *q),
+    };
     let apart = |i: usize| {
-        let [x0, x1, z0, z1] = KEYS[i];
+        let [x0, x1, z0, z1] = if keys {
+            KEYS[i]
+        } else {
+            let [a, b] = &CORNERS[i];
+            match (a.q(), b.q()) {
+                (Some((x0, z0)), Some((x1, z1))) => [x0, x1, z0, z1],
+                _ => return false,
+            }
+        };
         !(x1 >= sx0 && x0 <= sx1 && z1 >= sz0 && z0 <= sz1)
     };
     let corners = |i: usize| {
