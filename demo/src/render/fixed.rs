@@ -16,7 +16,7 @@ const TIE_MARGIN: i64 = 1 << 8;
 
 /// `v` as a fixed-point integer with `frac` fractional bits (`frac ≤ 30`), truncated toward zero
 /// (error < 2^−frac), from the float's bits; `None` if `v` is not finite or `|v| ≥ 2^(30 − frac)`.
-pub(super) fn to_fixed(v: f32, frac: i32) -> Option<i32> {
+pub(super) const fn to_fixed(v: f32, frac: i32) -> Option<i32> {
     let b = v.to_bits();
     let exp = ((b >> 23) & 0xff) as i32;
     if exp == 0 {
@@ -206,6 +206,290 @@ impl Screen {
         inside
     }
 }
+
+/// The level of solids' corners ([`Known`]) and their map ([`Near`]): only the builds with that
+/// level have them.
+#[cfg(feature = "level-solids")]
+mod near {
+    use super::*;
+
+    /// [`round_q16`] for `|s| < 2³⁰` in 32-bit arithmetic (the 64-bit adds and compares are
+    /// several instructions each on a Cortex-M0): the same answers in that range (tested).
+    fn round_q16_small(s: i32) -> Option<i32> {
+        let t = s + (1 << 15);
+        let frac = t & 0xffff;
+        if !(TIE_MARGIN as i32..=0x1_0000 - TIE_MARGIN as i32).contains(&frac) {
+            return None;
+        }
+        Some(t >> 16)
+    }
+
+    /// World coordinates [`Near`] maps: below 64 units in magnitude, i.e. Q16.16 values below 2²².
+    const NEAR_Q16: i32 = 1 << 22;
+
+    /// A constant world point `(x, z)` with its Q16.16 coordinates worked out at compile time
+    /// ([`Known::new`]), for [`Near::to_point`]: the level of solids' corners.
+    #[derive(Clone, Copy)]
+    pub(in crate::render) struct Known {
+        /// The point.
+        pub(in crate::render) p: Vec2,
+        /// `to_fixed(_, 16)` of both coordinates, when both are below [`NEAR_Q16`] in magnitude.
+        q: Option<(i32, i32)>,
+    }
+
+    impl Known {
+        pub(in crate::render) const fn new(p: Vec2) -> Self {
+            let q = match (to_fixed(p.x, 16), to_fixed(p.y, 16)) {
+                (Some(x), Some(y))
+                    if x.unsigned_abs() < NEAR_Q16 as u32 && y.unsigned_abs() < NEAR_Q16 as u32 =>
+                {
+                    Some((x, y))
+                }
+                _ => None,
+            };
+            Known { p, q }
+        }
+
+        /// Its Q16.16 coordinates, if near the origin.
+        pub(in crate::render) fn q(&self) -> Option<(i32, i32)> {
+            self.q
+        }
+
+        /// Whether [`Near`] maps it in integers (the level's corners all are: tested).
+        #[cfg(test)]
+        pub(in crate::render) fn is_near(&self) -> bool {
+            self.q.is_some()
+        }
+    }
+
+    /// [`Screen::to_point`] for [`Known`] points at scales below 4 px a unit, in 32-bit integers:
+    /// no 64-bit product (four partial products and their sums, ≈ 150 instructions an axis on a
+    /// Cortex-M0, with the conversion from `f32`), but the display coordinate of the world origin
+    /// once a frame and two 32-bit products a coordinate. The same pixels as [`Screen::to_point`]:
+    ///
+    /// a coordinate's Q16 value `q` (|q| < 2²²) is `n·2¹³ + lo` (`n` eighths of a unit, |n| < 2⁹;
+    /// `lo` < 2¹³), and its display coordinate in Q16 is `origin + (n·p20 >> 7) + (lo·p12 >> 12)`,
+    /// with the scale as Q12.20 (`p20` < 2²², so |n·p20| < 2³¹) and as Q20.12 (`p12` < 2¹⁴). Its
+    /// error against `centre + (v − cam)·ppu` in px: `v` and the camera truncated to Q16, < 2·2⁻¹⁶·4
+    /// = 2⁻¹³; the scale truncated to Q24 (< 2⁻²⁴·(64 + 256) < 2⁻¹⁵), to Q20 for `n` (< 2⁻²⁰·64 =
+    /// 2⁻¹⁴) and to Q12 for `lo` (< 2⁻¹²·2⁻³ = 2⁻¹⁵); three floors, < 3·2⁻¹⁶. In all < 2⁻¹¹; with
+    /// the `f32` formula's own roundings (< 2⁻¹⁰, see [`Screen::axis_q16`]) < 2⁻⁹ px, so the rounding
+    /// to a whole pixel is decided as in [`Screen::pixel`]: within [`TIE_MARGIN`] of a half pixel,
+    /// the `f32` formula decides.
+    pub(in crate::render) struct Near<'a> {
+        screen: &'a Screen,
+        /// `None`: no integer path this frame (camera beyond 256 units, scale ≥ 4 px a unit or not
+        /// usable): every point takes [`Screen::to_point`].
+        scale: Option<NearScale>,
+    }
+
+    /// The per-frame constants of [`Near`].
+    #[derive(Clone, Copy)]
+    struct NearScale {
+        /// The display coordinates of the world origin, Q16.16 (X, Y).
+        origin: (i32, i32),
+        /// Pixels per unit, Q12.20.
+        p20: i32,
+        /// Pixels per unit, Q20.12.
+        p12: i32,
+    }
+
+    impl NearScale {
+        /// The unrounded display coordinate of Q16 world coordinate `q` (|q| < 2²²), Q16.16.
+        fn axis(&self, q: i32, origin: i32) -> i32 {
+            let (n, lo) = (q >> 13, q & 0x1fff);
+            origin + ((n * self.p20) >> 7) + ((lo * self.p12) >> 12)
+        }
+    }
+
+    impl Screen {
+        /// The [`Near`] map of this frame.
+        pub(in crate::render) fn near(&self) -> Near<'_> {
+            let p = self.ppu_q24;
+            let scale = match self.cam {
+                Some((cx, cy))
+                    if p > 0
+                        && p < 1 << 26
+                        && cx.unsigned_abs() < 1 << 24
+                        && cy.unsigned_abs() < 1 << 24 =>
+                {
+                    // `centre − cam·ppu`: |cam·ppu| < 2²⁴·2²⁶ / 2²⁴, so it fits.
+                    let origin =
+                        |cam: i32, centre: i32| (centre << 16) + mul_shr24(-cam, p as u32) as i32;
+                    Some(NearScale {
+                        origin: (
+                            origin(cx, WIDTH / 2),
+                            origin(cy, HUD_HEIGHT + FIELD_HEIGHT / 2),
+                        ),
+                        p20: p >> 4,
+                        p12: p >> 12,
+                    })
+                }
+                _ => None,
+            };
+            Near {
+                screen: self,
+                scale,
+            }
+        }
+    }
+
+    impl Near<'_> {
+        /// [`Viewport::seen`] as Q16.16 world coordinates `[min.x, max.x, min.z, max.z]`, or a
+        /// little more (never less): the camera ± (half the playfield + 2 px) ⁄ ppu, with no `f32`
+        /// division. `None` without the integer path, or below 1⁄16 px a unit.
+        ///
+        /// `2³² ⁄ ppu_q16` is a unit in Q16 px⁻¹, rounded down by < 2⁻¹² of it (`ppu_q16` ≥ 2¹²,
+        /// truncated); half extents of at most 66 px add 1⁄1024 of themselves and 2 LSB, more
+        /// than that and the `f32` roundings of `Viewport::seen` (≈ 2⁻²³ of it).
+        pub(in crate::render) fn seen_q16(&self) -> Option<[i32; 4]> {
+            self.scale?;
+            let (cx, cy) = self.screen.cam?;
+            let ppu_q16 = (self.screen.ppu_q24 >> 8) as u32;
+            if ppu_q16 < 1 << 12 {
+                return None;
+            }
+            // < 2³² ⁄ 2¹² = 2²⁰.
+            let unit = (u32::MAX / ppu_q16) as i32;
+            let half = |px: i32| {
+                let h = px * unit; // < 66·2²⁰
+                h + (h >> 10) + 2
+            };
+            let (hx, hz) = (half(WIDTH / 2 + 2), half(FIELD_HEIGHT / 2 + 2));
+            // |cam| < 2²⁴ (the integer path), so no overflow.
+            Some([cx - hx, cx + hx, cy - hz, cy + hz])
+        }
+
+        /// [`Screen::to_point`] of `k.p` (same pixels).
+        pub(in crate::render) fn to_point(&self, k: &Known) -> Option<Point> {
+            let (Some(s), Some((qx, qy))) = (self.scale, k.q) else {
+                return self.screen.to_point(k.p);
+            };
+            let px = |q: i32, origin: i32, v: f32, axis: Axis, hi: i32| match round_q16_small(
+                s.axis(q, origin),
+            ) {
+                Some(r) => Some(r.clamp(-CLIP_MARGIN, hi + CLIP_MARGIN)),
+                None => self
+                    .screen
+                    .pixel_q(None, v, axis, -CLIP_MARGIN, hi + CLIP_MARGIN),
+            };
+            let x = px(qx, s.origin.0, k.p.x, Axis::X, WIDTH)?;
+            let y = px(qy, s.origin.1, k.p.y, Axis::Y, HEIGHT)?;
+            Some(Point::new(x, y))
+        }
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        /// [`round_q16_small`] is [`round_q16`] below 2³⁰, ties and near-ties included.
+        #[test]
+        fn small_rounding_is_the_wide_one() {
+            let mut seed = 11u32;
+            let mut next = || {
+                seed ^= seed << 13;
+                seed ^= seed >> 17;
+                seed ^= seed << 5;
+                seed
+            };
+            let check = |s: i32| assert_eq!(round_q16_small(s), round_q16(i64::from(s)), "{s}");
+            for _ in 0..200_000 {
+                check((next() % (1 << 31)) as i32 - (1 << 30));
+            }
+            for k in -300..300 {
+                for d in -(TIE_MARGIN as i32) - 2..=TIE_MARGIN as i32 + 2 {
+                    check((k << 16) + (1 << 15) + d);
+                }
+            }
+        }
+
+        /// [`Near::to_point`] gives [`Viewport::to_point`]'s pixels (the `f32` formula): random views
+        /// (the handheld's scale and others below 4 px a unit, some beyond) and points, many of them
+        /// within a hair of a half pixel, where the `f32` formula decides.
+        #[test]
+        fn near_map_gives_the_f32_pixels() {
+            let mut seed = 5u32;
+            let mut next = || {
+                seed ^= seed << 13;
+                seed ^= seed >> 17;
+                seed ^= seed << 5;
+                seed
+            };
+            let mut unit = move || (next() >> 8) as f32 / (1 << 24) as f32;
+            let (mut integer, mut ties, mut total) = (0u32, 0u32, 0u32);
+            for view in 0..400 {
+                let ppu = match view % 4 {
+                    0 => 56.0 / 38.4,
+                    1 => 0.05 + 3.9 * unit(),
+                    2 => 4.0 + 12.0 * unit(),
+                    _ => 0.5 + 2.0 * unit(),
+                };
+                let camera = Vec2::new(120.0 * unit() - 60.0, 120.0 * unit() - 60.0);
+                let vp = Viewport {
+                    camera,
+                    pixels_per_unit: ppu,
+                };
+                let screen = Screen::new(vp);
+                let near = screen.near();
+                for i in 0..200 {
+                    let mut p = Vec2::new(127.0 * unit() - 63.5, 127.0 * unit() - 63.5);
+                    if i % 2 == 0 {
+                        // Move `p.x` to where the `f32` formula gives a half pixel, then a few ulps
+                        // off it.
+                        let target =
+                            (round(WIDTH as f32 * unit()) + 0.5 - WIDTH as f32 * 0.5) / ppu;
+                        let x = camera.x + target;
+                        let ulps = i / 2 % 9 - 4;
+                        p.x = f32::from_bits((x.to_bits() as i32 + ulps) as u32);
+                    }
+                    let k = Known::new(p);
+                    let got = near.to_point(&k);
+                    assert_eq!(got, vp.to_point(p), "{p:?} ppu {ppu} camera {camera:?}");
+                    total += 1;
+                    if let (Some(s), Some((qx, _))) = (near.scale, k.q) {
+                        integer += 1;
+                        ties += u32::from(round_q16_small(s.axis(qx, s.origin.0)).is_none());
+                    }
+                }
+            }
+            // The integer in-view zone holds `Viewport::seen`, and by little more.
+            for view in 0..2000 {
+                let ppu = if view % 2 == 0 {
+                    56.0 / 38.4
+                } else {
+                    0.07 + 3.9 * unit()
+                };
+                let vp = Viewport {
+                    camera: Vec2::new(500.0 * unit() - 250.0, 500.0 * unit() - 250.0),
+                    pixels_per_unit: ppu,
+                };
+                let screen = Screen::new(vp);
+                let Some([x0, x1, z0, z1]) = screen.near().seen_q16() else {
+                    assert!(vp.camera.x.abs().max(vp.camera.y.abs()) >= 256.0 || ppu < 0.0625);
+                    continue;
+                };
+                let z = vp.seen();
+                let q = |v: i32| f64::from(v) / 65536.0;
+                let slack = 0.002 * f64::from(z.max.x - z.min.x);
+                assert!(q(x0) <= f64::from(z.min.x) && q(x0) > f64::from(z.min.x) - slack);
+                assert!(q(x1) >= f64::from(z.max.x) && q(x1) < f64::from(z.max.x) + slack);
+                assert!(q(z0) <= f64::from(z.min.y) && q(z0) > f64::from(z.min.y) - slack);
+                assert!(q(z1) >= f64::from(z.max.y) && q(z1) < f64::from(z.max.y) + slack);
+            }
+            assert!(
+                integer > total / 2,
+                "{integer} of {total} on the integer path"
+            );
+            assert!(
+                ties > total / 20,
+                "{ties} of {total} left to the f32 formula"
+            );
+        }
+    }
+}
+#[cfg(feature = "level-solids")]
+pub(super) use near::Known;
 
 /// A planar direction for pixel offsets: the `f32` vector, and its Q16.16 components when it is
 /// unit length within 2⁻¹⁴ (measured on the Q16 values), which is what the scene's headings are.

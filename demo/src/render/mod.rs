@@ -266,7 +266,12 @@ fn draw_solids_fixed<D: DrawTarget<Color = BinaryColor>>(
     target: &mut D,
 ) -> Result<(), D::Error> {
     let vp = Screen::new(Viewport::for_view(view));
-    solids::draw_solids(&vp.vp.seen(), |p| vp.to_point(p), &mut Field { target })
+    let near = vp.near();
+    let seen = match near.seen_q16() {
+        Some(q) => solids::Seen::Q16(q),
+        None => solids::Seen::Zone(vp.vp.seen()),
+    };
+    solids::draw_solids(&seen, |k| near.to_point(k), &mut Field { target })
 }
 
 /// Everything but the solids, into the cleared `target`.

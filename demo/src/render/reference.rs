@@ -56,7 +56,8 @@ pub fn draw_frame<D: DrawTarget<Color = BinaryColor>>(
     }
     #[cfg(feature = "level-solids")]
     if view.solids {
-        super::solids::draw_solids(&vp.seen(), |p| vp.to_point(p), &mut field)?;
+        let seen = super::solids::Seen::Zone(vp.seen());
+        super::solids::draw_solids(&seen, |k| vp.to_point(k.p), &mut field)?;
     }
     for crumb in view.crumbs.iter() {
         draw_crumb(*crumb, &vp, &mut field)?;

@@ -13,13 +13,14 @@
 //! - the pool: an outline filled with dotted waves.
 //!
 //! The floor slabs are the background; the walkable ramps are [`crate::DemoView::ramps`], drawn
-//! by their own routine. A block wholly outside `seen` is skipped.
+//! by their own routine. A block wholly outside `seen` ([`Seen`]) is skipped.
 
 use embedded_graphics::pixelcolor::BinaryColor;
 use embedded_graphics::prelude::*;
 use embedded_graphics::primitives::Rectangle;
 use hopkit::math::{order_key, Vec2};
 
+use super::fixed::Known;
 use super::shapes::{rect_between, stroke_rect};
 use crate::level::{Zone, POOL};
 use crate::solid_level::{BlockKind, BLOCKS, STAIR_RUN, STAIR_STEPS};
@@ -48,29 +49,106 @@ static KEYS: [[i32; 4]; BLOCKS.len() + 1] = {
     k
 };
 
-/// Draw the solid level's blocks (see the module docs). `to_point` must map each axis on its
-/// own (`to_point((x, z))` is `Some((px(x), py(z)))` when both are `Some`), as both renderers'
-/// do: a stair line's far end is taken from a corner already mapped.
+/// The corners `[min, max]` of every block of [`BLOCKS`], then of the pool, with their
+/// fixed-point coordinates, at compile time ([`Known`]: the fixed-point renderer maps them without
+/// converting them from `f32` every frame).
+static CORNERS: [[Known; 2]; BLOCKS.len() + 1] = {
+    let mut c = [[Known::new(Vec2::ZERO); 2]; BLOCKS.len() + 1];
+    let mut i = 0;
+    while i < BLOCKS.len() {
+        let z = BLOCKS[i].zone();
+        c[i] = [Known::new(z.min), Known::new(z.max)];
+        i += 1;
+    }
+    c[BLOCKS.len()] = [Known::new(POOL.min), Known::new(POOL.max)];
+    c
+};
+
+/// The index in [`BLOCKS`] of the stairs (there is one: checked at compile time).
+const STAIRS_BLOCK: usize = {
+    let mut found = None;
+    let mut i = 0;
+    while i < BLOCKS.len() {
+        if matches!(BLOCKS[i].kind, BlockKind::Stairs) {
+            assert!(found.is_none(), "one staircase");
+            found = Some(i);
+        }
+        i += 1;
+    }
+    match found {
+        Some(i) => i,
+        None => panic!("one staircase"),
+    }
+};
+
+/// The lines across the stairs, one every other step: step `i`'s near end `(min.x, min.z +
+/// STAIR_RUN·i)` for `i` in `2, 4, …` below [`STAIR_STEPS`] (compile-time `f32`, the same
+/// arithmetic as at run time: no FMA).
+static STAIR_LINES: [Known; (STAIR_STEPS as usize - 1) / 2] = {
+    let b = &BLOCKS[STAIRS_BLOCK];
+    let mut l = [Known::new(Vec2::ZERO); (STAIR_STEPS as usize - 1) / 2];
+    let mut k = 0;
+    while k < l.len() {
+        let step = 2 * (k as u16 + 1);
+        l[k] = Known::new(Vec2::new(b.min.x, b.min.z + STAIR_RUN * step as f32));
+        k += 1;
+    }
+    l
+};
+
+/// What the playfield shows, for the in-view test of the blocks: a superset is fine (a block
+/// outside what the display shows draws no pixel of it; clipped), a subset is not.
+pub(crate) enum Seen {
+    /// [`crate::render::Viewport::seen`]: tested on the [`order_key`]s of the bounds.
+    Zone(Zone),
+    /// `[min.x, max.x, min.z, max.z]` as Q16.16 world coordinates (a superset of the `Zone`
+    /// form's, [`super::fixed::Known`]'s coordinates compared: integer compares, and no `f32`
+    /// division to find it).
+    Q16([i32; 4]),
+}
+
+/// Draw the solid level's blocks (see the module docs). `to_point` maps a point of
+/// [`CORNERS`] or [`STAIR_LINES`] to the display (`Known::p`, its world `(x, z)`); it must map
+/// each axis on its own (`to_point((x, z))` is `Some((px(x), py(z)))` when both are `Some`), as
+/// both renderers' do: a stair line's far end is taken from a corner already mapped.
 pub(crate) fn draw_solids<D: DrawTarget<Color = BinaryColor>>(
-    seen: &Zone,
-    to_point: impl Fn(Vec2) -> Option<Point>,
+    seen: &Seen,
+    to_point: impl Fn(&Known) -> Option<Point>,
     target: &mut D,
 ) -> Result<(), D::Error> {
-    // Wholly outside `seen`, on the [`order_key`]s: the same answers as the float compares, as
-    // neither side is a NaN (the blocks are constants, `Viewport::seen` is finite).
-    let [sx0, sx1, sz0, sz1] = zone_keys(seen);
+    // Wholly outside `seen`: on the [`order_key`]s, the same answers as the float compares, as
+    // neither side is a NaN (the blocks are constants, `Viewport::seen` is finite); or on the
+    // corners' Q16 values (a corner without them is never apart).
+    let (keys, [sx0, sx1, sz0, sz1]) = match seen {
+        Seen::Zone(z) => (true, zone_keys(z)),
+        Seen::Q16(q) => (false, *q),
+    };
     let apart = |i: usize| {
-        let [x0, x1, z0, z1] = KEYS[i];
+        let [x0, x1, z0, z1] = if keys {
+            KEYS[i]
+        } else {
+            let [a, b] = &CORNERS[i];
+            match (a.q(), b.q()) {
+                (Some((x0, z0)), Some((x1, z1))) => [x0, x1, z0, z1],
+                _ => return false,
+            }
+        };
         !(x1 >= sx0 && x0 <= sx1 && z1 >= sz0 && z0 <= sz1)
     };
-    let corners = |z: &Zone| Some((to_point(z.min)?, to_point(z.max)?));
+    let corners = |i: usize| {
+        let [a, b] = &CORNERS[i];
+        Some((to_point(a)?, to_point(b)?))
+    };
     let dot = |p: Point, target: &mut D| {
         target.fill_solid(&Rectangle::new(p, Size::new(1, 1)), BinaryColor::On)
     };
     // The pool's outline and waves, as field.rs draws the demo level's pool. Written twice on
     // purpose: one shared function (tried) stops the frame draw being inlined in the RP2040 image,
     // whose worst frame on the plain level then measured 353,757 cycles, over its 350,000 limit.
-    if let Some((a, b)) = (!apart(BLOCKS.len())).then(|| corners(&POOL)).flatten() {
+    if let Some((a, b)) = (!apart(BLOCKS.len()))
+        .then(|| corners(BLOCKS.len()))
+        .flatten()
+    {
         let r = rect_between(a, b);
         stroke_rect(r, target)?;
         let (tl, br) = (r.top_left, a.component_max(b));
@@ -98,7 +176,7 @@ pub(crate) fn draw_solids<D: DrawTarget<Color = BinaryColor>>(
         if apart(i) {
             continue;
         }
-        let Some((a, b)) = corners(&block.zone()) else {
+        let Some((a, b)) = corners(i) else {
             continue;
         };
         let r = rect_between(a, b);
@@ -122,10 +200,10 @@ pub(crate) fn draw_solids<D: DrawTarget<Color = BinaryColor>>(
             }
             BlockKind::Stairs => {
                 stroke_rect(r, target)?;
-                // A line across every other step (the steps run along +Z).
-                for i in (2..STAIR_STEPS).step_by(2) {
-                    let z = block.min.z + STAIR_RUN * f32::from(i);
-                    let Some(p) = to_point(Vec2::new(block.min.x, z)) else {
+                // A line across every other step (the steps run along +Z): this is
+                // `BLOCKS[STAIRS_BLOCK]`, the one staircase.
+                for line in STAIR_LINES.iter() {
+                    let Some(p) = to_point(line) else {
                         continue;
                     };
                     // The far end, `to_point((max.x, z))`: the corner `b`'s column (the same
@@ -193,6 +271,27 @@ mod tests {
                 assert_eq!(order_key(a) <= order_key(b), a <= b, "{a} <= {b}");
                 assert_eq!(order_key(a) >= order_key(b), a >= b, "{a} >= {b}");
             }
+        }
+    }
+
+    /// Every corner and stair line is mapped in integers by the fixed-point renderer, and the
+    /// stair lines are the points the stairs' steps give at run time.
+    #[test]
+    fn the_tables_are_the_level() {
+        for (i, [a, b]) in CORNERS.iter().enumerate() {
+            let z = BLOCKS.get(i).map_or(POOL, |b| b.zone());
+            assert!(a.p == z.min && b.p == z.max, "{i}");
+            assert!(a.is_near() && b.is_near(), "{i}");
+        }
+        let stairs = &BLOCKS[STAIRS_BLOCK];
+        assert_eq!(stairs.kind, BlockKind::Stairs);
+        let lines: std::vec::Vec<Vec2> = (2..STAIR_STEPS)
+            .step_by(2)
+            .map(|i| Vec2::new(stairs.min.x, stairs.min.z + STAIR_RUN * f32::from(i)))
+            .collect();
+        assert_eq!(lines.len(), STAIR_LINES.len());
+        for (l, p) in STAIR_LINES.iter().zip(lines) {
+            assert!(l.p == p && l.is_near(), "{p:?}");
         }
     }
 
