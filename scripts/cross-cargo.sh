@@ -24,6 +24,12 @@ done
 eval "$("$REPO/scripts/cross-toolchain.sh" env "$target")"
 
 export CARGO_TARGET_DIR="${HOPKIT_CROSS_TARGET_DIR:-${CARGO_TARGET_DIR:-$REPO/target}/cross}"
+# Firmware images are measured (firmware/budgets.txt): an incremental build splits them into
+# more codegen units and inlines differently (the RP2040 image's worst frame measured 354,027
+# cycles with CARGO_INCREMENTAL=1 against 344,384 without), so cross builds are never incremental,
+# whatever the caller's environment says (release profiles are not by default; the variable
+# overrides that).
+export CARGO_INCREMENTAL=0
 sub="$1"
 shift
 # shellcheck disable=SC2086 # HOPKIT_BUILD_STD is one flag or empty.
