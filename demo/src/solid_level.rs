@@ -7,7 +7,8 @@
 //! standing, 0.9 crouched, steps up to 0.3):
 //!
 //! - the **floor** (top at 0) with a hole for the **pool** ([`POOL`], its floor at
-//!   [`POOL_FLOOR`]), water up to [`POOL_WATER`] in it ([`SolidGround::water`]);
+//!   [`POOL_FLOOR`]), water up to [`POOL_WATER`] in it ([`POOL_VOLUME`], a water volume of the
+//!   world);
 //! - the **arena's walls** just outside ±[`ARENA_HALF_EXTENT`], 4 m high;
 //! - the **tower** ([`TOWER`], [`TOWER_HEIGHT`] high): its sides are walls; a **ladder**
 //!   ([`SolidFlags::LADDER`]) on its west face, as on [`Level::Full`];
@@ -25,24 +26,29 @@
 //!   ([`SolidGround::surface_motion`]); the carry is swept, so it cannot push the body into a
 //!   wall.
 //!
-//! **Water among solids.** The world's solids carry no water: [`SolidGround`] answers
-//! [`GroundProbe::water`] from a water volume (the pool's columns below [`POOL_WATER`]) next to
-//! the world. While the body swims, hopkit's water tick sweeps it through the solids as the
+//! **Water among solids.** The pool's water is the world's ([`World::add_water`]: [`build`] adds
+//! [`POOL_VOLUME`], the pool's box from inside its floor up to [`POOL_WATER`]), and [`SolidGround`]
+//! answers [`GroundProbe::water`] by asking the world ([`Tracer::water`]): the surface for feet
+//! inside the box, none elsewhere (the same water levels as the pool's columns the level answered
+//! itself before: feet above the surface are dry either way, and a body below it is in the pool's
+//! hole; tested). While the body swims, hopkit's water tick sweeps it through the solids as the
 //! walking tick does (`movement::water` among solids: Quake III's `PM_WaterMove` and
-//! `PM_WaterJumpMove` by the slide move, the ground by the ground trace, the water jump's edge by
-//! a point trace), so a swimmer's box stays out of the pool's walls and the water jump climbs
-//! the edge (tested: the tour's "water jump out" leg runs the water jump's timer and ends on the
-//! floor east of the pool). The water tick no longer asks [`GroundProbe::probe`]; its footprint
-//! trace (and, where the footprint is already in a solid, that solid's top) stays: it is still
-//! what the crouch's stand-up test in the air asks (`GroundProbe::height`), and a documented
-//! answer for any other caller; its in-a-solid branch was for the water tick's walls and is no
-//! longer needed by it.
+//! `PM_WaterJumpMove` by the slide move, the ground by the ground trace, the water jump's edge by a
+//! point trace), so a swimmer's box stays out of the pool's walls and the water jump climbs the
+//! edge (tested: the tour's "water jump out" leg runs the water jump's timer and ends on the floor
+//! east of the pool). The water tick no longer asks [`GroundProbe::probe`]; its footprint trace
+//! (and, where the footprint is already in a solid, that solid's top) stays: it is still what the
+//! crouch's stand-up test in the air asks (`GroundProbe::height`), and a documented answer for any
+//! other caller; its in-a-solid branch was for the water tick's walls and is no longer needed by
+//! it.
 //!
 //! Only the player moves on the solids; the companion, the critters and the ghosts keep the
 //! plain ground ([`crate::level::DemoGround`]), as on the other levels (the ghosts' recordings
 //! were taken over it).
 
-use hopkit::collide::{Brush, Solid, SolidFlags, Toward, TraceGuard, TraceResult, Tracer, World};
+use hopkit::collide::{
+    Brush, Solid, SolidFlags, Toward, TraceGuard, TraceResult, Tracer, WaterVolume, World,
+};
 use hopkit::ground::{GroundHit, GroundProbe, SurfaceMotion};
 use hopkit::math::{Vec2, Vec3};
 use hopkit::movement::{self, MoveInput, MoveParams, MoverState, StepEvents};
@@ -293,20 +299,32 @@ fn brushes(b: &Block) -> impl Iterator<Item = Brush> {
     one.into_iter().chain(steps.into_iter().flatten())
 }
 
-/// Fill `world` (emptied first) with the level's solids: [`BLOCKS`] in order, the skin
-/// [`SOLID_SKIN`]. The same solids, indices and grid on every machine. Built in place (a
-/// [`SolidWorld`] is ≈ 5 KB: keep it off small stacks).
+/// The pool's water (the world's water volume 0, [`build`]): the [`POOL`]'s box from the bottom
+/// of its floor's solid ([`FLOOR_BOTTOM`], into the floor: feet standing on the pool's floor are
+/// in it) up to the surface [`POOL_WATER`].
+pub const POOL_VOLUME: (Vec3, Vec3) = (
+    Vec3::new(POOL.min.x, FLOOR_BOTTOM, POOL.min.y),
+    Vec3::new(POOL.max.x, POOL_WATER, POOL.max.y),
+);
+
+/// Fill `world` (emptied first) with the level: [`BLOCKS`]' solids in order, the skin
+/// [`SOLID_SKIN`], and the pool's water ([`POOL_VOLUME`]). The same solids, indices and grid on
+/// every machine. Built in place (a [`SolidWorld`] is ≈ 5 KB: keep it off small stacks).
 pub fn build(world: &mut SolidWorld) {
     *world = SolidWorld::new().with_skin(SOLID_SKIN);
     // `SOLID_COUNT ≤ SOLID_CAPACITY` (checked at compile time): never full.
     let _ = world.extend(BLOCKS.iter().flat_map(brushes));
+    // A finite box inside ±MAX_COORD, the world's first water volume: never an error (tested).
+    if let Ok(pool) = WaterVolume::new(POOL_VOLUME.0, POOL_VOLUME.1) {
+        let _ = world.add_water(pool);
+    }
 }
 
 /// How far below a point [`SolidGround::probe`] looks for ground, metres (deeper than the level).
 pub const PROBE_DEPTH: f32 = 64.0;
 
 /// The player's ground on the solid level: the world ([`GroundProbe::SOLID`]: the body collides,
-/// `movement::slide`), the pool's water ([`GroundProbe::water`]) and the turntable
+/// `movement::slide`) and its water (the pool, [`GroundProbe::water`]), and the turntable
 /// ([`GroundProbe::surface_motion`]). See the module docs for the water.
 #[derive(Clone, Copy, Debug)]
 pub struct SolidGround<'a> {
@@ -406,10 +424,10 @@ impl GroundProbe for SolidGround<'_> {
         DemoLevel.surface_motion(point)
     }
 
-    /// [`POOL_WATER`] over the [`POOL`].
+    /// The world's water ([`Tracer::water`]: [`POOL_WATER`] for feet in [`POOL_VOLUME`]).
     #[inline]
     fn water(&self, feet: Vec3) -> Option<f32> {
-        POOL.contains(feet.planar()).then_some(POOL_WATER)
+        self.world.water(feet)
     }
 }
 
@@ -614,6 +632,73 @@ pub fn tour_hash(world: &'static SolidWorld) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The pool's water answered by its columns, as the level did before the world held it: for
+    /// the comparison below.
+    struct PoolColumns;
+
+    impl GroundProbe for PoolColumns {
+        fn probe(&self, _: Vec3) -> Option<GroundHit> {
+            None
+        }
+        fn water(&self, feet: Vec3) -> Option<f32> {
+            POOL.contains(feet.planar()).then_some(POOL_WATER)
+        }
+    }
+
+    #[test]
+    fn the_pools_water_is_the_worlds_and_answers_as_its_columns_did() {
+        let mut w = std::boxed::Box::new(SolidWorld::new());
+        build(&mut w);
+        let pool = w.waters();
+        assert_eq!(pool.len(), 1);
+        assert_eq!((pool[0].mins(), pool[0].maxs()), POOL_VOLUME);
+        let params = MoveParams::seed();
+        let g = SolidGround::new(&w, params.body_radius);
+        let mid = Vec3::new((POOL.min.x + POOL.max.x) * 0.5, -1.0, 24.0 + 5.0);
+        assert_eq!(g.water(mid), Some(POOL_WATER));
+        assert_eq!(g.water(Vec3::new(mid.x, 0.0, mid.z)), None); // above the surface
+        assert_eq!(g.water(Vec3::new(POOL.max.x + 1.0, -1.0, mid.z)), None); // beside it
+        assert_eq!(g.water(Vec3::new(mid.x, f32::NAN, mid.z)), None);
+        // Every place feet can be (above the floor's top anywhere near the pool, or in the pool's
+        // hole a body's radius inside its edges from its floor up): the same water level, and the
+        // same "water above" answer of the water jump's clear spot, as the columns gave.
+        let r = params.body_radius;
+        let (mut wet, mut compared) = (0, 0);
+        for i in 0..=64 {
+            for k in 0..=64 {
+                let x = POOL.min.x - 1.0 + (POOL.max.x - POOL.min.x + 2.0) * i as f32 / 64.0;
+                let z = POOL.min.y - 1.0 + (POOL.max.y - POOL.min.y + 2.0) * k as f32 / 64.0;
+                let in_hole = x >= POOL.min.x + r
+                    && x <= POOL.max.x - r
+                    && z >= POOL.min.y + r
+                    && z <= POOL.max.y - r;
+                for j in 0..=40 {
+                    let y = POOL_FLOOR + SOLID_SKIN + 3.0 * j as f32 / 40.0;
+                    if y < 0.0 && !in_hole {
+                        continue;
+                    }
+                    let feet = Vec3::new(x, y, z);
+                    let level = movement::water_level(&g, feet, &params);
+                    assert_eq!(
+                        level,
+                        movement::water_level(&PoolColumns, feet, &params),
+                        "{feet:?}"
+                    );
+                    let above =
+                        |p: &dyn Fn(Vec3) -> Option<f32>| matches!(p(feet), Some(s) if s > y);
+                    assert_eq!(
+                        above(&|p| g.water(p)),
+                        above(&|p| PoolColumns.water(p)),
+                        "{feet:?}"
+                    );
+                    wet += usize::from(level > 0);
+                    compared += 1;
+                }
+            }
+        }
+        assert!(wet > 1_000 && compared > 50_000, "{wet} of {compared}");
+    }
     #[test]
     fn the_tour_shows_what_each_leg_must_and_never_ends_in_a_solid() {
         let params = MoveParams::seed();

@@ -227,24 +227,42 @@ mod features {
     }
 }
 
-/// The body among solids (issue 34 §5; hard-float targets only: the level is a 36 KB static).
+/// The body among solids (issue 34 §5; hard-float targets only: the levels are 36 KB statics).
 #[cfg(target_abi = "eabihf")]
 mod solids {
     use super::*;
     use core::cell::RefCell;
     use cortex_m::interrupt::Mutex;
-    use hopkit::collide::{Solid, Tracer, SURFACE_CLIP_EPSILON};
+    use hopkit::collide::{Brush, Solid, SolidFlags, Tracer, WaterVolume, SURFACE_CLIP_EPSILON};
     use hopkit::movement::body_box;
-    use hopkit::movement::{step, MoveInput};
+    use hopkit::movement::{step, MoveInput, StepEvents};
     use hopkit_demo::collision::{scattered_level, scattered_start, ScatteredLevel};
 
-    /// [`scattered_level`], built in place (36 KB).
+    /// [`scattered_level`], built in place (36 KB); flooded ([`FLOOD`]) for the swimming row.
     static LEVEL: Mutex<RefCell<ScatteredLevel>> = Mutex::new(RefCell::new(ScatteredLevel::new()));
+    /// The climbing row's level (36 KB): [`LEVEL`]'s first `256 − LADDERS` solids and
+    /// [`LADDERS`] ladders on the faces of its walls (the 256-solid level is full). The same type
+    /// as [`LEVEL`]: the same `movement::step` is measured.
+    static LADDER_LEVEL: Mutex<RefCell<ScatteredLevel>> =
+        Mutex::new(RefCell::new(ScatteredLevel::new()));
 
     /// Bodies measured per row at most (the mean is over them, round robin).
     const BODIES: usize = 16;
     /// Running speed of the Quake III preset, units/s.
     const SPEED: f32 = 320.0;
+    /// The water added to [`LEVEL`] for the swimming row: one volume over the whole floor (and
+    /// into it) up to 112, under the walls' tops (128), so a swimmer with its feet at
+    /// [`SWIM_FEET`] is submerged (level 3: eyes at 32 + 46 = 78).
+    const FLOOD: (Vec3, Vec3) = (
+        Vec3::new(-1024.0, -16.0, -1024.0),
+        Vec3::new(1024.0, 112.0, 1024.0),
+    );
+    /// A swimmer's feet above the floor: clear of it, of the ramps' low ends and of the steps.
+    const SWIM_FEET: f32 = 32.0;
+    /// Ladders of [`LADDER_LEVEL`]: 4 units thick, 64 wide, as high as the wall (128).
+    const LADDERS: usize = 8;
+    /// A climber's feet above the floor on each ladder (two climbers a ladder).
+    const CLIMB_FEET: [f32; 2] = [16.0, 48.0];
 
     /// One measured case: the state before the step and the input.
     type Case = (MoverState, MoveInput);
@@ -273,12 +291,31 @@ mod solids {
         }
     }
 
-    /// A grounded Quake III body at `feet` running at [`SPEED`] along `dir` (x, z), stick forward.
-    fn runner(feet: Vec3, dir: Vec2) -> Case {
+    /// A Quake III body at `feet` moving at [`SPEED`] along `dir` (x, z), stick forward,
+    /// grounded or not.
+    fn mover(feet: Vec3, dir: Vec2, grounded: bool) -> Case {
         let mut s = MoverState::new(feet);
-        s.grounded = true;
+        s.grounded = grounded;
         s.velocity = Vec3::new(dir.x * SPEED, 0.0, dir.y * SPEED);
         (s, MoveInput::new(Vec2::new(1.0, 0.0), false, dir))
+    }
+
+    /// A grounded Quake III body at `feet` running at [`SPEED`] along `dir` (x, z), stick forward.
+    fn runner(feet: Vec3, dir: Vec2) -> Case {
+        mover(feet, dir, true)
+    }
+
+    /// The step from `case` in `level`, for a body clear of every solid (else not stepped:
+    /// `false`).
+    fn try_step(level: &ScatteredLevel, case: &Case) -> (MoverState, StepEvents, bool) {
+        let params = MoveParams::quake3();
+        let (mut s, input) = *case;
+        let (mins, maxs) = body_box(&s, &params);
+        if level.contents(s.position, mins, maxs).solid.is_some() {
+            return (s, StepEvents::default(), false);
+        }
+        let ev = step(&mut s, &params, &input, &Solid(level), 1.0 / 60.0);
+        (s, ev, true)
     }
 
     /// Mean instructions of one whole `movement::step` (Quake III preset, 60 Hz) over `cases`,
@@ -301,76 +338,157 @@ mod solids {
         )
     }
 
-    /// `(open ground, sliding along a wall, climbing stairs)`: a whole `movement::step` of a
-    /// Quake III body running at 320 units/s in the 256-solid level of the host benchmarks
-    /// (`hopkit_demo::collision::scattered_level`), mean over up to [`BODIES`] bodies each:
-    /// - open ground: the level's starts (`scattered_start`) whose step hits nothing;
+    /// A long X wall of [`scattered_level`] (16 thick along Z, at least 64 long, 128 high).
+    fn long_x_wall(b: &Brush) -> bool {
+        let (lo, hi) = (b.mins(), b.maxs());
+        hi.y == 128.0 && hi.x - lo.x >= 64.0 && hi.z - lo.z == 16.0
+    }
+
+    /// Fails the run unless every row found a body.
+    fn check_found(rows: &[(&str, &Cases)]) {
+        for (name, cases) in rows {
+            if cases.len == 0 {
+                let mut out = Out::new();
+                let _ = writeln!(out, "FAIL: no {name} body in the level");
+                exit(false)
+            }
+        }
+    }
+
+    /// `(open ground, sliding along a wall, climbing stairs, swimming along a wall, climbing a
+    /// ladder)`: a whole `movement::step` of a Quake III body in the 256-solid level of the host
+    /// benchmarks (`hopkit_demo::collision::scattered_level`), mean over up to [`BODIES`] bodies
+    /// each, every body clear of every solid:
+    /// - open ground: the level's starts (`scattered_start`) running at 320 units/s whose step
+    ///   hits nothing;
     /// - a wall: a body against the −Z face of each long X wall, running at 45° into it (the
     ///   step must hit the wall and slide along it, staying on the floor);
     /// - stairs: a body a skin in front of each staircase's first step, running up it (the step
-    ///   must climb it: feet up 16 units, still grounded).
+    ///   must climb it: feet up 16 units, still grounded);
+    /// - swimming: the same level flooded after those three rows ([`FLOOD`], one
+    ///   `World::add_water` volume), a swimmer against the −Z face of each long X wall, feet
+    ///   [`SWIM_FEET`] up (submerged), moving at 320 units/s at 45° into it, W held (the swept
+    ///   water tick: the slide must hit the wall and carry the body along it);
+    /// - a ladder: in [`LADDER_LEVEL`] (the level's first 248 solids and 8 ladders), two climbers
+    ///   a ladder at rest a skin in front of it, feet [`CLIMB_FEET`] up, facing it, W held (the
+    ///   step must find the ladder and climb: feet up, not grounded).
     ///
     /// Fails the run if a row finds no body.
     #[inline(never)]
-    pub fn steps(c: &Counter) -> [u64; 3] {
+    pub fn steps(c: &Counter) -> [u64; 5] {
         cortex_m::interrupt::free(|cs| {
             let mut level = LEVEL.borrow(cs).borrow_mut();
             scattered_level(&mut level);
-            let level = &*level;
             let params = MoveParams::quake3();
-            let probe = Solid(level);
-            // The step from `case`, for a body clear of every solid (else nothing).
-            let try_step = |case: &Case| {
-                let (mut s, input) = *case;
-                let (mins, maxs) = body_box(&s, &params);
-                if level.contents(s.position, mins, maxs).solid.is_some() {
-                    return (s, hopkit::movement::StepEvents::default(), false);
-                }
-                let ev = step(&mut s, &params, &input, &probe, 1.0 / 60.0);
-                (s, ev, true)
-            };
             let (r, skin) = (params.body_radius, SURFACE_CLIP_EPSILON);
+            let d = core::f32::consts::FRAC_1_SQRT_2;
             let (mut open, mut walls, mut stairs) = (Cases::new(), Cases::new(), Cases::new());
-            for i in 0..256 {
-                let (s, dir) = scattered_start(level, i);
-                let case = runner(s.position, dir);
-                let (after, ev, clear) = try_step(&case);
-                if clear && !ev.hit_wall && after.grounded && after.position.y == s.position.y {
-                    open.push(case);
+            {
+                let level = &*level;
+                for i in 0..256 {
+                    let (s, dir) = scattered_start(level, i);
+                    let case = runner(s.position, dir);
+                    let (after, ev, clear) = try_step(level, &case);
+                    if clear && !ev.hit_wall && after.grounded && after.position.y == s.position.y {
+                        open.push(case);
+                    }
+                }
+                for b in level.brushes() {
+                    let (lo, hi) = (b.mins(), b.maxs());
+                    let mid_x = (lo.x + hi.x) * 0.5;
+                    if long_x_wall(b) {
+                        let feet = Vec3::new(mid_x, skin, lo.z - r - skin);
+                        let case = runner(feet, Vec2::new(d, d));
+                        let (after, ev, clear) = try_step(level, &case);
+                        if clear && ev.hit_wall && after.grounded && after.position.x > feet.x + 1.0
+                        {
+                            walls.push(case);
+                        }
+                    } else if lo.y == 0.0 && hi.y == 16.0 && hi.x - lo.x == 64.0 {
+                        // A staircase's first step (they rise towards −Z): run at it from +Z.
+                        let feet = Vec3::new(mid_x, skin, hi.z + r + skin);
+                        let case = runner(feet, Vec2::new(0.0, -1.0));
+                        let (after, _, clear) = try_step(level, &case);
+                        if clear && after.grounded && after.position.y > 15.0 {
+                            stairs.push(case);
+                        }
+                    }
+                }
+                check_found(&[("open", &open), ("wall", &walls), ("stairs", &stairs)]);
+            }
+            let dry = [
+                mean_step(c, &level, open.all()),
+                mean_step(c, &level, walls.all()),
+                mean_step(c, &level, stairs.all()),
+            ];
+            // Swimming: the level flooded (after the dry rows: their world has no water).
+            let flood = WaterVolume::new(FLOOD.0, FLOOD.1);
+            if flood.map(|w| level.add_water(w)).is_err() {
+                let mut out = Out::new();
+                let _ = writeln!(out, "FAIL: the level takes no water");
+                exit(false)
+            }
+            let level = &*level;
+            let mut swims = Cases::new();
+            for b in level.brushes().iter().filter(|b| long_x_wall(b)) {
+                let (lo, hi) = (b.mins(), b.maxs());
+                let feet = Vec3::new((lo.x + hi.x) * 0.5, SWIM_FEET, lo.z - r - skin);
+                let case = mover(feet, Vec2::new(d, d), false);
+                let (after, ev, clear) = try_step(level, &case);
+                // Still submerged (the swim, not a fall), stopped by the wall, slid along it.
+                let eyes = after.position + Vec3::new(0.0, params.water_eye_height, 0.0);
+                let wet = level.water(eyes);
+                if clear && wet.is_some() && ev.hit_wall && after.position.x > feet.x + 1.0 {
+                    swims.push(case);
                 }
             }
-            let d = core::f32::consts::FRAC_1_SQRT_2;
-            for b in level.brushes() {
+            // Climbing: ladders on walls of the level's first 248 solids.
+            let mut ladder_level = LADDER_LEVEL.borrow(cs).borrow_mut();
+            ladder_level.clear();
+            let kept = level.len() - LADDERS;
+            let _ = ladder_level.extend(level.brushes()[..kept].iter().copied());
+            let mut climbs = [Vec3::ZERO; LADDERS];
+            let mut n = 0;
+            for b in level.brushes()[..kept].iter().filter(|b| long_x_wall(b)) {
                 let (lo, hi) = (b.mins(), b.maxs());
                 let mid_x = (lo.x + hi.x) * 0.5;
-                if hi.y == 128.0 && hi.x - lo.x >= 64.0 && hi.z - lo.z == 16.0 {
-                    let feet = Vec3::new(mid_x, skin, lo.z - r - skin);
-                    let case = runner(feet, Vec2::new(d, d));
-                    let (after, ev, clear) = try_step(&case);
-                    if clear && ev.hit_wall && after.grounded && after.position.x > feet.x + 1.0 {
-                        walls.push(case);
-                    }
-                } else if lo.y == 0.0 && hi.y == 16.0 && hi.x - lo.x == 64.0 {
-                    // A staircase's first step (they rise towards −Z): run at it from +Z.
-                    let feet = Vec3::new(mid_x, skin, hi.z + r + skin);
-                    let case = runner(feet, Vec2::new(0.0, -1.0));
-                    let (after, _, clear) = try_step(&case);
-                    if clear && after.grounded && after.position.y > 15.0 {
-                        stairs.push(case);
+                let slab = Brush::aabb(
+                    Vec3::new(mid_x - 32.0, 0.0, lo.z - 4.0),
+                    Vec3::new(mid_x + 32.0, hi.y, lo.z),
+                );
+                if n == LADDERS {
+                    break;
+                }
+                if let Ok(slab) = slab {
+                    if ladder_level
+                        .push(slab.with_flags(SolidFlags::LADDER))
+                        .is_ok()
+                    {
+                        climbs[n] = Vec3::new(mid_x, 0.0, lo.z - 4.0 - r - skin);
+                        n += 1;
                     }
                 }
             }
-            for (name, cases) in [("open", &open), ("wall", &walls), ("stairs", &stairs)] {
-                if cases.len == 0 {
-                    let mut out = Out::new();
-                    let _ = writeln!(out, "FAIL: no {name} body in the level");
-                    exit(false)
+            let ladder_level = &*ladder_level;
+            let mut ladders = Cases::new();
+            for at in &climbs[..n] {
+                for y in CLIMB_FEET {
+                    let feet = Vec3::new(at.x, y, at.z);
+                    let mut case = mover(feet, Vec2::new(0.0, 1.0), false);
+                    case.0.velocity = Vec3::ZERO;
+                    let (after, _, clear) = try_step(ladder_level, &case);
+                    if clear && !after.grounded && after.position.y > feet.y + 1.0 {
+                        ladders.push(case);
+                    }
                 }
             }
+            check_found(&[("swimming", &swims), ("ladder", &ladders)]);
             [
-                mean_step(c, level, open.all()),
-                mean_step(c, level, walls.all()),
-                mean_step(c, level, stairs.all()),
+                dry[0],
+                dry[1],
+                dry[2],
+                mean_step(c, level, swims.all()),
+                mean_step(c, ladder_level, ladders.all()),
             ]
         })
     }
@@ -589,7 +707,8 @@ fn main() -> ! {
     let [q3_air_step, cpm_air_step, still_step, platform_step, water_step, ladder_step, crouch_step, walk_step] =
         features::feature_steps(&c, dt);
     #[cfg(target_abi = "eabihf")]
-    let [solid_open_step, solid_wall_step, solid_stairs_step] = solids::steps(&c);
+    let [solid_open_step, solid_wall_step, solid_stairs_step, solid_swim_step, solid_ladder_step] =
+        solids::steps(&c);
     black_box((v, sv, mover));
     let _ = writeln!(out, "movement-kernel-ground-instr: {kernel_ground}");
     let _ = writeln!(out, "movement-kernel-air-instr: {kernel_air}");
@@ -616,6 +735,8 @@ fn main() -> ! {
         let _ = writeln!(out, "movement-solid-open-step-instr: {solid_open_step}");
         let _ = writeln!(out, "movement-solid-wall-step-instr: {solid_wall_step}");
         let _ = writeln!(out, "movement-solid-stairs-step-instr: {solid_stairs_step}");
+        let _ = writeln!(out, "movement-solid-swim-step-instr: {solid_swim_step}");
+        let _ = writeln!(out, "movement-solid-ladder-step-instr: {solid_ladder_step}");
     }
 
     // --- ghost recording format v2: encode per frame, decode of a 30 s recording ---
