@@ -311,7 +311,7 @@ static const int HK_W4_DOWN = 128;
 static const int HK_WORLD_CAPACITY = 256;
 
 /**
- * Size in bytes of `HkWorld` storage (36 KiB; the core's `World<256>` is 36,112 bytes on
+ * Size in bytes of `HkWorld` storage (36 KiB; the core's `World<256>` is 36,312 bytes on
  * 64-bit targets, less on 32-bit ones).
  */
 static const int HK_WORLD_SIZE = 36864;
@@ -331,14 +331,19 @@ static const int HK_WORLD_SIZE = 36864;
  */
 
 /**
+ * Most water volumes an `HkWorld` holds (`hk_world_add_water`).
+ */
+static const int HK_WORLD_MAX_WATER = 8;
+
+/**
  * Most planes `hk_world_add_planes` accepts.
  */
 static const int HK_WORLD_MAX_INPUT_PLANES = 16;
 
 /**
  * Solid flag bit: a climbable solid (a ladder). Carried into traces (`HkTrace::flags`); every
- * solid blocks whatever its flags. (`hk_mover_step_world` climbs no ladders: the core's solid
- * world reports none yet.)
+ * solid blocks whatever its flags; `hk_mover_step_world` climbs it (the core's ladder among
+ * solids).
  */
 static const int HK_SOLID_LADDER = 1;
 
@@ -2457,9 +2462,10 @@ HkStatus hk_mover_step(struct HkMover *mover,
  * (`body_radius` wide, the standing or crouched height) collides and slides through them, steps
  * up stairs up to `step_up`, stays on the ground down stairs and slopes, surfs ramps too steep
  * to stand on (`surf` 1) and stops under ceilings — the core's `movement::step` over
- * `collide::Solid(&world)`, bit for bit. No ladders, water or moving platforms (the world has
- * none; a `HK_SOLID_LADDER` solid is a plain solid here). Errors as `hk_mover_step`; the world
- * is only read.
+ * `collide::Solid(&world)`, bit for bit. It swims in the world's water volumes
+ * (`hk_world_add_water`) and climbs `HK_SOLID_LADDER` solids as the core does (facing one
+ * within reach). No moving platforms: the C world has no call that moves a solid. Errors as
+ * `hk_mover_step`; the world is only read.
  *
  * # Safety
  * `mover` an `HkMover` or NULL; `params`, `input` readable or NULL; `world` an `HkWorld` or
@@ -2972,7 +2978,7 @@ HkStatus hk_crank_look_rate(float change_deg,
 HkStatus hk_world_init(struct HkWorld *world, float skin);
 
 /**
- * Remove every solid (the skin stays).
+ * Remove every solid and every water volume (the skin stays).
  *
  * # Safety
  * `world` NULL or an `HkWorld`.
@@ -3058,6 +3064,37 @@ HkStatus hk_world_add_planes(struct HkWorld *world,
                              size_t count,
                              uint32_t flags,
                              uint32_t *out_index);
+
+/**
+ * Add a box of water between the corners `a` and `b` (any order; flat allowed): a pool, a
+ * flooded room (Quake's `CONTENTS_WATER` brush). It blocks no trace; `hk_mover_step_world`
+ * swims in it: the water surface at the feet is the top of the highest volume containing
+ * them (faces included; beside, below or above every volume: dry). Make a pool's volume reach
+ * down to (or into) its floor. Its index (0, 1, … counted apart from the solids') goes to
+ * `*out_index` (may be NULL). Errors: a coordinate not finite or beyond
+ * ±`HK_WORLD_MAX_COORD`: `HK_ERR_INVALID_ARG`; `HK_WORLD_MAX_WATER` volumes already in:
+ * `HK_ERR_FULL` (nothing added).
+ *
+ * # Safety
+ * `world` NULL or an `HkWorld`; `out_index` NULL or writable.
+ */
+HkStatus hk_world_add_water(struct HkWorld *world,
+                            struct HkVec3 a,
+                            struct HkVec3 b,
+                            uint32_t *out_index);
+
+/**
+ * The water at `point`: `*out_in_water` 1 and `*out_surface` the surface's height (world Y)
+ * when `point` is inside a water volume (the highest top among those containing it), else
+ * `*out_in_water` 0 and `*out_surface` 0. `point` must be finite (`HK_ERR_INVALID_ARG`).
+ *
+ * # Safety
+ * `world` NULL or an `HkWorld`; `out_in_water`, `out_surface` NULL or writable.
+ */
+HkStatus hk_world_water(const struct HkWorld *world,
+                        struct HkVec3 point,
+                        uint8_t *out_in_water,
+                        float *out_surface);
 
 /**
  * Sweep the box `mins..maxs` (relative to the feet: a standing body of radius `r` and height
