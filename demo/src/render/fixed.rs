@@ -386,13 +386,8 @@ mod near {
         /// [`round_q16_small`] is [`round_q16`] below 2³⁰, ties and near-ties included.
         #[test]
         fn small_rounding_is_the_wide_one() {
-            let mut seed = 11u32;
-            let mut next = || {
-                seed ^= seed << 13;
-                seed ^= seed >> 17;
-                seed ^= seed << 5;
-                seed
-            };
+            let mut rng = hopkit::rng::Pcg32::seeded(11);
+            let mut next = move || rng.next_u32();
             let check = |s: i32| assert_eq!(round_q16_small(s), round_q16(i64::from(s)), "{s}");
             for _ in 0..200_000 {
                 check((next() % (1 << 31)) as i32 - (1 << 30));
@@ -409,13 +404,8 @@ mod near {
         /// within a hair of a half pixel, where the `f32` formula decides.
         #[test]
         fn near_map_gives_the_f32_pixels() {
-            let mut seed = 5u32;
-            let mut next = || {
-                seed ^= seed << 13;
-                seed ^= seed >> 17;
-                seed ^= seed << 5;
-                seed
-            };
+            let mut rng = hopkit::rng::Pcg32::seeded(5);
+            let mut next = move || rng.next_u32();
             let mut unit = move || (next() >> 8) as f32 / (1 << 24) as f32;
             let (mut integer, mut ties, mut total) = (0u32, 0u32, 0u32);
             for view in 0..400 {
